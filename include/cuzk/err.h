@@ -1,0 +1,36 @@
+/* cuzk: one error enum for the whole library.
+ *
+ * Every function that can fail on bad input returns an int that is CZ_OK (0)
+ * or one of these codes; cz_strerror() names it.  Bad input never aborts. */
+#ifndef CUZK_ERR_H
+#define CUZK_ERR_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    CZ_OK = 0,
+    CZ_ERR_INVALID_ARG,    /* a NULL pointer, a size out of range, ... */
+    CZ_ERR_NOMEM,          /* an allocation failed */
+    CZ_ERR_IO,             /* a read, write, open or mmap failed */
+    CZ_ERR_RNG,            /* the OS random source failed */
+    CZ_ERR_BAD_LENGTH,     /* an encoding has the wrong number of bytes */
+    CZ_ERR_NOT_CANONICAL,  /* a field element encoding is >= the modulus */
+    CZ_ERR_BAD_FLAGS,      /* compression / infinity / sign flags inconsistent */
+    CZ_ERR_BAD_INFINITY,   /* infinity flag set but other bits not zero */
+    CZ_ERR_NOT_ON_CURVE,   /* the coordinates do not satisfy the curve equation */
+    CZ_ERR_NO_SQRT,        /* compressed x has no matching y on the curve */
+    CZ_ERR_NOT_IN_SUBGROUP,/* on the curve but not in the prime-order subgroup */
+    CZ_ERR_IS_INFINITY,    /* the point at infinity where it is not allowed */
+    CZ_ERR__COUNT
+} cz_err;
+
+/* Returns a static, human-readable description of err (never NULL; unknown
+ * codes give "unknown error"). */
+const char *cz_strerror(int err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CUZK_ERR_H */

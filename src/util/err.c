@@ -1,0 +1,25 @@
+/* cz_strerror: the names of cz_err codes. */
+#include "cuzk/err.h"
+
+static const char *const cz_err_names[CZ_ERR__COUNT] = {
+    [CZ_OK] = "success",
+    [CZ_ERR_INVALID_ARG] = "invalid argument",
+    [CZ_ERR_NOMEM] = "out of memory",
+    [CZ_ERR_IO] = "I/O error",
+    [CZ_ERR_RNG] = "OS random source failed",
+    [CZ_ERR_BAD_LENGTH] = "encoding has the wrong length",
+    [CZ_ERR_NOT_CANONICAL] = "field element not canonical (>= modulus)",
+    [CZ_ERR_BAD_FLAGS] = "inconsistent point encoding flags",
+    [CZ_ERR_BAD_INFINITY] = "infinity flag set with non-zero coordinate bits",
+    [CZ_ERR_NOT_ON_CURVE] = "point not on the curve",
+    [CZ_ERR_NO_SQRT] = "compressed x has no point on the curve",
+    [CZ_ERR_NOT_IN_SUBGROUP] = "point not in the prime-order subgroup",
+    [CZ_ERR_IS_INFINITY] = "point at infinity not allowed here",
+};
+
+const char *cz_strerror(int err)
+{
+    if (err < 0 || err >= CZ_ERR__COUNT || cz_err_names[err] == 0)
+        return "unknown error";
+    return cz_err_names[err];
+}
