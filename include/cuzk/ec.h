@@ -144,12 +144,21 @@ int cz_g2_decode(cz_g2_affine *r, const uint8_t *in, size_t len, unsigned flags)
 /* ------------------------------------------------------------- pairing --- */
 
 /* r = e(p, q): Miller loop then final exponentiation.  e(inf, q) = e(p, inf)
- * = 1.  The result is the unique reduced pairing value (the same Fp12
- * element as blst, zkcrypto/bls12_381 and @noble/curves). */
+ * = 1.  The value is f_{x,q}(p)^(3 (p^12 - 1)/r), the cube of the textbook
+ * reduced pairing, because that is what blst, zkcrypto/bls12_381 and
+ * @noble/curves compute (their final exponentiations use chains for the
+ * exponent 3 Phi_12(p)/r); outputs agree with theirs byte for byte.  Since
+ * gcd(3, r) = 1 it is equally bilinear and non-degenerate.  Time depends only
+ * on which inputs are the point at infinity. */
 void cz_pairing(cz_fp12 *r, const cz_g1_affine *p, const cz_g2_affine *q);
 /* r = prod_i f_{x,q_i}(p_i): the product of n Miller loops, before the final
- * exponentiation (shared doublings in Fp12). */
+ * exponentiation (shared doublings in Fp12), up to factors from proper
+ * subfields of Fp12 that the final exponentiation removes (so only the
+ * exponentiated value is comparable with other libraries).  Pairs with a
+ * point at infinity contribute 1; n = 0 gives 1. */
 void cz_miller_loop_n(cz_fp12 *r, const cz_g1_affine *p, const cz_g2_affine *q, size_t n);
+/* r = f^(3 (p^12 - 1)/r), the r in the exponent being the group order (see
+ * cz_pairing). */
 void cz_final_exp(cz_fp12 *r, const cz_fp12 *f);
 /* r = prod_i e(p_i, q_i) with one final exponentiation. */
 void cz_multi_pairing(cz_fp12 *r, const cz_g1_affine *p, const cz_g2_affine *q, size_t n);

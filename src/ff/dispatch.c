@@ -24,19 +24,19 @@ typedef void fp_sqr_fn(cz_fp *, const cz_fp *);
 typedef void fr_mul_fn(cz_fr *, const cz_fr *, const cz_fr *);
 typedef void fr_sqr_fn(cz_fr *, const cz_fr *);
 
-static fp_mul_fn *resolve_fp_mul(void)
+__attribute__((used)) static fp_mul_fn *resolve_fp_mul(void)
 {
     return cpu_has_mulx_adx() ? cz_fp_mul_mulx : cz_fp_mul_portable;
 }
-static fp_sqr_fn *resolve_fp_sqr(void)
+__attribute__((used)) static fp_sqr_fn *resolve_fp_sqr(void)
 {
     return cpu_has_mulx_adx() ? cz_fp_sqr_mulx : cz_fp_sqr_portable;
 }
-static fr_mul_fn *resolve_fr_mul(void)
+__attribute__((used)) static fr_mul_fn *resolve_fr_mul(void)
 {
     return cpu_has_mulx_adx() ? cz_fr_mul_mulx : cz_fr_mul_portable;
 }
-static fr_sqr_fn *resolve_fr_sqr(void)
+__attribute__((used)) static fr_sqr_fn *resolve_fr_sqr(void)
 {
     return cpu_has_mulx_adx() ? cz_fr_sqr_mulx : cz_fr_sqr_portable;
 }

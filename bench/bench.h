@@ -1,0 +1,31 @@
+/* cuzk-bench: shared helpers of the benchmark subcommands. */
+#ifndef CZ_BENCH_H
+#define CZ_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    const char *filter; /* run only benchmarks whose name contains this */
+    double min_time;    /* seconds per timed sample */
+    int samples;        /* timed samples; the median is reported */
+    bool csv;
+} cz_bench_opts;
+
+/* One benchmark: runs its operation `iters` times. */
+typedef struct {
+    const char *name;
+    void (*run)(uint64_t iters);
+    double target_ns; /* 0: none */
+    const char *target_note;
+} cz_bench_case;
+
+double cz_bench_now(void);
+/* Times a case (calibrating iterations to opts->min_time), prints one row. */
+void cz_bench_run_case(const cz_bench_opts *o, const cz_bench_case *c);
+void cz_bench_header(const cz_bench_opts *o);
+
+int cz_bench_micro(int argc, char **argv);
+
+#endif

@@ -1,0 +1,106 @@
+/* cuzk-bench: benchmarks of the cuzk library.
+ *
+ *   cuzk-bench micro [--filter S] [--time SEC] [--samples N] [--csv]
+ *       field, curve and pairing operations, ns/op, one thread
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+
+double cz_bench_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void cz_bench_header(const cz_bench_opts *o)
+{
+    if (o->csv)
+        printf("name,ns_per_op,iters,target_ns\n");
+    else
+        printf("%-28s %14s %12s   %s\n", "operation", "ns/op", "iters", "target");
+}
+
+static void print_ns(double ns)
+{
+    if (ns >= 1e6)
+        printf("%11.3f ms", ns / 1e6);
+    else if (ns >= 1e3)
+        printf("%11.3f us", ns / 1e3);
+    else
+        printf("%11.1f ns", ns);
+}
+
+void cz_bench_run_case(const cz_bench_opts *o, const cz_bench_case *c)
+{
+    if (o->filter && !strstr(c->name, o->filter))
+        return;
+    /* Calibrate: double the count until one run takes >= min_time / 4. */
+    uint64_t iters = 1;
+    for (;;) {
+        double t0 = cz_bench_now();
+        c->run(iters);
+        double dt = cz_bench_now() - t0;
+        if (dt >= o->min_time / 4 || iters >= (1ULL << 40))
+            break;
+        iters *= (dt < o->min_time / 64) ? 8 : 2;
+    }
+    double s[32];
+    int n = o->samples > 32 ? 32 : o->samples;
+    for (int i = 0; i < n; i++) {
+        double t0 = cz_bench_now();
+        c->run(iters);
+        s[i] = (cz_bench_now() - t0) * 1e9 / (double)iters;
+    }
+    qsort(s, (size_t)n, sizeof s[0], cmp_double);
+    double med = s[n / 2];
+    if (o->csv) {
+        printf("%s,%.1f,%llu,%.1f\n", c->name, med, (unsigned long long)iters, c->target_ns);
+    } else {
+        printf("%-28s ", c->name);
+        print_ns(med);
+        printf(" %12llu", (unsigned long long)iters);
+        if (c->target_ns > 0) {
+            printf("   <= ");
+            print_ns(c->target_ns);
+            printf(" %s%s", med <= c->target_ns ? "ok  " : "MISS", c->target_note ? c->target_note : "");
+        }
+        printf("\n");
+    }
+    fflush(stdout);
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: cuzk-bench <command> [options]\n"
+                    "commands:\n"
+                    "  micro   field, curve and pairing ns/op (one thread)\n"
+                    "options of micro: --filter S  --time SEC  --samples N  --csv\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage();
+        return 2;
+    }
+    if (!strcmp(argv[1], "micro"))
+        return cz_bench_micro(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+        usage();
+        return 0;
+    }
+    fprintf(stderr, "cuzk-bench: unknown command '%s'\n", argv[1]);
+    usage();
+    return 2;
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Runs the whole test suite: installs dependencies, builds Release (gcc) and
+# ASan+UBSan (clang), runs every test in both (including the @noble/curves
+# cross-check on fresh random inputs), then a short fuzzing run and the
+# constant-time check under valgrind.
+#
+#   scripts/test.sh            everything
+#   CZ_TEST_SEED=N scripts/test.sh   replay one seed in every test program
+#   CZ_FUZZ_SECONDS=N          fuzzing time per harness (default 30)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CTEST_OUTPUT_ON_FAILURE=1
+jobs=$(nproc)
+
+step() { printf '\n=== %s (%s)\n' "$1" "$(date -u +%H:%M:%S)"; }
+
+step "dependencies"
+scripts/deps.sh
+
+step "release build (gcc, -Werror)"
+scripts/build.sh release
+step "release tests"
+ctest --test-dir build/release -j"$jobs"
+
+step "ASan+UBSan build (clang, -Werror)"
+scripts/build.sh asan
+step "ASan+UBSan tests"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir build/asan -j"$jobs"
+
+if [ -x scripts/ctime.sh ]; then
+    step "constant-time check (valgrind)"
+    scripts/ctime.sh build/release
+fi
+
+if [ -x scripts/fuzz.sh ]; then
+    step "fuzzing (${CZ_FUZZ_SECONDS:-30} s per harness)"
+    scripts/fuzz.sh "${CZ_FUZZ_SECONDS:-30}"
+fi
+
+step "all tests passed"

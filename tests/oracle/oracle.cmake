@@ -1,0 +1,8 @@
+# Cross-check against @noble/curves (included by CMakeLists.txt).  The test
+# generates fresh vectors with node on every run, so it needs `npm ci` first;
+# tests/oracle/run_noble.sh says so when node_modules is missing.
+add_executable(test_noble ${PROJECT_SOURCE_DIR}/tests/oracle/test_noble.c)
+target_link_libraries(test_noble PRIVATE cz_testfw)
+add_test(NAME noble_crosscheck
+         COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_noble.sh $<TARGET_FILE:test_noble>)
+set_tests_properties(noble_crosscheck PROPERTIES TIMEOUT 900)
