@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: installs dependencies, builds Release (gcc) and
-# ASan+UBSan (clang), runs every test in both (including the @noble/curves
-# cross-check on fresh random inputs), then a short fuzzing run and the
-# constant-time check under valgrind.
+# Runs the whole test suite: installs dependencies, builds Release (gcc),
+# ASan+UBSan (clang) and TSan (clang), runs every test in each (the
+# @noble/curves cross-check on fresh random inputs in the first two), then
+# the constant-time check under valgrind and a short fuzzing run.
 #
 #   scripts/test.sh            everything
 #   CZ_TEST_SEED=N scripts/test.sh   replay one seed in every test program
@@ -27,6 +27,11 @@ scripts/build.sh asan
 step "ASan+UBSan tests"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build/asan -j"$jobs"
+
+step "ThreadSanitizer build (clang, -Werror)"
+scripts/build.sh tsan
+step "ThreadSanitizer tests (the oracle cross-check runs in the two builds above)"
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --test-dir build/tsan -j"$jobs" -E noble
 
 if [ -x scripts/ctime.sh ]; then
     step "constant-time check (valgrind)"

@@ -15,6 +15,7 @@ typedef enum {
     CZ_ERR_NOMEM,          /* an allocation failed */
     CZ_ERR_IO,             /* a read, write, open or mmap failed */
     CZ_ERR_RNG,            /* the OS random source failed */
+    CZ_ERR_THREAD,         /* a thread could not be created */
     CZ_ERR_BAD_LENGTH,     /* an encoding has the wrong number of bytes */
     CZ_ERR_NOT_CANONICAL,  /* a field element encoding is >= the modulus */
     CZ_ERR_BAD_FLAGS,      /* compression / infinity / sign flags inconsistent */

@@ -565,30 +565,6 @@ void G_(xyzz_dbl)(XYZZ *r, const XYZZ *p)
     r->x = x3;
 }
 
-/* mdbl-2008-s-1 (a = 0, ZZ1 = ZZZ1 = 1), 4M + 3S: as dbl-2008-s-1 with
- * ZZ3 = V, ZZZ3 = W. */
-static void xyzz_dbl_affine(XYZZ *r, const AFF *p)
-{
-    F u, v, w, s, m, x3, y3;
-    F_(dbl)(&u, &p->y);
-    F_(sqr)(&v, &u);
-    F_(mul)(&w, &u, &v);
-    F_(mul)(&s, &p->x, &v);
-    F_(sqr)(&m, &p->x);
-    F_(dbl)(&u, &m);
-    F_(add)(&m, &m, &u);
-    F_(sqr)(&x3, &m);
-    F_(sub)(&x3, &x3, &s);
-    F_(sub)(&x3, &x3, &s);
-    F_(sub)(&y3, &s, &x3);
-    F_(mul)(&y3, &y3, &m);
-    F_(mul)(&u, &w, &p->y);
-    F_(sub)(&r->y, &y3, &u);
-    r->x = x3;
-    r->zz = v;
-    r->zzz = w;
-}
-
 /* add-2008-s, 12M + 2S:
  *   U1 = X1 ZZ2, U2 = X2 ZZ1, S1 = Y1 ZZZ2, S2 = Y2 ZZZ1, P = U2 - U1,
  *   R = S2 - S1, PP = P^2, PPP = P PP, Q = U1 PP,
@@ -641,7 +617,9 @@ void G_(xyzz_add)(XYZZ *r, const XYZZ *a, const XYZZ *b)
 /* madd-2008-s (ZZ2 = ZZZ2 = 1), 8M + 2S:
  *   U2 = X2 ZZ1, S2 = Y2 ZZZ1, P = U2 - X1, R = S2 - Y1, PP = P^2,
  *   PPP = P PP, Q = X1 PP, X3 = R^2 - PPP - 2Q, Y3 = R (Q - X3) - Y1 PPP,
- *   ZZ3 = ZZ1 PP, ZZZ3 = ZZZ1 PPP. */
+ *   ZZ3 = ZZ1 PP, ZZZ3 = ZZZ1 PPP.
+ * P = 0 means a = +-b: doubling a (dbl-2008-s-1, 6M + 3S) when R = 0 too,
+ * else infinity. */
 void G_(xyzz_add_affine)(XYZZ *r, const XYZZ *a, const AFF *b)
 {
     F u2, s2, p, rr, pp, ppp, q, x3, y3;
@@ -659,7 +637,7 @@ void G_(xyzz_add_affine)(XYZZ *r, const XYZZ *a, const AFF *b)
     F_(sub)(&rr, &s2, &a->y);
     if (F_(is_zero)(&p)) {
         if (F_(is_zero)(&rr))
-            xyzz_dbl_affine(r, b);
+            G_(xyzz_dbl)(r, a);
         else
             G_(xyzz_set_inf)(r);
         return;

@@ -7,6 +7,7 @@ static const char *const cz_err_names[CZ_ERR__COUNT] = {
     [CZ_ERR_NOMEM] = "out of memory",
     [CZ_ERR_IO] = "I/O error",
     [CZ_ERR_RNG] = "OS random source failed",
+    [CZ_ERR_THREAD] = "thread creation failed",
     [CZ_ERR_BAD_LENGTH] = "encoding has the wrong length",
     [CZ_ERR_NOT_CANONICAL] = "field element not canonical (>= modulus)",
     [CZ_ERR_BAD_FLAGS] = "inconsistent point encoding flags",
