@@ -461,5 +461,5 @@ static void test_pow(void)
 TF_MAIN(TF_TEST(test_fp_mul_impls_agree), TF_TEST(test_fr_mul_impls_agree),
         TF_TEST(test_fp_mulx_edge_pairs), TF_TEST(test_fr_mulx_edge_pairs),
         TF_TEST(test_fp_mulx_biased_and_aliasing), TF_TEST(test_fr_mulx_biased_and_aliasing),
-        TF_TEST(test_fp_laws), TF_TEST(test_fr_laws), TF_TEST(test_fp_bytes), TF_TEST(test_fr_wide_and_bytes),
-        TF_TEST(test_batch_inv), TF_TEST(test_pow))
+        TF_TEST(test_fp_laws), TF_TEST(test_fr_laws), TF_TEST(test_fp_bytes),
+        TF_TEST(test_fr_wide_and_bytes), TF_TEST(test_batch_inv), TF_TEST(test_pow))

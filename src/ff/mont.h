@@ -15,6 +15,16 @@
 
 #define CZ_INLINE static inline __attribute__((always_inline))
 
+/* Fully unrolls the limb loops below (N is a constant once inlined).  clang
+ * 14 reads "#pragma GCC unroll 8" as "unroll by 8" and leaves the 4- and
+ * 6-trip loops rolled, with t[] in memory: 57 instead of 40 ns per Fp
+ * product. */
+#if defined(__clang__)
+#define CZ_UNROLL _Pragma("unroll")
+#else
+#define CZ_UNROLL _Pragma("GCC unroll 8")
+#endif
+
 typedef unsigned __int128 cz_u128;
 
 /* r = a + b + carry_in, returns the carry out. */
@@ -37,11 +47,11 @@ CZ_INLINE uint64_t cz_sbb(uint64_t *r, uint64_t a, uint64_t b, uint64_t borrow)
 CZ_INLINE void cz_mont_final_sub(uint64_t *r, const uint64_t *t, const uint64_t *m, const int N)
 {
     uint64_t s[8], borrow = 0;
-#pragma GCC unroll 8
+    CZ_UNROLL
     for (int i = 0; i < N; i++)
         borrow = cz_sbb(&s[i], t[i], m[i], borrow);
     uint64_t keep_t = 0 - borrow; /* all ones when t < m */
-#pragma GCC unroll 8
+    CZ_UNROLL
     for (int i = 0; i < N; i++)
         r[i] = (t[i] & keep_t) | (s[i] & ~keep_t);
 }
@@ -52,13 +62,13 @@ CZ_INLINE void cz_mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, co
                            uint64_t n0, const int N)
 {
     uint64_t t[8] = {0};
-#pragma GCC unroll 8
+    CZ_UNROLL
     for (int i = 0; i < N; i++) {
         cz_u128 A = (cz_u128)a[0] * b[i] + t[0];
         t[0] = (uint64_t)A;
         uint64_t k = t[0] * n0;
         cz_u128 C = (cz_u128)k * m[0] + t[0];
-#pragma GCC unroll 8
+        CZ_UNROLL
         for (int j = 1; j < N; j++) {
             A = (cz_u128)a[j] * b[i] + t[j] + (uint64_t)(A >> 64);
             t[j] = (uint64_t)A;
@@ -83,7 +93,7 @@ CZ_INLINE void cz_mod_add(uint64_t *r, const uint64_t *a, const uint64_t *b, con
                           const int N)
 {
     uint64_t t[8], c = 0;
-#pragma GCC unroll 8
+    CZ_UNROLL
     for (int i = 0; i < N; i++)
         c = cz_adc(&t[i], a[i], b[i], c);
     cz_mont_final_sub(r, t, m, N); /* spare bit: no carry out of t */
@@ -94,11 +104,11 @@ CZ_INLINE void cz_mod_sub(uint64_t *r, const uint64_t *a, const uint64_t *b, con
                           const int N)
 {
     uint64_t t[8], borrow = 0, c = 0;
-#pragma GCC unroll 8
+    CZ_UNROLL
     for (int i = 0; i < N; i++)
         borrow = cz_sbb(&t[i], a[i], b[i], borrow);
     uint64_t mask = 0 - borrow;
-#pragma GCC unroll 8
+    CZ_UNROLL
     for (int i = 0; i < N; i++)
         c = cz_adc(&r[i], t[i], m[i] & mask, c);
 }
@@ -106,7 +116,7 @@ CZ_INLINE void cz_mod_sub(uint64_t *r, const uint64_t *a, const uint64_t *b, con
 CZ_INLINE bool cz_limbs_is_zero(const uint64_t *a, const int N)
 {
     uint64_t acc = 0;
-#pragma GCC unroll 8
+    CZ_UNROLL
     for (int i = 0; i < N; i++)
         acc |= a[i];
     return ((acc | (0 - acc)) >> 63) == 0;
@@ -115,7 +125,7 @@ CZ_INLINE bool cz_limbs_is_zero(const uint64_t *a, const int N)
 CZ_INLINE bool cz_limbs_equal(const uint64_t *a, const uint64_t *b, const int N)
 {
     uint64_t acc = 0;
-#pragma GCC unroll 8
+    CZ_UNROLL
     for (int i = 0; i < N; i++)
         acc |= a[i] ^ b[i];
     return ((acc | (0 - acc)) >> 63) == 0;
@@ -126,10 +136,10 @@ CZ_INLINE void cz_mod_neg(uint64_t *r, const uint64_t *a, const uint64_t *m, con
 {
     uint64_t t[8], borrow = 0;
     uint64_t nz = 0 - (uint64_t)!cz_limbs_is_zero(a, N);
-#pragma GCC unroll 8
+    CZ_UNROLL
     for (int i = 0; i < N; i++)
         borrow = cz_sbb(&t[i], m[i], a[i], borrow);
-#pragma GCC unroll 8
+    CZ_UNROLL
     for (int i = 0; i < N; i++)
         r[i] = t[i] & nz;
 }
@@ -138,7 +148,7 @@ CZ_INLINE void cz_mod_neg(uint64_t *r, const uint64_t *a, const uint64_t *m, con
 CZ_INLINE bool cz_limbs_lt(const uint64_t *a, const uint64_t *m, const int N)
 {
     uint64_t t, borrow = 0;
-#pragma GCC unroll 8
+    CZ_UNROLL
     for (int i = 0; i < N; i++)
         borrow = cz_sbb(&t, a[i], m[i], borrow);
     return borrow != 0;
@@ -147,7 +157,7 @@ CZ_INLINE bool cz_limbs_lt(const uint64_t *a, const uint64_t *m, const int N)
 CZ_INLINE void cz_limbs_cmov(uint64_t *r, const uint64_t *a, bool flag, const int N)
 {
     uint64_t mask = 0 - (uint64_t)flag;
-#pragma GCC unroll 8
+    CZ_UNROLL
     for (int i = 0; i < N; i++)
         r[i] ^= (r[i] ^ a[i]) & mask;
 }
