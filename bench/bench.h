@@ -21,8 +21,12 @@ typedef struct {
     const char *target_note;
 } cz_bench_case;
 
+/* Wall-clock seconds (CLOCK_MONOTONIC). */
 double cz_bench_now(void);
-/* Times a case (calibrating iterations to opts->min_time), prints one row. */
+/* CPU seconds of the calling thread: single-thread micro-benchmarks use it so
+ * time spent descheduled on a busy machine does not count. */
+double cz_bench_thread_cpu(void);
+/* Times a case in thread CPU time (calibrating iterations to opts->min_time), prints one row. */
 void cz_bench_run_case(const cz_bench_opts *o, const cz_bench_case *c);
 void cz_bench_header(const cz_bench_opts *o);
 

@@ -17,6 +17,13 @@ double cz_bench_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+double cz_bench_thread_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -48,9 +55,9 @@ void cz_bench_run_case(const cz_bench_opts *o, const cz_bench_case *c)
     /* Calibrate: double the count until one run takes >= min_time / 4. */
     uint64_t iters = 1;
     for (;;) {
-        double t0 = cz_bench_now();
+        double t0 = cz_bench_thread_cpu();
         c->run(iters);
-        double dt = cz_bench_now() - t0;
+        double dt = cz_bench_thread_cpu() - t0;
         if (dt >= o->min_time / 4 || iters >= (1ULL << 40))
             break;
         iters *= (dt < o->min_time / 64) ? 8 : 2;
@@ -58,9 +65,9 @@ void cz_bench_run_case(const cz_bench_opts *o, const cz_bench_case *c)
     double s[32];
     int n = o->samples > 32 ? 32 : o->samples;
     for (int i = 0; i < n; i++) {
-        double t0 = cz_bench_now();
+        double t0 = cz_bench_thread_cpu();
         c->run(iters);
-        s[i] = (cz_bench_now() - t0) * 1e9 / (double)iters;
+        s[i] = (cz_bench_thread_cpu() - t0) * 1e9 / (double)iters;
     }
     qsort(s, (size_t)n, sizeof s[0], cmp_double);
     double med = s[n / 2];

@@ -195,7 +195,7 @@ int cz_bench_micro(int argc, char **argv)
     }
     setup();
     if (!o.csv)
-        printf("cuzk-bench micro: one thread, field implementation %s, median of %d\n",
+        printf("cuzk-bench micro: one thread, thread CPU time, field implementation %s, median of %d\n",
                cz_ff_impl_name(), o.samples);
     cz_bench_header(&o);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
