@@ -31,5 +31,8 @@ void cz_bench_run_case(const cz_bench_opts *o, const cz_bench_case *c);
 void cz_bench_header(const cz_bench_opts *o);
 
 int cz_bench_micro(int argc, char **argv);
+int cz_bench_msm(int argc, char **argv);
+int cz_bench_ntt(int argc, char **argv);
+int cz_bench_h(int argc, char **argv);
 
 #endif

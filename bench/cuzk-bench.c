@@ -2,6 +2,11 @@
  *
  *   cuzk-bench micro [--filter S] [--time SEC] [--samples N] [--csv]
  *       field, curve and pairing operations, ns/op, one thread
+ *   cuzk-bench msm --log N [--g2] [--threads T] [--skewed] [--density P]
+ *       G1/G2 multi-scalar multiplication
+ *   cuzk-bench ntt [--log N | --from A --to B] [--threads T] [--inverse] [--coset]
+ *   cuzk-bench h --log N [--threads T]
+ *       Fr NTT family and the Groth16 H step
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +97,9 @@ static void usage(void)
     fprintf(stderr, "usage: cuzk-bench <command> [options]\n"
                     "commands:\n"
                     "  micro   field, curve and pairing ns/op (one thread)\n"
+                    "  msm     multi-scalar multiplication (cuzk-bench msm --help)\n"
+                    "  ntt     Fr NTT family (cuzk-bench ntt --help)\n"
+                    "  h       Groth16 H step (cuzk-bench h --help)\n"
                     "options of micro: --filter S  --time SEC  --samples N  --csv\n");
 }
 
@@ -103,6 +111,12 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "micro"))
         return cz_bench_micro(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "msm"))
+        return cz_bench_msm(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "ntt"))
+        return cz_bench_ntt(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "h"))
+        return cz_bench_h(argc - 1, argv + 1);
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
         usage();
         return 0;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Configures and builds one preset: scripts/build.sh [release|debug|asan|tsan|fuzz] [cmake -D...]
+# Configures and builds one preset: scripts/build.sh [release|clang|debug|asan|tsan|fuzz] [cmake -D...]
 # Warnings are errors in every build made through this script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -7,7 +7,7 @@ preset=${1:-release}
 shift || true
 extra=()
 case "$preset" in
-    asan|tsan|fuzz) extra+=(-DCMAKE_C_COMPILER=clang) ;;
+    clang|asan|tsan|fuzz) extra+=(-DCMAKE_C_COMPILER=clang) ;;
 esac
 cmake --preset "$preset" -DCZ_WERROR=ON "${extra[@]}" "$@" >/dev/null
 cmake --build "build/$preset" -j"$(nproc)"

@@ -33,10 +33,14 @@ scripts/build.sh tsan
 step "ThreadSanitizer tests (the oracle cross-check runs in the two builds above)"
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --test-dir build/tsan -j"$jobs" -E noble
 
-if [ -x scripts/ctime.sh ]; then
-    step "constant-time check (valgrind)"
-    scripts/ctime.sh build/release
-fi
+step "clang Release build (-Werror)"
+scripts/build.sh clang
+step "clang Release tests"
+ctest --test-dir build/clang -j"$jobs" -E noble
+
+step "constant-time check (valgrind), gcc and clang code"
+scripts/ctime.sh build/release
+scripts/ctime.sh build/clang
 
 if [ -x scripts/fuzz.sh ]; then
     step "fuzzing (${CZ_FUZZ_SECONDS:-30} s per harness)"

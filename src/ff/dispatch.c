@@ -10,7 +10,11 @@
 #if defined(__x86_64__)
 #include <cpuid.h>
 
-static int cpu_has_mulx_adx(void)
+/* Resolvers run before the sanitizer runtimes are initialised: keep them
+ * uninstrumented. */
+#define CZ_RESOLVER __attribute__((used, no_sanitize("thread", "address", "undefined")))
+
+CZ_RESOLVER static int cpu_has_mulx_adx(void)
 {
     unsigned a, b, c, d;
     if (__get_cpuid_max(0, NULL) < 7)
@@ -24,19 +28,19 @@ typedef void fp_sqr_fn(cz_fp *, const cz_fp *);
 typedef void fr_mul_fn(cz_fr *, const cz_fr *, const cz_fr *);
 typedef void fr_sqr_fn(cz_fr *, const cz_fr *);
 
-__attribute__((used)) static fp_mul_fn *resolve_fp_mul(void)
+CZ_RESOLVER static fp_mul_fn *resolve_fp_mul(void)
 {
     return cpu_has_mulx_adx() ? cz_fp_mul_mulx : cz_fp_mul_portable;
 }
-__attribute__((used)) static fp_sqr_fn *resolve_fp_sqr(void)
+CZ_RESOLVER static fp_sqr_fn *resolve_fp_sqr(void)
 {
     return cpu_has_mulx_adx() ? cz_fp_sqr_mulx : cz_fp_sqr_portable;
 }
-__attribute__((used)) static fr_mul_fn *resolve_fr_mul(void)
+CZ_RESOLVER static fr_mul_fn *resolve_fr_mul(void)
 {
     return cpu_has_mulx_adx() ? cz_fr_mul_mulx : cz_fr_mul_portable;
 }
-__attribute__((used)) static fr_sqr_fn *resolve_fr_sqr(void)
+CZ_RESOLVER static fr_sqr_fn *resolve_fr_sqr(void)
 {
     return cpu_has_mulx_adx() ? cz_fr_sqr_mulx : cz_fr_sqr_portable;
 }

@@ -27,6 +27,15 @@
 
 typedef unsigned __int128 cz_u128;
 
+/* Hides a mask's value from the optimiser, so a select written with masks
+ * stays a data-flow select: without it clang turns `(a & m) | (b & ~m)` on a
+ * secret condition into a branch or a load from a secret-chosen address. */
+CZ_INLINE uint64_t cz_value_barrier(uint64_t v)
+{
+    __asm__("" : "+r"(v));
+    return v;
+}
+
 /* r = a + b + carry_in, returns the carry out. */
 CZ_INLINE uint64_t cz_adc(uint64_t *r, uint64_t a, uint64_t b, uint64_t c)
 {
@@ -50,7 +59,7 @@ CZ_INLINE void cz_mont_final_sub(uint64_t *r, const uint64_t *t, const uint64_t 
     CZ_UNROLL
     for (int i = 0; i < N; i++)
         borrow = cz_sbb(&s[i], t[i], m[i], borrow);
-    uint64_t keep_t = 0 - borrow; /* all ones when t < m */
+    uint64_t keep_t = cz_value_barrier(0 - borrow); /* all ones when t < m */
     CZ_UNROLL
     for (int i = 0; i < N; i++)
         r[i] = (t[i] & keep_t) | (s[i] & ~keep_t);
@@ -107,7 +116,7 @@ CZ_INLINE void cz_mod_sub(uint64_t *r, const uint64_t *a, const uint64_t *b, con
     CZ_UNROLL
     for (int i = 0; i < N; i++)
         borrow = cz_sbb(&t[i], a[i], b[i], borrow);
-    uint64_t mask = 0 - borrow;
+    uint64_t mask = cz_value_barrier(0 - borrow);
     CZ_UNROLL
     for (int i = 0; i < N; i++)
         c = cz_adc(&r[i], t[i], m[i] & mask, c);
@@ -135,7 +144,7 @@ CZ_INLINE bool cz_limbs_equal(const uint64_t *a, const uint64_t *b, const int N)
 CZ_INLINE void cz_mod_neg(uint64_t *r, const uint64_t *a, const uint64_t *m, const int N)
 {
     uint64_t t[8], borrow = 0;
-    uint64_t nz = 0 - (uint64_t)!cz_limbs_is_zero(a, N);
+    uint64_t nz = cz_value_barrier(0 - (uint64_t)!cz_limbs_is_zero(a, N));
     CZ_UNROLL
     for (int i = 0; i < N; i++)
         borrow = cz_sbb(&t[i], m[i], a[i], borrow);
@@ -156,7 +165,7 @@ CZ_INLINE bool cz_limbs_lt(const uint64_t *a, const uint64_t *m, const int N)
 
 CZ_INLINE void cz_limbs_cmov(uint64_t *r, const uint64_t *a, bool flag, const int N)
 {
-    uint64_t mask = 0 - (uint64_t)flag;
+    uint64_t mask = cz_value_barrier(0 - (uint64_t)flag);
     CZ_UNROLL
     for (int i = 0; i < N; i++)
         r[i] ^= (r[i] ^ a[i]) & mask;

@@ -9,6 +9,8 @@
 
 #include "cuzk/ec.h"
 #include "cuzk/ff.h"
+#include "cuzk/msm.h"
+#include <stdlib.h>
 
 #define SECRET(x) VALGRIND_MAKE_MEM_UNDEFINED(&(x), sizeof(x))
 #define PUBLIC(x) VALGRIND_MAKE_MEM_DEFINED(&(x), sizeof(x))
@@ -65,6 +67,26 @@ int main(void)
     cz_g2_from_affine(&p2, &CZ_G2_GENERATOR);
     cz_g1_mul(&q1, &p1, &k);
     cz_g2_mul(&q2, &p2, &k);
+
+    /* Fixed-base batch multiplication (setup toxic waste powers). */
+    enum { nk = 3, w = 4 };
+    cz_fr ks[nk];
+    cz_g1_affine o1[nk];
+    cz_g2_affine o2[nk];
+    void *t1 = aligned_alloc(64, cz_g1_fixed_table_bytes(w));
+    void *t2 = aligned_alloc(64, cz_g2_fixed_table_bytes(w));
+    cz_g1_fixed_table_init(t1, w, &CZ_G1_GENERATOR);
+    cz_g2_fixed_table_init(t2, w, &CZ_G2_GENERATOR);
+    for (int i = 0; i < nk; i++)
+        cz_fr_random(&ks[i], &g);
+    ks[1] = CZ_FR_ZERO;
+    SECRET(ks);
+    cz_g1_fixed_mul(o1, t1, w, ks, nk, 0, NULL);
+    cz_g2_fixed_mul(o2, t2, w, ks, nk, 0, NULL);
+    PUBLIC(o1);
+    PUBLIC(o2);
+    free(t1);
+    free(t2);
 
     PUBLIC(r);
     PUBLIC(kr);

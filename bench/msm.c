@@ -1,0 +1,232 @@
+/* cuzk-bench msm: multi-scalar multiplication timings.
+ *
+ *   cuzk-bench msm --log N [--g2] [--threads T] [--skewed] [--density P]
+ *                  [--window C] [--reps R]
+ *
+ * Bases are distinct random points (an arithmetic progression s_i G, built by
+ * additions); scalars are uniform in Fr (Montgomery form), or with --skewed
+ * witness-like: 45% zero, 45% one, 10% uniform.  With --density P, P% of the
+ * scalars have a base (density bitmap, cz_*_msm_density).  Skewed inputs are
+ * timed twice: split (ones summed apart, the default) and plain
+ * (CZ_MSM_NO_SPLIT).  Prints the median of R runs in ms and ns per scalar,
+ * the process CPU time per thread of the same run (less sensitive to other
+ * processes on a shared machine), and the load average. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+#include "cuzk/ec.h"
+#include "cuzk/err.h"
+#include "cuzk/msm.h"
+#include "cuzk/pool.h"
+
+typedef struct {
+    int g2;
+    size_t n;
+    unsigned threads, window, reps, density;
+    int skewed;
+} msm_opts;
+
+typedef struct {
+    void *bases;
+    cz_fr *k;
+    uint64_t *dens;
+    size_t nbases;
+    void *scratch;
+    size_t scratch_bytes;
+    cz_pool *pool;
+} msm_data;
+
+static void usage_msm(void)
+{
+    fprintf(stderr, "usage: cuzk-bench msm --log N [--g2] [--threads T] [--skewed] [--density P]\n"
+                    "                      [--window C] [--reps R]\n");
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double load_avg(void)
+{
+    double l = -1;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &l) != 1)
+            l = -1;
+        fclose(f);
+    }
+    return l;
+}
+
+/* Bases s_i G with s_i = a + i d: one addition per point, then one batch
+ * conversion to affine (in blocks, to keep the Jacobian buffer small). */
+static void make_bases(msm_data *d, const msm_opts *o, cz_prng *g)
+{
+    size_t n = d->nbases, blk = 4096;
+    cz_fr a, s;
+    cz_fr_random(&a, g);
+    cz_fr_random(&s, g);
+    if (!o->g2) {
+        cz_g1 p, dp, t, *buf = malloc(blk * sizeof *buf);
+        cz_g1_affine *out = d->bases;
+        cz_g1_from_affine(&t, &CZ_G1_GENERATOR);
+        cz_g1_mul_var(&p, &t, &a);
+        cz_g1_mul_var(&dp, &t, &s);
+        for (size_t i = 0; i < n; i += blk) {
+            size_t m = n - i < blk ? n - i : blk;
+            for (size_t j = 0; j < m; j++) {
+                buf[j] = p;
+                cz_g1_add(&p, &p, &dp);
+            }
+            cz_g1s_to_affine(out + i, buf, m);
+        }
+        free(buf);
+    } else {
+        cz_g2 p, dp, t, *buf = malloc(blk * sizeof *buf);
+        cz_g2_affine *out = d->bases;
+        cz_g2_from_affine(&t, &CZ_G2_GENERATOR);
+        cz_g2_mul_var(&p, &t, &a);
+        cz_g2_mul_var(&dp, &t, &s);
+        for (size_t i = 0; i < n; i += blk) {
+            size_t m = n - i < blk ? n - i : blk;
+            for (size_t j = 0; j < m; j++) {
+                buf[j] = p;
+                cz_g2_add(&p, &p, &dp);
+            }
+            cz_g2s_to_affine(out + i, buf, m);
+        }
+        free(buf);
+    }
+}
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int run_once(const msm_opts *o, msm_data *d, unsigned flags, double *ms, double *cpu_ms)
+{
+    int err;
+    cz_g1 r1;
+    cz_g2 r2;
+    double c0 = cpu_now(), t0 = cz_bench_now();
+    if (!o->g2)
+        err = d->dens ? cz_g1_msm_density(&r1, d->bases, d->nbases, d->k, d->dens, o->n, flags,
+                                          d->pool, d->scratch, d->scratch_bytes)
+                      : cz_g1_msm(&r1, d->bases, d->k, o->n, flags, d->pool, d->scratch,
+                                  d->scratch_bytes);
+    else
+        err = d->dens ? cz_g2_msm_density(&r2, d->bases, d->nbases, d->k, d->dens, o->n, flags,
+                                          d->pool, d->scratch, d->scratch_bytes)
+                      : cz_g2_msm(&r2, d->bases, d->k, o->n, flags, d->pool, d->scratch,
+                                  d->scratch_bytes);
+    *ms = (cz_bench_now() - t0) * 1e3;
+    *cpu_ms = (cpu_now() - c0) * 1e3 / o->threads;
+    return err;
+}
+
+static int report(const msm_opts *o, msm_data *d, unsigned flags, const char *label)
+{
+    double t[64], c[64], ms, cms;
+    unsigned reps = o->reps > 64 ? 64 : o->reps;
+    for (unsigned i = 0; i < reps; i++) {
+        int err = run_once(o, d, flags, &ms, &cms);
+        if (err != CZ_OK) {
+            fprintf(stderr, "msm failed: %s\n", cz_strerror(err));
+            return 1;
+        }
+        t[i] = ms;
+        c[i] = cms;
+    }
+    qsort(t, reps, sizeof t[0], cmp_dbl);
+    qsort(c, reps, sizeof c[0], cmp_dbl);
+    ms = t[reps / 2];
+    printf("msm %s n=%zu threads=%u scalars=%s%s: %9.2f ms %8.1f ns/scalar (min %.2f ms; "
+           "cpu/thread %.2f ms; load %.2f)\n",
+           o->g2 ? "G2" : "G1", o->n, o->threads, label, d->dens ? " density" : "", ms,
+           ms * 1e6 / (double)o->n, t[0], c[reps / 2], load_avg());
+    fflush(stdout);
+    return 0;
+}
+
+int cz_bench_msm(int argc, char **argv)
+{
+    msm_opts o = {0, 0, 1, 0, 3, 0, 0};
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--log") && i + 1 < argc) {
+            o.n = (size_t)1 << atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--g2")) {
+            o.g2 = 1;
+        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            o.threads = (unsigned)atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--skewed")) {
+            o.skewed = 1;
+        } else if (!strcmp(argv[i], "--density") && i + 1 < argc) {
+            o.density = (unsigned)atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--window") && i + 1 < argc) {
+            o.window = (unsigned)atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
+            o.reps = (unsigned)atoi(argv[++i]);
+        } else {
+            usage_msm();
+            return 2;
+        }
+    }
+    if (!o.n || o.threads < 1 || o.reps < 1 || o.density > 100 || o.window > CZ_MSM_MAX_WINDOW) {
+        usage_msm();
+        return 2;
+    }
+
+    msm_data d;
+    memset(&d, 0, sizeof d);
+    cz_prng g;
+    cz_prng_seed(&g, 7);
+    d.k = malloc(o.n * sizeof *d.k);
+    for (size_t i = 0; i < o.n; i++) {
+        uint64_t u = cz_prng_next(&g) % 100;
+        if (o.skewed && u < 45)
+            d.k[i] = CZ_FR_ZERO;
+        else if (o.skewed && u < 90)
+            d.k[i] = CZ_FR_ONE;
+        else
+            cz_fr_random(&d.k[i], &g);
+    }
+    d.nbases = o.n;
+    if (o.density) {
+        size_t words = (o.n + 63) / 64;
+        d.dens = calloc(words, sizeof *d.dens);
+        d.nbases = 0;
+        for (size_t i = 0; i < o.n; i++)
+            if (cz_prng_next(&g) % 100 < o.density) {
+                d.dens[i / 64] |= (uint64_t)1 << (i % 64);
+                d.nbases++;
+            }
+    }
+    d.bases = malloc(d.nbases * (o.g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine)) + 1);
+    make_bases(&d, &o, &g);
+    if (o.threads > 1 && cz_pool_new(&d.pool, o.threads - 1) != CZ_OK) {
+        fprintf(stderr, "cannot create the pool\n");
+        return 1;
+    }
+    unsigned flags = o.window ? CZ_MSM_WINDOW(o.window) : 0;
+    d.scratch_bytes = o.g2 ? cz_g2_msm_scratch_bytes(o.n, o.threads, flags)
+                           : cz_g1_msm_scratch_bytes(o.n, o.threads, flags);
+    d.scratch = aligned_alloc(CZ_MSM_SCRATCH_ALIGN, (d.scratch_bytes + 63) & ~(size_t)63);
+    printf("scratch %.1f MiB\n", (double)d.scratch_bytes / (1 << 20));
+    int rc = report(&o, &d, flags, o.skewed ? "skewed(split)" : "random");
+    if (!rc && o.skewed)
+        rc = report(&o, &d, flags | CZ_MSM_NO_SPLIT, "skewed(plain)");
+    cz_pool_free(d.pool);
+    free(d.scratch);
+    free(d.bases);
+    free(d.k);
+    free(d.dens);
+    return rc;
+}

@@ -1,0 +1,204 @@
+/* cuzk-bench ntt / h: the CPU NTT family and the Groth16 H step.
+ *
+ *   cuzk-bench ntt [--log N | --from A --to B] [--threads T] [--inverse]
+ *                  [--coset] [--order NN|NR|RN|RR] [--reps K]
+ *   cuzk-bench h   --log N [--threads T] [--n COUNT] [--reps K]
+ *
+ * T counts the calling thread: T = 1 runs without a pool, T > 1 on a pool of
+ * T - 1 workers plus the caller.  Each size reports the median and the
+ * best wall time of K timed runs (after one untimed run), ns per butterfly
+ * from the best, (n/2) log2 n butterflies per transform (H: 7 transforms),
+ * and the least process CPU time of a run divided by T: on a shared machine
+ * that shows what the run would take with the cores to itself. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+#include "cuzk/err.h"
+#include "cuzk/poly.h"
+
+
+typedef struct {
+    unsigned from, to, threads, reps;
+    size_t n; /* h: evaluations before padding, 0 = all */
+    cz_ntt_kind kind;
+    cz_ntt_order order;
+} opts;
+
+static int parse(int argc, char **argv, opts *o, int is_h)
+{
+    int inverse = 0, coset = 0;
+    memset(o, 0, sizeof *o);
+    o->from = o->to = 20;
+    o->threads = 1;
+    o->order = CZ_NTT_NR;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--log") && v) {
+            o->from = o->to = (unsigned)atoi(v), i++;
+        } else if (!strcmp(a, "--from") && v && !is_h) {
+            o->from = (unsigned)atoi(v), i++;
+        } else if (!strcmp(a, "--to") && v && !is_h) {
+            o->to = (unsigned)atoi(v), i++;
+        } else if (!strcmp(a, "--threads") && v) {
+            o->threads = (unsigned)atoi(v), i++;
+        } else if (!strcmp(a, "--reps") && v) {
+            o->reps = (unsigned)atoi(v), i++;
+        } else if (!strcmp(a, "--n") && v && is_h) {
+            o->n = (size_t)strtoull(v, NULL, 0), i++;
+        } else if (!strcmp(a, "--inverse") && !is_h) {
+            inverse = 1;
+        } else if (!strcmp(a, "--coset") && !is_h) {
+            coset = 1;
+        } else if (!strcmp(a, "--order") && v && !is_h) {
+            static const char *names[] = {"NN", "NR", "RN", "RR"};
+            unsigned k = 0;
+            while (k < 4 && strcmp(v, names[k]))
+                k++;
+            if (k == 4)
+                return -1;
+            o->order = (cz_ntt_order)k, i++;
+        } else {
+            return -1;
+        }
+    }
+    o->kind = (cz_ntt_kind)((coset ? 2 : 0) + inverse);
+    if (o->from < 1 || o->to > CZ_NTT_MAX_LOG || o->from > o->to || o->threads < 1 ||
+        o->threads > 1024)
+        return -1;
+    return 0;
+}
+
+/* Uniform enough and cheap: 254-bit values (< r) from the PRNG. */
+static void fill(cz_fr *x, size_t n, cz_prng *g)
+{
+    for (size_t i = 0; i < n; i++) {
+        for (int j = 0; j < 4; j++)
+            x[i].l[j] = cz_prng_next(g);
+        x[i].l[3] >>= 2;
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* t: wall times, c: CPU times of the reps. */
+static void report(const char *what, unsigned k, double *t, double *c, unsigned reps,
+                   double butterflies, unsigned threads)
+{
+    qsort(t, reps, sizeof t[0], cmp_double);
+    qsort(c, reps, sizeof c[0], cmp_double);
+    double med = t[reps / 2], best = t[0], cpu = c[0] / threads;
+    printf("%-16s 2^%-2u T=%-2u median %9.2f ms  best %9.2f ms  %6.2f ns/bfly  |  cpu/T %9.2f ms  "
+           "%6.2f ns/bfly\n",
+           what, k, threads, med * 1e3, best * 1e3, best * 1e9 / butterflies, cpu * 1e3,
+           cpu * 1e9 / butterflies);
+    fflush(stdout);
+}
+
+static cz_pool *make_pool(unsigned threads)
+{
+    cz_pool *p = NULL;
+    if (threads > 1 && cz_pool_new(&p, threads - 1) != CZ_OK)
+        fprintf(stderr, "cuzk-bench: no pool, running on one thread\n");
+    return p;
+}
+
+static unsigned default_reps(unsigned k) { return k <= 16 ? 9 : k <= 22 ? 5 : 1; }
+
+int cz_bench_ntt(int argc, char **argv)
+{
+    static const char *kind_names[] = {"ntt", "intt", "coset-ntt", "coset-intt"};
+    static const char *order_names[] = {"NN", "NR", "RN", "RR"};
+    opts o;
+    if (parse(argc, argv, &o, 0)) {
+        fprintf(stderr, "usage: cuzk-bench ntt [--log N | --from A --to B] [--threads T] "
+                        "[--inverse] [--coset] [--order NN|NR|RN|RR] [--reps K]\n");
+        return 2;
+    }
+    cz_pool *pool = make_pool(o.threads);
+    cz_prng g;
+    cz_prng_seed(&g, 1);
+    char what[32];
+    snprintf(what, sizeof what, "%s %s", kind_names[o.kind], order_names[o.order]);
+    for (unsigned k = o.from; k <= o.to; k++) {
+        size_t n = (size_t)1 << k;
+        unsigned reps = o.reps ? o.reps : default_reps(k);
+        cz_ntt_domain *d;
+        cz_fr *x = aligned_alloc(64, n * sizeof(cz_fr));
+        double *t = calloc(2 * (size_t)reps, sizeof *t);
+        if (!x || !t || cz_ntt_domain_new(&d, k) != CZ_OK) {
+            fprintf(stderr, "cuzk-bench: out of memory at 2^%u\n", k);
+            free(x);
+            free(t);
+            cz_pool_free(pool);
+            return 1;
+        }
+        fill(x, n, &g);
+        cz_ntt(d, x, o.kind, o.order, pool);
+        for (unsigned r = 0; r < reps; r++) {
+            double t0 = cz_bench_now(), c0 = cpu_now();
+            cz_ntt(d, x, o.kind, o.order, pool);
+            t[reps + r] = cpu_now() - c0;
+            t[r] = cz_bench_now() - t0;
+        }
+        report(what, k, t, t + reps, reps, (double)(n / 2) * k, o.threads);
+        cz_ntt_domain_free(d);
+        free(x);
+        free(t);
+    }
+    cz_pool_free(pool);
+    return 0;
+}
+
+int cz_bench_h(int argc, char **argv)
+{
+    opts o;
+    if (parse(argc, argv, &o, 1)) {
+        fprintf(stderr, "usage: cuzk-bench h --log N [--threads T] [--n COUNT] [--reps K]\n");
+        return 2;
+    }
+    unsigned k = o.from, reps = o.reps ? o.reps : default_reps(k);
+    size_t m = (size_t)1 << k, n = o.n && o.n <= m ? o.n : m;
+    cz_pool *pool = make_pool(o.threads);
+    cz_prng g;
+    cz_prng_seed(&g, 1);
+    cz_ntt_domain *d = NULL;
+    cz_fr *v[3];
+    double *t = calloc(2 * (size_t)reps, sizeof *t);
+    int ok = t && cz_ntt_domain_new(&d, k) == CZ_OK;
+    for (int i = 0; i < 3; i++)
+        ok &= (v[i] = aligned_alloc(64, m * sizeof(cz_fr))) != NULL;
+    if (ok) {
+        for (int i = 0; i < 3; i++)
+            fill(v[i], n, &g);
+        cz_groth16_h(d, v[0], v[1], v[2], n, pool);
+        for (unsigned r = 0; r < reps; r++) {
+            double t0 = cz_bench_now(), c0 = cpu_now();
+            cz_groth16_h(d, v[0], v[1], v[2], n, pool);
+            t[reps + r] = cpu_now() - c0;
+            t[r] = cz_bench_now() - t0;
+        }
+        report("groth16 h", k, t, t + reps, reps, 7.0 * (double)(m / 2) * k, o.threads);
+    } else {
+        fprintf(stderr, "cuzk-bench: out of memory at 2^%u\n", k);
+    }
+    for (int i = 0; i < 3; i++)
+        free(v[i]);
+    free(t);
+    cz_ntt_domain_free(d);
+    cz_pool_free(pool);
+    return ok ? 0 : 1;
+}
