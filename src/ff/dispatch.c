@@ -12,7 +12,11 @@
 
 /* Resolvers run before the sanitizer runtimes are initialised: keep them
  * uninstrumented. */
+#if defined(__clang__)
+#define CZ_RESOLVER __attribute__((used, disable_sanitizer_instrumentation))
+#else
 #define CZ_RESOLVER __attribute__((used, no_sanitize("thread", "address", "undefined")))
+#endif
 
 CZ_RESOLVER static int cpu_has_mulx_adx(void)
 {

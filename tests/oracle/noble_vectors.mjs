@@ -10,9 +10,9 @@
 //      op family an xoshiro256** stream seeded by splitmix64 from S and the
 //      family name), so a seed replays exactly with the same package versions.
 //   N: cases per op family (default 1000).
-//   M: cases for pairing and multi_pairing (default max(100, N / 10)): noble
-//      takes about 25 ms for a pairing and 70 ms for a 4-pair product, so
-//      1000 of each would double the run time.
+//   M: cases for pairing and multi_pairing (default N): noble takes about
+//      25 ms for a pairing and 70 ms for a 4-pair product, so these two
+//      families are most of the run time; lower M for quick local runs.
 //   J: worker threads (default: 2, or 1 on a single core); the output does
 //      not depend on J.
 //
@@ -90,7 +90,7 @@ function parseArgs(argv) {
     if (a.seed === null || a.out === null) usage('--seed and --out are required');
     if (!(a.count >= 1)) usage('--count must be >= 1');
     if (!(a.jobs >= 1)) usage('--jobs must be >= 1');
-    if (a.pairingCount === null) a.pairingCount = Math.max(100, Math.floor(a.count / 10));
+    if (a.pairingCount === null) a.pairingCount = a.count;
     return a;
 }
 function usage(msg) {
