@@ -24,6 +24,12 @@ typedef enum {
     CZ_ERR_NO_SQRT,        /* compressed x has no matching y on the curve */
     CZ_ERR_NOT_IN_SUBGROUP,/* on the curve but not in the prime-order subgroup */
     CZ_ERR_IS_INFINITY,    /* the point at infinity where it is not allowed */
+    CZ_ERR_BAD_FORMAT,     /* a file's structure is malformed (magic, sections, counts) */
+    CZ_ERR_UNSUPPORTED,    /* a well-formed file version or feature we do not handle */
+    CZ_ERR_WRONG_CURVE,    /* a file is for another field or curve */
+    CZ_ERR_TRUNCATED,      /* a file or section ends before its declared contents */
+    CZ_ERR_BAD_CHECKSUM,   /* a file's checksum does not match its contents */
+    CZ_ERR_UNSATISFIED,    /* an assignment does not satisfy a constraint system */
     CZ_ERR__COUNT
 } cz_err;
 

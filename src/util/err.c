@@ -16,6 +16,12 @@ static const char *const cz_err_names[CZ_ERR__COUNT] = {
     [CZ_ERR_NO_SQRT] = "compressed x has no point on the curve",
     [CZ_ERR_NOT_IN_SUBGROUP] = "point not in the prime-order subgroup",
     [CZ_ERR_IS_INFINITY] = "point at infinity not allowed here",
+    [CZ_ERR_BAD_FORMAT] = "malformed file",
+    [CZ_ERR_UNSUPPORTED] = "unsupported file version or feature",
+    [CZ_ERR_WRONG_CURVE] = "file is for another field or curve",
+    [CZ_ERR_TRUNCATED] = "file or section truncated",
+    [CZ_ERR_BAD_CHECKSUM] = "checksum mismatch",
+    [CZ_ERR_UNSATISFIED] = "constraint not satisfied",
 };
 
 const char *cz_strerror(int err)

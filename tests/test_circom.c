@@ -1,0 +1,492 @@
+/* circom .r1cs and snarkjs .wtns readers (include/cuzk/circom.h) on the
+ * fixtures of tests/data/circom (made by make.sh there with circom2 0.2.23
+ * and snarkjs 0.7.6): counts, witness satisfaction, public values, and every
+ * corruption rejected with its code and never a crash (run under ASan). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/circom.h"
+#include "cuzk/err.h"
+#include "cuzk/ff.h"
+#include "tf.h"
+
+static unsigned iters(unsigned n) { return n * tf_scale; }
+
+/* ------------------------------------------------------------ fixtures --- */
+
+/* tests/data/circom/<name>, found from this file's path (CMake compiles with
+ * absolute paths) unless CZ_TEST_DATA names the tests/data directory. */
+static void fixture_path(char *out, size_t n, const char *name)
+{
+    const char *env = getenv("CZ_TEST_DATA");
+    if (env != NULL) {
+        snprintf(out, n, "%s/circom/%s", env, name);
+        return;
+    }
+    const char *file = __FILE__, *slash = strrchr(file, '/');
+    int dir = slash != NULL ? (int)(slash - file) : 1;
+    snprintf(out, n, "%.*s/data/circom/%s", dir, slash != NULL ? file : ".", name);
+}
+
+typedef struct {
+    uint8_t *p;
+    size_t n;
+} blob;
+
+static blob slurp(const char *name)
+{
+    char path[4096];
+    blob b = {NULL, 0};
+    fixture_path(path, sizeof path, name);
+    FILE *f = fopen(path, "rb");
+    TF_CHECK_MSG(f != NULL, "cannot open %s", path);
+    if (f == NULL)
+        return b;
+    fseek(f, 0, SEEK_END);
+    b.n = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    b.p = malloc(b.n);
+    TF_CHECK(b.p != NULL && fread(b.p, 1, b.n, f) == b.n);
+    fclose(f);
+    return b;
+}
+
+/* An exact-size heap copy of b, so ASan sees any read past its end. */
+static blob dup(blob b, size_t n)
+{
+    blob d = {malloc(n ? n : 1), n};
+    memcpy(d.p, b.p, n < b.n ? n : b.n);
+    return d;
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+    return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static void wr32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> 8 * i);
+}
+static void wr64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> 8 * i);
+}
+
+/* Offset of the entry (type, size) of the first section of the given type in
+ * a well-formed container; its data starts 12 bytes later.  0 if absent. */
+static size_t entry_of(blob b, uint32_t type)
+{
+    size_t pos = 12;
+    for (uint32_t i = 0; i < rd32(b.p + 8); i++) {
+        if (rd32(b.p + pos) == type)
+            return pos;
+        pos += 12 + rd32(b.p + pos + 4); /* fixtures are small */
+    }
+    return 0;
+}
+static size_t data_of(blob b, uint32_t type) { return entry_of(b, type) + 12; }
+
+/* The circuit's inputs (tests/data/circom/input.json). */
+static const uint64_t in_a = 3, in_b = 11, in_c = 1234567;
+
+static int r1cs_mem(blob b, char *err)
+{
+    cz_circom_r1cs r;
+    int rc = cz_circom_r1cs_load_mem(&r, b.p, b.n, err, 256);
+    if (rc != CZ_OK) {
+        static const cz_circom_r1cs zero;
+        TF_CHECK(memcmp(&r, &zero, sizeof r) == 0);
+        TF_CHECK(err[0] != 0);
+    } else {
+        /* structural invariants of an accepted file */
+        const cz_circom_csr *m[3] = {&r.a, &r.b, &r.c};
+        for (int k = 0; k < 3; k++) {
+            TF_CHECK(m[k]->row[0] == 0 && m[k]->row[r.n_constraints] == m[k]->nnz);
+            for (uint32_t i = 0; i < r.n_constraints; i++)
+                TF_CHECK(m[k]->row[i] <= m[k]->row[i + 1]);
+            for (uint64_t j = 0; j < m[k]->nnz; j++)
+                TF_CHECK(m[k]->col[j] < r.n_wires);
+        }
+    }
+    cz_circom_r1cs_free(&r);
+    return rc;
+}
+
+static int wtns_mem(blob b, char *err)
+{
+    cz_circom_wtns w;
+    int rc = cz_circom_wtns_load_mem(&w, b.p, b.n, err, 256);
+    if (rc != CZ_OK)
+        TF_CHECK(w.n == 0 && w.w == NULL && err[0] != 0);
+    cz_circom_wtns_free(&w);
+    return rc;
+}
+
+/* Loads a corrupted copy and checks the code (and a message fragment). */
+static void expect_r1cs(blob b, int code, const char *frag, const char *what)
+{
+    char err[256] = "";
+    int rc = r1cs_mem(b, err);
+    TF_CHECK_MSG(rc == code, "r1cs %s: got %s (%s), want %s", what, cz_strerror(rc), err,
+                 cz_strerror(code));
+    if (frag != NULL)
+        TF_CHECK_MSG(strstr(err, frag) != NULL, "r1cs %s: message \"%s\" lacks \"%s\"", what, err,
+                     frag);
+}
+
+static void expect_wtns(blob b, int code, const char *frag, const char *what)
+{
+    char err[256] = "";
+    int rc = wtns_mem(b, err);
+    TF_CHECK_MSG(rc == code, "wtns %s: got %s (%s), want %s", what, cz_strerror(rc), err,
+                 cz_strerror(code));
+    if (frag != NULL)
+        TF_CHECK_MSG(strstr(err, frag) != NULL, "wtns %s: message \"%s\" lacks \"%s\"", what, err,
+                     frag);
+}
+
+/* --------------------------------------------------------------- tests --- */
+
+static void load_fixtures(cz_circom_r1cs *r, cz_circom_wtns *w)
+{
+    char path[4096], err[256];
+    int rc;
+    fixture_path(path, sizeof path, "mul.r1cs");
+    rc = cz_circom_r1cs_load(r, path, err, sizeof err);
+    TF_CHECK_MSG(rc == CZ_OK, "%s", err);
+    fixture_path(path, sizeof path, "mul.wtns");
+    rc = cz_circom_wtns_load(w, path, err, sizeof err);
+    TF_CHECK_MSG(rc == CZ_OK, "%s", err);
+}
+
+/* Counts as `snarkjs r1cs info mul.r1cs` (snarkjs 0.7.6) prints them. */
+static void test_counts(void)
+{
+    cz_circom_r1cs r;
+    cz_circom_wtns w;
+    load_fixtures(&r, &w);
+    TF_CHECK(r.n_wires == 8);
+    TF_CHECK(r.n_pub_out == 2);
+    TF_CHECK(r.n_pub_in == 1);
+    TF_CHECK(r.n_prv_in == 2);
+    TF_CHECK(r.n_labels == 8);
+    TF_CHECK(r.n_constraints == 4);
+    TF_CHECK(w.n == r.n_wires);
+    TF_CHECK(r.wire_to_label != NULL);
+    cz_circom_r1cs_free(&r);
+    cz_circom_wtns_free(&w);
+}
+
+/* Wire order 1, outputs (out, sum), public input c, private inputs a, b; the
+ * values follow from input.json by the circuit's equations. */
+static void test_public_values(void)
+{
+    cz_circom_r1cs r;
+    cz_circom_wtns w;
+    cz_fr a, b, c, t, u, out, sum, five, seven, three;
+    load_fixtures(&r, &w);
+    if (w.n != 8)
+        goto done;
+    cz_fr_from_u64(&a, in_a);
+    cz_fr_from_u64(&b, in_b);
+    cz_fr_from_u64(&c, in_c);
+    cz_fr_from_u64(&three, 3);
+    cz_fr_from_u64(&five, 5);
+    cz_fr_from_u64(&seven, 7);
+    cz_fr_mul(&t, &a, &b);
+    cz_fr_mul(&t, &t, &c); /* abc */
+    cz_fr_mul(&u, &three, &a);
+    cz_fr_add(&t, &t, &u);
+    cz_fr_add(&t, &t, &seven); /* abc + 3a + 7 */
+    cz_fr_sub(&u, &b, &five);
+    cz_fr_mul(&out, &t, &u);
+    cz_fr_add(&sum, &c, &c);
+    cz_fr_add(&sum, &sum, &a);
+    TF_CHECK(cz_fr_is_one(&w.w[0]));
+    TF_CHECK(cz_fr_equal(&w.w[1], &out));
+    TF_CHECK(cz_fr_equal(&w.w[2], &sum));
+    TF_CHECK(cz_fr_equal(&w.w[3], &c));
+    TF_CHECK(cz_fr_equal(&w.w[4], &a));
+    TF_CHECK(cz_fr_equal(&w.w[5], &b));
+done:
+    cz_circom_r1cs_free(&r);
+    cz_circom_wtns_free(&w);
+}
+
+/* <m_i, w>, computed here independently of cz_circom_r1cs_check_var. */
+static void dot(cz_fr *acc, const cz_circom_csr *m, uint32_t i, const cz_fr *w)
+{
+    cz_fr t;
+    *acc = CZ_FR_ZERO;
+    for (uint64_t k = m->row[i]; k < m->row[i + 1]; k++) {
+        cz_fr_mul(&t, &m->val[k], &w[m->col[k]]);
+        cz_fr_add(acc, acc, &t);
+    }
+}
+
+static void test_satisfied(void)
+{
+    cz_circom_r1cs r;
+    cz_circom_wtns w;
+    cz_fr minus5;
+    char err[256];
+    uint64_t bad = 0;
+    bool saw_minus5 = false;
+    load_fixtures(&r, &w);
+    if (w.n != r.n_wires)
+        goto done;
+    for (uint32_t i = 0; i < r.n_constraints; i++) {
+        cz_fr a, b, c;
+        dot(&a, &r.a, i, w.w);
+        dot(&b, &r.b, i, w.w);
+        dot(&c, &r.c, i, w.w);
+        cz_fr_mul(&a, &a, &b);
+        TF_CHECK_MSG(cz_fr_equal(&a, &c), "constraint %u", i);
+    }
+    TF_CHECK(cz_circom_r1cs_check_var(&r, &w, &bad, err, sizeof err) == CZ_OK);
+    TF_CHECK(bad == UINT64_MAX);
+    /* (b - 5) appears as a linear combination with the constant wire's
+     * coefficient -5 = r - 5: canonical bytes read as a value, not as a
+     * Montgomery representation. */
+    cz_fr_from_u64(&minus5, 5);
+    cz_fr_neg(&minus5, &minus5);
+    for (uint64_t k = 0; k < r.b.nnz; k++)
+        saw_minus5 |= r.b.col[k] == 0 && cz_fr_equal(&r.b.val[k], &minus5);
+    for (uint64_t k = 0; k < r.a.nnz; k++)
+        saw_minus5 |= r.a.col[k] == 0 && cz_fr_equal(&r.a.val[k], &minus5);
+    TF_CHECK(saw_minus5);
+done:
+    cz_circom_r1cs_free(&r);
+    cz_circom_wtns_free(&w);
+}
+
+/* Changing any one witness value breaks some constraint; a wrong w[0] or
+ * length is reported as such. */
+static void test_tampered_witness(void)
+{
+    cz_circom_r1cs r;
+    cz_circom_wtns w;
+    char err[256];
+    uint64_t bad;
+    load_fixtures(&r, &w);
+    if (w.n != r.n_wires)
+        goto done;
+    for (unsigned it = 0; it < iters(4); it++) {
+        for (uint32_t i = 0; i < w.n; i++) {
+            cz_fr keep = w.w[i], d;
+            do
+                cz_fr_random(&d, &tf_rng);
+            while (cz_fr_is_zero(&d));
+            cz_fr_add(&w.w[i], &w.w[i], &d);
+            int rc = cz_circom_r1cs_check_var(&r, &w, &bad, err, sizeof err);
+            TF_CHECK_MSG(rc == CZ_ERR_UNSATISFIED, "wire %u: %s", i, cz_strerror(rc));
+            TF_CHECK(i == 0 ? bad == UINT64_MAX : bad < r.n_constraints);
+            w.w[i] = keep;
+        }
+    }
+    TF_CHECK(cz_circom_r1cs_check_var(&r, &w, &bad, err, sizeof err) == CZ_OK);
+    w.n--;
+    TF_CHECK(cz_circom_r1cs_check_var(&r, &w, &bad, err, sizeof err) == CZ_ERR_BAD_LENGTH);
+    w.n++;
+done:
+    cz_circom_r1cs_free(&r);
+    cz_circom_wtns_free(&w);
+}
+
+/* Every strict prefix is CZ_ERR_TRUNCATED; the whole file loads. */
+static void test_truncation(void)
+{
+    const char *names[2] = {"mul.r1cs", "mul.wtns"};
+    for (int f = 0; f < 2; f++) {
+        blob b = slurp(names[f]);
+        if (b.p == NULL)
+            continue;
+        for (size_t n = 0; n <= b.n; n++) {
+            blob d = dup(b, n);
+            char what[64];
+            snprintf(what, sizeof what, "prefix %zu of %zu", n, b.n);
+            if (f == 0)
+                expect_r1cs(d, n == b.n ? CZ_OK : CZ_ERR_TRUNCATED, NULL, what);
+            else
+                expect_wtns(d, n == b.n ? CZ_OK : CZ_ERR_TRUNCATED, NULL, what);
+            free(d.p);
+        }
+        free(b.p);
+    }
+}
+
+static void test_r1cs_corruptions(void)
+{
+    blob b = slurp("mul.r1cs"), d;
+    size_t h, c, e;
+    if (b.p == NULL)
+        return;
+    h = data_of(b, 1);
+    c = data_of(b, 2);
+    /* header: n8 @0, prime @4, nWires @36, nPubOut @40, nPubIn @44, nPrvIn @48,
+     * nLabels @52, mConstraints @60 */
+    d = dup(b, b.n), d.p[0] ^= 1;
+    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "magic", "magic"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + 4, 2);
+    expect_r1cs(d, CZ_ERR_UNSUPPORTED, "version", "version"), free(d.p);
+    d = dup(b, b.n), d.p[h + 4 + 7] ^= 0x10;
+    expect_r1cs(d, CZ_ERR_WRONG_CURVE, "wrong curve", "prime"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + h, 48);
+    expect_r1cs(d, CZ_ERR_WRONG_CURVE, "n8 = 48", "n8"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + h + 36, 5);
+    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "nWires", "nWires < counted"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + h + 36, 7);
+    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "wire 7 >= nWires", "wire out of range"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + h + 40, 0xffffffffu);
+    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "exceeds nWires", "nPubOut huge"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + h + 60, 5);
+    expect_r1cs(d, CZ_ERR_TRUNCATED, "constraints", "mConstraints + 1"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + h + 60, 3);
+    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "unexpected bytes", "mConstraints - 1"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + h + 60, 0xffffffffu);
+    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "mConstraints", "mConstraints huge"), free(d.p);
+    /* constraint 0, A: count @0, wire @4, coefficient @8 */
+    d = dup(b, b.n), wr32(d.p + c + 4, 8);
+    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "wire 8", "wire id = nWires"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + c + 4, 0xffffffffu);
+    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "nWires", "wire id huge"), free(d.p);
+    d = dup(b, b.n), memset(d.p + c + 8, 0xff, 32);
+    expect_r1cs(d, CZ_ERR_NOT_CANONICAL, "coefficient", "coefficient 2^256-1"), free(d.p);
+    d = dup(b, b.n), memcpy(d.p + c + 8, d.p + h + 4, 32); /* = r */
+    expect_r1cs(d, CZ_ERR_NOT_CANONICAL, "coefficient", "coefficient r"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + c, 0x10000000u);
+    expect_r1cs(d, CZ_ERR_TRUNCATED, "terms", "term count huge"), free(d.p);
+    /* section table */
+    d = dup(b, b.n), wr32(d.p + 8, 0xffffffffu);
+    expect_r1cs(d, CZ_ERR_TRUNCATED, "sections", "section count huge"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + 8, 2);
+    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "trailing", "section count - 1"), free(d.p);
+    d = dup(b, b.n), wr64(d.p + entry_of(b, 2) + 4, UINT64_MAX);
+    expect_r1cs(d, CZ_ERR_TRUNCATED, "declares", "section size huge"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + entry_of(b, 1), 9);
+    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "no header", "header missing"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + entry_of(b, 2), 9);
+    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "no constraints", "constraints missing"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + entry_of(b, 3), 1);
+    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "second header", "duplicate header"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + entry_of(b, 3), 4);
+    expect_r1cs(d, CZ_ERR_UNSUPPORTED, "custom gates", "custom gates"), free(d.p);
+    /* the wire-to-label map is optional; an unknown section is skipped */
+    d = dup(b, b.n), wr32(d.p + entry_of(b, 3), 77);
+    expect_r1cs(d, CZ_OK, NULL, "unknown section"), free(d.p);
+    /* trailing byte after the last section */
+    d = dup(b, b.n + 1), d.p[b.n] = 0;
+    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "trailing", "trailing byte"), free(d.p);
+    /* wire-to-label size inconsistent with nWires: shorten it by 8 bytes */
+    e = entry_of(b, 3);
+    d = dup(b, b.n - 8), wr64(d.p + e + 4, rd32(b.p + e + 4) - 8u);
+    memcpy(d.p + e + 12, b.p + e + 12, b.n - 8 - (e + 12));
+    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "wire-to-label", "wire-to-label size"), free(d.p);
+    free(b.p);
+    /* the same circuit for BN254 */
+    b = slurp("mul_bn128.r1cs");
+    if (b.p != NULL)
+        expect_r1cs(b, CZ_ERR_WRONG_CURVE, "(bn128?)", "bn128 file");
+    free(b.p);
+}
+
+static void test_wtns_corruptions(void)
+{
+    blob b = slurp("mul.wtns"), d;
+    size_t h, v;
+    if (b.p == NULL)
+        return;
+    h = data_of(b, 1);
+    v = data_of(b, 2);
+    d = dup(b, b.n), d.p[3] ^= 0x20;
+    expect_wtns(d, CZ_ERR_BAD_FORMAT, "magic", "magic"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + 4, 1);
+    expect_wtns(d, CZ_ERR_UNSUPPORTED, "version", "version 1"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + 4, 3);
+    expect_wtns(d, CZ_ERR_UNSUPPORTED, "version", "version 3"), free(d.p);
+    d = dup(b, b.n), d.p[h + 4 + 31] ^= 1;
+    expect_wtns(d, CZ_ERR_WRONG_CURVE, "wrong curve", "prime"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + h, 8);
+    expect_wtns(d, CZ_ERR_WRONG_CURVE, "n8 = 8", "n8 = 8"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + h, 1000);
+    expect_wtns(d, CZ_ERR_TRUNCATED, "prime", "n8 huge"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + h + 36, 9);
+    expect_wtns(d, CZ_ERR_BAD_FORMAT, "nWitness", "nWitness + 1"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + h + 36, 7);
+    expect_wtns(d, CZ_ERR_BAD_FORMAT, "nWitness", "nWitness - 1"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + h + 36, 0xffffffffu);
+    expect_wtns(d, CZ_ERR_BAD_FORMAT, "nWitness", "nWitness huge"), free(d.p);
+    d = dup(b, b.n), memcpy(d.p + v + 5 * 32, d.p + h + 4, 32);
+    expect_wtns(d, CZ_ERR_NOT_CANONICAL, "witness value", "value = r"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + entry_of(b, 2), 1);
+    expect_wtns(d, CZ_ERR_BAD_FORMAT, "second header", "duplicate header"), free(d.p);
+    d = dup(b, b.n), wr32(d.p + entry_of(b, 2), 3);
+    expect_wtns(d, CZ_ERR_BAD_FORMAT, "no witness", "witness missing"), free(d.p);
+    d = dup(b, b.n + 3), memset(d.p + b.n, 0, 3);
+    expect_wtns(d, CZ_ERR_BAD_FORMAT, "trailing", "trailing bytes"), free(d.p);
+    free(b.p);
+    b = slurp("mul_bn128.wtns");
+    if (b.p != NULL)
+        expect_wtns(b, CZ_ERR_WRONG_CURVE, "(bn128?)", "bn128 file");
+    free(b.p);
+}
+
+/* Random byte changes: a known code or success, never a crash or leak. */
+static void test_random_corruption(void)
+{
+    const char *names[2] = {"mul.r1cs", "mul.wtns"};
+    for (int f = 0; f < 2; f++) {
+        blob b = slurp(names[f]);
+        if (b.p == NULL)
+            continue;
+        for (unsigned it = 0; it < iters(2000); it++) {
+            blob d = dup(b, b.n);
+            unsigned flips = 1 + (unsigned)(cz_prng_next(&tf_rng) % 4);
+            char err[256] = "";
+            for (unsigned k = 0; k < flips; k++)
+                d.p[cz_prng_next(&tf_rng) % d.n] ^= (uint8_t)(1 + cz_prng_next(&tf_rng) % 255);
+            if (cz_prng_next(&tf_rng) % 4 == 0)
+                d.n = (size_t)(cz_prng_next(&tf_rng) % (d.n + 1));
+            int rc = f == 0 ? r1cs_mem(d, err) : wtns_mem(d, err);
+            TF_CHECK_MSG(rc >= 0 && rc < CZ_ERR__COUNT && rc != CZ_ERR_INVALID_ARG &&
+                             rc != CZ_ERR_NOMEM && rc != CZ_ERR_IO,
+                         "%s: code %d (%s)", names[f], rc, err);
+            free(d.p);
+        }
+        free(b.p);
+    }
+}
+
+static void test_args_and_io(void)
+{
+    cz_circom_r1cs r;
+    cz_circom_wtns w;
+    char err[256], path[4096];
+    TF_CHECK(cz_circom_r1cs_load_mem(NULL, (const uint8_t *)"", 0, err, sizeof err) ==
+             CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_circom_r1cs_load_mem(&r, NULL, 5, err, sizeof err) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_circom_wtns_load_mem(&w, NULL, 5, NULL, 0) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_circom_r1cs_load_mem(&r, NULL, 0, err, sizeof err) == CZ_ERR_TRUNCATED);
+    TF_CHECK(cz_circom_r1cs_load(&r, NULL, err, sizeof err) == CZ_ERR_INVALID_ARG);
+    fixture_path(path, sizeof path, "no-such-file.r1cs");
+    TF_CHECK(cz_circom_r1cs_load(&r, path, err, sizeof err) == CZ_ERR_IO);
+    TF_CHECK(strstr(err, "no-such-file") != NULL);
+    TF_CHECK(cz_circom_wtns_load(&w, path, err, sizeof err) == CZ_ERR_IO);
+    fixture_path(path, sizeof path, "");
+    TF_CHECK(cz_circom_wtns_load(&w, path, err, sizeof err) == CZ_ERR_IO); /* a directory */
+    fixture_path(path, sizeof path, "mul.wtns");
+    TF_CHECK(cz_circom_r1cs_load(&r, path, err, sizeof err) == CZ_ERR_BAD_FORMAT);
+    /* a short message buffer is cut, not overrun */
+    char small[8];
+    TF_CHECK(cz_circom_r1cs_load(&r, path, small, sizeof small) == CZ_ERR_BAD_FORMAT);
+    TF_CHECK(strlen(small) == sizeof small - 1);
+    cz_circom_r1cs_free(NULL);
+    cz_circom_wtns_free(NULL);
+}
+
+TF_MAIN(TF_TEST(test_counts), TF_TEST(test_public_values), TF_TEST(test_satisfied),
+        TF_TEST(test_tampered_witness), TF_TEST(test_truncation), TF_TEST(test_r1cs_corruptions),
+        TF_TEST(test_wtns_corruptions), TF_TEST(test_random_corruption), TF_TEST(test_args_and_io))
