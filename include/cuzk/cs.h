@@ -1,0 +1,259 @@
+/* cuzk: rank-1 constraint systems.
+ *
+ * A circuit is written against a cz_cs: allocate variables (inputs and
+ * auxiliaries, each with its witness value), build linear combinations and
+ * enforce A * B = C.  Two modes:
+ *
+ *  - CZ_CS_RECORD builds the R1CS once: on cz_cs_finish it becomes a cz_r1cs
+ *    holding CSR matrices A, B, C over one column space
+ *        [inputs | aux]   (input i is column i, aux j is column n_in + j),
+ *    with bellperson's input constraints appended (one row per input i:
+ *    A = x_i, B = C = empty) and bellperson's density bitmaps.  Inputs may
+ *    be allocated at any point between constraints; columns are assigned
+ *    at cz_cs_finish, when the input count is known.
+ *  - CZ_CS_WITNESS runs only the allocations: enforce and the namespace
+ *    calls are no-ops, and the result is the assignment (inputs, aux).
+ *
+ * Both modes store the assignment, so a recording run with witness values
+ * also yields a witness.  The same circuit code runs in both modes and
+ * yields the same variable numbering.
+ *
+ * Errors are sticky: an allocation or enforce that fails (out of memory, a
+ * variable that was never allocated, too many variables) records the first
+ * error in the cs and later calls do nothing; cz_cs_error and cz_cs_finish
+ * report it.  Gadgets therefore need not check every call.
+ *
+ * A cz_cs is used by one thread at a time.  A finished cz_r1cs is read-only
+ * and may be shared by any number of threads.
+ */
+#ifndef CUZK_CS_H
+#define CUZK_CS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/ff.h"
+#include "cuzk/pool.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------ variables --- */
+
+/* A variable: bit 29 set for auxiliaries, bits 0..28 the index among its
+ * kind.  Each kind holds at most CZ_CS_MAX_VARS variables. */
+typedef uint32_t cz_var;
+#define CZ_VAR_AUX     ((cz_var)1 << 29)
+#define CZ_CS_MAX_VARS ((uint32_t)1 << 29)
+#define CZ_CS_ONE      ((cz_var)0) /* input 0, the constant 1, allocated by cz_cs_new */
+
+static inline bool cz_var_is_aux(cz_var v) { return (v & CZ_VAR_AUX) != 0; }
+static inline uint32_t cz_var_index(cz_var v) { return v & (CZ_VAR_AUX - 1); }
+
+/* ------------------------------------------------- linear combinations --- */
+
+typedef struct {
+    cz_var var;
+    cz_fr coeff; /* Montgomery form, as every cz_fr */
+} cz_lc_term;
+
+/* sum coeff_k * var_k.  Terms may repeat a variable and may have zero
+ * coefficients; enforce adds repeated terms and drops zero sums. */
+typedef struct {
+    cz_lc_term *t;
+    size_t n, cap;
+    int err; /* sticky CZ_ERR_NOMEM from a failed append */
+} cz_lc;
+
+/* An empty combination (no memory yet). */
+void cz_lc_init(cz_lc *lc);
+/* Frees the terms; lc is then empty and may be reused. */
+void cz_lc_free(cz_lc *lc);
+/* Removes every term and the sticky error, keeping the memory. */
+void cz_lc_clear(cz_lc *lc);
+/* Appends coeff * v. */
+void cz_lc_add_term(cz_lc *lc, cz_var v, const cz_fr *coeff);
+/* Appends +v and -v. */
+void cz_lc_add(cz_lc *lc, cz_var v);
+void cz_lc_sub(cz_lc *lc, cz_var v);
+/* Appends the constant c (c * ONE). */
+void cz_lc_add_const(cz_lc *lc, const cz_fr *c);
+
+/* ------------------------------------------------------------------ cs --- */
+
+typedef struct cz_cs cz_cs;
+typedef struct cz_r1cs cz_r1cs;
+
+typedef enum {
+    CZ_CS_RECORD = 0,
+    CZ_CS_WITNESS = 1,
+} cz_cs_mode;
+
+/* Creation flags. */
+#define CZ_CS_NAMESPACES 1u /* RECORD only: keep a namespace per constraint */
+
+/* Creates a constraint system in `mode`; input 0 (ONE, value 1) exists on
+ * return.  Returns CZ_OK, CZ_ERR_INVALID_ARG (bad mode or flags) or
+ * CZ_ERR_NOMEM; *out is NULL on error. */
+int cz_cs_new(cz_cs **out, cz_cs_mode mode, unsigned flags);
+/* Frees cs and everything it still owns.  NULL is a no-op. */
+void cz_cs_free(cz_cs *cs);
+
+cz_cs_mode cz_cs_get_mode(const cz_cs *cs);
+/* True in RECORD mode: gadgets may skip building linear combinations when
+ * false, since enforce ignores them. */
+bool cz_cs_is_recording(const cz_cs *cs);
+/* The first error recorded (CZ_OK if none). */
+int cz_cs_error(const cz_cs *cs);
+
+/* Allocates a new auxiliary / input variable with witness value *value
+ * (NULL: zero, for shape-only recording).  Returns the variable, or
+ * CZ_CS_ONE after an error (see the sticky error). */
+cz_var cz_cs_alloc_aux(cz_cs *cs, const cz_fr *value);
+cz_var cz_cs_alloc_input(cz_cs *cs, const cz_fr *value);
+
+/* Enforces a * b = c.  NULL stands for the empty combination.  Every
+ * variable must have been allocated in this cs.  RECORD: appends one
+ * constraint (repeated variables summed, zero coefficients dropped); an lc
+ * carrying a sticky error makes it the cs's error.  WITNESS: no-op. */
+void cz_cs_enforce(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c);
+
+/* Namespaces (RECORD with CZ_CS_NAMESPACES; otherwise no-ops): constraints
+ * enforced until the matching pop are labelled with the path of names
+ * pushed, e.g. "challenge_3/label/sha256". Equal paths share one table
+ * entry.  Popping the root is an error (CZ_ERR_INVALID_ARG). */
+void cz_cs_push_ns(cz_cs *cs, const char *name);
+void cz_cs_pop_ns(cz_cs *cs);
+
+/* Counts so far (inputs include ONE; constraints exclude the input
+ * constraints cz_cs_finish appends; 0 in WITNESS mode). */
+size_t cz_cs_num_inputs(const cz_cs *cs);
+size_t cz_cs_num_aux(const cz_cs *cs);
+size_t cz_cs_num_constraints(const cz_cs *cs);
+
+/* The assignment: pointers to num_inputs / num_aux values, valid until the
+ * next allocation or cz_cs_free (also after cz_cs_finish). */
+const cz_fr *cz_cs_inputs(const cz_cs *cs);
+const cz_fr *cz_cs_aux(const cz_cs *cs);
+/* Writes the full assignment w = [inputs | aux] (num_inputs + num_aux
+ * values) to w. */
+void cz_cs_write_assignment(const cz_cs *cs, cz_fr *w);
+
+/* RECORD mode: appends the input constraints, assigns the columns, computes
+ * the densities and moves the R1CS into *out (the cs keeps its assignment,
+ * but accepts no further allocations or constraints).  Returns the sticky
+ * error if any, CZ_ERR_INVALID_ARG in WITNESS mode or when called twice, or
+ * CZ_ERR_NOMEM; *out is NULL on error. */
+int cz_cs_finish(cz_cs *cs, cz_r1cs **out);
+
+/* ---------------------------------------------------------------- r1cs --- */
+
+/* One matrix in CSR form.  Row r holds entries row_ptr[r] .. row_ptr[r+1]-1;
+ * entry k is col[k]: bits 0..29 the column, bits 30..31 the kind:
+ *   CZ_CSR_GEN  coefficient is the next unused one of the row in coef[],
+ *   CZ_CSR_ONE  coefficient 1, CZ_CSR_NEG  coefficient -1.
+ * Only general coefficients are stored: the general entries of the rows
+ * from 64*k on start at coef[coef_blk[k]] (k = 0 .. rows/64).  Columns are
+ * strictly increasing within a row; no stored coefficient is 0, 1 or -1. */
+#define CZ_CSR_GEN      0u
+#define CZ_CSR_ONE      1u
+#define CZ_CSR_NEG      2u
+#define CZ_CSR_COL_MASK ((1u << 30) - 1)
+#define CZ_CSR_KIND(e)  ((e) >> 30)
+#define CZ_CSR_BLOCK    64
+
+typedef struct {
+    const uint64_t *row_ptr;  /* rows + 1 */
+    const uint64_t *coef_blk; /* rows / 64 + 1 */
+    const uint32_t *col;      /* nnz */
+    const cz_fr *coef;        /* ngen */
+    uint64_t nnz, ngen;
+} cz_csr;
+
+enum { CZ_MAT_A = 0, CZ_MAT_B = 1, CZ_MAT_C = 2 };
+
+/* Densities as bellperson computes them (bit i of word i/64). */
+typedef enum {
+    CZ_DENSITY_A_AUX = 0, /* aux with a non-zero A coefficient (n_aux bits) */
+    CZ_DENSITY_B_INPUT,   /* inputs with a non-zero B coefficient (n_in bits) */
+    CZ_DENSITY_B_AUX,     /* aux with a non-zero B coefficient (n_aux bits) */
+} cz_density;
+
+void cz_r1cs_free(cz_r1cs *r); /* NULL is a no-op; unmaps a loaded file */
+
+size_t cz_r1cs_num_inputs(const cz_r1cs *r);
+size_t cz_r1cs_num_aux(const cz_r1cs *r);
+/* Rows, including the num_inputs input constraints at the end. */
+size_t cz_r1cs_num_constraints(const cz_r1cs *r);
+/* Rows written by the circuit (num_constraints - num_inputs). */
+size_t cz_r1cs_num_circuit_constraints(const cz_r1cs *r);
+/* Matrix m (CZ_MAT_A/B/C), pointers valid while r lives. */
+const cz_csr *cz_r1cs_matrix(const cz_r1cs *r, int m);
+/* Bitmap of density d and its number of set bits in *count (may be NULL).
+ * (The A query walks every input: there is no input bitmap for A.) */
+const uint64_t *cz_r1cs_density(const cz_r1cs *r, cz_density d, size_t *count);
+/* Bytes of memory the matrices, densities and namespace table occupy
+ * (mapped file pages included). */
+size_t cz_r1cs_mem_bytes(const cz_r1cs *r);
+
+/* a = A w, b = B w, c = C w over the full assignment w (num_inputs +
+ * num_aux values; w_len must match).  Each output holds num_constraints
+ * values; any of a, b, c may be NULL to skip it.  Rows are split over pool
+ * (NULL: the calling thread).  Results do not depend on the pool.
+ * Returns CZ_OK or CZ_ERR_INVALID_ARG. */
+int cz_r1cs_spmv(const cz_r1cs *r, const cz_fr *w, size_t w_len, cz_fr *a, cz_fr *b, cz_fr *c,
+                 cz_pool *pool);
+
+/* Checks (A w)_i * (B w)_i == (C w)_i for every row.  Returns CZ_OK, or
+ * CZ_ERR_UNSATISFIED with the first failing row in *row (may be NULL) and,
+ * in msg (msg_len bytes, may be 0), "constraint <i> (<namespace path>) is
+ * not satisfied"; CZ_ERR_INVALID_ARG for a wrong w_len, CZ_ERR_NOMEM. */
+int cz_r1cs_check(const cz_r1cs *r, const cz_fr *w, size_t w_len, cz_pool *pool, size_t *row,
+                  char *msg, size_t msg_len);
+
+/* The namespace path of row i ("" when not recorded or out of range),
+ * written to buf (always NUL-terminated when buf_len > 0, truncated if
+ * needed).  Returns buf. */
+const char *cz_r1cs_ns_path(const cz_r1cs *r, size_t row, char *buf, size_t buf_len);
+
+/* ------------------------------------------------ pre-compiled R1CS file --- */
+
+/* File layout (little-endian; docs in src/cs/pce.c):
+ *   header, 128 bytes: "CZPCE\0\0\0", u32 version (1), u32 flags (0),
+ *     u64 n_inputs, n_aux, n_constraints, n_circuit_constraints,
+ *     per matrix u64 nnz, ngen, then u64 body length and a 64-bit checksum
+ *     of everything else in the file;
+ *   per matrix A, B, C: row_ptr, coef_blk, col, coef, each starting on a
+ *     64-byte boundary, zero padding between.
+ * Namespaces are not saved. */
+#define CZ_PCE_VERSION 1u
+
+/* Writes r to path (created or truncated).  CZ_OK, CZ_ERR_IO. */
+int cz_pce_save(const cz_r1cs *r, const char *path);
+
+/* Load flag: skip the checksum (fuzzing, trusted files); every structural
+ * check still runs, so a loaded file is always safe to use. */
+#define CZ_PCE_NO_CHECKSUM 1u
+
+/* Maps path and validates it; the matrices are used in place from the
+ * mapping.  Returns CZ_OK or: CZ_ERR_IO (open/stat/mmap), CZ_ERR_TRUNCATED
+ * (shorter than the header or than its counts imply), CZ_ERR_BAD_LENGTH
+ * (longer), CZ_ERR_BAD_FORMAT (magic, flags, counts, row pointers, columns,
+ * kinds, padding, input constraints), CZ_ERR_UNSUPPORTED (version),
+ * CZ_ERR_BAD_CHECKSUM, CZ_ERR_NOT_CANONICAL (a coefficient >= r, or 0, 1,
+ * -1), CZ_ERR_NOMEM, CZ_ERR_INVALID_ARG (NULL arguments, unknown flags).
+ * When msg_len > 0, msg receives a sentence naming what is wrong. *out is
+ * NULL on error. */
+int cz_pce_load(cz_r1cs **out, const char *path, unsigned flags, char *msg, size_t msg_len);
+
+/* As cz_pce_load over buf[0..len), which must be 8-byte aligned
+ * (CZ_ERR_INVALID_ARG otherwise) and outlive *out: used in place. */
+int cz_pce_load_mem(cz_r1cs **out, const void *buf, size_t len, unsigned flags, char *msg,
+                    size_t msg_len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CUZK_CS_H */

@@ -1,0 +1,557 @@
+/* Constraint system builder: allocations, linear combinations, enforce,
+ * namespaces, and cz_cs_finish, which turns a recording into a cz_r1cs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs/cs_internal.h"
+#include "cuzk/err.h"
+
+void *cz_cs_mem_realloc(void *p, size_t n)
+{
+    if (n == 0) {
+        free(p);
+        return NULL;
+    }
+    return realloc(p, n);
+}
+
+void cz_cs_mem_free(void *p) { free(p); }
+
+/* Grows *p (elements of size sz, capacity *cap) to hold at least need
+ * elements, doubling.  Returns 0 or -1 (p unchanged). */
+static int grow(void *pp, size_t *cap, size_t need, size_t sz)
+{
+    void **p = (void **)pp;
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : 16;
+    while (c < need) {
+        if (c > SIZE_MAX / 2 / sz)
+            return -1;
+        c *= 2;
+    }
+    void *q = cz_cs_mem_realloc(*p, c * sz);
+    if (q == NULL)
+        return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+/* ------------------------------------------------- linear combinations --- */
+
+void cz_lc_init(cz_lc *lc) { memset(lc, 0, sizeof *lc); }
+
+void cz_lc_free(cz_lc *lc)
+{
+    free(lc->t);
+    memset(lc, 0, sizeof *lc);
+}
+
+void cz_lc_clear(cz_lc *lc)
+{
+    lc->n = 0;
+    lc->err = CZ_OK;
+}
+
+void cz_lc_add_term(cz_lc *lc, cz_var v, const cz_fr *coeff)
+{
+    if (lc->err)
+        return;
+    if (lc->n == lc->cap) {
+        size_t c = lc->cap ? 2 * lc->cap : 8;
+        cz_lc_term *t = c > SIZE_MAX / sizeof *t ? NULL : realloc(lc->t, c * sizeof *t);
+        if (t == NULL) {
+            lc->err = CZ_ERR_NOMEM;
+            return;
+        }
+        lc->t = t;
+        lc->cap = c;
+    }
+    lc->t[lc->n].var = v;
+    lc->t[lc->n].coeff = *coeff;
+    lc->n++;
+}
+
+void cz_lc_add(cz_lc *lc, cz_var v) { cz_lc_add_term(lc, v, &CZ_FR_ONE); }
+
+void cz_lc_sub(cz_lc *lc, cz_var v)
+{
+    cz_fr m;
+    cz_fr_neg(&m, &CZ_FR_ONE);
+    cz_lc_add_term(lc, v, &m);
+}
+
+void cz_lc_add_const(cz_lc *lc, const cz_fr *c) { cz_lc_add_term(lc, CZ_CS_ONE, c); }
+
+/* ------------------------------------------------------------------ cs --- */
+
+/* One matrix being recorded.  col holds kind << 30 | var (the raw cz_var:
+ * aux flag in bit 29) until cz_cs_finish maps vars to columns. */
+typedef struct {
+    uint64_t *row_ptr;
+    uint64_t *coef_blk;
+    uint32_t *col;
+    cz_fr *coef;
+    size_t cap_rp, n_cb, cap_cb, nnz, cap_col, ngen, cap_coef;
+} rec_mat;
+
+struct cz_cs {
+    cz_cs_mode mode;
+    unsigned flags;
+    int err;
+    int finished;
+    cz_fr *in, *aux;
+    size_t n_in, cap_in, n_aux, cap_aux;
+    /* RECORD */
+    rec_mat m[3];
+    size_t n_rows;
+    cz_lc_term *scratch;
+    size_t cap_scratch;
+    cz_fr minus_one;
+    /* namespaces (RECORD with CZ_CS_NAMESPACES) */
+    uint32_t *row_ns;
+    size_t cap_row_ns;
+    uint32_t *ns_parent, *ns_name;
+    size_t n_ns, cap_ns_parent, cap_ns_name;
+    char *names;
+    size_t names_len, cap_names;
+    uint32_t *ns_hash; /* open addressing, entry + 1, 0 empty */
+    size_t hash_cap;
+    uint32_t cur_ns;
+};
+
+static void set_err(cz_cs *cs, int err)
+{
+    if (cs->err == CZ_OK)
+        cs->err = err;
+}
+
+static int ns_enabled(const cz_cs *cs)
+{
+    return cs->mode == CZ_CS_RECORD && (cs->flags & CZ_CS_NAMESPACES) && !cs->finished;
+}
+
+int cz_cs_new(cz_cs **out, cz_cs_mode mode, unsigned flags)
+{
+    if (out == NULL)
+        return CZ_ERR_INVALID_ARG;
+    *out = NULL;
+    if ((mode != CZ_CS_RECORD && mode != CZ_CS_WITNESS) || (flags & ~CZ_CS_NAMESPACES))
+        return CZ_ERR_INVALID_ARG;
+    cz_cs *cs = calloc(1, sizeof *cs);
+    if (cs == NULL)
+        return CZ_ERR_NOMEM;
+    cs->mode = mode;
+    cs->flags = mode == CZ_CS_RECORD ? flags : 0;
+    cz_fr_neg(&cs->minus_one, &CZ_FR_ONE);
+    for (int k = 0; k < 3 && mode == CZ_CS_RECORD; k++) {
+        if (grow(&cs->m[k].row_ptr, &cs->m[k].cap_rp, 1, sizeof(uint64_t)) == 0)
+            cs->m[k].row_ptr[0] = 0;
+        else
+            cs->err = CZ_ERR_NOMEM;
+    }
+    if (ns_enabled(cs)) {
+        /* entry 0: the root, name "" */
+        if (grow(&cs->ns_parent, &cs->cap_ns_parent, 1, sizeof(uint32_t)) ||
+            grow(&cs->ns_name, &cs->cap_ns_name, 1, sizeof(uint32_t)) ||
+            grow(&cs->names, &cs->cap_names, 1, 1))
+            cs->err = CZ_ERR_NOMEM;
+        else {
+            cs->ns_parent[0] = 0;
+            cs->ns_name[0] = 0;
+            cs->names[0] = 0;
+            cs->names_len = 1;
+            cs->n_ns = 1;
+        }
+    }
+    cz_cs_alloc_input(cs, &CZ_FR_ONE);
+    if (cs->err) {
+        cz_cs_free(cs);
+        return CZ_ERR_NOMEM;
+    }
+    *out = cs;
+    return CZ_OK;
+}
+
+void cz_cs_free(cz_cs *cs)
+{
+    if (cs == NULL)
+        return;
+    cz_cs_mem_free(cs->in);
+    cz_cs_mem_free(cs->aux);
+    for (int k = 0; k < 3; k++) {
+        cz_cs_mem_free(cs->m[k].row_ptr);
+        cz_cs_mem_free(cs->m[k].coef_blk);
+        cz_cs_mem_free(cs->m[k].col);
+        cz_cs_mem_free(cs->m[k].coef);
+    }
+    cz_cs_mem_free(cs->scratch);
+    cz_cs_mem_free(cs->row_ns);
+    cz_cs_mem_free(cs->ns_parent);
+    cz_cs_mem_free(cs->ns_name);
+    cz_cs_mem_free(cs->names);
+    cz_cs_mem_free(cs->ns_hash);
+    free(cs);
+}
+
+cz_cs_mode cz_cs_get_mode(const cz_cs *cs) { return cs->mode; }
+bool cz_cs_is_recording(const cz_cs *cs) { return cs->mode == CZ_CS_RECORD; }
+int cz_cs_error(const cz_cs *cs) { return cs->err; }
+size_t cz_cs_num_inputs(const cz_cs *cs) { return cs->n_in; }
+size_t cz_cs_num_aux(const cz_cs *cs) { return cs->n_aux; }
+size_t cz_cs_num_constraints(const cz_cs *cs)
+{
+    return cs->finished ? cs->n_rows - cs->n_in : cs->n_rows;
+}
+const cz_fr *cz_cs_inputs(const cz_cs *cs) { return cs->in; }
+const cz_fr *cz_cs_aux(const cz_cs *cs) { return cs->aux; }
+
+void cz_cs_write_assignment(const cz_cs *cs, cz_fr *w)
+{
+    if (cs->n_in)
+        memcpy(w, cs->in, cs->n_in * sizeof *w);
+    if (cs->n_aux)
+        memcpy(w + cs->n_in, cs->aux, cs->n_aux * sizeof *w);
+}
+
+static cz_var alloc_var(cz_cs *cs, cz_fr **vals, size_t *n, size_t *cap, const cz_fr *value,
+                        cz_var flag)
+{
+    if (cs->err)
+        return CZ_CS_ONE;
+    if (cs->finished) {
+        set_err(cs, CZ_ERR_INVALID_ARG);
+        return CZ_CS_ONE;
+    }
+    if (*n >= CZ_CS_MAX_VARS) {
+        set_err(cs, CZ_ERR_INVALID_ARG);
+        return CZ_CS_ONE;
+    }
+    if (grow(vals, cap, *n + 1, sizeof(cz_fr))) {
+        set_err(cs, CZ_ERR_NOMEM);
+        return CZ_CS_ONE;
+    }
+    (*vals)[*n] = value ? *value : CZ_FR_ZERO;
+    return flag | (cz_var)(*n)++;
+}
+
+cz_var cz_cs_alloc_aux(cz_cs *cs, const cz_fr *value)
+{
+    return alloc_var(cs, &cs->aux, &cs->n_aux, &cs->cap_aux, value, CZ_VAR_AUX);
+}
+
+cz_var cz_cs_alloc_input(cz_cs *cs, const cz_fr *value)
+{
+    return alloc_var(cs, &cs->in, &cs->n_in, &cs->cap_in, value, 0);
+}
+
+/* ----------------------------------------------------------- recording --- */
+
+static int term_cmp(const void *x, const void *y)
+{
+    cz_var a = ((const cz_lc_term *)x)->var, b = ((const cz_lc_term *)y)->var;
+    return (a > b) - (a < b);
+}
+
+/* Appends entry (kind, var) with coefficient c (used for kind GEN) to m. */
+static int push_entry(rec_mat *m, uint32_t kind, cz_var v, const cz_fr *c)
+{
+    if (grow(&m->col, &m->cap_col, m->nnz + 1, sizeof(uint32_t)))
+        return -1;
+    if (kind == CZ_CSR_GEN) {
+        if (grow(&m->coef, &m->cap_coef, m->ngen + 1, sizeof(cz_fr)))
+            return -1;
+        m->coef[m->ngen++] = *c;
+    }
+    m->col[m->nnz++] = kind << 30 | v;
+    return 0;
+}
+
+/* Starts row cs->n_rows in m: a coef_blk entry at every 64th row. */
+static int begin_row(cz_cs *cs, rec_mat *m)
+{
+    if (cs->n_rows % CZ_CSR_BLOCK == 0) {
+        if (grow(&m->coef_blk, &m->cap_cb, m->n_cb + 1, sizeof(uint64_t)))
+            return -1;
+        m->coef_blk[m->n_cb++] = m->ngen;
+    }
+    return 0;
+}
+
+static int end_row(cz_cs *cs, rec_mat *m)
+{
+    if (grow(&m->row_ptr, &m->cap_rp, cs->n_rows + 2, sizeof(uint64_t)))
+        return -1;
+    m->row_ptr[cs->n_rows + 1] = m->nnz;
+    return 0;
+}
+
+/* Sorts lc's terms by variable (inputs first, then aux, each by index),
+ * sums repeats, drops zero sums and appends the row's entries to m.
+ * Returns CZ_OK, CZ_ERR_INVALID_ARG (unknown variable) or CZ_ERR_NOMEM. */
+static int record_lc(cz_cs *cs, rec_mat *m, const cz_lc *lc)
+{
+    size_t n = lc ? lc->n : 0;
+    if (n == 0)
+        return CZ_OK;
+    if (grow(&cs->scratch, &cs->cap_scratch, n, sizeof(cz_lc_term)))
+        return CZ_ERR_NOMEM;
+    cz_lc_term *t = cs->scratch;
+    for (size_t i = 0; i < n; i++) {
+        cz_var v = lc->t[i].var;
+        if (v & ~(CZ_VAR_AUX | (CZ_VAR_AUX - 1)))
+            return CZ_ERR_INVALID_ARG;
+        if (cz_var_index(v) >= (cz_var_is_aux(v) ? cs->n_aux : cs->n_in))
+            return CZ_ERR_INVALID_ARG;
+        t[i] = lc->t[i];
+    }
+    if (n <= 16) {
+        for (size_t i = 1; i < n; i++) {
+            cz_lc_term x = t[i];
+            size_t j = i;
+            for (; j > 0 && t[j - 1].var > x.var; j--)
+                t[j] = t[j - 1];
+            t[j] = x;
+        }
+    } else {
+        qsort(t, n, sizeof *t, term_cmp);
+    }
+    for (size_t i = 0; i < n;) {
+        cz_fr s = t[i].coeff;
+        size_t j = i + 1;
+        for (; j < n && t[j].var == t[i].var; j++)
+            cz_fr_add(&s, &s, &t[j].coeff);
+        if (!cz_fr_is_zero(&s)) {
+            uint32_t kind = cz_fr_is_one(&s)                  ? CZ_CSR_ONE
+                            : cz_fr_equal(&s, &cs->minus_one) ? CZ_CSR_NEG
+                                                              : CZ_CSR_GEN;
+            if (push_entry(m, kind, t[i].var, &s))
+                return CZ_ERR_NOMEM;
+        }
+        i = j;
+    }
+    return CZ_OK;
+}
+
+void cz_cs_enforce(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c)
+{
+    if (cs->mode != CZ_CS_RECORD || cs->err)
+        return;
+    if (cs->finished) {
+        set_err(cs, CZ_ERR_INVALID_ARG);
+        return;
+    }
+    const cz_lc *lcs[3] = {a, b, c};
+    for (int k = 0; k < 3; k++) {
+        if (lcs[k] && lcs[k]->err) {
+            set_err(cs, lcs[k]->err);
+            return;
+        }
+    }
+    if (cs->n_rows >= (size_t)UINT32_MAX) {
+        set_err(cs, CZ_ERR_INVALID_ARG);
+        return;
+    }
+    for (int k = 0; k < 3; k++) {
+        int err;
+        if (begin_row(cs, &cs->m[k]))
+            err = CZ_ERR_NOMEM;
+        else if ((err = record_lc(cs, &cs->m[k], lcs[k])) == CZ_OK && end_row(cs, &cs->m[k]))
+            err = CZ_ERR_NOMEM;
+        if (err) {
+            set_err(cs, err);
+            return;
+        }
+    }
+    if (ns_enabled(cs)) {
+        if (grow(&cs->row_ns, &cs->cap_row_ns, cs->n_rows + 1, sizeof(uint32_t))) {
+            set_err(cs, CZ_ERR_NOMEM);
+            return;
+        }
+        cs->row_ns[cs->n_rows] = cs->cur_ns;
+    }
+    cs->n_rows++;
+}
+
+/* ---------------------------------------------------------- namespaces --- */
+
+/* FNV-1a of name, mixed with parent. */
+static uint64_t ns_hash(uint32_t parent, const char *name)
+{
+    uint64_t h = 0xcbf29ce484222325ULL ^ ((uint64_t)parent * 0x9e3779b97f4a7c15ULL);
+    for (; *name; name++)
+        h = (h ^ (uint8_t)*name) * 0x100000001b3ULL;
+    return h ^ (h >> 29);
+}
+
+static int ns_rehash(cz_cs *cs, size_t cap)
+{
+    uint32_t *t = cz_cs_mem_realloc(NULL, cap * sizeof *t);
+    if (t == NULL)
+        return -1;
+    memset(t, 0, cap * sizeof *t);
+    for (uint32_t e = 1; e < cs->n_ns; e++) {
+        size_t i = ns_hash(cs->ns_parent[e], cs->names + cs->ns_name[e]) & (cap - 1);
+        while (t[i])
+            i = (i + 1) & (cap - 1);
+        t[i] = e + 1;
+    }
+    cz_cs_mem_free(cs->ns_hash);
+    cs->ns_hash = t;
+    cs->hash_cap = cap;
+    return 0;
+}
+
+void cz_cs_push_ns(cz_cs *cs, const char *name)
+{
+    if (!ns_enabled(cs) || cs->err)
+        return;
+    if (name == NULL) {
+        set_err(cs, CZ_ERR_INVALID_ARG);
+        return;
+    }
+    /* keep the table at most half full */
+    if (2 * (cs->n_ns + 1) > cs->hash_cap && ns_rehash(cs, cs->hash_cap ? 2 * cs->hash_cap : 64)) {
+        set_err(cs, CZ_ERR_NOMEM);
+        return;
+    }
+    size_t i = ns_hash(cs->cur_ns, name) & (cs->hash_cap - 1);
+    for (; cs->ns_hash[i]; i = (i + 1) & (cs->hash_cap - 1)) {
+        uint32_t e = cs->ns_hash[i] - 1;
+        if (cs->ns_parent[e] == cs->cur_ns && strcmp(cs->names + cs->ns_name[e], name) == 0) {
+            cs->cur_ns = e;
+            return;
+        }
+    }
+    size_t len = strlen(name) + 1;
+    if (cs->n_ns >= UINT32_MAX - 1 || cs->names_len + len > UINT32_MAX ||
+        grow(&cs->ns_parent, &cs->cap_ns_parent, cs->n_ns + 1, sizeof(uint32_t)) ||
+        grow(&cs->ns_name, &cs->cap_ns_name, cs->n_ns + 1, sizeof(uint32_t)) ||
+        grow(&cs->names, &cs->cap_names, cs->names_len + len, 1)) {
+        set_err(cs, CZ_ERR_NOMEM);
+        return;
+    }
+    uint32_t e = (uint32_t)cs->n_ns++;
+    cs->ns_parent[e] = cs->cur_ns;
+    cs->ns_name[e] = (uint32_t)cs->names_len;
+    memcpy(cs->names + cs->names_len, name, len);
+    cs->names_len += len;
+    cs->ns_hash[i] = e + 1;
+    cs->cur_ns = e;
+}
+
+void cz_cs_pop_ns(cz_cs *cs)
+{
+    if (!ns_enabled(cs) || cs->err)
+        return;
+    if (cs->cur_ns == 0) {
+        set_err(cs, CZ_ERR_INVALID_ARG);
+        return;
+    }
+    cs->cur_ns = cs->ns_parent[cs->cur_ns];
+}
+
+/* -------------------------------------------------------------- finish --- */
+
+/* Shrinks *p to n elements of size sz (keeps it when realloc fails). */
+static void shrink(void *pp, size_t n, size_t sz)
+{
+    void **p = (void **)pp;
+    if (n == 0) {
+        cz_cs_mem_free(*p);
+        *p = NULL;
+        return;
+    }
+    void *q = cz_cs_mem_realloc(*p, n * sz);
+    if (q)
+        *p = q;
+}
+
+int cz_cs_finish(cz_cs *cs, cz_r1cs **out)
+{
+    if (out == NULL)
+        return CZ_ERR_INVALID_ARG;
+    *out = NULL;
+    if (cs->err)
+        return cs->err;
+    if (cs->mode != CZ_CS_RECORD || cs->finished)
+        return CZ_ERR_INVALID_ARG;
+    size_t n_circ = cs->n_rows;
+    /* bellperson's input constraints: x_i * 0 = 0, x_i in A */
+    for (size_t i = 0; i < cs->n_in; i++) {
+        for (int k = 0; k < 3; k++) {
+            if (begin_row(cs, &cs->m[k]) ||
+                (k == CZ_MAT_A && push_entry(&cs->m[k], CZ_CSR_ONE, (cz_var)i, NULL)) ||
+                end_row(cs, &cs->m[k])) {
+                set_err(cs, CZ_ERR_NOMEM);
+                return cs->err;
+            }
+        }
+        cs->n_rows++;
+    }
+    for (int k = 0; k < 3; k++) {
+        rec_mat *m = &cs->m[k];
+        if (cs->n_rows % CZ_CSR_BLOCK == 0) {
+            if (grow(&m->coef_blk, &m->cap_cb, m->n_cb + 1, sizeof(uint64_t))) {
+                set_err(cs, CZ_ERR_NOMEM);
+                return cs->err;
+            }
+            m->coef_blk[m->n_cb++] = m->ngen;
+        }
+    }
+    cz_r1cs *r = calloc(1, sizeof *r);
+    if (r == NULL) {
+        set_err(cs, CZ_ERR_NOMEM);
+        return cs->err;
+    }
+    r->n_in = cs->n_in;
+    r->n_aux = cs->n_aux;
+    r->n_rows = cs->n_rows;
+    r->n_circ = n_circ;
+    r->storage = CZ_R1CS_OWNED;
+    for (int k = 0; k < 3; k++) {
+        rec_mat *m = &cs->m[k];
+        /* var -> column: input i -> i, aux j -> n_in + j (order kept) */
+        for (size_t e = 0; e < m->nnz; e++) {
+            uint32_t x = m->col[e];
+            if (x & CZ_VAR_AUX)
+                x = (x & ~(CZ_VAR_AUX | (CZ_VAR_AUX - 1))) |
+                    ((uint32_t)cs->n_in + (x & (CZ_VAR_AUX - 1)));
+            m->col[e] = x;
+        }
+        shrink(&m->row_ptr, cs->n_rows + 1, sizeof(uint64_t));
+        shrink(&m->coef_blk, m->n_cb, sizeof(uint64_t));
+        shrink(&m->col, m->nnz, sizeof(uint32_t));
+        shrink(&m->coef, m->ngen, sizeof(cz_fr));
+        r->m[k].row_ptr = m->row_ptr;
+        r->m[k].coef_blk = m->coef_blk;
+        r->m[k].col = m->col;
+        r->m[k].coef = m->coef;
+        r->m[k].nnz = m->nnz;
+        r->m[k].ngen = m->ngen;
+        memset(m, 0, sizeof *m);
+    }
+    if (cs->flags & CZ_CS_NAMESPACES) {
+        r->row_ns = cs->row_ns;
+        r->ns_parent = cs->ns_parent;
+        r->ns_name = cs->ns_name;
+        r->names = cs->names;
+        r->n_ns = cs->n_ns;
+        r->names_len = cs->names_len;
+        cs->row_ns = cs->ns_parent = cs->ns_name = NULL;
+        cs->names = NULL;
+    }
+    cs->finished = 1;
+    cz_cs_mem_free(cs->scratch);
+    cs->scratch = NULL;
+    cs->cap_scratch = 0;
+    cz_cs_mem_free(cs->ns_hash);
+    cs->ns_hash = NULL;
+    if (cz_r1cs_build_densities(r)) {
+        cz_r1cs_free(r);
+        return CZ_ERR_NOMEM;
+    }
+    *out = r;
+    return CZ_OK;
+}

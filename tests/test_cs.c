@@ -1,0 +1,831 @@
+/* Tests for the constraint system (include/cuzk/cs.h): recording and
+ * witness-only synthesis, SpMV against a direct evaluation, densities,
+ * the satisfaction check, namespaces, and the pre-compiled R1CS file. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk/cs.h"
+#include "cuzk/err.h"
+#include "tf.h"
+
+/* ------------------------------------------------------------- helpers --- */
+
+static cz_fr fr_u64(uint64_t v)
+{
+    cz_fr x;
+    cz_fr_from_u64(&x, v);
+    return x;
+}
+
+static uint64_t rnd(uint64_t n) { return cz_prng_next(&tf_rng) % n; }
+
+/* Full assignment of a cs, malloc'd. */
+static cz_fr *assignment(const cz_cs *cs, size_t *n)
+{
+    *n = cz_cs_num_inputs(cs) + cz_cs_num_aux(cs);
+    cz_fr *w = malloc(*n * sizeof *w + 1);
+    cz_cs_write_assignment(cs, w);
+    return w;
+}
+
+/* ------------------------------------------------ x^3 + x + 5 = y ------- */
+
+/* Records y = x^3 + x + 5 with x = 3 (y = 35) under namespaces. */
+static cz_r1cs *cubic(cz_cs **csp, uint64_t xv)
+{
+    cz_cs *cs;
+    TF_CHECK(cz_cs_new(&cs, CZ_CS_RECORD, CZ_CS_NAMESPACES) == CZ_OK);
+    cz_fr x = fr_u64(xv), x2, x3, y, five = fr_u64(5);
+    cz_fr_sqr(&x2, &x);
+    cz_fr_mul(&x3, &x2, &x);
+    cz_fr_add(&y, &x3, &x);
+    cz_fr_add(&y, &y, &five);
+    cz_var vy = cz_cs_alloc_input(cs, &y);
+    cz_cs_push_ns(cs, "cubic");
+    cz_var vx = cz_cs_alloc_aux(cs, &x);
+    cz_var vx2 = cz_cs_alloc_aux(cs, &x2);
+    cz_var vx3 = cz_cs_alloc_aux(cs, &x3);
+    cz_lc a, b, c;
+    cz_lc_init(&a), cz_lc_init(&b), cz_lc_init(&c);
+    cz_cs_push_ns(cs, "square");
+    cz_lc_add(&a, vx), cz_lc_add(&b, vx), cz_lc_add(&c, vx2);
+    cz_cs_enforce(cs, &a, &b, &c);
+    cz_cs_pop_ns(cs);
+    cz_lc_clear(&a), cz_lc_clear(&b), cz_lc_clear(&c);
+    cz_cs_push_ns(cs, "cube");
+    cz_lc_add(&a, vx2), cz_lc_add(&b, vx), cz_lc_add(&c, vx3);
+    cz_cs_enforce(cs, &a, &b, &c);
+    cz_cs_pop_ns(cs);
+    cz_lc_clear(&a), cz_lc_clear(&b), cz_lc_clear(&c);
+    cz_cs_push_ns(cs, "sum");
+    cz_lc_add(&a, vx3), cz_lc_add(&a, vx), cz_lc_add_const(&a, &five);
+    cz_lc_add(&b, CZ_CS_ONE);
+    cz_lc_add(&c, vy);
+    cz_cs_enforce(cs, &a, &b, &c);
+    cz_cs_pop_ns(cs);
+    cz_cs_pop_ns(cs);
+    cz_lc_free(&a), cz_lc_free(&b), cz_lc_free(&c);
+    cz_r1cs *r = NULL;
+    TF_CHECK(cz_cs_finish(cs, &r) == CZ_OK);
+    *csp = cs;
+    return r;
+}
+
+static void test_cubic(void)
+{
+    cz_cs *cs;
+    cz_r1cs *r = cubic(&cs, 3);
+    if (r == NULL)
+        return;
+    TF_CHECK(cz_r1cs_num_inputs(r) == 2);
+    TF_CHECK(cz_r1cs_num_aux(r) == 3);
+    TF_CHECK(cz_r1cs_num_circuit_constraints(r) == 3);
+    TF_CHECK(cz_r1cs_num_constraints(r) == 5);
+    TF_CHECK(cz_cs_num_constraints(cs) == 3);
+    /* y = 27 + 3 + 5 */
+    cz_fr y35 = fr_u64(35);
+    TF_CHECK(cz_fr_equal(&cz_cs_inputs(cs)[1], &y35));
+    /* A of "sum": inputs first (ONE coefficient 5 -> GEN), then x, x3 */
+    const cz_csr *A = cz_r1cs_matrix(r, CZ_MAT_A);
+    TF_CHECK(A->row_ptr[3] - A->row_ptr[2] == 3);
+    TF_CHECK(A->col[A->row_ptr[2]] == (CZ_CSR_GEN << 30 | 0));
+    TF_CHECK(A->col[A->row_ptr[2] + 1] == (CZ_CSR_ONE << 30 | 2));
+    TF_CHECK(A->col[A->row_ptr[2] + 2] == (CZ_CSR_ONE << 30 | 4));
+    size_t n;
+    cz_fr *w = assignment(cs, &n);
+    char msg[256];
+    size_t row = 99;
+    TF_CHECK(cz_r1cs_check(r, w, n, NULL, &row, msg, sizeof msg) == CZ_OK);
+    TF_CHECK(row == 99);
+    /* tamper with x^3: the cube constraint (row 1) fails first */
+    w[4] = fr_u64(28);
+    TF_CHECK(cz_r1cs_check(r, w, n, NULL, &row, msg, sizeof msg) == CZ_ERR_UNSATISFIED);
+    TF_CHECK(row == 1);
+    TF_CHECK_MSG(strstr(msg, "cubic/cube") != NULL, "message: %s", msg);
+    /* tamper with y: only "sum" (row 2) fails */
+    cz_cs_write_assignment(cs, w);
+    w[1] = fr_u64(36);
+    TF_CHECK(cz_r1cs_check(r, w, n, NULL, &row, msg, sizeof msg) == CZ_ERR_UNSATISFIED);
+    TF_CHECK(row == 2);
+    TF_CHECK_MSG(strstr(msg, "cubic/sum") != NULL, "message: %s", msg);
+    char path[64];
+    TF_CHECK(strcmp(cz_r1cs_ns_path(r, 0, path, sizeof path), "cubic/square") == 0);
+    TF_CHECK(strcmp(cz_r1cs_ns_path(r, 3, path, sizeof path), "") == 0);
+    /* a truncated path buffer stays NUL-terminated */
+    TF_CHECK(strlen(cz_r1cs_ns_path(r, 0, path, 4)) < 4);
+    TF_CHECK(cz_r1cs_check(r, w, n - 1, NULL, &row, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+    free(w);
+    cz_r1cs_free(r);
+    cz_cs_free(cs);
+}
+
+/* b * (1 - b) = 0 */
+static void test_boolean(void)
+{
+    for (uint64_t v = 0; v < 3; v++) {
+        cz_cs *cs;
+        TF_CHECK(cz_cs_new(&cs, CZ_CS_RECORD, 0) == CZ_OK);
+        cz_fr bv = fr_u64(v);
+        cz_var b = cz_cs_alloc_aux(cs, &bv);
+        cz_lc a, bb;
+        cz_lc_init(&a), cz_lc_init(&bb);
+        cz_lc_add(&a, b);
+        cz_lc_add(&bb, CZ_CS_ONE), cz_lc_sub(&bb, b);
+        cz_cs_enforce(cs, &a, &bb, NULL);
+        cz_lc_free(&a), cz_lc_free(&bb);
+        cz_r1cs *r;
+        TF_CHECK(cz_cs_finish(cs, &r) == CZ_OK);
+        size_t n, row = 0;
+        cz_fr *w = assignment(cs, &n);
+        char msg[128];
+        int err = cz_r1cs_check(r, w, n, NULL, &row, msg, sizeof msg);
+        TF_CHECK(err == (v < 2 ? CZ_OK : CZ_ERR_UNSATISFIED));
+        if (v == 2) {
+            TF_CHECK(row == 0);
+            TF_CHECK_MSG(strstr(msg, "constraint 0 ") != NULL, "message: %s", msg);
+        }
+        /* B = ONE - b: the input ONE is in B */
+        size_t cnt;
+        const uint64_t *bi = cz_r1cs_density(r, CZ_DENSITY_B_INPUT, &cnt);
+        TF_CHECK(cnt == 1 && bi[0] == 1);
+        free(w);
+        cz_r1cs_free(r);
+        cz_cs_free(cs);
+    }
+}
+
+/* -------------------------------------------------- random circuits ----- */
+
+/* A random circuit as written: every linear combination kept verbatim
+ * (repeats, zero coefficients) and evaluated directly, independently of the
+ * cs's merging and CSR. */
+typedef struct {
+    cz_fr *in, *aux;
+    size_t n_in, n_aux;
+    cz_lc *lc; /* 3 per constraint */
+    size_t rows;
+} prog;
+
+static cz_fr prog_val(const prog *p, cz_var v)
+{
+    return cz_var_is_aux(v) ? p->aux[cz_var_index(v)] : p->in[cz_var_index(v)];
+}
+
+static cz_fr eval_lc(const prog *p, const cz_lc *lc, const cz_fr *w)
+{
+    cz_fr acc = CZ_FR_ZERO, t;
+    for (size_t i = 0; i < lc->n; i++) {
+        cz_var v = lc->t[i].var;
+        size_t col = cz_var_is_aux(v) ? p->n_in + cz_var_index(v) : cz_var_index(v);
+        cz_fr_mul(&t, &lc->t[i].coeff, &w[col]);
+        cz_fr_add(&acc, &acc, &t);
+    }
+    return acc;
+}
+
+static cz_var random_var(const prog *p)
+{
+    uint64_t k = rnd(p->n_in + p->n_aux);
+    return k < p->n_in ? (cz_var)k : (CZ_VAR_AUX | (cz_var)(k - p->n_in));
+}
+
+static void random_coeff(cz_fr *c)
+{
+    switch (rnd(5)) {
+    case 0:
+        *c = CZ_FR_ZERO;
+        break;
+    case 1:
+        *c = CZ_FR_ONE;
+        break;
+    case 2:
+        cz_fr_neg(c, &CZ_FR_ONE);
+        break;
+    default:
+        cz_fr_random(c, &tf_rng);
+        break;
+    }
+}
+
+static void random_lc(const prog *p, cz_lc *lc)
+{
+    size_t n = rnd(8) == 0 ? rnd(40) : rnd(6);
+    cz_lc_init(lc);
+    for (size_t i = 0; i < n; i++) {
+        cz_var v = random_var(p);
+        cz_fr c;
+        random_coeff(&c);
+        cz_lc_add_term(lc, v, &c);
+        if (rnd(6) == 0) { /* the same variable again, sometimes cancelling */
+            cz_fr d;
+            if (rnd(2))
+                cz_fr_neg(&d, &c);
+            else
+                random_coeff(&d);
+            cz_lc_add_term(lc, v, &d);
+        }
+    }
+}
+
+/* When set, gen allocates without witness values (shape-only recording). */
+static int gen_no_values;
+
+/* Writes ops random operations into cs (and p): inputs and aux allocated
+ * between constraints.  satisfiable: C = k z with z = (A w)(B w) / k. */
+static void gen(cz_cs *cs, prog *p, size_t ops, int satisfiable)
+{
+    memset(p, 0, sizeof *p);
+    p->in = malloc((ops + 1) * sizeof(cz_fr));
+    p->aux = malloc((ops + 1) * sizeof(cz_fr));
+    p->lc = malloc((3 * ops + 1) * sizeof(cz_lc));
+    p->in[p->n_in++] = CZ_FR_ONE;
+    size_t depth = 0;
+    for (size_t op = 0; op < ops; op++) {
+        uint64_t kind = rnd(10);
+        cz_fr v;
+        cz_fr_random(&v, &tf_rng);
+        if (kind == 0) {
+            p->in[p->n_in] = v;
+            TF_CHECK(cz_cs_alloc_input(cs, gen_no_values ? NULL : &v) == (cz_var)p->n_in);
+            p->n_in++;
+        } else if (kind < 4 || p->n_aux == 0) {
+            p->aux[p->n_aux] = v;
+            TF_CHECK(cz_cs_alloc_aux(cs, gen_no_values ? NULL : &v) ==
+                     (CZ_VAR_AUX | (cz_var)p->n_aux));
+            p->n_aux++;
+        } else {
+            cz_lc *l = &p->lc[3 * p->rows];
+            if (rnd(4) == 0) {
+                cz_cs_push_ns(cs, rnd(2) ? "alpha" : "beta");
+                depth++;
+            }
+            random_lc(p, &l[0]);
+            random_lc(p, &l[1]);
+            if (satisfiable) {
+                cz_fr av = CZ_FR_ZERO, bv = CZ_FR_ZERO, t, k, ki;
+                for (int j = 0; j < 2; j++)
+                    for (size_t i = 0; i < l[j].n; i++) {
+                        cz_fr x = prog_val(p, l[j].t[i].var);
+                        cz_fr_mul(&t, &l[j].t[i].coeff, &x);
+                        cz_fr_add(j ? &bv : &av, j ? &bv : &av, &t);
+                    }
+                do
+                    random_coeff(&k);
+                while (cz_fr_is_zero(&k));
+                cz_fr_inv(&ki, &k);
+                cz_fr_mul(&t, &av, &bv);
+                cz_fr_mul(&p->aux[p->n_aux], &t, &ki);
+                cz_var z = cz_cs_alloc_aux(cs, gen_no_values ? NULL : &p->aux[p->n_aux]);
+                p->n_aux++;
+                cz_lc_init(&l[2]);
+                cz_lc_add_term(&l[2], z, &k);
+            } else {
+                random_lc(p, &l[2]);
+            }
+            cz_cs_enforce(cs, &l[0], &l[1], &l[2]);
+            p->rows++;
+            if (depth > 0 && rnd(4) == 0) {
+                cz_cs_pop_ns(cs);
+                depth--;
+            }
+        }
+    }
+}
+
+static void prog_free(prog *p)
+{
+    for (size_t i = 0; i < 3 * p->rows; i++)
+        cz_lc_free(&p->lc[i]);
+    free(p->lc);
+    free(p->in);
+    free(p->aux);
+}
+
+/* Direct product of matrix k with w, input constraints included. */
+static void direct_mul(const prog *p, int k, const cz_fr *w, cz_fr *out)
+{
+    for (size_t i = 0; i < p->rows; i++)
+        out[i] = eval_lc(p, &p->lc[3 * i + k], w);
+    for (size_t i = 0; i < p->n_in; i++)
+        out[p->rows + i] = k == CZ_MAT_A ? w[i] : CZ_FR_ZERO;
+}
+
+/* Direct density: for each variable of each combination, the sum of its
+ * coefficients in that combination. */
+static void direct_density(const prog *p, int k, uint8_t *in_hit, uint8_t *aux_hit)
+{
+    for (size_t i = 0; i < p->rows; i++) {
+        const cz_lc *lc = &p->lc[3 * i + k];
+        for (size_t a = 0; a < lc->n; a++) {
+            cz_fr s = CZ_FR_ZERO;
+            for (size_t b = 0; b < lc->n; b++)
+                if (lc->t[b].var == lc->t[a].var)
+                    cz_fr_add(&s, &s, &lc->t[b].coeff);
+            if (cz_fr_is_zero(&s))
+                continue;
+            cz_var v = lc->t[a].var;
+            if (cz_var_is_aux(v))
+                aux_hit[cz_var_index(v)] = 1;
+            else
+                in_hit[cz_var_index(v)] = 1;
+        }
+    }
+    if (k == CZ_MAT_A)
+        for (size_t i = 0; i < p->n_in; i++)
+            in_hit[i] = 1;
+}
+
+static void check_density(const cz_r1cs *r, const prog *p)
+{
+    uint8_t *in_hit = calloc(p->n_in + 1, 1), *aux_hit = calloc(p->n_aux + 1, 1);
+    static const struct {
+        int mat;
+        cz_density d;
+        int aux;
+    } cases[3] = {{CZ_MAT_A, CZ_DENSITY_A_AUX, 1},
+                  {CZ_MAT_B, CZ_DENSITY_B_INPUT, 0},
+                  {CZ_MAT_B, CZ_DENSITY_B_AUX, 1}};
+    for (int c = 0; c < 3; c++) {
+        memset(in_hit, 0, p->n_in + 1);
+        memset(aux_hit, 0, p->n_aux + 1);
+        direct_density(p, cases[c].mat, in_hit, aux_hit);
+        size_t cnt, want = 0, n = cases[c].aux ? p->n_aux : p->n_in;
+        const uint8_t *hit = cases[c].aux ? aux_hit : in_hit;
+        const uint64_t *bm = cz_r1cs_density(r, cases[c].d, &cnt);
+        int same = 1;
+        for (size_t i = 0; i < n; i++) {
+            want += hit[i];
+            same &= ((bm[i / 64] >> (i % 64)) & 1) == hit[i];
+        }
+        TF_CHECK_MSG(same && cnt == want, "density %d: count %zu, want %zu", c, cnt, want);
+    }
+    free(in_hit);
+    free(aux_hit);
+}
+
+/* Records a random circuit; *pp holds its program. */
+static cz_r1cs *random_r1cs(prog *pp, cz_cs **csp, size_t ops, int satisfiable, unsigned flags)
+{
+    cz_cs *cs;
+    TF_CHECK(cz_cs_new(&cs, CZ_CS_RECORD, flags) == CZ_OK);
+    gen(cs, pp, ops, satisfiable);
+    cz_r1cs *r = NULL;
+    TF_CHECK(cz_cs_finish(cs, &r) == CZ_OK);
+    *csp = cs;
+    return r;
+}
+
+static void test_random_spmv(void)
+{
+    cz_pool *pools[4] = {0};
+    for (unsigned t = 0; t < 4; t++)
+        TF_CHECK(cz_pool_new(&pools[t], t + 1) == CZ_OK);
+    for (unsigned iter = 0; iter < 12 * tf_scale; iter++) {
+        size_t ops = iter < 10 ? 1 + rnd(400) : 6000; /* the large ones split over threads */
+        prog p;
+        cz_cs *cs;
+        cz_r1cs *r = random_r1cs(&p, &cs, ops, 0, 0);
+        if (r == NULL)
+            continue;
+        TF_CHECK(cz_r1cs_num_inputs(r) == p.n_in && cz_r1cs_num_aux(r) == p.n_aux);
+        TF_CHECK(cz_r1cs_num_constraints(r) == p.rows + p.n_in);
+        size_t n, m = cz_r1cs_num_constraints(r);
+        cz_fr *w = assignment(cs, &n);
+        TF_CHECK(memcmp(w, p.in, p.n_in * sizeof *w) == 0);
+        TF_CHECK(p.n_aux == 0 || memcmp(w + p.n_in, p.aux, p.n_aux * sizeof *w) == 0);
+        cz_fr *want = malloc((m + 1) * sizeof *want), *got[3];
+        for (int k = 0; k < 3; k++)
+            got[k] = malloc((m + 1) * sizeof(cz_fr));
+        for (int pi = -1; pi < 4; pi++) {
+            cz_pool *pool = pi < 0 ? NULL : pools[pi];
+            for (int k = 0; k < 3; k++)
+                memset(got[k], 0xa5, (m + 1) * sizeof(cz_fr));
+            TF_CHECK(cz_r1cs_spmv(r, w, n, got[0], got[1], got[2], pool) == CZ_OK);
+            for (int k = 0; k < 3; k++) {
+                direct_mul(&p, k, w, want);
+                TF_CHECK_MSG(memcmp(got[k], want, m * sizeof *want) == 0,
+                             "matrix %d, pool %d, %zu rows", k, pi, m);
+            }
+        }
+        /* only B requested: A and C untouched */
+        TF_CHECK(cz_r1cs_spmv(r, w, n, NULL, got[1], NULL, pools[1]) == CZ_OK);
+        direct_mul(&p, CZ_MAT_B, w, want);
+        TF_CHECK(memcmp(got[1], want, m * sizeof *want) == 0);
+        TF_CHECK(cz_r1cs_spmv(r, w, n + 1, got[0], NULL, NULL, NULL) == CZ_ERR_INVALID_ARG);
+        check_density(r, &p);
+        TF_CHECK(cz_r1cs_mem_bytes(r) >= (m + 1) * 8 * 3);
+        for (int k = 0; k < 3; k++)
+            free(got[k]);
+        free(want);
+        free(w);
+        prog_free(&p);
+        cz_r1cs_free(r);
+        cz_cs_free(cs);
+    }
+    for (unsigned t = 0; t < 4; t++)
+        cz_pool_free(pools[t]);
+}
+
+static void test_witness_mode(void)
+{
+    for (unsigned iter = 0; iter < 10 * tf_scale; iter++) {
+        size_t ops = 1 + rnd(500);
+        int sat = (int)rnd(2);
+        cz_prng saved = tf_rng;
+        prog p1, p2;
+        cz_cs *rec, *wit;
+        TF_CHECK(cz_cs_new(&rec, CZ_CS_RECORD, 0) == CZ_OK);
+        TF_CHECK(cz_cs_new(&wit, CZ_CS_WITNESS, CZ_CS_NAMESPACES) == CZ_OK);
+        TF_CHECK(!cz_cs_is_recording(wit) && cz_cs_get_mode(wit) == CZ_CS_WITNESS);
+        gen(rec, &p1, ops, sat);
+        tf_rng = saved;
+        gen(wit, &p2, ops, sat);
+        TF_CHECK(cz_cs_error(rec) == CZ_OK && cz_cs_error(wit) == CZ_OK);
+        TF_CHECK(cz_cs_num_constraints(wit) == 0);
+        TF_CHECK(cz_cs_num_constraints(rec) == p1.rows);
+        size_t n1, n2;
+        cz_fr *w1 = assignment(rec, &n1), *w2 = assignment(wit, &n2);
+        TF_CHECK(n1 == n2 && memcmp(w1, w2, n1 * sizeof *w1) == 0);
+        cz_r1cs *r = NULL;
+        TF_CHECK(cz_cs_finish(wit, &r) == CZ_ERR_INVALID_ARG && r == NULL);
+        TF_CHECK(cz_cs_finish(rec, &r) == CZ_OK);
+        if (sat) /* the witness-only assignment satisfies the recording */
+            TF_CHECK(cz_r1cs_check(r, w2, n2, NULL, NULL, NULL, 0) == CZ_OK);
+        free(w1);
+        free(w2);
+        prog_free(&p1);
+        prog_free(&p2);
+        cz_r1cs_free(r);
+        cz_cs_free(rec);
+        cz_cs_free(wit);
+    }
+}
+
+/* A satisfied random circuit; tamper one value; the check names the first
+ * row the direct evaluation says fails. */
+static void test_check_random(void)
+{
+    cz_pool *pool;
+    TF_CHECK(cz_pool_new(&pool, 3) == CZ_OK);
+    unsigned done = 0;
+    for (unsigned iter = 0; done < 10 * tf_scale && iter < 1000; iter++) {
+        prog p;
+        cz_cs *cs;
+        cz_r1cs *r = random_r1cs(&p, &cs, iter % 3 == 2 ? 5000 : 1 + rnd(300), 1, CZ_CS_NAMESPACES);
+        if (r == NULL)
+            continue;
+        done++;
+        size_t n, row = 0;
+        cz_fr *w = assignment(cs, &n);
+        TF_CHECK(cz_r1cs_check(r, w, n, pool, &row, NULL, 0) == CZ_OK);
+        size_t col = rnd(n);
+        cz_fr one = CZ_FR_ONE;
+        cz_fr_add(&w[col], &w[col], &one);
+        size_t want = SIZE_MAX;
+        for (size_t i = 0; i < p.rows + p.n_in && want == SIZE_MAX; i++) {
+            cz_fr a, b, c, ab;
+            if (i < p.rows) {
+                a = eval_lc(&p, &p.lc[3 * i], w);
+                b = eval_lc(&p, &p.lc[3 * i + 1], w);
+                c = eval_lc(&p, &p.lc[3 * i + 2], w);
+            } else {
+                a = w[i - p.rows], b = c = CZ_FR_ZERO;
+            }
+            cz_fr_mul(&ab, &a, &b);
+            if (!cz_fr_equal(&ab, &c))
+                want = i;
+        }
+        char msg[300], path[256];
+        int err = cz_r1cs_check(r, w, n, pool, &row, msg, sizeof msg);
+        if (want == SIZE_MAX) {
+            TF_CHECK(err == CZ_OK);
+        } else {
+            TF_CHECK_MSG(err == CZ_ERR_UNSATISFIED && row == want, "row %zu, want %zu", row, want);
+            cz_r1cs_ns_path(r, want, path, sizeof path);
+            TF_CHECK_MSG(path[0] == 0 || strstr(msg, path) != NULL, "%s / %s", msg, path);
+        }
+        free(w);
+        prog_free(&p);
+        cz_r1cs_free(r);
+        cz_cs_free(cs);
+    }
+    TF_CHECK(done > 0);
+    cz_pool_free(pool);
+}
+
+static void test_errors(void)
+{
+    cz_cs *cs;
+    TF_CHECK(cz_cs_new(&cs, 7, 0) == CZ_ERR_INVALID_ARG && cs == NULL);
+    TF_CHECK(cz_cs_new(&cs, CZ_CS_RECORD, 2) == CZ_ERR_INVALID_ARG);
+    /* an unallocated variable */
+    TF_CHECK(cz_cs_new(&cs, CZ_CS_RECORD, 0) == CZ_OK);
+    cz_lc a;
+    cz_lc_init(&a);
+    cz_lc_add(&a, CZ_VAR_AUX | 0);
+    cz_cs_enforce(cs, &a, NULL, NULL);
+    TF_CHECK(cz_cs_error(cs) == CZ_ERR_INVALID_ARG);
+    cz_r1cs *r;
+    TF_CHECK(cz_cs_finish(cs, &r) == CZ_ERR_INVALID_ARG && r == NULL);
+    cz_cs_free(cs);
+    /* popping the root */
+    TF_CHECK(cz_cs_new(&cs, CZ_CS_RECORD, CZ_CS_NAMESPACES) == CZ_OK);
+    cz_cs_pop_ns(cs);
+    TF_CHECK(cz_cs_error(cs) == CZ_ERR_INVALID_ARG);
+    cz_cs_free(cs);
+    /* enforce and alloc after finish; equal paths share an entry */
+    TF_CHECK(cz_cs_new(&cs, CZ_CS_RECORD, CZ_CS_NAMESPACES) == CZ_OK);
+    cz_lc_clear(&a);
+    cz_lc_add(&a, CZ_CS_ONE);
+    for (int i = 0; i < 3; i++) {
+        cz_cs_push_ns(cs, "g");
+        cz_cs_push_ns(cs, i == 1 ? "h" : "g");
+        cz_cs_enforce(cs, &a, &a, &a);
+        cz_cs_pop_ns(cs);
+        cz_cs_pop_ns(cs);
+    }
+    TF_CHECK(cz_cs_finish(cs, &r) == CZ_OK);
+    char p0[32], p1[32], p2[32];
+    TF_CHECK(strcmp(cz_r1cs_ns_path(r, 0, p0, sizeof p0), "g/g") == 0);
+    TF_CHECK(strcmp(cz_r1cs_ns_path(r, 1, p1, sizeof p1), "g/h") == 0);
+    TF_CHECK(strcmp(cz_r1cs_ns_path(r, 2, p2, sizeof p2), "g/g") == 0);
+    cz_r1cs *r2 = (cz_r1cs *)1;
+    TF_CHECK(cz_cs_finish(cs, &r2) == CZ_ERR_INVALID_ARG && r2 == NULL);
+    cz_cs_alloc_aux(cs, NULL);
+    TF_CHECK(cz_cs_error(cs) == CZ_ERR_INVALID_ARG);
+    cz_cs_free(cs);
+    cz_r1cs_free(r);
+    cz_lc_free(&a);
+    TF_CHECK(strcmp(cz_strerror(CZ_ERR_UNSATISFIED), "unknown error") != 0);
+    TF_CHECK(strcmp(cz_strerror(CZ_ERR_BAD_CHECKSUM), "unknown error") != 0);
+}
+
+/* ------------------------------------------------------------ PCE file --- */
+
+static uint8_t *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc((size_t)n + 8);
+    *len = fread(b, 1, (size_t)n, f);
+    fclose(f);
+    return b;
+}
+
+static void tmp_path(char *buf, size_t n, const char *tag)
+{
+    snprintf(buf, n, "/tmp/cz_test_cs_%ld_%s.pce", (long)getpid(), tag);
+}
+
+static void same_r1cs(const cz_r1cs *x, const cz_r1cs *y)
+{
+    TF_CHECK(cz_r1cs_num_inputs(x) == cz_r1cs_num_inputs(y));
+    TF_CHECK(cz_r1cs_num_aux(x) == cz_r1cs_num_aux(y));
+    TF_CHECK(cz_r1cs_num_constraints(x) == cz_r1cs_num_constraints(y));
+    TF_CHECK(cz_r1cs_num_circuit_constraints(x) == cz_r1cs_num_circuit_constraints(y));
+    for (int d = 0; d < 3; d++) {
+        size_t cx, cy, nb = (d == CZ_DENSITY_B_INPUT ? cz_r1cs_num_inputs(x) : cz_r1cs_num_aux(x));
+        const uint64_t *bx = cz_r1cs_density(x, d, &cx), *by = cz_r1cs_density(y, d, &cy);
+        TF_CHECK(cx == cy && memcmp(bx, by, (nb + 63) / 64 * 8) == 0);
+    }
+}
+
+static void test_pce_roundtrip(void)
+{
+    cz_pool *pool;
+    TF_CHECK(cz_pool_new(&pool, 2) == CZ_OK);
+    for (unsigned iter = 0; iter < 6 * tf_scale; iter++) {
+        prog p;
+        cz_cs *cs;
+        cz_r1cs *r = random_r1cs(&p, &cs, iter == 0 ? 0 : 1 + rnd(iter == 5 ? 3000 : 300), 1, 0);
+        if (r == NULL)
+            continue;
+        char f1[128], f2[128], msg[200];
+        tmp_path(f1, sizeof f1, "a");
+        tmp_path(f2, sizeof f2, "b");
+        TF_CHECK(cz_pce_save(r, f1) == CZ_OK);
+        cz_r1cs *l = NULL;
+        int err = cz_pce_load(&l, f1, 0, msg, sizeof msg);
+        TF_CHECK_MSG(err == CZ_OK, "load: %s (%s)", cz_strerror(err), msg);
+        if (l == NULL) {
+            prog_free(&p), cz_r1cs_free(r), cz_cs_free(cs);
+            continue;
+        }
+        same_r1cs(r, l);
+        TF_CHECK(cz_pce_save(l, f2) == CZ_OK);
+        size_t n1, n2;
+        uint8_t *b1 = read_all(f1, &n1), *b2 = read_all(f2, &n2);
+        TF_CHECK(b1 && b2 && n1 == n2 && memcmp(b1, b2, n1) == 0);
+        TF_CHECK(n1 % 32 == 0);
+        size_t n, m = cz_r1cs_num_constraints(r);
+        cz_fr *w = assignment(cs, &n);
+        cz_fr *x = malloc(3 * m * sizeof *x + 1), *y = malloc(3 * m * sizeof *y + 1);
+        TF_CHECK(cz_r1cs_spmv(r, w, n, x, x + m, x + 2 * m, pool) == CZ_OK);
+        TF_CHECK(cz_r1cs_spmv(l, w, n, y, y + m, y + 2 * m, pool) == CZ_OK);
+        TF_CHECK(memcmp(x, y, 3 * m * sizeof *x) == 0);
+        TF_CHECK(cz_r1cs_check(l, w, n, pool, NULL, NULL, 0) == CZ_OK);
+        TF_CHECK(cz_r1cs_mem_bytes(l) == cz_r1cs_mem_bytes(r));
+        free(x), free(y), free(w), free(b1), free(b2);
+        cz_r1cs_free(l);
+        unlink(f1);
+        unlink(f2);
+        prog_free(&p);
+        cz_r1cs_free(r);
+        cz_cs_free(cs);
+    }
+    cz_pool_free(pool);
+}
+
+/* Recording without witness values gives the same file; its assignment is
+ * zero but for ONE. */
+static void test_shape_only(void)
+{
+    for (unsigned iter = 0; iter < 4 * tf_scale; iter++) {
+        size_t ops = 1 + rnd(300);
+        cz_prng saved = tf_rng;
+        prog p1, p2;
+        cz_cs *cs1, *cs2;
+        cz_r1cs *r1 = random_r1cs(&p1, &cs1, ops, 1, 0);
+        tf_rng = saved;
+        gen_no_values = 1;
+        cz_r1cs *r2 = random_r1cs(&p2, &cs2, ops, 1, 0);
+        gen_no_values = 0;
+        char f1[128], f2[128];
+        tmp_path(f1, sizeof f1, "v");
+        tmp_path(f2, sizeof f2, "nv");
+        TF_CHECK(cz_pce_save(r1, f1) == CZ_OK && cz_pce_save(r2, f2) == CZ_OK);
+        size_t n1 = 0, n2 = 1;
+        uint8_t *b1 = read_all(f1, &n1), *b2 = read_all(f2, &n2);
+        TF_CHECK(b1 && b2 && n1 == n2 && memcmp(b1, b2, n1) == 0);
+        size_t n;
+        cz_fr *w = assignment(cs2, &n);
+        int zero = cz_fr_is_one(&w[0]);
+        for (size_t i = 1; i < n; i++)
+            zero &= cz_fr_is_zero(&w[i]);
+        TF_CHECK(zero);
+        free(w), free(b1), free(b2);
+        unlink(f1), unlink(f2);
+        prog_free(&p1), prog_free(&p2);
+        cz_r1cs_free(r1), cz_r1cs_free(r2);
+        cz_cs_free(cs1), cz_cs_free(cs2);
+    }
+}
+
+/* A small saved file in an 8-byte aligned buffer. */
+static uint64_t *small_pce(size_t *len, cz_r1cs **rp, cz_cs **csp)
+{
+    cz_r1cs *r = cubic(csp, 3);
+    char f[128];
+    tmp_path(f, sizeof f, "small");
+    TF_CHECK(cz_pce_save(r, f) == CZ_OK);
+    uint8_t *b = read_all(f, len);
+    unlink(f);
+    uint64_t *a = calloc(*len / 8 + 2, 8);
+    memcpy(a, b, *len);
+    free(b);
+    *rp = r;
+    return a;
+}
+
+static int load_buf(const void *b, size_t len, unsigned flags, char *msg, size_t ml)
+{
+    cz_r1cs *r = (cz_r1cs *)1;
+    int err = cz_pce_load_mem(&r, b, len, flags, msg, ml);
+    TF_CHECK((err == CZ_OK) == (r != NULL));
+    /* whatever loads must be usable (a flipped count may claim 2^28
+     * unused aux: valid, but too large an assignment for this test) */
+    if (r && cz_r1cs_num_aux(r) > 4096) {
+        cz_r1cs_free(r);
+        r = NULL;
+    }
+    if (r) {
+        size_t n = cz_r1cs_num_inputs(r) + cz_r1cs_num_aux(r), m = cz_r1cs_num_constraints(r);
+        cz_fr *w = calloc(n + 1, sizeof *w), *o = malloc((m + 1) * sizeof *o);
+        for (size_t i = 0; i < n; i++)
+            w[i] = CZ_FR_ONE;
+        TF_CHECK(cz_r1cs_spmv(r, w, n, o, o, o, NULL) == CZ_OK);
+        cz_r1cs_check(r, w, n, NULL, NULL, NULL, 0);
+        free(w), free(o);
+        cz_r1cs_free(r);
+    }
+    return err;
+}
+
+static void test_pce_corrupt(void)
+{
+    size_t len;
+    cz_r1cs *r;
+    cz_cs *cs;
+    uint64_t *good = small_pce(&len, &r, &cs);
+    uint8_t *g = (uint8_t *)good;
+    char msg[200];
+    uint64_t *buf = calloc(len / 8 + 2, 8);
+    uint8_t *b = (uint8_t *)buf;
+    TF_CHECK(load_buf(g, len, 0, msg, sizeof msg) == CZ_OK);
+    /* every truncation */
+    for (size_t n = 0; n < len; n++) {
+        int err = load_buf(g, n, 0, msg, sizeof msg);
+        TF_CHECK_MSG(err == CZ_ERR_TRUNCATED, "length %zu: %s", n, cz_strerror(err));
+        TF_CHECK(msg[0] != 0);
+    }
+    /* one byte longer */
+    TF_CHECK(load_buf(g, len + 1, 0, msg, sizeof msg) == CZ_ERR_BAD_LENGTH);
+    /* every byte flipped (all bits): detected; with the checksum skipped,
+     * never a crash, and a loaded file is usable (load_buf runs it) */
+    for (size_t i = 0; i < len; i++) {
+        for (int bit = 0; bit < 8; bit += 3) {
+            memcpy(b, g, len);
+            b[i] ^= (uint8_t)(1u << bit);
+            int err = load_buf(b, len, 0, msg, sizeof msg);
+            TF_CHECK_MSG(err != CZ_OK, "flip at byte %zu bit %d accepted", i, bit);
+            load_buf(b, len, CZ_PCE_NO_CHECKSUM, msg, sizeof msg);
+        }
+    }
+    /* specific corruptions, checksum skipped so the structural check is the
+     * one that answers */
+    const cz_csr *A = cz_r1cs_matrix(r, CZ_MAT_A);
+    uint64_t a_col_off = 0, a_coef_off = 0;
+    /* locate A's col and coef sections: row_ptr at 128, coef_blk after */
+    {
+        uint64_t rows = cz_r1cs_num_constraints(r);
+        uint64_t o = 128 + (rows + 1) * 8;
+        o = (o + 63) & ~63ULL;
+        o += (rows / 64 + 1) * 8;
+        a_col_off = (o + 63) & ~63ULL;
+        a_coef_off = (a_col_off + A->nnz * 4 + 63) & ~63ULL;
+    }
+    TF_CHECK(memcmp(g + a_col_off, A->col, A->nnz * 4) == 0);
+    TF_CHECK(A->ngen > 0 && memcmp(g + a_coef_off, A->coef, 32) == 0);
+    struct {
+        size_t off;
+        uint64_t val;
+        int width;
+        int want;
+    } cases[] = {
+        {0, 0x58, 1, CZ_ERR_BAD_FORMAT},               /* magic */
+        {8, 2, 4, CZ_ERR_UNSUPPORTED},                 /* version */
+        {12, 1, 4, CZ_ERR_BAD_FORMAT},                 /* flags */
+        {104, 1, 8, CZ_ERR_BAD_FORMAT},                /* reserved */
+        {16, 0, 8, CZ_ERR_BAD_FORMAT},                 /* no inputs */
+        {24, (uint64_t)1 << 40, 8, CZ_ERR_BAD_FORMAT}, /* huge aux */
+        {32, 4, 8, CZ_ERR_BAD_FORMAT},                 /* rows != circ + in */
+        {48, (uint64_t)-1, 8, CZ_ERR_BAD_FORMAT},      /* huge nnz */
+        {56, 1000, 8, CZ_ERR_BAD_FORMAT},              /* ngen > nnz */
+        {96, 0, 8, CZ_ERR_BAD_FORMAT},                 /* body length */
+        {128, 1, 8, CZ_ERR_BAD_FORMAT},                /* row_ptr[0] */
+        {136, 3, 8, CZ_ERR_BAD_FORMAT},                /* row_ptr[1] > row_ptr[2] */
+        {136, 1000, 8, CZ_ERR_BAD_FORMAT},             /* row_ptr[1] past nnz */
+        {a_col_off, 5, 4, CZ_ERR_BAD_FORMAT},          /* column out of range */
+        {a_col_off, 3u << 30, 4, CZ_ERR_BAD_FORMAT},   /* unknown kind */
+        {a_col_off + 4 * (A->row_ptr[2] + 1), CZ_CSR_ONE << 30 | 0, 4,
+         CZ_ERR_BAD_FORMAT}, /* columns not increasing */
+        {a_col_off + 4 * A->row_ptr[2], CZ_CSR_ONE << 30 | 0, 4,
+         CZ_ERR_BAD_FORMAT},                                      /* GEN count != coefficients */
+        {a_coef_off + 24, (uint64_t)-1, 8, CZ_ERR_NOT_CANONICAL}, /* coefficient >= r */
+        {a_coef_off - 4, 1, 4, CZ_ERR_BAD_FORMAT},                /* padding */
+        {a_col_off + 4 * A->row_ptr[4], CZ_CSR_ONE << 30 | 0, 4,
+         CZ_ERR_BAD_FORMAT}, /* input constraint 1 */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        memcpy(b, g, len);
+        uint64_t v = cases[c].val;
+        memcpy(b + cases[c].off, &v, (size_t)cases[c].width);
+        int err = load_buf(b, len, CZ_PCE_NO_CHECKSUM, msg, sizeof msg);
+        TF_CHECK_MSG(err == cases[c].want, "case %zu: %s, want %s (%s)", c, cz_strerror(err),
+                     cz_strerror(cases[c].want), msg);
+        TF_CHECK(msg[0] != 0);
+        TF_CHECK(load_buf(b, len, 0, msg, sizeof msg) != CZ_OK);
+    }
+    /* coefficient 1 stored as general */
+    memcpy(b, g, len);
+    memcpy(b + a_coef_off, &CZ_FR_ONE, 32);
+    TF_CHECK(load_buf(b, len, CZ_PCE_NO_CHECKSUM, msg, sizeof msg) == CZ_ERR_NOT_CANONICAL);
+    /* misaligned buffer, bad flags, missing and empty files */
+    cz_r1cs *l;
+    TF_CHECK(cz_pce_load_mem(&l, g + 1, len, 0, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_pce_load_mem(&l, g, len, 4, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_pce_load(&l, "/nonexistent/cz.pce", 0, msg, sizeof msg) == CZ_ERR_IO && !l);
+    char f[128];
+    tmp_path(f, sizeof f, "empty");
+    FILE *fp = fopen(f, "wb");
+    fclose(fp);
+    TF_CHECK(cz_pce_load(&l, f, 0, msg, sizeof msg) == CZ_ERR_TRUNCATED);
+    fp = fopen(f, "wb");
+    fwrite(g, 1, len - 32, fp);
+    fclose(fp);
+    TF_CHECK(cz_pce_load(&l, f, 0, msg, sizeof msg) == CZ_ERR_TRUNCATED);
+    unlink(f);
+    free(buf);
+    free(good);
+    cz_r1cs_free(r);
+    cz_cs_free(cs);
+}
+
+TF_MAIN(TF_TEST(test_cubic), TF_TEST(test_boolean), TF_TEST(test_random_spmv),
+        TF_TEST(test_witness_mode), TF_TEST(test_check_random), TF_TEST(test_errors),
+        TF_TEST(test_pce_roundtrip), TF_TEST(test_shape_only), TF_TEST(test_pce_corrupt))
