@@ -1,0 +1,113 @@
+/* cuzk: reader for snarkjs Groth16 proving keys (.zkey) on BLS12-381.
+ *
+ * A .zkey is an iden3 binfile container (see cuzk/circom.h): magic "zkey",
+ * version 1, sections u32 type, u64 size, bytes; integers little-endian.
+ *
+ *   type 1, header:        u32 protocol (1 = groth16; others, e.g. plonk 2 or
+ *                          fflonk 10, are CZ_ERR_UNSUPPORTED)
+ *   type 2, groth16 header: u32 n8q = 48, q (n8q bytes), u32 n8r = 32, r,
+ *                          u32 nVars, u32 nPublic, u32 domainSize, then the
+ *                          points alpha1, beta1 (G1), beta2, gamma2 (G2),
+ *                          delta1 (G1), delta2 (G2)
+ *   type 3, IC:            nPublic + 1 G1 points
+ *   type 4, coefficients:  u32 count, then count entries (u32 matrix 0 = A or
+ *                          1 = B, u32 constraint, u32 signal, n8r-byte value)
+ *   type 5, A:             nVars G1;   type 6, B1: nVars G1
+ *   type 7, B2:            nVars G2
+ *   type 8, C:             nVars - nPublic - 1 G1 (the private signals)
+ *   type 9, H:             domainSize G1: the odd-index Lagrange points of
+ *                          the 2*domainSize domain, [L_{2i+1}(tau)/delta]_1,
+ *                          not bellperson's monomial h-query
+ *   type 10, contributions: ceremony transcript (not read here)
+ *
+ * Encodings, as snarkjs writes them: a field element is its Montgomery form
+ * (R = 2^384 for Fp), little-endian, which is exactly cz_fp's limb layout, so
+ * coordinates are taken as they are once checked to be below p.  G1 is x||y
+ * (96 bytes); G2 is x.c0||x.c1||y.c0||y.c1 (192 bytes; the opposite of the
+ * zcash c1||c0 order).  The point at infinity is written as all zero bytes,
+ * which is cz's affine infinity (0, 0).  A coefficient's value bytes are the
+ * little-endian raw form of v*R^2 mod r (R = 2^256: Montgomery form times R
+ * once more); the reader returns v as a cz_fr (Montgomery, i.e. v*R).
+ * snarkjs adds one A entry per public signal s (and for s = 0, the constant):
+ * constraint nConstraints + s, signal s, value 1.
+ *
+ * Returns CZ_OK or a code; on failure writes a NUL-terminated message naming
+ * the section, the entry index and the byte offset into err (err may be
+ * NULL, errlen 0), and leaves the output zeroed (safe to free).  Codes:
+ *   CZ_ERR_INVALID_ARG   NULL output or path, NULL data with len > 0
+ *   CZ_ERR_IO            the file cannot be opened or mapped
+ *   CZ_ERR_NOMEM         an allocation failed
+ *   CZ_ERR_BAD_FORMAT    wrong magic; a section table inconsistent with the
+ *                        data; a missing or duplicate required section; a
+ *                        section size that does not match its counts (checked
+ *                        before anything is allocated, in 64-bit arithmetic
+ *                        that cannot overflow); nPublic + 1 > nVars; a
+ *                        domainSize that is not a power of two; a coefficient
+ *                        whose matrix is not 0 or 1, constraint >= domainSize
+ *                        or signal >= nVars
+ *   CZ_ERR_UNSUPPORTED   another container version or protocol
+ *   CZ_ERR_WRONG_CURVE   q or r (or n8q, n8r) not BLS12-381's; the message
+ *                        gives the prime in hex
+ *   CZ_ERR_TRUNCATED     the data ends inside the table or a section
+ *   CZ_ERR_NOT_CANONICAL a coordinate >= p or a coefficient >= r
+ *   CZ_ERR_NOT_ON_CURVE  a point off the curve
+ *   CZ_ERR_NOT_IN_SUBGROUP a point outside the order-r subgroup (unless
+ *                        CZ_ZKEY_SKIP_SUBGROUP) */
+#ifndef CUZK_ZKEY_H
+#define CUZK_ZKEY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/ec.h"
+#include "cuzk/ff.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Flags for the loaders. */
+#define CZ_ZKEY_DEFAULT 0u
+/* Skip the subgroup checks (points are still checked to be on the curve).
+ * Only for keys from a trusted origin, when asked for explicitly. */
+#define CZ_ZKEY_SKIP_SUBGROUP 1u
+
+typedef struct {
+    uint32_t matrix;     /* 0: A, 1: B */
+    uint32_t constraint; /* < domain_size */
+    uint32_t signal;     /* < n_vars */
+    cz_fr value;         /* the coefficient itself (R^2 factor undone) */
+} cz_zkey_coef;
+
+typedef struct {
+    uint32_t n_vars;   /* signals including the constant 1 */
+    uint32_t n_public; /* public signals, not counting the constant */
+    uint32_t domain_size;
+    uint32_t log_domain_size; /* domain_size = 2^log_domain_size */
+    cz_g1_affine alpha1, beta1, delta1;
+    cz_g2_affine beta2, gamma2, delta2;
+    cz_g1_affine *ic; /* n_public + 1 */
+    uint32_t n_coefs;
+    cz_zkey_coef *coefs; /* file order */
+    cz_g1_affine *a;     /* n_vars */
+    cz_g1_affine *b1;    /* n_vars */
+    cz_g2_affine *b2;    /* n_vars */
+    cz_g1_affine *c;     /* n_vars - n_public - 1, for signals n_public + 1.. */
+    cz_g1_affine *h;     /* domain_size */
+} cz_zkey;
+
+/* Parses a .zkey image data[0..len); the data is only read during the call
+ * and *out owns copies.  flags: CZ_ZKEY_DEFAULT or CZ_ZKEY_SKIP_SUBGROUP.
+ * Memory used is at most about 1.2 times len, whatever the counts claim.
+ * Variable time (public data). */
+int cz_zkey_load_mem(cz_zkey *out, const uint8_t *data, size_t len, unsigned flags, char *err,
+                     size_t errlen);
+/* As _load_mem, for the file at path (mapped read-only for the call). */
+int cz_zkey_load(cz_zkey *out, const char *path, unsigned flags, char *err, size_t errlen);
+/* Frees what a loader allocated and zeroes *z; NULL and zeroed are fine. */
+void cz_zkey_free(cz_zkey *z);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CUZK_ZKEY_H */

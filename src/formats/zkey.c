@@ -1,0 +1,351 @@
+/* snarkjs Groth16 .zkey reader (format in include/cuzk/zkey.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "binfile.h"
+#include "cuzk/err.h"
+#include "cuzk/zkey.h"
+
+enum {
+    ZK_HEADER = 1,
+    ZK_GROTH16 = 2,
+    ZK_IC = 3,
+    ZK_COEFS = 4,
+    ZK_A = 5,
+    ZK_B1 = 6,
+    ZK_B2 = 7,
+    ZK_C = 8,
+    ZK_H = 9
+};
+
+#define ZK_PROTOCOL_GROTH16 1u
+#define G1_BYTES            (2u * CZ_FP_BYTES)
+#define G2_BYTES            (4u * CZ_FP_BYTES)
+#define COEF_BYTES          (12u + CZ_FR_BYTES)
+
+/* Little-endian bytes -> the limbs of a cz_fp or cz_fr, no conversion. */
+static void raw_limbs(uint64_t *l, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        l[i] = 0;
+        for (int j = 7; j >= 0; j--)
+            l[i] = l[i] << 8 | p[8 * i + (size_t)j];
+    }
+}
+
+/* A Montgomery-form coordinate, taken as it is once it is below p (the check
+ * reuses the canonical decoder on the same bytes). */
+static bool read_fp(cz_fp *r, const uint8_t *p)
+{
+    cz_fp scratch;
+    if (cz_fp_from_bytes_le(&scratch, p) != CZ_OK)
+        return false;
+    raw_limbs(r->l, p, 6);
+    return true;
+}
+
+static int point_fail(const cz_binfile_cursor *c, uint64_t at, const char *what, uint64_t index,
+                      int code, char *err, size_t errlen)
+{
+    const char *why = code == CZ_ERR_NOT_CANONICAL  ? "a coordinate is not below p"
+                      : code == CZ_ERR_NOT_ON_CURVE ? "not on the curve"
+                                                    : "not in the order-r subgroup";
+    return cz_binfile_fail(
+        err, errlen, code, "zkey: offset %llu: %s section (type %u): %s %llu: %s",
+        (unsigned long long)at, c->name, c->type, what, (unsigned long long)index, why);
+}
+
+/* Reads n G1 points from the cursor, whose remaining bytes were checked to
+ * hold them. */
+static int read_g1s(cz_g1_affine *out, uint64_t n, cz_binfile_cursor *c, const char *what,
+                    unsigned flags, char *err, size_t errlen)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        const uint8_t *p = NULL;
+        uint64_t at = c->off + c->pos;
+        int rc = cz_binfile_bytes(c, &p, G1_BYTES, what, err, errlen);
+        if (rc != CZ_OK)
+            return rc;
+        if (!read_fp(&out[i].x, p) || !read_fp(&out[i].y, p + CZ_FP_BYTES))
+            rc = CZ_ERR_NOT_CANONICAL;
+        else if (!cz_g1_affine_is_on_curve(&out[i]))
+            rc = CZ_ERR_NOT_ON_CURVE;
+        else if (!(flags & CZ_ZKEY_SKIP_SUBGROUP) && !cz_g1_affine_in_subgroup(&out[i]))
+            rc = CZ_ERR_NOT_IN_SUBGROUP;
+        if (rc != CZ_OK)
+            return point_fail(c, at, what, i, rc, err, errlen);
+    }
+    return CZ_OK;
+}
+
+/* As read_g1s for G2: x.c0, x.c1, y.c0, y.c1. */
+static int read_g2s(cz_g2_affine *out, uint64_t n, cz_binfile_cursor *c, const char *what,
+                    unsigned flags, char *err, size_t errlen)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        const uint8_t *p = NULL;
+        uint64_t at = c->off + c->pos;
+        int rc = cz_binfile_bytes(c, &p, G2_BYTES, what, err, errlen);
+        if (rc != CZ_OK)
+            return rc;
+        if (!read_fp(&out[i].x.c0, p) || !read_fp(&out[i].x.c1, p + CZ_FP_BYTES) ||
+            !read_fp(&out[i].y.c0, p + 2 * CZ_FP_BYTES) ||
+            !read_fp(&out[i].y.c1, p + 3 * CZ_FP_BYTES))
+            rc = CZ_ERR_NOT_CANONICAL;
+        else if (!cz_g2_affine_is_on_curve(&out[i]))
+            rc = CZ_ERR_NOT_ON_CURVE;
+        else if (!(flags & CZ_ZKEY_SKIP_SUBGROUP) && !cz_g2_affine_in_subgroup(&out[i]))
+            rc = CZ_ERR_NOT_IN_SUBGROUP;
+        if (rc != CZ_OK)
+            return point_fail(c, at, what, i, rc, err, errlen);
+    }
+    return CZ_OK;
+}
+
+/* u32 n8q then q: must be 48 and BLS12-381's p (p - 1 is the canonical
+ * encoding of -1, and p's low byte 0xab makes the +1 carry-free). */
+static int read_q(cz_binfile_cursor *c, char *err, size_t errlen)
+{
+    static const char digits[] = "0123456789abcdef";
+    uint8_t p_le[CZ_FP_BYTES];
+    const uint8_t *q = NULL;
+    uint32_t n8q;
+    uint64_t at;
+    char hex[2 * 64 + 3];
+    size_t shown, k = 0;
+    cz_fp m1;
+    int rc = cz_binfile_u32(c, &n8q, "n8q", err, errlen);
+    if (rc != CZ_OK)
+        return rc;
+    at = c->off + c->pos;
+    rc = cz_binfile_bytes(c, &q, n8q, "the base field prime q", err, errlen);
+    if (rc != CZ_OK)
+        return rc;
+    cz_fp_neg(&m1, &CZ_FP_ONE);
+    cz_fp_to_bytes_le(p_le, &m1);
+    p_le[0]++;
+    if (n8q == CZ_FP_BYTES && memcmp(q, p_le, CZ_FP_BYTES) == 0)
+        return CZ_OK;
+    shown = n8q < 64 ? n8q : 64;
+    if (n8q > 64)
+        hex[k++] = '.', hex[k++] = '.';
+    for (size_t i = shown; i-- > 0;) {
+        hex[k++] = digits[q[i] >> 4];
+        hex[k++] = digits[q[i] & 15];
+    }
+    hex[k] = 0;
+    return cz_binfile_fail(err, errlen, CZ_ERR_WRONG_CURVE,
+                           "zkey: offset %llu: wrong curve: base field prime q is 0x%s (n8q = "
+                           "%u)%s, need BLS12-381 p (n8q = 48)",
+                           (unsigned long long)at, hex, n8q,
+                           n8q == 32 && q[31] == 0x30 && q[0] == 0x47 ? " (bn128?)" : "");
+}
+
+static int read_groth16_header(cz_zkey *z, cz_binfile_cursor *c, unsigned flags, char *err,
+                               size_t errlen)
+{
+    int rc = read_q(c, err, errlen);
+    if (rc == CZ_OK)
+        rc = cz_binfile_field(c, err, errlen); /* n8r, r */
+    if (rc == CZ_OK)
+        rc = cz_binfile_u32(c, &z->n_vars, "nVars", err, errlen);
+    if (rc == CZ_OK)
+        rc = cz_binfile_u32(c, &z->n_public, "nPublic", err, errlen);
+    if (rc == CZ_OK)
+        rc = cz_binfile_u32(c, &z->domain_size, "domainSize", err, errlen);
+    if (rc == CZ_OK)
+        rc = read_g1s(&z->alpha1, 1, c, "alpha1", flags, err, errlen);
+    if (rc == CZ_OK)
+        rc = read_g1s(&z->beta1, 1, c, "beta1", flags, err, errlen);
+    if (rc == CZ_OK)
+        rc = read_g2s(&z->beta2, 1, c, "beta2", flags, err, errlen);
+    if (rc == CZ_OK)
+        rc = read_g2s(&z->gamma2, 1, c, "gamma2", flags, err, errlen);
+    if (rc == CZ_OK)
+        rc = read_g1s(&z->delta1, 1, c, "delta1", flags, err, errlen);
+    if (rc == CZ_OK)
+        rc = read_g2s(&z->delta2, 1, c, "delta2", flags, err, errlen);
+    if (rc == CZ_OK)
+        rc = cz_binfile_end(c, err, errlen);
+    if (rc != CZ_OK)
+        return rc;
+    if ((uint64_t)z->n_public + 1 > z->n_vars)
+        return cz_binfile_fail(err, errlen, CZ_ERR_BAD_FORMAT,
+                               "zkey: offset %llu: groth16 header: nPublic + 1 = %llu exceeds "
+                               "nVars = %u",
+                               (unsigned long long)c->off, (unsigned long long)z->n_public + 1,
+                               z->n_vars);
+    if (z->domain_size == 0 || (z->domain_size & (z->domain_size - 1)) != 0)
+        return cz_binfile_fail(err, errlen, CZ_ERR_BAD_FORMAT,
+                               "zkey: offset %llu: groth16 header: domainSize = %u is not a "
+                               "power of two",
+                               (unsigned long long)c->off, z->domain_size);
+    while ((1u << z->log_domain_size) != z->domain_size)
+        z->log_domain_size++;
+    return CZ_OK;
+}
+
+/* The section must hold exactly n elements of size bytes (n * size < 2^40:
+ * no overflow). */
+static int check_size(const cz_binfile_cursor *c, uint64_t n, uint64_t size, char *err,
+                      size_t errlen)
+{
+    if (c->size - c->pos != n * size)
+        return cz_binfile_fail(err, errlen, CZ_ERR_BAD_FORMAT,
+                               "zkey: offset %llu: %s section (type %u) has %llu bytes, its %llu "
+                               "entries need %llu",
+                               (unsigned long long)c->off, c->name, c->type,
+                               (unsigned long long)(c->size - c->pos), (unsigned long long)n,
+                               (unsigned long long)(n * size));
+    return CZ_OK;
+}
+
+static int alloc_points(void **out, uint64_t n, size_t elem, char *err, size_t errlen)
+{
+    *out = malloc((size_t)n * elem + 1); /* +1: malloc(0) may return NULL */
+    return *out != NULL ? CZ_OK : cz_binfile_fail(err, errlen, CZ_ERR_NOMEM, "zkey: out of memory");
+}
+
+static int read_g1_section(cz_g1_affine **out, uint64_t n, cz_binfile_cursor *c, const char *what,
+                           unsigned flags, char *err, size_t errlen)
+{
+    int rc = check_size(c, n, G1_BYTES, err, errlen);
+    if (rc == CZ_OK)
+        rc = alloc_points((void **)out, n, sizeof **out, err, errlen);
+    if (rc == CZ_OK)
+        rc = read_g1s(*out, n, c, what, flags, err, errlen);
+    return rc;
+}
+
+static int read_coefs(cz_zkey *z, cz_binfile_cursor *c, char *err, size_t errlen)
+{
+    /* raw * 1 / R: the file's v*R^2 becomes v*R, cz_fr's form of v. */
+    static const cz_fr r_inv = {{1, 0, 0, 0}};
+    int rc = cz_binfile_u32(c, &z->n_coefs, "the coefficient count", err, errlen);
+    if (rc == CZ_OK)
+        rc = check_size(c, z->n_coefs, COEF_BYTES, err, errlen);
+    if (rc == CZ_OK)
+        rc = alloc_points((void **)&z->coefs, z->n_coefs, sizeof *z->coefs, err, errlen);
+    for (uint32_t i = 0; rc == CZ_OK && i < z->n_coefs; i++) {
+        cz_zkey_coef *e = &z->coefs[i];
+        const uint8_t *v = NULL;
+        cz_fr raw;
+        uint64_t at = c->off + c->pos;
+        /* All four fit: the size was checked. */
+        cz_binfile_u32(c, &e->matrix, "a matrix id", err, errlen);
+        cz_binfile_u32(c, &e->constraint, "a constraint", err, errlen);
+        cz_binfile_u32(c, &e->signal, "a signal", err, errlen);
+        cz_binfile_bytes(c, &v, CZ_FR_BYTES, "a value", err, errlen);
+        if (e->matrix > 1 || e->constraint >= z->domain_size || e->signal >= z->n_vars)
+            return cz_binfile_fail(err, errlen, CZ_ERR_BAD_FORMAT,
+                                   "zkey: offset %llu: coefficients section (type 4): entry %u: "
+                                   "matrix %u (need 0 or 1), constraint %u (need < domainSize = "
+                                   "%u), signal %u (need < nVars = %u)",
+                                   (unsigned long long)at, i, e->matrix, e->constraint,
+                                   z->domain_size, e->signal, z->n_vars);
+        if (cz_fr_from_bytes_le(&raw, v) != CZ_OK)
+            return cz_binfile_fail(err, errlen, CZ_ERR_NOT_CANONICAL,
+                                   "zkey: offset %llu: coefficients section (type 4): entry %u: "
+                                   "value is not below r",
+                                   (unsigned long long)(at + 12), i);
+        raw_limbs(raw.l, v, 4);
+        cz_fr_mul(&e->value, &raw, &r_inv);
+    }
+    return rc;
+}
+
+static int load(cz_zkey *z, const uint8_t *data, size_t len, unsigned flags, char *err,
+                size_t errlen)
+{
+    cz_binfile bf;
+    cz_binfile_cursor s[10];
+    static const char *const names[10] = {
+        NULL, "header", "groth16 header", "IC", "coefficients", "A", "B1", "B2", "C", "H"};
+    uint32_t protocol = 0;
+    uint64_t n_priv;
+    int rc = cz_binfile_open(&bf, data, len, "zkey", 1, 1, err, errlen);
+    if (rc != CZ_OK)
+        return rc;
+    for (uint32_t t = ZK_HEADER; t <= ZK_H && rc == CZ_OK; t++)
+        rc = cz_binfile_section_get(&bf, &s[t], t, true, names[t], err, errlen);
+    if (rc == CZ_OK)
+        rc = cz_binfile_u32(&s[ZK_HEADER], &protocol, "the protocol", err, errlen);
+    if (rc == CZ_OK)
+        rc = cz_binfile_end(&s[ZK_HEADER], err, errlen);
+    if (rc == CZ_OK && protocol != ZK_PROTOCOL_GROTH16)
+        rc = cz_binfile_fail(err, errlen, CZ_ERR_UNSUPPORTED,
+                             "zkey: offset %llu: header: protocol %u is not groth16 (1)",
+                             (unsigned long long)s[ZK_HEADER].off, protocol);
+    if (rc == CZ_OK)
+        rc = read_groth16_header(z, &s[ZK_GROTH16], flags, err, errlen);
+    n_priv = rc == CZ_OK ? (uint64_t)z->n_vars - z->n_public - 1 : 0;
+    /* Every section's size is matched to its count before its allocation, so
+     * memory stays proportional to len. */
+    if (rc == CZ_OK)
+        rc = read_g1_section(&z->ic, (uint64_t)z->n_public + 1, &s[ZK_IC], "IC point", flags, err,
+                             errlen);
+    if (rc == CZ_OK)
+        rc = read_coefs(z, &s[ZK_COEFS], err, errlen);
+    if (rc == CZ_OK)
+        rc = read_g1_section(&z->a, z->n_vars, &s[ZK_A], "A point", flags, err, errlen);
+    if (rc == CZ_OK)
+        rc = read_g1_section(&z->b1, z->n_vars, &s[ZK_B1], "B1 point", flags, err, errlen);
+    if (rc == CZ_OK)
+        rc = check_size(&s[ZK_B2], z->n_vars, G2_BYTES, err, errlen);
+    if (rc == CZ_OK)
+        rc = alloc_points((void **)&z->b2, z->n_vars, sizeof *z->b2, err, errlen);
+    if (rc == CZ_OK)
+        rc = read_g2s(z->b2, z->n_vars, &s[ZK_B2], "B2 point", flags, err, errlen);
+    if (rc == CZ_OK)
+        rc = read_g1_section(&z->c, n_priv, &s[ZK_C], "C point", flags, err, errlen);
+    if (rc == CZ_OK)
+        rc = read_g1_section(&z->h, z->domain_size, &s[ZK_H], "H point", flags, err, errlen);
+    cz_binfile_close(&bf);
+    return rc;
+}
+
+int cz_zkey_load_mem(cz_zkey *out, const uint8_t *data, size_t len, unsigned flags, char *err,
+                     size_t errlen)
+{
+    int rc;
+    if (err != NULL && errlen > 0)
+        err[0] = 0;
+    if (out == NULL || (data == NULL && len > 0))
+        return cz_binfile_fail(err, errlen, CZ_ERR_INVALID_ARG, "zkey: NULL argument");
+    memset(out, 0, sizeof *out);
+    rc = load(out, data, len, flags, err, errlen);
+    if (rc != CZ_OK)
+        cz_zkey_free(out);
+    return rc;
+}
+
+int cz_zkey_load(cz_zkey *out, const char *path, unsigned flags, char *err, size_t errlen)
+{
+    cz_binfile_map m;
+    int rc;
+    if (err != NULL && errlen > 0)
+        err[0] = 0;
+    if (out == NULL || path == NULL)
+        return cz_binfile_fail(err, errlen, CZ_ERR_INVALID_ARG, "zkey: NULL argument");
+    memset(out, 0, sizeof *out);
+    rc = cz_binfile_map_open(&m, path, err, errlen);
+    if (rc != CZ_OK)
+        return rc;
+    rc = cz_zkey_load_mem(out, m.data, m.len, flags, err, errlen);
+    cz_binfile_map_close(&m);
+    return rc;
+}
+
+void cz_zkey_free(cz_zkey *z)
+{
+    if (z == NULL)
+        return;
+    free(z->ic);
+    free(z->coefs);
+    free(z->a);
+    free(z->b1);
+    free(z->b2);
+    free(z->c);
+    free(z->h);
+    memset(z, 0, sizeof *z);
+}
