@@ -6,7 +6,7 @@
 #
 #   scripts/test.sh            everything
 #   CZ_TEST_SEED=N scripts/test.sh   replay one seed in every test program
-#   CZ_FUZZ_SECONDS=N          fuzzing time per harness (default 30)
+#   CZ_FUZZ_SECONDS=N          fuzzing time per harness (default 20)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CTEST_OUTPUT_ON_FAILURE=1
@@ -43,8 +43,8 @@ scripts/ctime.sh build/release
 scripts/ctime.sh build/clang
 
 if [ -x scripts/fuzz.sh ]; then
-    step "fuzzing (${CZ_FUZZ_SECONDS:-30} s per harness)"
-    scripts/fuzz.sh "${CZ_FUZZ_SECONDS:-30}"
+    step "fuzzing (${CZ_FUZZ_SECONDS:-20} s per harness)"
+    scripts/fuzz.sh "${CZ_FUZZ_SECONDS:-20}"
 fi
 
 step "all tests passed"
