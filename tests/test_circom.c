@@ -9,90 +9,21 @@
 #include "cuzk/circom.h"
 #include "cuzk/err.h"
 #include "cuzk/ff.h"
+#include "fixture.h"
 #include "tf.h"
 
 static unsigned iters(unsigned n) { return n * tf_scale; }
 
 /* ------------------------------------------------------------ fixtures --- */
 
-/* tests/data/circom/<name>, found from this file's path (CMake compiles with
- * absolute paths) unless CZ_TEST_DATA names the tests/data directory. */
-static void fixture_path(char *out, size_t n, const char *name)
-{
-    const char *env = getenv("CZ_TEST_DATA");
-    if (env != NULL) {
-        snprintf(out, n, "%s/circom/%s", env, name);
-        return;
-    }
-    const char *file = __FILE__, *slash = strrchr(file, '/');
-    int dir = slash != NULL ? (int)(slash - file) : 1;
-    snprintf(out, n, "%.*s/data/circom/%s", dir, slash != NULL ? file : ".", name);
-}
-
-typedef struct {
-    uint8_t *p;
-    size_t n;
-} blob;
-
-static blob slurp(const char *name)
-{
-    char path[4096];
-    blob b = {NULL, 0};
-    fixture_path(path, sizeof path, name);
-    FILE *f = fopen(path, "rb");
-    TF_CHECK_MSG(f != NULL, "cannot open %s", path);
-    if (f == NULL)
-        return b;
-    fseek(f, 0, SEEK_END);
-    b.n = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    b.p = malloc(b.n);
-    TF_CHECK(b.p != NULL && fread(b.p, 1, b.n, f) == b.n);
-    fclose(f);
-    return b;
-}
-
-/* An exact-size heap copy of b, so ASan sees any read past its end. */
-static blob dup(blob b, size_t n)
-{
-    blob d = {malloc(n ? n : 1), n};
-    memcpy(d.p, b.p, n < b.n ? n : b.n);
-    return d;
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-    return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static void wr32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> 8 * i);
-}
-static void wr64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> 8 * i);
-}
-
-/* Offset of the entry (type, size) of the first section of the given type in
- * a well-formed container; its data starts 12 bytes later.  0 if absent. */
-static size_t entry_of(blob b, uint32_t type)
-{
-    size_t pos = 12;
-    for (uint32_t i = 0; i < rd32(b.p + 8); i++) {
-        if (rd32(b.p + pos) == type)
-            return pos;
-        pos += 12 + rd32(b.p + pos + 4); /* fixtures are small */
-    }
-    return 0;
-}
-static size_t data_of(blob b, uint32_t type) { return entry_of(b, type) + 12; }
+/* Section offsets in the fixtures (tests/fixture.h). */
+static size_t entry_of(tf_blob b, uint32_t type) { return tf_binfile_entry(b, type); }
+static size_t data_of(tf_blob b, uint32_t type) { return entry_of(b, type) + 12; }
 
 /* The circuit's inputs (tests/data/circom/input.json). */
 static const uint64_t in_a = 3, in_b = 11, in_c = 1234567;
 
-static int r1cs_mem(blob b, char *err)
+static int r1cs_mem(tf_blob b, char *err)
 {
     cz_circom_r1cs r;
     int rc = cz_circom_r1cs_load_mem(&r, b.p, b.n, err, 256);
@@ -115,7 +46,7 @@ static int r1cs_mem(blob b, char *err)
     return rc;
 }
 
-static int wtns_mem(blob b, char *err)
+static int wtns_mem(tf_blob b, char *err)
 {
     cz_circom_wtns w;
     int rc = cz_circom_wtns_load_mem(&w, b.p, b.n, err, 256);
@@ -126,7 +57,7 @@ static int wtns_mem(blob b, char *err)
 }
 
 /* Loads a corrupted copy and checks the code (and a message fragment). */
-static void expect_r1cs(blob b, int code, const char *frag, const char *what)
+static void expect_r1cs(tf_blob b, int code, const char *frag, const char *what)
 {
     char err[256] = "";
     int rc = r1cs_mem(b, err);
@@ -137,7 +68,7 @@ static void expect_r1cs(blob b, int code, const char *frag, const char *what)
                      frag);
 }
 
-static void expect_wtns(blob b, int code, const char *frag, const char *what)
+static void expect_wtns(tf_blob b, int code, const char *frag, const char *what)
 {
     char err[256] = "";
     int rc = wtns_mem(b, err);
@@ -154,10 +85,10 @@ static void load_fixtures(cz_circom_r1cs *r, cz_circom_wtns *w)
 {
     char path[4096], err[256];
     int rc;
-    fixture_path(path, sizeof path, "mul.r1cs");
+    tf_fixture_path(path, sizeof path, "circom", "mul.r1cs");
     rc = cz_circom_r1cs_load(r, path, err, sizeof err);
     TF_CHECK_MSG(rc == CZ_OK, "%s", err);
-    fixture_path(path, sizeof path, "mul.wtns");
+    tf_fixture_path(path, sizeof path, "circom", "mul.wtns");
     rc = cz_circom_wtns_load(w, path, err, sizeof err);
     TF_CHECK_MSG(rc == CZ_OK, "%s", err);
 }
@@ -301,11 +232,11 @@ static void test_truncation(void)
 {
     const char *names[2] = {"mul.r1cs", "mul.wtns"};
     for (int f = 0; f < 2; f++) {
-        blob b = slurp(names[f]);
+        tf_blob b = tf_fixture("circom", names[f]);
         if (b.p == NULL)
             continue;
         for (size_t n = 0; n <= b.n; n++) {
-            blob d = dup(b, n);
+            tf_blob d = tf_blob_prefix(b, n);
             char what[64];
             snprintf(what, sizeof what, "prefix %zu of %zu", n, b.n);
             if (f == 0)
@@ -320,7 +251,7 @@ static void test_truncation(void)
 
 static void test_r1cs_corruptions(void)
 {
-    blob b = slurp("mul.r1cs"), d;
+    tf_blob b = tf_fixture("circom", "mul.r1cs"), d;
     size_t h, c, e;
     if (b.p == NULL)
         return;
@@ -328,66 +259,66 @@ static void test_r1cs_corruptions(void)
     c = data_of(b, 2);
     /* header: n8 @0, prime @4, nWires @36, nPubOut @40, nPubIn @44, nPrvIn @48,
      * nLabels @52, mConstraints @60 */
-    d = dup(b, b.n), d.p[0] ^= 1;
+    d = tf_blob_prefix(b, b.n), d.p[0] ^= 1;
     expect_r1cs(d, CZ_ERR_BAD_FORMAT, "magic", "magic"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + 4, 2);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + 4, 2);
     expect_r1cs(d, CZ_ERR_UNSUPPORTED, "version", "version"), free(d.p);
-    d = dup(b, b.n), d.p[h + 4 + 7] ^= 0x10;
+    d = tf_blob_prefix(b, b.n), d.p[h + 4 + 7] ^= 0x10;
     expect_r1cs(d, CZ_ERR_WRONG_CURVE, "wrong curve", "prime"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + h, 48);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h, 48);
     expect_r1cs(d, CZ_ERR_WRONG_CURVE, "n8 = 48", "n8"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + h + 36, 5);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h + 36, 5);
     expect_r1cs(d, CZ_ERR_BAD_FORMAT, "nWires", "nWires < counted"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + h + 36, 7);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h + 36, 7);
     expect_r1cs(d, CZ_ERR_BAD_FORMAT, "wire 7 >= nWires", "wire out of range"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + h + 40, 0xffffffffu);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h + 40, 0xffffffffu);
     expect_r1cs(d, CZ_ERR_BAD_FORMAT, "exceeds nWires", "nPubOut huge"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + h + 60, 5);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h + 60, 5);
     expect_r1cs(d, CZ_ERR_TRUNCATED, "constraints", "mConstraints + 1"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + h + 60, 3);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h + 60, 3);
     expect_r1cs(d, CZ_ERR_BAD_FORMAT, "unexpected bytes", "mConstraints - 1"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + h + 60, 0xffffffffu);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h + 60, 0xffffffffu);
     expect_r1cs(d, CZ_ERR_BAD_FORMAT, "mConstraints", "mConstraints huge"), free(d.p);
     /* constraint 0, A: count @0, wire @4, coefficient @8 */
-    d = dup(b, b.n), wr32(d.p + c + 4, 8);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + c + 4, 8);
     expect_r1cs(d, CZ_ERR_BAD_FORMAT, "wire 8", "wire id = nWires"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + c + 4, 0xffffffffu);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + c + 4, 0xffffffffu);
     expect_r1cs(d, CZ_ERR_BAD_FORMAT, "nWires", "wire id huge"), free(d.p);
-    d = dup(b, b.n), memset(d.p + c + 8, 0xff, 32);
+    d = tf_blob_prefix(b, b.n), memset(d.p + c + 8, 0xff, 32);
     expect_r1cs(d, CZ_ERR_NOT_CANONICAL, "coefficient", "coefficient 2^256-1"), free(d.p);
-    d = dup(b, b.n), memcpy(d.p + c + 8, d.p + h + 4, 32); /* = r */
+    d = tf_blob_prefix(b, b.n), memcpy(d.p + c + 8, d.p + h + 4, 32); /* = r */
     expect_r1cs(d, CZ_ERR_NOT_CANONICAL, "coefficient", "coefficient r"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + c, 0x10000000u);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + c, 0x10000000u);
     expect_r1cs(d, CZ_ERR_TRUNCATED, "terms", "term count huge"), free(d.p);
     /* section table */
-    d = dup(b, b.n), wr32(d.p + 8, 0xffffffffu);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + 8, 0xffffffffu);
     expect_r1cs(d, CZ_ERR_TRUNCATED, "sections", "section count huge"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + 8, 2);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + 8, 2);
     expect_r1cs(d, CZ_ERR_BAD_FORMAT, "trailing", "section count - 1"), free(d.p);
-    d = dup(b, b.n), wr64(d.p + entry_of(b, 2) + 4, UINT64_MAX);
+    d = tf_blob_prefix(b, b.n), tf_wr64le(d.p + entry_of(b, 2) + 4, UINT64_MAX);
     expect_r1cs(d, CZ_ERR_TRUNCATED, "declares", "section size huge"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + entry_of(b, 1), 9);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + entry_of(b, 1), 9);
     expect_r1cs(d, CZ_ERR_BAD_FORMAT, "no header", "header missing"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + entry_of(b, 2), 9);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + entry_of(b, 2), 9);
     expect_r1cs(d, CZ_ERR_BAD_FORMAT, "no constraints", "constraints missing"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + entry_of(b, 3), 1);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + entry_of(b, 3), 1);
     expect_r1cs(d, CZ_ERR_BAD_FORMAT, "second header", "duplicate header"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + entry_of(b, 3), 4);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + entry_of(b, 3), 4);
     expect_r1cs(d, CZ_ERR_UNSUPPORTED, "custom gates", "custom gates"), free(d.p);
     /* the wire-to-label map is optional; an unknown section is skipped */
-    d = dup(b, b.n), wr32(d.p + entry_of(b, 3), 77);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + entry_of(b, 3), 77);
     expect_r1cs(d, CZ_OK, NULL, "unknown section"), free(d.p);
     /* trailing byte after the last section */
-    d = dup(b, b.n + 1), d.p[b.n] = 0;
+    d = tf_blob_prefix(b, b.n + 1), d.p[b.n] = 0;
     expect_r1cs(d, CZ_ERR_BAD_FORMAT, "trailing", "trailing byte"), free(d.p);
     /* wire-to-label size inconsistent with nWires: shorten it by 8 bytes */
     e = entry_of(b, 3);
-    d = dup(b, b.n - 8), wr64(d.p + e + 4, rd32(b.p + e + 4) - 8u);
+    d = tf_blob_prefix(b, b.n - 8), tf_wr64le(d.p + e + 4, tf_rd32le(b.p + e + 4) - 8u);
     memcpy(d.p + e + 12, b.p + e + 12, b.n - 8 - (e + 12));
     expect_r1cs(d, CZ_ERR_BAD_FORMAT, "wire-to-label", "wire-to-label size"), free(d.p);
     free(b.p);
     /* the same circuit for BN254 */
-    b = slurp("mul_bn128.r1cs");
+    b = tf_fixture("circom", "mul_bn128.r1cs");
     if (b.p != NULL)
         expect_r1cs(b, CZ_ERR_WRONG_CURVE, "(bn128?)", "bn128 file");
     free(b.p);
@@ -395,40 +326,40 @@ static void test_r1cs_corruptions(void)
 
 static void test_wtns_corruptions(void)
 {
-    blob b = slurp("mul.wtns"), d;
+    tf_blob b = tf_fixture("circom", "mul.wtns"), d;
     size_t h, v;
     if (b.p == NULL)
         return;
     h = data_of(b, 1);
     v = data_of(b, 2);
-    d = dup(b, b.n), d.p[3] ^= 0x20;
+    d = tf_blob_prefix(b, b.n), d.p[3] ^= 0x20;
     expect_wtns(d, CZ_ERR_BAD_FORMAT, "magic", "magic"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + 4, 1);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + 4, 1);
     expect_wtns(d, CZ_ERR_UNSUPPORTED, "version", "version 1"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + 4, 3);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + 4, 3);
     expect_wtns(d, CZ_ERR_UNSUPPORTED, "version", "version 3"), free(d.p);
-    d = dup(b, b.n), d.p[h + 4 + 31] ^= 1;
+    d = tf_blob_prefix(b, b.n), d.p[h + 4 + 31] ^= 1;
     expect_wtns(d, CZ_ERR_WRONG_CURVE, "wrong curve", "prime"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + h, 8);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h, 8);
     expect_wtns(d, CZ_ERR_WRONG_CURVE, "n8 = 8", "n8 = 8"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + h, 1000);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h, 1000);
     expect_wtns(d, CZ_ERR_TRUNCATED, "prime", "n8 huge"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + h + 36, 9);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h + 36, 9);
     expect_wtns(d, CZ_ERR_BAD_FORMAT, "nWitness", "nWitness + 1"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + h + 36, 7);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h + 36, 7);
     expect_wtns(d, CZ_ERR_BAD_FORMAT, "nWitness", "nWitness - 1"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + h + 36, 0xffffffffu);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h + 36, 0xffffffffu);
     expect_wtns(d, CZ_ERR_BAD_FORMAT, "nWitness", "nWitness huge"), free(d.p);
-    d = dup(b, b.n), memcpy(d.p + v + 5 * 32, d.p + h + 4, 32);
+    d = tf_blob_prefix(b, b.n), memcpy(d.p + v + 5 * 32, d.p + h + 4, 32);
     expect_wtns(d, CZ_ERR_NOT_CANONICAL, "witness value", "value = r"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + entry_of(b, 2), 1);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + entry_of(b, 2), 1);
     expect_wtns(d, CZ_ERR_BAD_FORMAT, "second header", "duplicate header"), free(d.p);
-    d = dup(b, b.n), wr32(d.p + entry_of(b, 2), 3);
+    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + entry_of(b, 2), 3);
     expect_wtns(d, CZ_ERR_BAD_FORMAT, "no witness", "witness missing"), free(d.p);
-    d = dup(b, b.n + 3), memset(d.p + b.n, 0, 3);
+    d = tf_blob_prefix(b, b.n + 3), memset(d.p + b.n, 0, 3);
     expect_wtns(d, CZ_ERR_BAD_FORMAT, "trailing", "trailing bytes"), free(d.p);
     free(b.p);
-    b = slurp("mul_bn128.wtns");
+    b = tf_fixture("circom", "mul_bn128.wtns");
     if (b.p != NULL)
         expect_wtns(b, CZ_ERR_WRONG_CURVE, "(bn128?)", "bn128 file");
     free(b.p);
@@ -439,11 +370,11 @@ static void test_random_corruption(void)
 {
     const char *names[2] = {"mul.r1cs", "mul.wtns"};
     for (int f = 0; f < 2; f++) {
-        blob b = slurp(names[f]);
+        tf_blob b = tf_fixture("circom", names[f]);
         if (b.p == NULL)
             continue;
         for (unsigned it = 0; it < iters(2000); it++) {
-            blob d = dup(b, b.n);
+            tf_blob d = tf_blob_prefix(b, b.n);
             unsigned flips = 1 + (unsigned)(cz_prng_next(&tf_rng) % 4);
             char err[256] = "";
             for (unsigned k = 0; k < flips; k++)
@@ -471,13 +402,13 @@ static void test_args_and_io(void)
     TF_CHECK(cz_circom_wtns_load_mem(&w, NULL, 5, NULL, 0) == CZ_ERR_INVALID_ARG);
     TF_CHECK(cz_circom_r1cs_load_mem(&r, NULL, 0, err, sizeof err) == CZ_ERR_TRUNCATED);
     TF_CHECK(cz_circom_r1cs_load(&r, NULL, err, sizeof err) == CZ_ERR_INVALID_ARG);
-    fixture_path(path, sizeof path, "no-such-file.r1cs");
+    tf_fixture_path(path, sizeof path, "circom", "no-such-file.r1cs");
     TF_CHECK(cz_circom_r1cs_load(&r, path, err, sizeof err) == CZ_ERR_IO);
     TF_CHECK(strstr(err, "no-such-file") != NULL);
     TF_CHECK(cz_circom_wtns_load(&w, path, err, sizeof err) == CZ_ERR_IO);
-    fixture_path(path, sizeof path, "");
+    tf_fixture_path(path, sizeof path, "circom", "");
     TF_CHECK(cz_circom_wtns_load(&w, path, err, sizeof err) == CZ_ERR_IO); /* a directory */
-    fixture_path(path, sizeof path, "mul.wtns");
+    tf_fixture_path(path, sizeof path, "circom", "mul.wtns");
     TF_CHECK(cz_circom_r1cs_load(&r, path, err, sizeof err) == CZ_ERR_BAD_FORMAT);
     /* a short message buffer is cut, not overrun */
     char small[8];

@@ -13,77 +13,16 @@
 #include "cuzk/err.h"
 #include "cuzk/ff.h"
 #include "cuzk/zkey.h"
+#include "fixture.h"
 #include "tf.h"
 
 /* ------------------------------------------------------------ fixtures --- */
 
-/* tests/data/<dir>/<name>, found from this file's path (CMake compiles with
- * absolute paths) unless CZ_TEST_DATA names the tests/data directory. */
-static void fixture_path(char *out, size_t n, const char *dir, const char *name)
+/* Offset of the data of the section of the given type; 0 if absent. */
+static size_t data_of(tf_blob b, uint32_t type)
 {
-    const char *env = getenv("CZ_TEST_DATA");
-    if (env != NULL) {
-        snprintf(out, n, "%s/%s/%s", env, dir, name);
-        return;
-    }
-    const char *file = __FILE__, *slash = strrchr(file, '/');
-    int len = slash != NULL ? (int)(slash - file) : 1;
-    snprintf(out, n, "%.*s/data/%s/%s", len, slash != NULL ? file : ".", dir, name);
-}
-
-typedef struct {
-    uint8_t *p;
-    size_t n;
-} blob;
-
-static blob slurp(const char *dir, const char *name)
-{
-    char path[4096];
-    blob b = {NULL, 0};
-    fixture_path(path, sizeof path, dir, name);
-    FILE *f = fopen(path, "rb");
-    TF_CHECK_MSG(f != NULL, "cannot open %s", path);
-    if (f == NULL)
-        return b;
-    fseek(f, 0, SEEK_END);
-    b.n = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    b.p = malloc(b.n + 1);
-    TF_CHECK(b.p != NULL && fread(b.p, 1, b.n, f) == b.n);
-    b.p[b.n] = 0; /* the JSON fixture is read as a string */
-    fclose(f);
-    return b;
-}
-
-/* An exact-size heap copy of the first n bytes of b (ASan sees overreads). */
-static blob dup(blob b, size_t n)
-{
-    blob d = {malloc(n ? n : 1), n};
-    memcpy(d.p, b.p, n < b.n ? n : b.n);
-    return d;
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-    return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static void wr32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> 8 * i);
-}
-
-/* Offset of the data of the section of the given type (fixtures are small
- * and well formed); 0 if absent. */
-static size_t data_of(blob b, uint32_t type)
-{
-    size_t pos = 12;
-    for (uint32_t i = 0; i < rd32(b.p + 8); i++) {
-        if (rd32(b.p + pos) == type)
-            return pos + 12;
-        pos += 12 + rd32(b.p + pos + 4);
-    }
-    return 0;
+    size_t e = tf_binfile_entry(b, type);
+    return e ? e + 12 : 0;
 }
 
 /* Groth16 header layout: n8q, q, n8r, r, nVars, nPublic, domainSize, then
@@ -94,7 +33,7 @@ static size_t data_of(blob b, uint32_t type)
 #define HDR_ALPHA1  (HDR_NVARS + 12)
 
 /* Loads b and checks the result is zeroed on failure. */
-static int load(blob b, unsigned flags, char *err)
+static int load(tf_blob b, unsigned flags, char *err)
 {
     cz_zkey z;
     int rc = cz_zkey_load_mem(&z, b.p, b.n, flags, err, 256);
@@ -172,13 +111,13 @@ static int json_g2(const char *json, const char *key, cz_g2_affine *g)
 
 static void test_parse_and_vk(void)
 {
-    blob jb = slurp("zkey", "verification_key.json");
+    tf_blob jb = tf_fixture("zkey", "verification_key.json");
     char path[4096], err[256];
     cz_zkey z;
     cz_circom_r1cs r;
-    fixture_path(path, sizeof path, "circom", "mul.r1cs");
+    tf_fixture_path(path, sizeof path, "circom", "mul.r1cs");
     TF_CHECK(cz_circom_r1cs_load(&r, path, err, sizeof err) == CZ_OK);
-    fixture_path(path, sizeof path, "zkey", "mul.zkey");
+    tf_fixture_path(path, sizeof path, "zkey", "mul.zkey");
     int rc = cz_zkey_load(&z, path, CZ_ZKEY_DEFAULT, err, sizeof err);
     TF_CHECK_MSG(rc == CZ_OK, "load: %s", err);
     if (rc != CZ_OK || jb.p == NULL)
@@ -242,12 +181,12 @@ static void test_parse_and_vk(void)
  * that it differs from the cube of the JSON value guards that reading. */
 static void test_alphabeta(void)
 {
-    blob jb = slurp("zkey", "verification_key.json");
+    tf_blob jb = tf_fixture("zkey", "verification_key.json");
     char path[4096], err[256];
     cz_zkey z;
     cz_fp v[12];
     cz_fp12 want, got, cube;
-    fixture_path(path, sizeof path, "zkey", "mul.zkey");
+    tf_fixture_path(path, sizeof path, "zkey", "mul.zkey");
     TF_CHECK(cz_zkey_load(&z, path, CZ_ZKEY_DEFAULT, err, sizeof err) == CZ_OK);
     TF_CHECK(jb.p != NULL && json_fps((const char *)jb.p, "vk_alphabeta_12", v, 12));
     cz_fp6 *h[2] = {&want.c0, &want.c1};
@@ -273,9 +212,9 @@ static void test_coefs_match_r1cs(void)
     char path[4096], err[256];
     cz_zkey z;
     cz_circom_r1cs r;
-    fixture_path(path, sizeof path, "circom", "mul.r1cs");
+    tf_fixture_path(path, sizeof path, "circom", "mul.r1cs");
     TF_CHECK(cz_circom_r1cs_load(&r, path, err, sizeof err) == CZ_OK);
-    fixture_path(path, sizeof path, "zkey", "mul.zkey");
+    tf_fixture_path(path, sizeof path, "zkey", "mul.zkey");
     TF_CHECK(cz_zkey_load(&z, path, CZ_ZKEY_DEFAULT, err, sizeof err) == CZ_OK);
     TF_CHECK(z.n_coefs == r.a.nnz + r.b.nnz + z.n_public + 1);
     uint64_t seen[2] = {0, 0}, extra = 0;
@@ -309,7 +248,7 @@ static void test_coefs_match_r1cs(void)
  * absent from a matrix). */
 static void test_infinity(void)
 {
-    blob b = slurp("zkey", "mul.zkey");
+    tf_blob b = tf_fixture("zkey", "mul.zkey");
     static const uint8_t zero[192];
     char err[256];
     cz_zkey z;
@@ -330,15 +269,15 @@ static void test_infinity(void)
 
 static void test_truncation(void)
 {
-    blob b = slurp("zkey", "mul.zkey");
+    tf_blob b = tf_fixture("zkey", "mul.zkey");
     char err[256];
     for (size_t n = 0; n < b.n; n++) {
-        blob d = dup(b, n);
+        tf_blob d = tf_blob_prefix(b, n);
         int rc = load(d, CZ_ZKEY_SKIP_SUBGROUP, err);
         TF_CHECK_MSG(rc == CZ_ERR_TRUNCATED || rc == CZ_ERR_BAD_FORMAT, "length %zu: %d", n, rc);
         free(d.p);
     }
-    blob d = dup(b, b.n);
+    tf_blob d = tf_blob_prefix(b, b.n);
     TF_CHECK(load(d, CZ_ZKEY_DEFAULT, err) == CZ_OK);
     free(d.p);
     free(b.p);
@@ -346,7 +285,7 @@ static void test_truncation(void)
 
 static void test_wrong_curve(void)
 {
-    blob b = slurp("zkey", "mul_bn128.zkey");
+    tf_blob b = tf_fixture("zkey", "mul_bn128.zkey");
     char err[256];
     TF_CHECK(load(b, CZ_ZKEY_DEFAULT, err) == CZ_ERR_WRONG_CURVE);
     TF_CHECK_MSG(strstr(err, "bn128") != NULL && strstr(err, "0x30644e72") != NULL, "%s", err);
@@ -354,21 +293,21 @@ static void test_wrong_curve(void)
 }
 
 /* Applies f to a copy of the fixture and returns the loader's code. */
-static int corrupt(blob b, void (*f)(blob, size_t), size_t at, unsigned flags, char *err)
+static int corrupt(tf_blob b, void (*f)(tf_blob, size_t), size_t at, unsigned flags, char *err)
 {
-    blob d = dup(b, b.n);
+    tf_blob d = tf_blob_prefix(b, b.n);
     f(d, at);
     int rc = load(d, flags, err);
     free(d.p);
     return rc;
 }
-static void flip_low(blob d, size_t at) { d.p[at] ^= 1; }
-static void all_ff(blob d, size_t at) { memset(d.p + at, 0xff, 48); }
-static void u32_max(blob d, size_t at) { wr32(d.p + at, UINT32_MAX); }
-static void u32_six(blob d, size_t at) { wr32(d.p + at, 6); }
-static void u32_two(blob d, size_t at) { wr32(d.p + at, 2); }
+static void flip_low(tf_blob d, size_t at) { d.p[at] ^= 1; }
+static void all_ff(tf_blob d, size_t at) { memset(d.p + at, 0xff, 48); }
+static void u32_max(tf_blob d, size_t at) { tf_wr32le(d.p + at, UINT32_MAX); }
+static void u32_six(tf_blob d, size_t at) { tf_wr32le(d.p + at, 6); }
+static void u32_two(tf_blob d, size_t at) { tf_wr32le(d.p + at, 2); }
 /* (0, 2): on y^2 = x^3 + 4, of order 3, so outside the order-r subgroup. */
-static void order3(blob d, size_t at)
+static void order3(tf_blob d, size_t at)
 {
     cz_fp two;
     cz_fp_from_u64(&two, 2);
@@ -380,7 +319,7 @@ static void order3(blob d, size_t at)
 
 static void test_corruptions(void)
 {
-    blob b = slurp("zkey", "mul.zkey");
+    tf_blob b = tf_fixture("zkey", "mul.zkey");
     char err[256];
     size_t hdr = data_of(b, 2), coefs = data_of(b, 4), a = data_of(b, 5), b2 = data_of(b, 7);
     size_t h = data_of(b, 9), proto = data_of(b, 1);
@@ -427,10 +366,10 @@ static void test_corruptions(void)
 /* Random byte corruptions: a verdict, never a crash (ASan). */
 static void test_random_corruption(void)
 {
-    blob b = slurp("zkey", "mul.zkey");
+    tf_blob b = tf_fixture("zkey", "mul.zkey");
     char err[256];
     for (unsigned it = 0; it < 200 * tf_scale; it++) {
-        blob d = dup(b, b.n);
+        tf_blob d = tf_blob_prefix(b, b.n);
         uint64_t k = cz_prng_next(&tf_rng);
         for (int j = 0; j < 1 + (int)(k & 3); j++) {
             uint64_t v = cz_prng_next(&tf_rng);
@@ -452,10 +391,10 @@ static void test_args_and_io(void)
     TF_CHECK(cz_zkey_load_mem(&z, NULL, 5, 0, NULL, 0) == CZ_ERR_INVALID_ARG);
     TF_CHECK(cz_zkey_load_mem(&z, NULL, 0, 0, err, sizeof err) == CZ_ERR_TRUNCATED);
     TF_CHECK(cz_zkey_load(&z, NULL, 0, err, sizeof err) == CZ_ERR_INVALID_ARG);
-    fixture_path(path, sizeof path, "zkey", "no-such-file.zkey");
+    tf_fixture_path(path, sizeof path, "zkey", "no-such-file.zkey");
     TF_CHECK(cz_zkey_load(&z, path, 0, err, sizeof err) == CZ_ERR_IO);
     TF_CHECK(strstr(err, "no-such-file") != NULL);
-    fixture_path(path, sizeof path, "circom", "mul.r1cs");
+    tf_fixture_path(path, sizeof path, "circom", "mul.r1cs");
     TF_CHECK(cz_zkey_load(&z, path, 0, err, sizeof err) == CZ_ERR_BAD_FORMAT);
     char small[8];
     TF_CHECK(cz_zkey_load(&z, path, 0, small, sizeof small) == CZ_ERR_BAD_FORMAT);

@@ -1,0 +1,74 @@
+#include "fixture.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tf.h"
+
+void tf_fixture_path(char *out, size_t n, const char *dir, const char *name)
+{
+    const char *env = getenv("CZ_TEST_DATA");
+    if (env != NULL) {
+        snprintf(out, n, "%s/%s/%s", env, dir, name);
+        return;
+    }
+    const char *file = __FILE__, *slash = strrchr(file, '/');
+    int len = slash != NULL ? (int)(slash - file) : 1;
+    snprintf(out, n, "%.*s/data/%s/%s", len, slash != NULL ? file : ".", dir, name);
+}
+
+tf_blob tf_fixture(const char *dir, const char *name)
+{
+    char path[4096];
+    tf_blob b = {NULL, 0};
+    tf_fixture_path(path, sizeof path, dir, name);
+    FILE *f = fopen(path, "rb");
+    TF_CHECK_MSG(f != NULL, "cannot open %s", path);
+    if (f == NULL)
+        return b;
+    fseek(f, 0, SEEK_END);
+    b.n = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    b.p = malloc(b.n + 1);
+    TF_CHECK(b.p != NULL && fread(b.p, 1, b.n, f) == b.n);
+    if (b.p)
+        b.p[b.n] = 0;
+    fclose(f);
+    return b;
+}
+
+tf_blob tf_blob_prefix(tf_blob b, size_t n)
+{
+    tf_blob d = {calloc(n ? n : 1, 1), n};
+    memcpy(d.p, b.p, n < b.n ? n : b.n);
+    return d;
+}
+
+uint32_t tf_rd32le(const uint8_t *p)
+{
+    return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+void tf_wr32le(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> 8 * i);
+}
+
+void tf_wr64le(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> 8 * i);
+}
+
+size_t tf_binfile_entry(tf_blob b, uint32_t type)
+{
+    size_t pos = 12;
+    for (uint32_t i = 0; i < tf_rd32le(b.p + 8); i++) {
+        if (tf_rd32le(b.p + pos) == type)
+            return pos;
+        pos += 12 + tf_rd32le(b.p + pos + 4); /* fixtures are small */
+    }
+    return 0;
+}
