@@ -64,44 +64,39 @@ static double load_avg(void)
 }
 
 /* Bases s_i G with s_i = a + i d: one addition per point, then one batch
- * conversion to affine (in blocks, to keep the Jacobian buffer small). */
+ * conversion to affine (in blocks, to keep the Jacobian buffer small).
+ * Written once for G = g1 and g2. */
+#define MAKE_PROGRESSION(G, GEN)                                                \
+    static void make_##G##_progression(cz_##G##_affine *out, size_t n,       \
+                                       const cz_fr *a, const cz_fr *s)       \
+    {                                                                        \
+        size_t blk = 4096;                                                   \
+        cz_##G p, dp, t, *buf = malloc(blk * sizeof *buf);                   \
+        cz_##G##_from_affine(&t, &GEN);                                      \
+        cz_##G##_mul_var(&p, &t, a);                                         \
+        cz_##G##_mul_var(&dp, &t, s);                                        \
+        for (size_t i = 0; i < n; i += blk) {                                \
+            size_t m = n - i < blk ? n - i : blk;                            \
+            for (size_t j = 0; j < m; j++) {                                 \
+                buf[j] = p;                                                  \
+                cz_##G##_add(&p, &p, &dp);                                   \
+            }                                                                \
+            cz_##G##s_to_affine(out + i, buf, m);                            \
+        }                                                                    \
+        free(buf);                                                           \
+    }
+MAKE_PROGRESSION(g1, CZ_G1_GENERATOR)
+MAKE_PROGRESSION(g2, CZ_G2_GENERATOR)
+
 static void make_bases(msm_data *d, const msm_opts *o, cz_prng *g)
 {
-    size_t n = d->nbases, blk = 4096;
     cz_fr a, s;
     cz_fr_random(&a, g);
     cz_fr_random(&s, g);
-    if (!o->g2) {
-        cz_g1 p, dp, t, *buf = malloc(blk * sizeof *buf);
-        cz_g1_affine *out = d->bases;
-        cz_g1_from_affine(&t, &CZ_G1_GENERATOR);
-        cz_g1_mul_var(&p, &t, &a);
-        cz_g1_mul_var(&dp, &t, &s);
-        for (size_t i = 0; i < n; i += blk) {
-            size_t m = n - i < blk ? n - i : blk;
-            for (size_t j = 0; j < m; j++) {
-                buf[j] = p;
-                cz_g1_add(&p, &p, &dp);
-            }
-            cz_g1s_to_affine(out + i, buf, m);
-        }
-        free(buf);
-    } else {
-        cz_g2 p, dp, t, *buf = malloc(blk * sizeof *buf);
-        cz_g2_affine *out = d->bases;
-        cz_g2_from_affine(&t, &CZ_G2_GENERATOR);
-        cz_g2_mul_var(&p, &t, &a);
-        cz_g2_mul_var(&dp, &t, &s);
-        for (size_t i = 0; i < n; i += blk) {
-            size_t m = n - i < blk ? n - i : blk;
-            for (size_t j = 0; j < m; j++) {
-                buf[j] = p;
-                cz_g2_add(&p, &p, &dp);
-            }
-            cz_g2s_to_affine(out + i, buf, m);
-        }
-        free(buf);
-    }
+    if (!o->g2)
+        make_g1_progression(d->bases, d->nbases, &a, &s);
+    else
+        make_g2_progression(d->bases, d->nbases, &a, &s);
 }
 
 static double cpu_now(void)
