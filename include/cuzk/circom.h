@@ -51,6 +51,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/cs.h"
 #include "cuzk/ff.h"
 
 #ifdef __cplusplus
@@ -110,6 +111,14 @@ void cz_circom_wtns_free(cz_circom_wtns *w);
  * debugging aid. */
 int cz_circom_r1cs_check_var(const cz_circom_r1cs *r, const cz_circom_wtns *w, uint64_t *bad,
                              char *err, size_t errlen);
+
+/* Records the circuit as a cuzk R1CS: wires 0 .. nPubOut + nPubIn (the
+ * constant and the public signals) become the inputs, the other wires the
+ * aux in order, so a .wtns assignment is directly the full assignment
+ * [inputs | aux]; bellperson's input constraints are appended (they are the
+ * rows snarkjs appends too).  Coefficients equal to zero are dropped.
+ * Returns CZ_OK, CZ_ERR_INVALID_ARG (NULL), CZ_ERR_NOMEM, with err set. */
+int cz_circom_r1cs_compile(cz_r1cs **out, const cz_circom_r1cs *r, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -30,6 +30,7 @@ typedef enum {
     CZ_ERR_TRUNCATED,      /* a file or section ends before its declared contents */
     CZ_ERR_BAD_CHECKSUM,   /* a file's checksum does not match its contents */
     CZ_ERR_UNSATISFIED,    /* an assignment does not satisfy a constraint system */
+    CZ_ERR_BAD_PROOF,      /* a proof does not verify */
     CZ_ERR__COUNT
 } cz_err;
 

@@ -29,8 +29,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cuzk/cs.h"
 #include "cuzk/ec.h"
+#include "cuzk/ff.h"
 #include "cuzk/pool.h"
+#include "cuzk/zkey.h"
 
 #define CZ_GROTH16_PROOF_BYTES 192
 
@@ -51,8 +54,23 @@ typedef struct {
  * release with cz_groth16_params_free only (never cz_groth16_vk_free on
  * params.vk).  A struct filled by the caller for the writer may set mem =
  * NULL and point the arrays anywhere. */
+/* Which Groth16 convention a parameter set follows; the vk and the proof
+ * are the same in both, the prover's H and C differ:
+ *   BELLPERSON  h holds m - 1 points [tau^i Z(tau) / delta]_1 (monomial
+ *               basis), the prover computes the coefficients of
+ *               (A B - C) / Z; C evaluations come from the C matrix.
+ *   SNARKJS     h holds m points [L_(2i+1)(tau) / delta]_1 (odd-index
+ *               Lagrange basis of the 2m domain; see cz_groth16_h_odd_coset);
+ *               the key carries no C matrix: C's evaluations are A's times
+ *               B's (equal for a satisfying witness). */
+typedef enum {
+    CZ_GROTH16_BELLPERSON = 0,
+    CZ_GROTH16_SNARKJS = 1,
+} cz_groth16_flavor;
+
 typedef struct {
     cz_groth16_vk vk;
+    cz_groth16_flavor flavor; /* the .params reader sets BELLPERSON */
     size_t n_h, n_l, n_a, n_b_g1, n_b_g2;
     cz_g1_affine *h, *l, *a, *b_g1;
     cz_g2_affine *b_g2;
@@ -107,6 +125,167 @@ int cz_groth16_params_read_file(cz_groth16_params *p, const char *path, unsigned
  * (a count above UINT32_MAX). */
 int cz_groth16_params_write(FILE *f, const cz_groth16_params *p);
 int cz_groth16_params_write_file(const char *path, const cz_groth16_params *p);
+
+/* ------------------------------------------------------------- setup --- */
+
+/* INSECURE, for tests and benchmarks only: the trapdoor (tau, alpha, beta,
+ * gamma, delta) is derived from the 32-byte seed, so anyone who knows the
+ * seed can forge proofs.  Production parameters come from a ceremony.
+ *
+ * Generates bellperson-layout parameters for the recorded R1CS r (its
+ * columns [inputs | aux], input constraints included): m = the smallest
+ * power of two >= cz_r1cs_num_constraints(r) (at least 2), u_i, v_i, w_i the
+ * A, B, C column polynomials evaluated at tau through the Lagrange basis of
+ * the m-th roots of unity, and
+ *   ic_i = [(beta u_i + alpha v_i + w_i) / gamma]_1   (inputs)
+ *   l_j  = [(beta u_j + alpha v_j + w_j) / delta]_1   (aux)
+ *   a    = [u_i]_1 for every input, then for the aux in CZ_DENSITY_A_AUX
+ *   b_g1 = [v_i]_1, b_g2 = [v_i]_2 for the inputs in CZ_DENSITY_B_INPUT,
+ *          then the aux in CZ_DENSITY_B_AUX
+ *   h    = [tau^i (tau^m - 1) / delta]_1 for i < m - 1          (BELLPERSON)
+ *          [L_(2i+1)(tau) / delta]_1 for i < m, L_k the Lagrange basis of
+ *          the 2m-th roots of unity                           (SNARKJS)
+ * i.e. bellperson's generate_parameters with the points at infinity of a,
+ * b_g1 and b_g2 left out (selected by the densities, which is the same for
+ * every tau but a negligible set).  Scalar multiplications by the trapdoor
+ * are constant time (fixed-base tables).  The result owns its memory
+ * (cz_groth16_params_free).  Returns CZ_OK, CZ_ERR_INVALID_ARG (NULL
+ * arguments, more than 2^28 constraints) or CZ_ERR_NOMEM. */
+int cz_groth16_setup(cz_groth16_params *out, const cz_r1cs *r, const uint8_t seed[32],
+                     cz_groth16_flavor flavor, cz_pool *pool);
+
+/* ------------------------------------------------------------ prover --- */
+
+/* Where prove_start runs its heavy work. */
+typedef enum {
+    CZ_BACKEND_CPU = 0,
+} cz_backend;
+
+/* Seconds spent per phase (filled by the prover when opts->timings is set). */
+typedef struct {
+    double spmv, h, msm_h, msm_l, msm_a, msm_b_g1, msm_b_g2, assemble;
+} cz_groth16_timings;
+
+typedef struct {
+    cz_backend backend;
+    cz_pool *pool; /* NULL: the calling thread only */
+    /* Tests only: fixed blinding factors r = rs[0], s = rs[1] instead of
+     * fresh ones from the OS CSPRNG.  A proof with known r, s reveals the
+     * witness: never set this in production. */
+    const cz_fr *rs;
+    cz_groth16_timings *timings; /* may be NULL */
+} cz_groth16_prove_opts;
+
+/* A proof between its two halves. */
+typedef struct cz_groth16_pending cz_groth16_pending;
+
+/* First half of a proof: a, b, c = A w, B w, C w (C w = A w * B w for the
+ * SNARKJS flavor), H, then the G1 MSMs for h, l, a and b_g1 (the device
+ * part, once a GPU back end exists).  w is the full assignment [inputs |
+ * aux] (w[0] = 1), w_len = cz_r1cs_num_inputs + num_aux; it and a/b/c are
+ * no longer needed when this returns: the pending handle keeps only the
+ * G1 partial sums, the B_g2 scalars (the assignment entries the B density
+ * selects, compacted) and r, s drawn from the OS CSPRNG.  params and r1cs
+ * must stay alive and unchanged until cz_groth16_prove_finish or
+ * cz_groth16_pending_free.  opts may be NULL (CPU, one thread).
+ *
+ * The witness is not checked against the constraints (use cz_r1cs_check):
+ * an unsatisfying one gives a proof that does not verify.
+ * Returns CZ_OK, or with *out = NULL and a message in err:
+ *   CZ_ERR_INVALID_ARG   NULL arguments, w_len wrong, unknown backend
+ *   CZ_ERR_BAD_FORMAT    params do not match r1cs (the message names the
+ *                        query and both counts)
+ *   CZ_ERR_NOMEM, CZ_ERR_RNG */
+int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *params,
+                           const cz_r1cs *r1cs, const cz_fr *w, size_t w_len,
+                           const cz_groth16_prove_opts *opts, char *err, size_t errlen);
+
+/* Second half: the B_g2 MSM, then the proof
+ *   A = alpha + sum w_i a_i + r delta
+ *   B = beta + sum w_i b_i + s delta                          (in G2)
+ *   C = sum h_i h(tau)-terms + sum aux_j l_j + s A + r B1 - r s delta
+ * with B1 the G1 twin of B; the multiplications by r, s and r s are
+ * constant time.  Always frees pending (r and s are wiped).  Returns CZ_OK,
+ * CZ_ERR_INVALID_ARG (NULL) or CZ_ERR_NOMEM (then *proof is untouched). */
+int cz_groth16_prove_finish(cz_groth16_proof *proof, cz_groth16_pending *pending);
+
+/* Drops a pending proof without finishing it (wipes r, s).  NULL: no-op. */
+void cz_groth16_pending_free(cz_groth16_pending *pending);
+
+/* Bytes a pending handle holds for these params (for memory budgets). */
+size_t cz_groth16_pending_bytes(const cz_groth16_params *params);
+/* Peak bytes prove_start allocates besides the pending handle (a, b, c and
+ * MSM scratch) for r1cs with the pool's thread count. */
+size_t cz_groth16_prove_start_bytes(const cz_groth16_params *params, const cz_r1cs *r1cs,
+                                    const cz_pool *pool);
+
+/* start + finish. */
+int cz_groth16_prove(cz_groth16_proof *proof, const cz_groth16_params *params,
+                     const cz_r1cs *r1cs, const cz_fr *w, size_t w_len,
+                     const cz_groth16_prove_opts *opts, char *err, size_t errlen);
+
+/* n proofs for n assignments w[k] (each w_len long) sharing params: every
+ * first half, then every second half; opts->rs, when set, holds 2n values.
+ * On error no proof is returned and everything started is dropped. */
+int cz_groth16_prove_batch(cz_groth16_proof *proofs, const cz_groth16_params *params,
+                           const cz_r1cs *r1cs, const cz_fr *const *w, size_t n, size_t w_len,
+                           const cz_groth16_prove_opts *opts, char *err, size_t errlen);
+
+/* Parameters for proving with a snarkjs .zkey: copies z's verifying key and
+ * queries into *params (flavor SNARKJS; a, b_g1, b_g2 keep the entries the
+ * densities select, l = z's C section, h = z's H section) and builds in *r1cs
+ * the A and B matrices from the coefficient section (C empty; the
+ * input rows snarkjs appends become the input constraints).  A .wtns
+ * assignment of the circuit is then a valid w for cz_groth16_prove.  Returns
+ * CZ_OK, CZ_ERR_BAD_FORMAT (coefficients do not end in snarkjs's input
+ * rows, domain size not the one the rows imply; message in err),
+ * CZ_ERR_NOMEM, CZ_ERR_INVALID_ARG. */
+int cz_groth16_params_from_zkey(cz_groth16_params *params, cz_r1cs **r1cs, const cz_zkey *z, char *err, size_t errlen);
+
+/* The inverse, for writing a .zkey (cz_zkey_write) that snarkjs can prove
+ * with: params must have the SNARKJS flavor and match r (as from
+ * cz_groth16_setup(..., CZ_GROTH16_SNARKJS, ...)).  The queries are expanded
+ * to one point per signal (infinity where the density is clear) and the
+ * coefficient section lists, row by row, A's entries then B's (the input
+ * rows last, being the last rows).  *z owns its memory (cz_zkey_free).
+ * CZ_OK, CZ_ERR_INVALID_ARG (flavor, shapes, counts beyond 32 bits),
+ * CZ_ERR_NOMEM. */
+int cz_groth16_params_to_zkey(cz_zkey *z, const cz_groth16_params *params, const cz_r1cs *r1cs);
+
+/* ---------------------------------------------------------- verifier --- */
+
+/* A verifying key prepared for pairings: e(alpha, beta), -gamma, -delta and
+ * its own copy of IC. */
+typedef struct {
+    cz_fp12 alpha_beta;
+    cz_g1_affine alpha_g1;
+    cz_g2_affine beta_g2, neg_gamma_g2, neg_delta_g2;
+    size_t n_ic;
+    cz_g1_affine *ic;
+} cz_groth16_pvk;
+
+/* CZ_OK, CZ_ERR_INVALID_ARG (NULL, n_ic = 0), CZ_ERR_NOMEM. */
+int cz_groth16_pvk_prepare(cz_groth16_pvk *pvk, const cz_groth16_vk *vk);
+void cz_groth16_pvk_free(cz_groth16_pvk *pvk); /* NULL: no-op */
+
+/* Checks e(A, B) = e(alpha, beta) e(IC_0 + sum x_i IC_(i+1), gamma)
+ * e(C, delta) for the n_inputs = n_ic - 1 public inputs x (without the
+ * constant 1).  The proof's points must be in the subgroup (the decoders
+ * of this header and of snarkjs.h check it).  Returns CZ_OK for a valid
+ * proof, CZ_ERR_BAD_PROOF when the equation fails, CZ_ERR_INVALID_ARG for a
+ * wrong input count or NULL arguments. */
+int cz_groth16_verify(const cz_groth16_pvk *pvk, const cz_groth16_proof *proof,
+                      const cz_fr *inputs, size_t n_inputs);
+
+/* Batch verification of n proofs (inputs: n rows of n_inputs), one
+ * multi-pairing of n + 3 pairs: with random 128-bit z_k (OS CSPRNG),
+ *   prod e(z_k A_k, B_k) e(-(sum z_k) alpha, beta)
+ *   e(sum z_k IC(x_k), -gamma) e(sum z_k C_k, -delta) = 1.
+ * CZ_OK when all are valid (a false accept has probability <= 2^-128);
+ * CZ_ERR_BAD_PROOF when some proof is invalid (verify them one by one to
+ * find which); CZ_ERR_RNG, CZ_ERR_NOMEM, CZ_ERR_INVALID_ARG.  n = 0: CZ_OK. */
+int cz_groth16_verify_batch(const cz_groth16_pvk *pvk, const cz_groth16_proof *proofs,
+                            const cz_fr *inputs, size_t n_inputs, size_t n);
 
 void cz_groth16_proof_to_bytes(uint8_t out[CZ_GROTH16_PROOF_BYTES], const cz_groth16_proof *p);
 /* Decodes exactly 192 bytes (else CZ_ERR_BAD_LENGTH); all three points

@@ -1,7 +1,8 @@
 /* cuzk: number-theoretic transforms over Fr and the Groth16 H polynomial.
  *
  * Conventions match bellperson's EvaluationDomain bit for bit:
- *   omega_(2^32) = 7^((r-1)/2^32)  (Fr has 2-adicity 32, 7 generates Fr^*)
+ *   omega_(2^32) = 7^((r-1)/2^32)  (Fr has 2-adicity 32, 7 generates Fr^*;
+ *                                   snarkjs's domains use 5, see below)
  *   omega_n      = omega_(2^32)^(2^(32-k))  for n = 2^k
  *   forward:  X_i = sum_j x_j omega_n^(ij)          (evaluation at omega^i)
  *   inverse:  x_j = (1/n) sum_i X_i omega_n^(-ij)
@@ -51,6 +52,17 @@ size_t cz_ntt_domain_bytes(unsigned log_n);
  * range) or CZ_ERR_NOMEM (then *out is NULL). */
 int cz_ntt_domain_new(cz_ntt_domain **out, unsigned log_n);
 
+/* The same with another choice of roots: omega_(2^32) = b^((r-1)/2^32) for
+ * b = root_base, CZ_NTT_ROOT_BELLPERSON (7, the default above) or
+ * CZ_NTT_ROOT_SNARKJS (5: ffjavascript/wasmcurves take the smallest
+ * quadratic non-residue).  Both give primitive roots, but different ones,
+ * so evaluation i of a vector means a different point: a prover must use
+ * the roots its key was made with.  The coset generator g stays 7.  Other
+ * bases: CZ_ERR_INVALID_ARG. */
+#define CZ_NTT_ROOT_BELLPERSON 7u
+#define CZ_NTT_ROOT_SNARKJS    5u
+int cz_ntt_domain_new_root(cz_ntt_domain **out, unsigned log_n, unsigned root_base);
+
 /* NULL is a no-op. */
 void cz_ntt_domain_free(cz_ntt_domain *d);
 
@@ -58,6 +70,8 @@ unsigned cz_ntt_domain_log(const cz_ntt_domain *d);
 size_t cz_ntt_domain_size(const cz_ntt_domain *d);
 /* omega_n, the generator of the domain (inverse: omega_n^-1). */
 void cz_ntt_domain_omega(cz_fr *r, const cz_ntt_domain *d, bool inverse);
+/* omega_2n, with omega_2n^2 = omega_n (defined for log_n <= 31). */
+void cz_ntt_domain_omega2n(cz_fr *r, const cz_ntt_domain *d);
 
 /* Layout of input and output: N natural order, R bit-reversed (element i
  * stored at index bitrev_k(i), k = log_n).  NR (a decimation-in-frequency
@@ -107,6 +121,19 @@ void cz_ntt_bitrev(cz_fr *x, unsigned log_n, cz_pool *pool);
  * the quotient itself for a satisfying witness.
  * Returns CZ_OK, or CZ_ERR_INVALID_ARG when n > m or a buffer is NULL. */
 int cz_groth16_h(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size_t n, cz_pool *pool);
+
+/* The H scalars of a snarkjs proof (groth16_prove.js): the evaluations of
+ * A B - C on the odd coset w <omega> (w = omega_2m, so its points are the
+ * odd powers of omega_2m), which snarkjs's .zkey pairs with the points
+ * [L_(2i+1)(tau) / delta]_1 of the 2m-point Lagrange basis:
+ *   v = fft(ifft(v) * w^j) for v in a, b, c;   a_i = a_i b_i - c_i.
+ * There is no division by Z: on that coset Z = X^m - 1 = -2 is constant and
+ * the .zkey's points absorb it.  Same buffers and padding as cz_groth16_h;
+ * on return a[0 .. m-1] holds the m scalars in natural order, b and c are
+ * clobbered.  The small power tables (2 sqrt(m) elements) come from malloc.
+ * Returns CZ_OK, CZ_ERR_INVALID_ARG (n > m, NULL buffer) or CZ_ERR_NOMEM. */
+int cz_groth16_h_odd_coset(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size_t n,
+                           cz_pool *pool);
 
 #ifdef __cplusplus
 }

@@ -107,6 +107,33 @@ int cz_zkey_load(cz_zkey *out, const char *path, unsigned flags, char *err, size
 /* Frees what a loader allocated and zeroes *z; NULL and zeroed are fine. */
 void cz_zkey_free(cz_zkey *z);
 
+/* Writes *z as a .zkey file at path, the inverse of cz_zkey_load: sections
+ * 1..10 in that order, encoded as above (the bytes of sections 1-9 of a
+ * snarkjs file read by the loader are reproduced exactly).  Section 10 is
+ * what `snarkjs groth16 setup` writes, a 64-byte circuit hash and a zero
+ * contribution count, except that the hash (blake2b of the key at delta = 1,
+ * which a key with another delta cannot recompute) is 64 zero bytes:
+ * `snarkjs groth16 prove` and `zkey export verificationkey` do not read it,
+ * `zkey contribute` only hashes it (checked: its output proves), `zkey
+ * verify` (which rebuilds the key from a powers-of-tau file) cannot match it.
+ * z->log_domain_size must be set.
+ *
+ * The file is written to path + ".tmp", synced, then renamed over path, so
+ * on failure no file at path is created or changed (the .tmp is removed).
+ * Returns CZ_OK or a code, with a NUL-terminated message in err (err may be
+ * NULL, errlen 0):
+ *   CZ_ERR_INVALID_ARG  z or path NULL; n_public + 1 > n_vars; domain_size
+ *                       != 2^log_domain_size (log_domain_size <= 31); a NULL
+ *                       array whose count is not zero; a coefficient whose
+ *                       matrix is not 0 or 1, constraint >= domain_size,
+ *                       signal >= n_vars or value limbs >= r; a point with a
+ *                       coordinate's limbs >= p or off the curve (subgroup
+ *                       membership is not checked)
+ *   CZ_ERR_NOMEM        an allocation failed
+ *   CZ_ERR_IO           creating, writing, syncing or renaming failed
+ * Variable time (public data). */
+int cz_zkey_write(const cz_zkey *z, const char *path, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

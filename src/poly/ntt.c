@@ -110,12 +110,19 @@ static void pow_u64(cz_fr *r, const cz_fr *a, uint64_t e) { cz_fr_pow(r, a, &e, 
 
 int cz_ntt_domain_new(cz_ntt_domain **out, unsigned log_n)
 {
-    /* (r - 1) / 2^32, odd; 7^T generates the 2^32-th roots of unity. */
+    return cz_ntt_domain_new_root(out, log_n, CZ_NTT_ROOT_BELLPERSON);
+}
+
+int cz_ntt_domain_new_root(cz_ntt_domain **out, unsigned log_n, unsigned root_base)
+{
+    /* (r - 1) / 2^32, odd; b^T generates the 2^32-th roots of unity for any
+     * quadratic non-residue b (5 and 7 are). */
     static const uint64_t T[4] = {0xfffe5bfeffffffffULL, 0x09a1d80553bda402ULL,
                                   0x299d7d483339d808ULL, 0x0000000073eda753ULL};
     domain_layout l;
     *out = NULL;
-    if (log_n < 1 || log_n > CZ_NTT_MAX_LOG)
+    if (log_n < 1 || log_n > CZ_NTT_MAX_LOG ||
+        (root_base != CZ_NTT_ROOT_BELLPERSON && root_base != CZ_NTT_ROOT_SNARKJS))
         return CZ_ERR_INVALID_ARG;
     layout_of(log_n, &l);
     struct cz_ntt_domain *d = aligned_alloc(64, l.bytes);
@@ -137,11 +144,14 @@ int cz_ntt_domain_new(cz_ntt_domain **out, unsigned log_n)
         d->F[s] = p, p += l.f;
     }
 
-    cz_fr seven, nn, w;
+    cz_fr seven, nn, w, base;
     cz_fr_from_u64(&seven, 7);
-    cz_fr_pow(&w, &seven, T, 4);
-    for (unsigned i = log_n; i < 32; i++)
+    cz_fr_from_u64(&base, root_base);
+    cz_fr_pow(&w, &base, T, 4);
+    for (unsigned i = log_n + 1; i < 32; i++)
         cz_fr_sqr(&w, &w);
+    d->omega2n = w;
+    cz_fr_sqr(&w, &w);
     d->omega[0] = w;
     cz_fr_inv(&d->omega[1], &w);
     d->gamma[0] = seven;
@@ -187,6 +197,7 @@ void cz_ntt_domain_free(cz_ntt_domain *d) { free(d); }
 unsigned cz_ntt_domain_log(const cz_ntt_domain *d) { return d->log_n; }
 size_t cz_ntt_domain_size(const cz_ntt_domain *d) { return d->n; }
 void cz_ntt_domain_omega(cz_fr *r, const cz_ntt_domain *d, bool inverse) { *r = d->omega[inverse]; }
+void cz_ntt_domain_omega2n(cz_fr *r, const cz_ntt_domain *d) { *r = d->omega2n; }
 
 /* ------------------------------------------------------------ leaves --- */
 

@@ -23,6 +23,8 @@ struct cz_ntt_domain {
     cz_fr gamma[2]; /* g = 7, g^-1 */
     cz_fr n_inv;    /* 1/n */
     cz_fr z_inv;    /* 1/(g^n - 1): Z(X) = X^n - 1 on the coset g<omega> */
+    cz_fr omega2n;  /* omega_2n (omega2n^2 = omega_n): snarkjs's odd coset is
+                       omega2n <omega_n> */
     /* stage[s][h + i] = w_2h^i for h = 2^0 .. 2^(L-1), i < h, where w is
      * omega (s = 0) or omega^-1 (s = 1) of order 2h and L = min(log_n,
      * NTT_LEAF_LOG); entry 0 unused.  Every radix-2 stage of every leaf reads

@@ -22,6 +22,7 @@ static const char *const cz_err_names[CZ_ERR__COUNT] = {
     [CZ_ERR_TRUNCATED] = "file or section truncated",
     [CZ_ERR_BAD_CHECKSUM] = "checksum mismatch",
     [CZ_ERR_UNSATISFIED] = "constraint not satisfied",
+    [CZ_ERR_BAD_PROOF] = "proof does not verify",
 };
 
 const char *cz_strerror(int err)

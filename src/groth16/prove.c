@@ -1,0 +1,421 @@
+/* The Groth16 prover, split in two halves (see groth16.h).
+ *
+ * With w the assignment, r and s the blinding factors:
+ *   A  = alpha + sum_i w_i a_i + r delta                      (G1)
+ *   B  = beta  + sum_i w_i b_i + s delta                      (G2; B1 in G1)
+ *   C  = sum_k h_k H_k + sum_j aux_j l_j + s A + r B1 - r s delta
+ * where the H_k scalars are the coefficients of (A B - C) / Z (bellperson)
+ * or the evaluations of A B - C on the odd coset (snarkjs), and a_i, b_i
+ * only exist for the assignment entries the densities select.
+ *
+ * prove_start does everything that reads the assignment in bulk (SpMV, H
+ * and the four G1 MSMs); the pending handle keeps the three G1 partial sums,
+ * the compacted B_g2 scalars and r, s.  prove_finish runs the B_g2 MSM and
+ * the constant-time blinding, so an engine can overlap it with the next
+ * proof's first half. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cuzk/err.h"
+#include "cuzk/groth16.h"
+#include "cuzk/msm.h"
+#include "cuzk/poly.h"
+#include "cuzk/rand.h"
+#include "groth16/g16_internal.h"
+
+struct cz_groth16_pending {
+    const cz_groth16_params *p;
+    cz_pool *pool;
+    cz_groth16_timings *timings;
+    cz_fr r, s;
+    cz_g1 a_sum, b1_sum, hl_sum; /* sum w_i a_i, sum w_i b1_i, H + L */
+    size_t n_b2;
+    cz_fr *b2_scalars; /* n_b2, the B-selected assignment entries */
+};
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err == NULL || errlen == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+static bool bit(const uint64_t *d, size_t i) { return (d[i / 64] >> (i % 64)) & 1; }
+
+/* The counts params must have for r1cs; CZ_OK or CZ_ERR_BAD_FORMAT with a
+ * message naming the first mismatch. */
+static int check_shape(const cz_groth16_params *p, const cz_r1cs *r, char *err, size_t errlen)
+{
+    size_t n_in = cz_r1cs_num_inputs(r), n_aux = cz_r1cs_num_aux(r), ca, cbi, cba;
+    cz_r1cs_density(r, CZ_DENSITY_A_AUX, &ca);
+    cz_r1cs_density(r, CZ_DENSITY_B_INPUT, &cbi);
+    cz_r1cs_density(r, CZ_DENSITY_B_AUX, &cba);
+    unsigned logm = cz_groth16_log_domain(cz_r1cs_num_constraints(r));
+    if (logm > CZ_NTT_MAX_LOG) {
+        set_err(err, errlen, "prove: %zu constraints exceed the largest domain 2^%d",
+                cz_r1cs_num_constraints(r), CZ_NTT_MAX_LOG);
+        return CZ_ERR_INVALID_ARG;
+    }
+    size_t m = (size_t)1 << logm;
+    struct {
+        const char *name;
+        size_t have, want;
+    } q[] = {
+        {"ic", p->vk.n_ic, n_in},       {"l", p->n_l, n_aux},
+        {"a", p->n_a, n_in + ca},       {"b_g1", p->n_b_g1, cbi + cba},
+        {"b_g2", p->n_b_g2, cbi + cba}, {"h", p->n_h, p->flavor == CZ_GROTH16_SNARKJS ? m : m - 1},
+    };
+    for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
+        if (q[i].have != q[i].want) {
+            set_err(err, errlen,
+                    "prove: parameters do not match the constraint system: query %s has %zu "
+                    "points, the circuit needs %zu",
+                    q[i].name, q[i].have, q[i].want);
+            return CZ_ERR_BAD_FORMAT;
+        }
+    }
+    if (p->flavor != CZ_GROTH16_BELLPERSON && p->flavor != CZ_GROTH16_SNARKJS) {
+        set_err(err, errlen, "prove: unknown parameter flavor %d", (int)p->flavor);
+        return CZ_ERR_INVALID_ARG;
+    }
+    return CZ_OK;
+}
+
+/* r, s uniform in Fr from 64 bytes of OS randomness each. */
+static int draw_rs(cz_fr *r, cz_fr *s)
+{
+    uint8_t buf[128];
+    if (cz_os_random(buf, sizeof buf) != CZ_OK)
+        return CZ_ERR_RNG;
+    cz_fr_from_bytes_wide(r, buf);
+    cz_fr_from_bytes_wide(s, buf + 64);
+    cz_groth16_wipe(buf, sizeof buf);
+    return CZ_OK;
+}
+
+static size_t max3(size_t a, size_t b, size_t c)
+{
+    size_t m = a > b ? a : b;
+    return m > c ? m : c;
+}
+
+static size_t g1_scratch(const cz_groth16_params *p, const cz_r1cs *r, unsigned nt)
+{
+    size_t n = cz_r1cs_num_inputs(r) + cz_r1cs_num_aux(r);
+    return cz_g1_msm_scratch_bytes(max3(p->n_h, n, 1), nt, 0);
+}
+
+size_t cz_groth16_pending_bytes(const cz_groth16_params *params)
+{
+    return sizeof(cz_groth16_pending) + params->n_b_g2 * sizeof(cz_fr);
+}
+
+size_t cz_groth16_prove_start_bytes(const cz_groth16_params *params, const cz_r1cs *r1cs,
+                                    const cz_pool *pool)
+{
+    unsigned logm = cz_groth16_log_domain(cz_r1cs_num_constraints(r1cs));
+    if (logm > CZ_NTT_MAX_LOG)
+        return 0;
+    return 3 * ((size_t)1 << logm) * sizeof(cz_fr) + cz_ntt_domain_bytes(logm) +
+           g1_scratch(params, r1cs, cz_msm_nthreads(pool));
+}
+
+typedef struct {
+    cz_fr *a, *b, *c;
+} ab_ctx;
+
+static void ab_task(void *ctx, size_t begin, size_t end)
+{
+    const ab_ctx *x = ctx;
+    for (size_t i = begin; i < end; i++)
+        cz_fr_mul(&x->c[i], &x->a[i], &x->b[i]);
+}
+
+void cz_groth16_pending_free(cz_groth16_pending *pd)
+{
+    if (pd == NULL)
+        return;
+    cz_groth16_wipe(&pd->r, sizeof pd->r);
+    cz_groth16_wipe(&pd->s, sizeof pd->s);
+    free(pd->b2_scalars);
+    free(pd);
+}
+
+int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
+                           const cz_r1cs *r1cs, const cz_fr *w, size_t w_len,
+                           const cz_groth16_prove_opts *opts, char *err, size_t errlen)
+{
+    static const cz_groth16_prove_opts defaults = {0};
+    if (err != NULL && errlen > 0)
+        err[0] = 0;
+    if (out == NULL) {
+        set_err(err, errlen, "prove: NULL argument");
+        return CZ_ERR_INVALID_ARG;
+    }
+    *out = NULL;
+    if (p == NULL || r1cs == NULL || w == NULL) {
+        set_err(err, errlen, "prove: NULL argument");
+        return CZ_ERR_INVALID_ARG;
+    }
+    if (opts == NULL)
+        opts = &defaults;
+    if (opts->backend != CZ_BACKEND_CPU) {
+        set_err(err, errlen, "prove: unknown backend %d", (int)opts->backend);
+        return CZ_ERR_INVALID_ARG;
+    }
+    size_t n_in = cz_r1cs_num_inputs(r1cs), n_aux = cz_r1cs_num_aux(r1cs);
+    if (w_len != n_in + n_aux) {
+        set_err(err, errlen,
+                "prove: the assignment has %zu values, the circuit %zu (%zu inputs + %zu aux)",
+                w_len, n_in + n_aux, n_in, n_aux);
+        return CZ_ERR_INVALID_ARG;
+    }
+    int rc = check_shape(p, r1cs, err, errlen);
+    if (rc != CZ_OK)
+        return rc;
+
+    size_t rows = cz_r1cs_num_constraints(r1cs);
+    unsigned logm = cz_groth16_log_domain(rows);
+    size_t m = (size_t)1 << logm;
+    cz_pool *pool = opts->pool;
+    size_t sbytes = g1_scratch(p, r1cs, cz_msm_nthreads(pool));
+    size_t ca, cbi, cba;
+    const uint64_t *da = cz_r1cs_density(r1cs, CZ_DENSITY_A_AUX, &ca);
+    const uint64_t *dbi = cz_r1cs_density(r1cs, CZ_DENSITY_B_INPUT, &cbi);
+    const uint64_t *dba = cz_r1cs_density(r1cs, CZ_DENSITY_B_AUX, &cba);
+
+    cz_groth16_pending *pd = calloc(1, sizeof *pd);
+    cz_fr *abc = aligned_alloc(64, 3 * m * sizeof(cz_fr));
+    void *scratch = aligned_alloc(CZ_MSM_SCRATCH_ALIGN, (sbytes + CZ_MSM_SCRATCH_ALIGN - 1) &
+                                                            ~(size_t)(CZ_MSM_SCRATCH_ALIGN - 1));
+    cz_ntt_domain *dom = NULL;
+    if (pd != NULL)
+        pd->b2_scalars = malloc((cbi + cba + 1) * sizeof(cz_fr));
+    if (pd == NULL || abc == NULL || scratch == NULL || pd->b2_scalars == NULL ||
+        cz_ntt_domain_new_root(&dom, logm,
+                               p->flavor == CZ_GROTH16_SNARKJS ? CZ_NTT_ROOT_SNARKJS
+                                                               : CZ_NTT_ROOT_BELLPERSON) != CZ_OK) {
+        set_err(err, errlen, "prove: out of memory (%zu bytes for a, b, c and %zu of scratch)",
+                3 * m * sizeof(cz_fr), sbytes);
+        rc = CZ_ERR_NOMEM;
+        goto fail;
+    }
+    pd->p = p;
+    pd->pool = pool;
+    pd->timings = opts->timings;
+    if (opts->rs != NULL) {
+        pd->r = opts->rs[0];
+        pd->s = opts->rs[1];
+    } else if ((rc = draw_rs(&pd->r, &pd->s)) != CZ_OK) {
+        set_err(err, errlen, "prove: the OS random source failed");
+        goto fail;
+    }
+    cz_groth16_timings tm = {0};
+    double t0 = now();
+
+    /* a, b, c = A w, B w, C w (snarkjs: c = a b). */
+    cz_fr *a = abc, *b = abc + m, *c = abc + 2 * m;
+    if (p->flavor == CZ_GROTH16_SNARKJS) {
+        cz_r1cs_spmv(r1cs, w, w_len, a, b, NULL, pool);
+        ab_ctx x = {a, b, c};
+        cz_pool_parallel_for(pool, rows, 4096, ab_task, &x);
+    } else {
+        cz_r1cs_spmv(r1cs, w, w_len, a, b, c, pool);
+    }
+    double t1 = now();
+    tm.spmv = t1 - t0;
+    rc = p->flavor == CZ_GROTH16_SNARKJS ? cz_groth16_h_odd_coset(dom, a, b, c, rows, pool)
+                                         : cz_groth16_h(dom, a, b, c, rows, pool);
+    if (rc != CZ_OK) {
+        set_err(err, errlen, "prove: H computation failed: %s", cz_strerror(rc));
+        goto fail;
+    }
+    double t2 = now();
+    tm.h = t2 - t1;
+
+    /* G1 MSMs; arguments were checked above, so they cannot fail. */
+    cz_g1 h_sum, l_sum, t;
+    cz_g1_msm(&h_sum, p->h, a, p->n_h, 0, pool, scratch, sbytes);
+    double t3 = now();
+    tm.msm_h = t3 - t2;
+    cz_g1_msm(&l_sum, p->l, w + n_in, n_aux, 0, pool, scratch, sbytes);
+    cz_g1_add(&pd->hl_sum, &h_sum, &l_sum);
+    double t4 = now();
+    tm.msm_l = t4 - t3;
+    cz_g1_msm(&pd->a_sum, p->a, w, n_in, 0, pool, scratch, sbytes);
+    cz_g1_msm_density(&t, p->a + n_in, ca, w + n_in, da, n_aux, 0, pool, scratch, sbytes);
+    cz_g1_add(&pd->a_sum, &pd->a_sum, &t);
+    double t5 = now();
+    tm.msm_a = t5 - t4;
+    cz_g1_msm_density(&pd->b1_sum, p->b_g1, cbi, w, dbi, n_in, 0, pool, scratch, sbytes);
+    cz_g1_msm_density(&t, p->b_g1 + cbi, cba, w + n_in, dba, n_aux, 0, pool, scratch, sbytes);
+    cz_g1_add(&pd->b1_sum, &pd->b1_sum, &t);
+    tm.msm_b_g1 = now() - t5;
+
+    /* The B_g2 scalars, compacted (the witness is not kept). */
+    size_t k = 0;
+    for (size_t i = 0; i < n_in; i++)
+        if (bit(dbi, i))
+            pd->b2_scalars[k++] = w[i];
+    for (size_t i = 0; i < n_aux; i++)
+        if (bit(dba, i))
+            pd->b2_scalars[k++] = w[n_in + i];
+    pd->n_b2 = k;
+    if (pd->timings != NULL) {
+        pd->timings->spmv = tm.spmv;
+        pd->timings->h = tm.h;
+        pd->timings->msm_h = tm.msm_h;
+        pd->timings->msm_l = tm.msm_l;
+        pd->timings->msm_a = tm.msm_a;
+        pd->timings->msm_b_g1 = tm.msm_b_g1;
+    }
+    free(abc);
+    free(scratch);
+    cz_ntt_domain_free(dom);
+    *out = pd;
+    return CZ_OK;
+fail:
+    free(abc);
+    free(scratch);
+    cz_ntt_domain_free(dom);
+    cz_groth16_pending_free(pd);
+    return rc;
+}
+
+int cz_groth16_prove_finish(cz_groth16_proof *proof, cz_groth16_pending *pd)
+{
+    if (proof == NULL || pd == NULL) {
+        cz_groth16_pending_free(pd);
+        return CZ_ERR_INVALID_ARG;
+    }
+    const cz_groth16_params *p = pd->p;
+    double t0 = now();
+    size_t sbytes = cz_g2_msm_scratch_bytes(pd->n_b2 ? pd->n_b2 : 1, cz_msm_nthreads(pd->pool), 0);
+    void *scratch = aligned_alloc(CZ_MSM_SCRATCH_ALIGN, (sbytes + CZ_MSM_SCRATCH_ALIGN - 1) &
+                                                            ~(size_t)(CZ_MSM_SCRATCH_ALIGN - 1));
+    if (scratch == NULL) {
+        cz_groth16_pending_free(pd);
+        return CZ_ERR_NOMEM;
+    }
+    cz_g2 b2, t2, delta2, beta2;
+    cz_g2_msm(&b2, p->b_g2, pd->b2_scalars, pd->n_b2, 0, pd->pool, scratch, sbytes);
+    free(scratch);
+    double t1 = now();
+
+    /* Blinding, constant time in r, s and r s. */
+    cz_g1 delta1, g_a, b1, g_c, t;
+    cz_fr rs;
+    cz_g1_from_affine(&delta1, &p->vk.delta_g1);
+    cz_g2_from_affine(&delta2, &p->vk.delta_g2);
+    cz_g2_from_affine(&beta2, &p->vk.beta_g2);
+
+    cz_g1_add_affine(&g_a, &pd->a_sum, &p->vk.alpha_g1); /* A */
+    cz_g1_mul(&t, &delta1, &pd->r);
+    cz_g1_add(&g_a, &g_a, &t);
+
+    cz_g1_add_affine(&b1, &pd->b1_sum, &p->vk.beta_g1); /* B1 */
+    cz_g1_mul(&t, &delta1, &pd->s);
+    cz_g1_add(&b1, &b1, &t);
+
+    cz_g2_add(&b2, &b2, &beta2); /* B */
+    cz_g2_mul(&t2, &delta2, &pd->s);
+    cz_g2_add(&b2, &b2, &t2);
+
+    cz_g1_mul(&g_c, &g_a, &pd->s); /* C = H + L + s A + r B1 - r s delta */
+    cz_g1_add(&g_c, &g_c, &pd->hl_sum);
+    cz_g1_mul(&t, &b1, &pd->r);
+    cz_g1_add(&g_c, &g_c, &t);
+    cz_fr_mul(&rs, &pd->r, &pd->s);
+    cz_g1_mul(&t, &delta1, &rs);
+    cz_g1_neg(&t, &t);
+    cz_g1_add(&g_c, &g_c, &t);
+    cz_groth16_wipe(&rs, sizeof rs);
+
+    cz_g1_to_affine(&proof->a, &g_a);
+    cz_g2_to_affine(&proof->b, &b2);
+    cz_g1_to_affine(&proof->c, &g_c);
+    if (pd->timings != NULL) {
+        pd->timings->msm_b_g2 = t1 - t0;
+        pd->timings->assemble = now() - t1;
+    }
+    cz_groth16_pending_free(pd);
+    return CZ_OK;
+}
+
+int cz_groth16_prove(cz_groth16_proof *proof, const cz_groth16_params *params, const cz_r1cs *r1cs,
+                     const cz_fr *w, size_t w_len, const cz_groth16_prove_opts *opts, char *err,
+                     size_t errlen)
+{
+    cz_groth16_pending *pd;
+    if (proof == NULL) {
+        set_err(err, errlen, "prove: NULL argument");
+        return CZ_ERR_INVALID_ARG;
+    }
+    int rc = cz_groth16_prove_start(&pd, params, r1cs, w, w_len, opts, err, errlen);
+    if (rc != CZ_OK)
+        return rc;
+    rc = cz_groth16_prove_finish(proof, pd);
+    if (rc != CZ_OK)
+        set_err(err, errlen, "prove: %s", cz_strerror(rc));
+    return rc;
+}
+
+int cz_groth16_prove_batch(cz_groth16_proof *proofs, const cz_groth16_params *params,
+                           const cz_r1cs *r1cs, const cz_fr *const *w, size_t n, size_t w_len,
+                           const cz_groth16_prove_opts *opts, char *err, size_t errlen)
+{
+    if (n == 0)
+        return CZ_OK;
+    if (proofs == NULL || w == NULL) {
+        set_err(err, errlen, "prove: NULL argument");
+        return CZ_ERR_INVALID_ARG;
+    }
+    cz_groth16_pending **pd = calloc(n, sizeof *pd);
+    if (pd == NULL) {
+        set_err(err, errlen, "prove: out of memory");
+        return CZ_ERR_NOMEM;
+    }
+    cz_groth16_prove_opts o = opts ? *opts : (cz_groth16_prove_opts){0};
+    int rc = CZ_OK;
+    size_t started = 0;
+    for (; started < n; started++) {
+        o.rs = opts && opts->rs ? opts->rs + 2 * started : NULL;
+        rc = cz_groth16_prove_start(&pd[started], params, r1cs, w[started], w_len, &o, err, errlen);
+        if (rc != CZ_OK)
+            break;
+    }
+    cz_groth16_proof *tmp = rc == CZ_OK ? malloc(n * sizeof *tmp) : NULL;
+    if (rc == CZ_OK && tmp == NULL) {
+        set_err(err, errlen, "prove: out of memory");
+        rc = CZ_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < started; i++) {
+        if (rc != CZ_OK) {
+            cz_groth16_pending_free(pd[i]);
+            continue;
+        }
+        rc = cz_groth16_prove_finish(&tmp[i], pd[i]);
+        if (rc != CZ_OK)
+            set_err(err, errlen, "prove: proof %zu: %s", i, cz_strerror(rc));
+    }
+    if (rc == CZ_OK)
+        memcpy(proofs, tmp, n * sizeof *tmp);
+    free(tmp);
+    free(pd);
+    return rc;
+}

@@ -1,0 +1,560 @@
+/* Groth16 end to end (include/cuzk/groth16.h): insecure setup from a seed,
+ * the split prover, the verifier (single and batch), bellperson file round
+ * trips, and the snarkjs flavor, including proving with a .zkey made by
+ * snarkjs itself.
+ *
+ * Circuits are random but satisfiable: each constraint multiplies two random
+ * linear combinations of earlier variables (coefficients 1, -1 and random,
+ * so all three CSR kinds occur) and binds the product to a new variable
+ * through a C combination; some products are public inputs, allocated
+ * between constraints; some aux never appear in A or B, so densities are
+ * partial.  The verifier is the oracle: a proof that verifies for the
+ * statement, and fails for any altered statement, witness or proof, shows
+ * setup, H basis, queries and blinding agree. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk/circom.h"
+#include "cuzk/err.h"
+#include "cuzk/groth16.h"
+#include "cuzk/pool.h"
+#include "cuzk/zkey.h"
+#include "fixture.h"
+#include "tf.h"
+
+typedef struct {
+    cz_r1cs *r;
+    cz_fr *w; /* full assignment [inputs | aux] */
+    size_t n_in, n_aux, n;
+} circuit;
+
+static cz_var pick(const cz_var *vars, size_t nv) { return vars[cz_prng_next(&tf_rng) % nv]; }
+
+static void rand_coeff(cz_fr *c)
+{
+    switch (cz_prng_next(&tf_rng) % 3) {
+    case 0:
+        *c = CZ_FR_ONE;
+        break;
+    case 1:
+        cz_fr_neg(c, &CZ_FR_ONE);
+        break;
+    default:
+        cz_fr_random(c, &tf_rng);
+    }
+}
+
+static const cz_fr *val(cz_cs *cs, cz_var v)
+{
+    return cz_var_is_aux(v) ? &cz_cs_aux(cs)[cz_var_index(v)] : &cz_cs_inputs(cs)[v];
+}
+
+/* lc = random combination of 1..3 earlier variables; *x its value. */
+static void rand_lc(cz_lc *lc, cz_fr *x, cz_cs *cs, const cz_var *vars, size_t nv)
+{
+    cz_lc_clear(lc);
+    *x = CZ_FR_ZERO;
+    size_t k = 1 + cz_prng_next(&tf_rng) % 3;
+    for (size_t i = 0; i < k; i++) {
+        cz_var v = pick(vars, nv);
+        cz_fr c, t;
+        rand_coeff(&c);
+        cz_lc_add_term(lc, v, &c);
+        cz_fr_mul(&t, &c, val(cs, v));
+        cz_fr_add(x, x, &t);
+    }
+}
+
+/* A satisfiable random circuit with about n_cons constraints. */
+static void make_circuit(circuit *c, size_t n_cons, size_t n_pub, bool unused_aux)
+{
+    cz_cs *cs;
+    TF_CHECK(cz_cs_new(&cs, CZ_CS_RECORD, 0) == CZ_OK);
+    size_t cap = n_cons + 16;
+    cz_var *vars = malloc(cap * sizeof *vars);
+    size_t nv = 0;
+    vars[nv++] = CZ_CS_ONE;
+    for (int i = 0; i < 4; i++) { /* free private variables */
+        cz_fr x;
+        cz_fr_random(&x, &tf_rng);
+        vars[nv++] = cz_cs_alloc_aux(cs, &x);
+    }
+    if (unused_aux) { /* never constrained: density holes, L at infinity */
+        cz_fr unused_val;
+        cz_fr_random(&unused_val, &tf_rng);
+        cz_cs_alloc_aux(cs, &unused_val);
+    }
+    cz_lc la, lb, lc;
+    cz_lc_init(&la);
+    cz_lc_init(&lb);
+    cz_lc_init(&lc);
+    for (size_t k = 0; k < n_cons; k++) {
+        cz_fr xa, xb, prod, extra, cc, t;
+        rand_lc(&la, &xa, cs, vars, nv);
+        rand_lc(&lb, &xb, cs, vars, nv);
+        cz_fr_mul(&prod, &xa, &xb);
+        /* C = c z + e y with y an earlier variable: z = (prod - e y) / c. */
+        cz_var y = pick(vars, nv);
+        rand_coeff(&cc);
+        rand_coeff(&extra);
+        cz_fr_mul(&t, &extra, val(cs, y));
+        cz_fr_sub(&t, &prod, &t);
+        cz_fr ci;
+        cz_fr_inv(&ci, &cc);
+        cz_fr_mul(&t, &t, &ci);
+        bool pub = n_pub > 0 && cz_prng_next(&tf_rng) % (n_cons / n_pub + 1) == 0;
+        cz_var z = pub ? cz_cs_alloc_input(cs, &t) : cz_cs_alloc_aux(cs, &t);
+        if (pub)
+            n_pub--;
+        cz_lc_clear(&lc);
+        cz_lc_add_term(&lc, z, &cc);
+        cz_lc_add_term(&lc, y, &extra);
+        cz_cs_enforce(cs, &la, &lb, &lc);
+        if (nv < cap)
+            vars[nv++] = z;
+    }
+    /* An input used only in B, and one only in C (input densities). */
+    cz_fr x;
+    cz_fr_random(&x, &tf_rng);
+    cz_var in_b = cz_cs_alloc_input(cs, &x);
+    cz_lc_clear(&la);
+    cz_lc_add(&la, CZ_CS_ONE);
+    cz_lc_clear(&lb);
+    cz_lc_add(&lb, in_b);
+    cz_var zb = cz_cs_alloc_aux(cs, &x);
+    cz_lc_clear(&lc);
+    cz_lc_add(&lc, zb);
+    cz_cs_enforce(cs, &la, &lb, &lc);
+    cz_lc_free(&la);
+    cz_lc_free(&lb);
+    cz_lc_free(&lc);
+    TF_CHECK(cz_cs_finish(cs, &c->r) == CZ_OK);
+    c->n_in = cz_cs_num_inputs(cs);
+    c->n_aux = cz_cs_num_aux(cs);
+    c->n = c->n_in + c->n_aux;
+    c->w = malloc(c->n * sizeof(cz_fr));
+    cz_cs_write_assignment(cs, c->w);
+    cz_cs_free(cs);
+    free(vars);
+    TF_CHECK(cz_r1cs_check(c->r, c->w, c->n, NULL, NULL, NULL, 0) == CZ_OK);
+}
+
+static void free_circuit(circuit *c)
+{
+    cz_r1cs_free(c->r);
+    free(c->w);
+}
+
+static void seed_of(uint8_t seed[32]) { cz_prng_bytes(&tf_rng, seed, 32); }
+
+/* Proves with params/r1cs and checks the proof verifies against the public
+ * inputs w[1 .. n_in) and not against altered ones. */
+static void prove_and_verify(const cz_groth16_params *p, const cz_r1cs *r, const cz_fr *w, size_t n,
+                             size_t n_in, cz_pool *pool)
+{
+    cz_groth16_prove_opts o = {.pool = pool};
+    cz_groth16_proof pf;
+    char err[256];
+    int rc = cz_groth16_prove(&pf, p, r, w, n, &o, err, sizeof err);
+    TF_CHECK_MSG(rc == CZ_OK, "prove: %s (%s)", cz_strerror(rc), err);
+    cz_groth16_pvk pvk;
+    TF_CHECK(cz_groth16_pvk_prepare(&pvk, &p->vk) == CZ_OK);
+    TF_CHECK(cz_groth16_verify(&pvk, &pf, w + 1, n_in - 1) == CZ_OK);
+    if (n_in > 1) {
+        cz_fr *x = malloc((n_in - 1) * sizeof(cz_fr));
+        memcpy(x, w + 1, (n_in - 1) * sizeof(cz_fr));
+        size_t i = cz_prng_next(&tf_rng) % (n_in - 1);
+        cz_fr_add(&x[i], &x[i], &CZ_FR_ONE);
+        TF_CHECK(cz_groth16_verify(&pvk, &pf, x, n_in - 1) == CZ_ERR_BAD_PROOF);
+        free(x);
+    }
+    cz_groth16_pvk_free(&pvk);
+}
+
+static void test_bellperson_prove_verify(void)
+{
+    static const size_t sizes[][2] = {{1, 0}, {5, 1}, {40, 3}, {300, 7}};
+    for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++) {
+        circuit c;
+        make_circuit(&c, sizes[t][0], sizes[t][1], true);
+        uint8_t seed[32];
+        seed_of(seed);
+        cz_groth16_params p;
+        TF_CHECK(cz_groth16_setup(&p, c.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+        TF_CHECK(p.flavor == CZ_GROTH16_BELLPERSON);
+        TF_CHECK(p.vk.n_ic == c.n_in && p.n_l == c.n_aux);
+        size_t m = 2;
+        while (m < cz_r1cs_num_constraints(c.r))
+            m *= 2;
+        TF_CHECK(p.n_h == m - 1);
+        /* no point at infinity in the queries (bellperson drops them) */
+        for (size_t i = 0; i < p.n_a; i++)
+            TF_CHECK(!cz_g1_affine_is_inf(&p.a[i]));
+        for (size_t i = 0; i < p.n_b_g2; i++)
+            TF_CHECK(!cz_g2_affine_is_inf(&p.b_g2[i]));
+        prove_and_verify(&p, c.r, c.w, c.n, c.n_in, NULL);
+        cz_groth16_params_free(&p);
+        free_circuit(&c);
+    }
+}
+
+/* The same seed gives the same parameters; the same r, s the same proof;
+ * fresh r, s a different proof that verifies too. */
+static void test_determinism_and_blinding(void)
+{
+    circuit c;
+    make_circuit(&c, 60, 2, true);
+    uint8_t seed[32];
+    seed_of(seed);
+    cz_groth16_params p, q;
+    TF_CHECK(cz_groth16_setup(&p, c.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+    TF_CHECK(cz_groth16_setup(&q, c.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+    TF_CHECK(p.mem_bytes == q.mem_bytes && memcmp(p.mem, q.mem, p.mem_bytes) == 0);
+    TF_CHECK(memcmp(&p.vk.alpha_g1, &q.vk.alpha_g1, sizeof p.vk.alpha_g1) == 0);
+    cz_groth16_params_free(&q);
+    seed[0] ^= 1;
+    TF_CHECK(cz_groth16_setup(&q, c.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+    TF_CHECK(!cz_g1_affine_equal(&p.vk.alpha_g1, &q.vk.alpha_g1));
+    cz_groth16_params_free(&q);
+
+    cz_fr rs[2];
+    cz_fr_random(&rs[0], &tf_rng);
+    cz_fr_random(&rs[1], &tf_rng);
+    cz_groth16_prove_opts o = {.rs = rs};
+    cz_groth16_proof a, b, d;
+    TF_CHECK(cz_groth16_prove(&a, &p, c.r, c.w, c.n, &o, NULL, 0) == CZ_OK);
+    TF_CHECK(cz_groth16_prove(&b, &p, c.r, c.w, c.n, &o, NULL, 0) == CZ_OK);
+    uint8_t ea[192], eb[192], ed[192];
+    cz_groth16_proof_to_bytes(ea, &a);
+    cz_groth16_proof_to_bytes(eb, &b);
+    TF_CHECK_MEM(ea, eb, 192);
+    TF_CHECK(cz_groth16_prove(&d, &p, c.r, c.w, c.n, NULL, NULL, 0) == CZ_OK);
+    cz_groth16_proof_to_bytes(ed, &d);
+    TF_CHECK(memcmp(ea, ed, 192) != 0);
+    cz_groth16_pvk pvk;
+    TF_CHECK(cz_groth16_pvk_prepare(&pvk, &p.vk) == CZ_OK);
+    TF_CHECK(cz_groth16_verify(&pvk, &a, c.w + 1, c.n_in - 1) == CZ_OK);
+    TF_CHECK(cz_groth16_verify(&pvk, &d, c.w + 1, c.n_in - 1) == CZ_OK);
+    /* a pool gives the same proof for the same r, s */
+    cz_pool *pool;
+    TF_CHECK(cz_pool_new(&pool, 2) == CZ_OK);
+    o.pool = pool;
+    TF_CHECK(cz_groth16_prove(&b, &p, c.r, c.w, c.n, &o, NULL, 0) == CZ_OK);
+    cz_groth16_proof_to_bytes(eb, &b);
+    TF_CHECK_MEM(ea, eb, 192);
+    cz_pool_free(pool);
+    cz_groth16_pvk_free(&pvk);
+    cz_groth16_params_free(&p);
+    free_circuit(&c);
+}
+
+/* A wrong witness (one value changed) or an altered proof does not verify. */
+static void test_rejections(void)
+{
+    circuit c;
+    make_circuit(&c, 80, 2, true);
+    uint8_t seed[32];
+    seed_of(seed);
+    cz_groth16_params p;
+    TF_CHECK(cz_groth16_setup(&p, c.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+    cz_groth16_pvk pvk;
+    TF_CHECK(cz_groth16_pvk_prepare(&pvk, &p.vk) == CZ_OK);
+    for (int it = 0; it < 3; it++) {
+        cz_fr *w = malloc(c.n * sizeof(cz_fr));
+        memcpy(w, c.w, c.n * sizeof(cz_fr));
+        /* an aux that a constraint uses (aux 0..3 are the free ones, 4 unused) */
+        size_t i = c.n_in + (cz_prng_next(&tf_rng) % 4);
+        cz_fr_add(&w[i], &w[i], &CZ_FR_ONE);
+        TF_CHECK(cz_r1cs_check(c.r, w, c.n, NULL, NULL, NULL, 0) == CZ_ERR_UNSATISFIED);
+        cz_groth16_proof pf;
+        TF_CHECK(cz_groth16_prove(&pf, &p, c.r, w, c.n, NULL, NULL, 0) == CZ_OK);
+        TF_CHECK(cz_groth16_verify(&pvk, &pf, w + 1, c.n_in - 1) == CZ_ERR_BAD_PROOF);
+        free(w);
+    }
+    cz_groth16_proof pf, bad;
+    TF_CHECK(cz_groth16_prove(&pf, &p, c.r, c.w, c.n, NULL, NULL, 0) == CZ_OK);
+    cz_g1 t, g;
+    cz_g1_from_affine(&g, &CZ_G1_GENERATOR);
+    bad = pf;
+    cz_g1_from_affine(&t, &bad.a);
+    cz_g1_add(&t, &t, &g);
+    cz_g1_to_affine(&bad.a, &t);
+    TF_CHECK(cz_groth16_verify(&pvk, &bad, c.w + 1, c.n_in - 1) == CZ_ERR_BAD_PROOF);
+    bad = pf;
+    cz_g1_from_affine(&t, &bad.c);
+    cz_g1_add(&t, &t, &g);
+    cz_g1_to_affine(&bad.c, &t);
+    TF_CHECK(cz_groth16_verify(&pvk, &bad, c.w + 1, c.n_in - 1) == CZ_ERR_BAD_PROOF);
+    bad = pf;
+    bad.b = p.vk.beta_g2;
+    TF_CHECK(cz_groth16_verify(&pvk, &bad, c.w + 1, c.n_in - 1) == CZ_ERR_BAD_PROOF);
+    /* wrong input count */
+    TF_CHECK(cz_groth16_verify(&pvk, &pf, c.w + 1, c.n_in) == CZ_ERR_INVALID_ARG);
+    /* a proof verifies only under its own key */
+    uint8_t seed2[32];
+    seed_of(seed2);
+    cz_groth16_params p2;
+    TF_CHECK(cz_groth16_setup(&p2, c.r, seed2, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+    cz_groth16_pvk pvk2;
+    TF_CHECK(cz_groth16_pvk_prepare(&pvk2, &p2.vk) == CZ_OK);
+    TF_CHECK(cz_groth16_verify(&pvk2, &pf, c.w + 1, c.n_in - 1) == CZ_ERR_BAD_PROOF);
+    cz_groth16_pvk_free(&pvk2);
+    cz_groth16_params_free(&p2);
+    cz_groth16_pvk_free(&pvk);
+    cz_groth16_params_free(&p);
+    free_circuit(&c);
+}
+
+/* Parameters of another circuit, a wrong assignment length and bad options
+ * are refused with a message, before any work. */
+static void test_argument_errors(void)
+{
+    circuit c, d;
+    make_circuit(&c, 30, 1, true);
+    make_circuit(&d, 70, 1, true);
+    uint8_t seed[32];
+    seed_of(seed);
+    cz_groth16_params p;
+    TF_CHECK(cz_groth16_setup(&p, c.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+    char err[256] = "";
+    cz_groth16_proof pf;
+    TF_CHECK(cz_groth16_prove(&pf, &p, d.r, d.w, d.n, NULL, err, sizeof err) == CZ_ERR_BAD_FORMAT);
+    TF_CHECK_MSG(strstr(err, "query") != NULL, "message: %s", err);
+    TF_CHECK(cz_groth16_prove(&pf, &p, c.r, c.w, c.n - 1, NULL, err, sizeof err) ==
+             CZ_ERR_INVALID_ARG);
+    TF_CHECK_MSG(strstr(err, "assignment") != NULL, "message: %s", err);
+    cz_groth16_prove_opts o = {.backend = (cz_backend)7};
+    TF_CHECK(cz_groth16_prove(&pf, &p, c.r, c.w, c.n, &o, err, sizeof err) == CZ_ERR_INVALID_ARG);
+    cz_groth16_pending *pd = (cz_groth16_pending *)&pf;
+    TF_CHECK(cz_groth16_prove_start(&pd, &p, c.r, NULL, c.n, NULL, err, sizeof err) ==
+             CZ_ERR_INVALID_ARG);
+    TF_CHECK(pd == NULL);
+    TF_CHECK(cz_groth16_prove_finish(NULL, NULL) == CZ_ERR_INVALID_ARG);
+    /* a pending proof dropped without finishing leaks nothing (ASan) */
+    TF_CHECK(cz_groth16_prove_start(&pd, &p, c.r, c.w, c.n, NULL, err, sizeof err) == CZ_OK);
+    cz_groth16_pending_free(pd);
+    TF_CHECK(cz_groth16_pending_bytes(&p) >= p.n_b_g2 * sizeof(cz_fr));
+    TF_CHECK(cz_groth16_prove_start_bytes(&p, c.r, NULL) > 0);
+    cz_groth16_params_free(&p);
+    free_circuit(&c);
+    free_circuit(&d);
+}
+
+/* The split API: several pending proofs alive at once, finished in another
+ * order; batch proving and batch verification. */
+static void test_split_and_batch(void)
+{
+    enum { N = 4 };
+    circuit c;
+    make_circuit(&c, 50, 3, true);
+    uint8_t seed[32];
+    seed_of(seed);
+    cz_groth16_params p;
+    TF_CHECK(cz_groth16_setup(&p, c.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+    cz_groth16_pvk pvk;
+    TF_CHECK(cz_groth16_pvk_prepare(&pvk, &p.vk) == CZ_OK);
+
+    cz_groth16_pending *pd[N];
+    cz_groth16_proof pf[N];
+    cz_fr *wcopy[N];
+    for (int i = 0; i < N; i++) {
+        wcopy[i] = malloc(c.n * sizeof(cz_fr));
+        memcpy(wcopy[i], c.w, c.n * sizeof(cz_fr));
+        TF_CHECK(cz_groth16_prove_start(&pd[i], &p, c.r, wcopy[i], c.n, NULL, NULL, 0) == CZ_OK);
+        /* the handle owns what it needs: the assignment may go at once */
+        memset(wcopy[i], 0xff, c.n * sizeof(cz_fr));
+        free(wcopy[i]);
+    }
+    for (int i = N - 1; i >= 0; i--)
+        TF_CHECK(cz_groth16_prove_finish(&pf[i], pd[i]) == CZ_OK);
+    for (int i = 0; i < N; i++)
+        TF_CHECK(cz_groth16_verify(&pvk, &pf[i], c.w + 1, c.n_in - 1) == CZ_OK);
+
+    size_t ni = c.n_in - 1;
+    cz_fr *in = malloc(N * ni * sizeof(cz_fr));
+    for (int i = 0; i < N; i++)
+        memcpy(in + i * ni, c.w + 1, ni * sizeof(cz_fr));
+    TF_CHECK(cz_groth16_verify_batch(&pvk, pf, in, ni, N) == CZ_OK);
+    TF_CHECK(cz_groth16_verify_batch(&pvk, pf, in, ni, 0) == CZ_OK);
+    /* one bad statement spoils the batch */
+    cz_fr_add(&in[2 * ni], &in[2 * ni], &CZ_FR_ONE);
+    TF_CHECK(cz_groth16_verify_batch(&pvk, pf, in, ni, N) == CZ_ERR_BAD_PROOF);
+    cz_fr_sub(&in[2 * ni], &in[2 * ni], &CZ_FR_ONE);
+    /* two proofs swapped between statements still verify (same statement);
+     * a proof's A and C from different proofs do not */
+    cz_groth16_proof mixed[N];
+    memcpy(mixed, pf, sizeof mixed);
+    mixed[1].c = pf[2].c;
+    TF_CHECK(cz_groth16_verify_batch(&pvk, mixed, in, ni, N) == CZ_ERR_BAD_PROOF);
+
+    const cz_fr *ws[N] = {c.w, c.w, c.w, c.w};
+    cz_groth16_proof bp[N];
+    TF_CHECK(cz_groth16_prove_batch(bp, &p, c.r, ws, N, c.n, NULL, NULL, 0) == CZ_OK);
+    TF_CHECK(cz_groth16_verify_batch(&pvk, bp, in, ni, N) == CZ_OK);
+    free(in);
+    cz_groth16_pvk_free(&pvk);
+    cz_groth16_params_free(&p);
+    free_circuit(&c);
+}
+
+/* Setup -> .params and .vk files -> read back (checked) -> prove with the
+ * file's parameters -> verify with the file's key; 192-byte proofs too. */
+static void test_bellperson_files(void)
+{
+    circuit c;
+    make_circuit(&c, 120, 2, false);
+    uint8_t seed[32];
+    seed_of(seed);
+    cz_groth16_params p, q;
+    TF_CHECK(cz_groth16_setup(&p, c.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+    char pp[] = "/tmp/cz_g16_params_XXXXXX", vp[] = "/tmp/cz_g16_vk_XXXXXX";
+    int fd1 = mkstemp(pp), fd2 = mkstemp(vp);
+    TF_CHECK(fd1 >= 0 && fd2 >= 0);
+    close(fd1);
+    close(fd2);
+    TF_CHECK(cz_groth16_params_write_file(pp, &p) == CZ_OK);
+    TF_CHECK(cz_groth16_vk_write_file(vp, &p.vk) == CZ_OK);
+    char err[256];
+    int rc = cz_groth16_params_read_file(&q, pp, 0, NULL, err, sizeof err);
+    TF_CHECK_MSG(rc == CZ_OK, "read: %s", err);
+    TF_CHECK(q.mem_bytes == p.mem_bytes && memcmp(q.mem, p.mem, p.mem_bytes) == 0);
+    cz_groth16_vk vk;
+    TF_CHECK(cz_groth16_vk_read_file(&vk, vp, err, sizeof err) == CZ_OK);
+    cz_groth16_proof pf, back;
+    TF_CHECK(cz_groth16_prove(&pf, &q, c.r, c.w, c.n, NULL, NULL, 0) == CZ_OK);
+    uint8_t bytes[CZ_GROTH16_PROOF_BYTES];
+    cz_groth16_proof_to_bytes(bytes, &pf);
+    TF_CHECK(cz_groth16_proof_from_bytes(&back, bytes, sizeof bytes) == CZ_OK);
+    cz_groth16_pvk pvk;
+    TF_CHECK(cz_groth16_pvk_prepare(&pvk, &vk) == CZ_OK);
+    TF_CHECK(cz_groth16_verify(&pvk, &back, c.w + 1, c.n_in - 1) == CZ_OK);
+    /* the pre-compiled R1CS file works as well as the recorded one */
+    char rp[] = "/tmp/cz_g16_pce_XXXXXX";
+    int fd3 = mkstemp(rp);
+    close(fd3);
+    TF_CHECK(cz_pce_save(c.r, rp) == CZ_OK);
+    cz_r1cs *loaded;
+    TF_CHECK(cz_pce_load(&loaded, rp, 0, NULL, 0) == CZ_OK);
+    TF_CHECK(cz_groth16_prove(&pf, &q, loaded, c.w, c.n, NULL, NULL, 0) == CZ_OK);
+    TF_CHECK(cz_groth16_verify(&pvk, &pf, c.w + 1, c.n_in - 1) == CZ_OK);
+    cz_r1cs_free(loaded);
+    /* bellperson refuses a point at infinity in any query: an aux no
+     * constraint uses has L = infinity, and the reader names it */
+    circuit h;
+    make_circuit(&h, 10, 1, true);
+    cz_groth16_params ph, qh;
+    TF_CHECK(cz_groth16_setup(&ph, h.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+    TF_CHECK(cz_groth16_params_write_file(pp, &ph) == CZ_OK);
+    TF_CHECK(cz_groth16_params_read_file(&qh, pp, 0, NULL, err, sizeof err) == CZ_ERR_IS_INFINITY);
+    TF_CHECK_MSG(strstr(err, "section l, point 4") != NULL, "message: %s", err);
+    cz_groth16_params_free(&ph);
+    free_circuit(&h);
+    unlink(pp);
+    unlink(vp);
+    unlink(rp);
+    cz_groth16_pvk_free(&pvk);
+    cz_groth16_vk_free(&vk);
+    cz_groth16_params_free(&q);
+    cz_groth16_params_free(&p);
+    free_circuit(&c);
+}
+
+/* snarkjs flavor from our setup: prove, verify, and the .zkey struct round
+ * trip params -> zkey -> params. */
+static void test_snarkjs_flavor(void)
+{
+    circuit c;
+    make_circuit(&c, 100, 2, true);
+    uint8_t seed[32];
+    seed_of(seed);
+    cz_groth16_params p, q;
+    TF_CHECK(cz_groth16_setup(&p, c.r, seed, CZ_GROTH16_SNARKJS, NULL) == CZ_OK);
+    TF_CHECK(p.flavor == CZ_GROTH16_SNARKJS);
+    prove_and_verify(&p, c.r, c.w, c.n, c.n_in, NULL);
+    cz_zkey z;
+    TF_CHECK(cz_groth16_params_to_zkey(&z, &p, c.r) == CZ_OK);
+    TF_CHECK(z.n_vars == c.n && z.n_public == c.n_in - 1);
+    cz_r1cs *r2;
+    char err[256];
+    int rc = cz_groth16_params_from_zkey(&q, &r2, &z, err, sizeof err);
+    TF_CHECK_MSG(rc == CZ_OK, "from_zkey: %s", err);
+    if (rc == CZ_OK) {
+        TF_CHECK(q.mem_bytes == p.mem_bytes && memcmp(q.mem, p.mem, p.mem_bytes) == 0);
+        TF_CHECK(cz_r1cs_num_constraints(r2) == cz_r1cs_num_constraints(c.r));
+        /* C is not in a .zkey: the snarkjs prover derives it */
+        prove_and_verify(&q, r2, c.w, c.n, c.n_in, NULL);
+        cz_r1cs_free(r2);
+        cz_groth16_params_free(&q);
+    }
+    /* a key whose input rows are damaged is refused */
+    z.coefs[z.n_coefs - 1].signal ^= 1;
+    TF_CHECK(cz_groth16_params_from_zkey(&q, &r2, &z, err, sizeof err) == CZ_ERR_BAD_FORMAT);
+    TF_CHECK(r2 == NULL);
+    cz_zkey_free(&z);
+    /* a bellperson-flavor key cannot become a .zkey */
+    cz_groth16_params b;
+    TF_CHECK(cz_groth16_setup(&b, c.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+    TF_CHECK(cz_groth16_params_to_zkey(&z, &b, c.r) == CZ_ERR_INVALID_ARG);
+    cz_groth16_params_free(&b);
+    cz_groth16_params_free(&p);
+    free_circuit(&c);
+}
+
+/* Proving with snarkjs's own key (tests/data/zkey/mul.zkey, from
+ * `snarkjs groth16 setup` + one contribution) and circom's witness: our
+ * verifier accepts the proof under the key's verifying key. */
+static void test_snarkjs_zkey_fixture(void)
+{
+    char path[512], err[256];
+    cz_zkey z;
+    cz_circom_wtns wt;
+    tf_fixture_path(path, sizeof path, "zkey", "mul.zkey");
+    int rc = cz_zkey_load(&z, path, 0, err, sizeof err);
+    TF_CHECK_MSG(rc == CZ_OK, "%s", err);
+    tf_fixture_path(path, sizeof path, "circom", "mul.wtns");
+    TF_CHECK(cz_circom_wtns_load(&wt, path, err, sizeof err) == CZ_OK);
+    if (rc != CZ_OK)
+        return;
+    cz_groth16_params p;
+    cz_r1cs *r;
+    rc = cz_groth16_params_from_zkey(&p, &r, &z, err, sizeof err);
+    TF_CHECK_MSG(rc == CZ_OK, "%s", err);
+    /* the .zkey's matrices agree with circom's .r1cs */
+    cz_circom_r1cs cr;
+    cz_r1cs *rc2;
+    tf_fixture_path(path, sizeof path, "circom", "mul.r1cs");
+    TF_CHECK(cz_circom_r1cs_load(&cr, path, err, sizeof err) == CZ_OK);
+    TF_CHECK(cz_circom_r1cs_compile(&rc2, &cr, err, sizeof err) == CZ_OK);
+    TF_CHECK(cz_r1cs_check(rc2, wt.w, wt.n, NULL, NULL, err, sizeof err) == CZ_OK);
+    TF_CHECK(cz_r1cs_num_constraints(rc2) == cz_r1cs_num_constraints(r));
+    for (int mat = 0; mat < 2; mat++)
+        TF_CHECK(cz_r1cs_matrix(rc2, mat)->nnz == cz_r1cs_matrix(r, mat)->nnz);
+    if (rc == CZ_OK) {
+        TF_CHECK(wt.n == cz_r1cs_num_inputs(r) + cz_r1cs_num_aux(r));
+        prove_and_verify(&p, r, wt.w, wt.n, cz_r1cs_num_inputs(r), NULL);
+        /* a witness that does not satisfy gives a proof that fails */
+        cz_fr *w = malloc(wt.n * sizeof(cz_fr));
+        memcpy(w, wt.w, wt.n * sizeof(cz_fr));
+        cz_fr_add(&w[wt.n - 1], &w[wt.n - 1], &CZ_FR_ONE);
+        cz_groth16_proof pf;
+        TF_CHECK(cz_groth16_prove(&pf, &p, r, w, wt.n, NULL, NULL, 0) == CZ_OK);
+        cz_groth16_pvk pvk;
+        TF_CHECK(cz_groth16_pvk_prepare(&pvk, &p.vk) == CZ_OK);
+        TF_CHECK(cz_groth16_verify(&pvk, &pf, w + 1, cz_r1cs_num_inputs(r) - 1) ==
+                 CZ_ERR_BAD_PROOF);
+        cz_groth16_pvk_free(&pvk);
+        free(w);
+        cz_r1cs_free(r);
+        cz_groth16_params_free(&p);
+    }
+    cz_r1cs_free(rc2);
+    cz_circom_r1cs_free(&cr);
+    cz_circom_wtns_free(&wt);
+    cz_zkey_free(&z);
+}
+
+TF_MAIN(TF_TEST(test_bellperson_prove_verify), TF_TEST(test_determinism_and_blinding),
+        TF_TEST(test_rejections), TF_TEST(test_argument_errors), TF_TEST(test_split_and_batch),
+        TF_TEST(test_bellperson_files), TF_TEST(test_snarkjs_flavor),
+        TF_TEST(test_snarkjs_zkey_fixture))
