@@ -306,6 +306,42 @@ static void test_add_laws(void)
     TF_CHECK(G_(is_inf)(&t));
 }
 
+/* The complete (constant-time) addition equals the variable-time one on
+ * every case: random, equal (doubling), opposite, infinity on either side
+ * or both, aliasing. */
+static void test_add_ct(void)
+{
+    JAC p, q, t, u, inf;
+    G_(set_inf)(&inf);
+    for (unsigned i = 0; i < iters(50); i++) {
+        rand_point(&p);
+        rand_point(&q);
+        G_(add_ct)(&t, &p, &q);
+        G_(add)(&u, &p, &q);
+        TF_CHECK(G_(equal)(&t, &u));
+        TF_CHECK(G_(is_on_curve)(&t));
+        u = p;
+        rescale(&u);
+        G_(add_ct)(&t, &p, &u);
+        G_(dbl)(&u, &p);
+        TF_CHECK(G_(equal)(&t, &u));
+        G_(neg)(&u, &p);
+        rescale(&u);
+        G_(add_ct)(&t, &p, &u);
+        TF_CHECK(G_(is_inf)(&t));
+        G_(add_ct)(&t, &p, &inf);
+        TF_CHECK(G_(equal)(&t, &p));
+        G_(add_ct)(&t, &inf, &q);
+        TF_CHECK(G_(equal)(&t, &q));
+        t = p;
+        G_(add_ct)(&t, &t, &q);
+        G_(add)(&u, &p, &q);
+        TF_CHECK(G_(equal)(&t, &u));
+    }
+    G_(add_ct)(&t, &inf, &inf);
+    TF_CHECK(G_(is_inf)(&t));
+}
+
 /* The same random walk in XYZZ and Jacobian coordinates. */
 static void test_xyzz(void)
 {

@@ -47,5 +47,5 @@ static void test_subgroup(void)
 }
 
 TF_MAIN(TF_TEST(test_generator), TF_TEST(test_affine_basics), TF_TEST(test_jacobian_basics),
-        TF_TEST(test_add_laws), TF_TEST(test_xyzz), TF_TEST(test_batch_to_affine),
+        TF_TEST(test_add_laws), TF_TEST(test_add_ct), TF_TEST(test_xyzz), TF_TEST(test_batch_to_affine),
         TF_TEST(test_mul), TF_TEST(test_subgroup))

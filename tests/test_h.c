@@ -323,6 +323,54 @@ static void test_threads_identical(void)
         cz_pool_free(pools[t]);
 }
 
+/* snarkjs's H scalars: A B - C evaluated at the odd powers x_j = w2 w^j of
+ * the 2m-th root w2 (w = w2^2 = snarkjs's m-th root, from 5^((r-1)/2^32)),
+ * each of A, B, C interpolated from its m evaluations on w^i (barycentric,
+ * O(m^2)). */
+static void test_odd_coset(void)
+{
+    static const uint64_t T[4] = {0xfffe5bfeffffffffULL, 0x09a1d80553bda402ULL,
+                                  0x299d7d483339d808ULL, 0x0000000073eda753ULL}; /* (r-1)/2^32 */
+    cz_fr five, root;
+    cz_fr_from_u64(&five, 5);
+    cz_fr_pow(&root, &five, T, 4);
+    for (unsigned k = 1; k <= 10; k++) {
+        size_t m = (size_t)1 << k;
+        size_t n = k < 3 ? m : m - cz_prng_next(&tf_rng) % (m / 4);
+        cz_fr w2 = root, w, x;
+        for (unsigned i = k + 1; i < 32; i++)
+            cz_fr_sqr(&w2, &w2);
+        cz_fr_sqr(&w, &w2);
+        cz_ntt_domain *d;
+        TF_CHECK(cz_ntt_domain_new_root(&d, k, CZ_NTT_ROOT_SNARKJS) == CZ_OK);
+        cz_fr dw;
+        cz_ntt_domain_omega(&dw, d, false);
+        TF_CHECK(cz_fr_equal(&dw, &w));
+        cz_fr *a = vec(m), *b = vec(m), *c = vec(m), *a0 = vec(m), *b0 = vec(m), *c0 = vec(m);
+        make_inputs(a, b, c, n, m, (int)(k & 1));
+        memcpy(a0, a, m * sizeof(cz_fr));
+        memcpy(b0, b, m * sizeof(cz_fr));
+        memcpy(c0, c, m * sizeof(cz_fr));
+        TF_CHECK(cz_groth16_h_odd_coset(d, a, b, c, n, NULL) == CZ_OK);
+        x = w2;
+        int bad = 0;
+        for (size_t j = 0; j < m && !bad; j++, cz_fr_mul(&x, &x, &w)) {
+            cz_fr ea, eb, ec;
+            eval_bary(&ea, a0, m, &w, &x);
+            eval_bary(&eb, b0, m, &w, &x);
+            eval_bary(&ec, c0, m, &w, &x);
+            cz_fr_mul(&ea, &ea, &eb);
+            cz_fr_sub(&ea, &ea, &ec);
+            bad = !cz_fr_equal(&ea, &a[j]);
+            TF_CHECK_MSG(!bad, "odd coset: m = 2^%u, n = %zu, scalar %zu differs", k, n, j);
+        }
+        free(a), free(b), free(c), free(a0), free(b0), free(c0);
+        cz_ntt_domain_free(d);
+    }
+    cz_ntt_domain *d;
+    TF_CHECK(cz_ntt_domain_new_root(&d, 4, 3) == CZ_ERR_INVALID_ARG);
+}
+
 static void test_invalid(void)
 {
     cz_ntt_domain *d;
@@ -334,4 +382,5 @@ static void test_invalid(void)
 }
 
 TF_MAIN(TF_TEST(test_direct_small), TF_TEST(test_direct_four_step), TF_TEST(test_identities),
-        TF_TEST(test_bellperson_sequence), TF_TEST(test_threads_identical), TF_TEST(test_invalid))
+        TF_TEST(test_bellperson_sequence), TF_TEST(test_threads_identical), TF_TEST(test_odd_coset),
+        TF_TEST(test_invalid))

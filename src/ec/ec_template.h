@@ -453,6 +453,18 @@ void G_(mul)(JAC *r, const JAC *p, const cz_fr *k)
     proj_to_jac(r, &acc);
 }
 
+/* r = a + b for any inputs (equal, opposite, infinity) through the complete
+ * projective formulas: no branch depends on the points.  For values derived
+ * from secrets, e.g. a Groth16 proof's blinded terms. */
+void G_(add_ct)(JAC *r, const JAC *a, const JAC *b)
+{
+    proj pa, pb;
+    proj_from_jac(&pa, a);
+    proj_from_jac(&pb, b);
+    proj_add(&pa, &pa, &pb);
+    proj_to_jac(r, &pa);
+}
+
 /* ----------------------------------------- variable-time multiplication -- */
 
 /* Width-5 NAF of the 255-bit k: digits in {0, +-1, +-3, ..., +-15}, any two

@@ -324,26 +324,28 @@ int cz_groth16_prove_finish(cz_groth16_proof *proof, cz_groth16_pending *pd)
     cz_g2_from_affine(&delta2, &p->vk.delta_g2);
     cz_g2_from_affine(&beta2, &p->vk.beta_g2);
 
+    /* Public sums with variable-time additions, then every term that
+     * depends on r or s through complete (constant-time) additions. */
     cz_g1_add_affine(&g_a, &pd->a_sum, &p->vk.alpha_g1); /* A */
     cz_g1_mul(&t, &delta1, &pd->r);
-    cz_g1_add(&g_a, &g_a, &t);
+    cz_g1_add_ct(&g_a, &g_a, &t);
 
     cz_g1_add_affine(&b1, &pd->b1_sum, &p->vk.beta_g1); /* B1 */
     cz_g1_mul(&t, &delta1, &pd->s);
-    cz_g1_add(&b1, &b1, &t);
+    cz_g1_add_ct(&b1, &b1, &t);
 
     cz_g2_add(&b2, &b2, &beta2); /* B */
     cz_g2_mul(&t2, &delta2, &pd->s);
-    cz_g2_add(&b2, &b2, &t2);
+    cz_g2_add_ct(&b2, &b2, &t2);
 
     cz_g1_mul(&g_c, &g_a, &pd->s); /* C = H + L + s A + r B1 - r s delta */
-    cz_g1_add(&g_c, &g_c, &pd->hl_sum);
+    cz_g1_add_ct(&g_c, &g_c, &pd->hl_sum);
     cz_g1_mul(&t, &b1, &pd->r);
-    cz_g1_add(&g_c, &g_c, &t);
+    cz_g1_add_ct(&g_c, &g_c, &t);
     cz_fr_mul(&rs, &pd->r, &pd->s);
     cz_g1_mul(&t, &delta1, &rs);
     cz_g1_neg(&t, &t);
-    cz_g1_add(&g_c, &g_c, &t);
+    cz_g1_add_ct(&g_c, &g_c, &t);
     cz_groth16_wipe(&rs, sizeof rs);
 
     cz_g1_to_affine(&proof->a, &g_a);

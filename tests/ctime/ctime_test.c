@@ -7,8 +7,10 @@
 #include <string.h>
 #include <valgrind/memcheck.h>
 
+#include "cuzk/cs.h"
 #include "cuzk/ec.h"
 #include "cuzk/ff.h"
+#include "cuzk/groth16.h"
 #include "cuzk/msm.h"
 #include <stdlib.h>
 
@@ -87,6 +89,43 @@ int main(void)
     PUBLIC(o2);
     free(t1);
     free(t2);
+
+    /* A Groth16 proof with secret blinding factors r, s (prove_finish's
+     * multiplications by r, s and r s, and the proof's conversion to
+     * affine): a one-constraint circuit x * x = y with public parameters. */
+    {
+        cz_cs *cs;
+        cz_r1cs *rc;
+        cz_fr x, y, rs[2];
+        cz_fr_random(&x, &g);
+        cz_fr_sqr(&y, &x);
+        cz_cs_new(&cs, CZ_CS_RECORD, 0);
+        cz_var vx = cz_cs_alloc_aux(cs, &x), vy = cz_cs_alloc_input(cs, &y);
+        cz_lc la, lc;
+        cz_lc_init(&la);
+        cz_lc_init(&lc);
+        cz_lc_add(&la, vx);
+        cz_lc_add(&lc, vy);
+        cz_cs_enforce(cs, &la, &la, &lc);
+        cz_cs_finish(cs, &rc);
+        cz_fr wv[3];
+        cz_cs_write_assignment(cs, wv);
+        uint8_t seed[32] = {1};
+        cz_groth16_params prm;
+        cz_groth16_setup(&prm, rc, seed, CZ_GROTH16_BELLPERSON, NULL);
+        cz_fr_random(&rs[0], &g);
+        cz_fr_random(&rs[1], &g);
+        SECRET(rs);
+        cz_groth16_prove_opts po = {.rs = rs};
+        cz_groth16_proof pf;
+        cz_groth16_prove(&pf, &prm, rc, wv, 3, &po, NULL, 0);
+        PUBLIC(pf);
+        cz_groth16_params_free(&prm);
+        cz_r1cs_free(rc);
+        cz_cs_free(cs);
+        cz_lc_free(&la);
+        cz_lc_free(&lc);
+    }
 
     PUBLIC(r);
     PUBLIC(kr);
