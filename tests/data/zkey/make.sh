@@ -7,8 +7,17 @@
 #                            one phase-2 contribution (so delta != generator)
 #   verification_key.json    snarkjs zkey export verificationkey mul.zkey
 #   mul_bn128.zkey           the same ceremony on bn128
+#   proof.json, public.json  snarkjs groth16 prove mul.zkey ../circom/mul.wtns
+#                            (checked by snarkjs groth16 verify)
+#   verification_key_infinity.json
+#                            vk_infinity.mjs: verification_key.json with
+#                            alpha and delta at infinity (ffjavascript, bfj)
+#   verification_key_bn128.json, proof_bn128.json
+#                            the bn128 key's export and a bn128 proof: must be
+#                            rejected as the wrong curve
 # The contributions use fixed entropy, but snarkjs also mixes in its own
-# randomness, so reruns give different (equally valid) keys.
+# randomness, so reruns give different (equally valid) keys; a proof is
+# randomised (r, s), so every rerun of the prove step changes its bytes.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$here/../../../node_modules/.bin
@@ -27,3 +36,9 @@ done
 "$bin/snarkjs" zkey export verificationkey mul.zkey verification_key.json
 "$bin/snarkjs" groth16 setup ../circom/mul_bn128.r1cs "$tmp/final_bn128.ptau" mul_bn128.zkey
 "$bin/snarkjs" zkey verify ../circom/mul.r1cs "$tmp/final_bls12381.ptau" mul.zkey
+"$bin/snarkjs" groth16 prove mul.zkey ../circom/mul.wtns proof.json public.json
+"$bin/snarkjs" groth16 verify verification_key.json public.json proof.json
+node vk_infinity.mjs
+"$bin/snarkjs" zkey export verificationkey mul_bn128.zkey verification_key_bn128.json
+"$bin/snarkjs" groth16 prove mul_bn128.zkey ../circom/mul_bn128.wtns proof_bn128.json \
+    "$tmp/public_bn128.json"
