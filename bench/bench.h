@@ -34,5 +34,8 @@ int cz_bench_micro(int argc, char **argv);
 int cz_bench_msm(int argc, char **argv);
 int cz_bench_ntt(int argc, char **argv);
 int cz_bench_h(int argc, char **argv);
+int cz_bench_prove(int argc, char **argv);
+int cz_bench_verify(int argc, char **argv);
+int cz_bench_setup(int argc, char **argv);
 
 #endif

@@ -100,6 +100,9 @@ static void usage(void)
                     "  msm     multi-scalar multiplication (cuzk-bench msm --help)\n"
                     "  ntt     Fr NTT family (cuzk-bench ntt --help)\n"
                     "  h       Groth16 H step (cuzk-bench h --help)\n"
+                    "  prove   Groth16 proofs from a .zkey, a .r1cs or the built-in circuit\n"
+                    "  verify  check snarkjs proof.json/public.json against verification_key.json\n"
+                    "  setup   INSECURE .zkey from a circom .r1cs for benchmarks\n"
                     "options of micro: --filter S  --time SEC  --samples N  --csv\n");
 }
 
@@ -117,6 +120,12 @@ int main(int argc, char **argv)
         return cz_bench_ntt(argc - 1, argv + 1);
     if (!strcmp(argv[1], "h"))
         return cz_bench_h(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "prove"))
+        return cz_bench_prove(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "verify"))
+        return cz_bench_verify(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "setup"))
+        return cz_bench_setup(argc - 1, argv + 1);
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
         usage();
         return 0;

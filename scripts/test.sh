@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: installs dependencies, builds Release (gcc),
 # ASan+UBSan (clang) and TSan (clang), runs every test in each (the
-# @noble/curves cross-check on fresh random inputs in the first two), then
+# @noble/curves cross-check on fresh random inputs and the snarkjs/circom2
+# interop test in the first two), then
 # the constant-time check under valgrind and a short fuzzing run.
 #
 #   scripts/test.sh            everything
@@ -31,12 +32,12 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 step "ThreadSanitizer build (clang, -Werror)"
 scripts/build.sh tsan
 step "ThreadSanitizer tests (the oracle cross-check runs in the two builds above)"
-TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --test-dir build/tsan -j"$jobs" -E noble
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --test-dir build/tsan -j"$jobs" -E 'noble|snarkjs'
 
 step "clang Release build (-Werror)"
 scripts/build.sh clang
 step "clang Release tests"
-ctest --test-dir build/clang -j"$jobs" -E noble
+ctest --test-dir build/clang -j"$jobs" -E 'noble|snarkjs'
 
 step "constant-time check (valgrind), gcc and clang code"
 scripts/ctime.sh build/release

@@ -6,3 +6,10 @@ target_link_libraries(test_noble PRIVATE cz_testfw)
 add_test(NAME noble_crosscheck
          COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_noble.sh $<TARGET_FILE:test_noble>)
 set_tests_properties(noble_crosscheck PROPERTIES TIMEOUT 900)
+
+# Interoperability with snarkjs and circom2 (npm): proofs cross-verified both
+# ways, tampering rejected by both, cuzk's .zkey proved by snarkjs.  Needs
+# `npm ci`; about a minute, most of it snarkjs's powers-of-tau preparation.
+add_test(NAME snarkjs_interop
+         COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_snarkjs.sh $<TARGET_FILE:cuzk-bench>)
+set_tests_properties(snarkjs_interop PROPERTIES TIMEOUT 900)

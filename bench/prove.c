@@ -1,0 +1,396 @@
+/* cuzk-bench prove / verify / setup: Groth16 end to end.
+ *
+ *   cuzk-bench prove --zkey F --wtns F [--proof-out F] [--public-out F]
+ *   cuzk-bench prove --r1cs F --wtns F        (insecure setup from --seed)
+ *   cuzk-bench prove --chain LOG              (built-in circuit, 2^LOG rows)
+ *       common: [--threads T] [--reps K] [--seed N] [--no-verify]
+ *   cuzk-bench verify --vk F --proof F --public F     (snarkjs JSON files)
+ *   cuzk-bench setup --r1cs F --zkey-out F [--seed N] [--threads T]
+ *
+ * prove prints the time of each phase (load, witness, setup when it runs
+ * one, then per proof: SpMV, H, the MSMs, assembly; the median of K runs
+ * after one untimed run) and the peak resident memory; every proof is
+ * verified unless --no-verify.  setup writes an INSECURE .zkey (trapdoor
+ * from the seed) that snarkjs can prove with: for benchmarks at sizes where
+ * snarkjs's own powers-of-tau preparation takes hours.  verify exits 0 for
+ * a valid proof, 1 for an invalid one, 2 on bad input. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "bench.h"
+#include "cuzk/circom.h"
+#include "cuzk/err.h"
+#include "cuzk/groth16.h"
+#include "cuzk/pool.h"
+#include "cuzk/snarkjs.h"
+#include "cuzk/zkey.h"
+
+typedef struct {
+    const char *zkey, *wtns, *r1cs, *proof_out, *public_out, *zkey_out;
+    const char *vk, *proof, *pub;
+    unsigned chain_log, threads, reps;
+    uint64_t seed;
+    int verify;
+} opts;
+
+static int parse(int argc, char **argv, opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->threads = 1;
+    o->reps = 3;
+    o->seed = 1;
+    o->verify = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char **s = !strcmp(a, "--zkey")         ? &o->zkey
+                         : !strcmp(a, "--wtns")       ? &o->wtns
+                         : !strcmp(a, "--r1cs")       ? &o->r1cs
+                         : !strcmp(a, "--proof-out")  ? &o->proof_out
+                         : !strcmp(a, "--public-out") ? &o->public_out
+                         : !strcmp(a, "--zkey-out")   ? &o->zkey_out
+                         : !strcmp(a, "--vk")         ? &o->vk
+                         : !strcmp(a, "--proof")      ? &o->proof
+                         : !strcmp(a, "--public")     ? &o->pub
+                                                      : NULL;
+        if (s && v) {
+            *s = v, i++;
+        } else if (!strcmp(a, "--chain") && v) {
+            o->chain_log = (unsigned)atoi(v), i++;
+        } else if (!strcmp(a, "--threads") && v) {
+            o->threads = (unsigned)atoi(v), i++;
+        } else if (!strcmp(a, "--reps") && v) {
+            o->reps = (unsigned)atoi(v), i++;
+        } else if (!strcmp(a, "--seed") && v) {
+            o->seed = strtoull(v, NULL, 0), i++;
+        } else if (!strcmp(a, "--no-verify")) {
+            o->verify = 0;
+        } else {
+            fprintf(stderr, "cuzk-bench: unknown or incomplete option '%s'\n", a);
+            return -1;
+        }
+    }
+    if (o->threads < 1 || o->threads > 1024) {
+        fprintf(stderr, "cuzk-bench: --threads must be 1..1024\n");
+        return -1;
+    }
+    return 0;
+}
+
+static double peak_rss_mib(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_maxrss / 1024.0;
+}
+
+static void seed_bytes(uint8_t out[32], uint64_t seed)
+{
+    cz_prng g;
+    cz_prng_seed(&g, seed);
+    cz_prng_bytes(&g, out, 32);
+}
+
+/* The built-in circuit: public x, p; private k; 2^log - inputs rows of
+ *   u_i = t_(i-1)^2,  t_i = u_i (k + i) + 5 t_(i-1) - p
+ * (random field values everywhere: a dense witness). */
+static int chain_circuit(cz_r1cs **r, cz_fr **w, size_t *n, unsigned log)
+{
+    cz_cs *cs;
+    int rc = cz_cs_new(&cs, CZ_CS_RECORD, 0);
+    if (rc != CZ_OK)
+        return rc;
+    cz_prng g;
+    cz_prng_seed(&g, 42);
+    cz_fr x, p, k, t, u, tmp, five, c_i;
+    cz_fr_random(&x, &g);
+    cz_fr_random(&p, &g);
+    cz_fr_random(&k, &g);
+    cz_fr_from_u64(&five, 5);
+    cz_var vx = cz_cs_alloc_input(cs, &x), vp = cz_cs_alloc_input(cs, &p);
+    cz_var vk = cz_cs_alloc_aux(cs, &k);
+    size_t rows = ((size_t)1 << log) - 3; /* 3 input rows */
+    cz_lc la, lb, lc;
+    cz_lc_init(&la);
+    cz_lc_init(&lb);
+    cz_lc_init(&lc);
+    /* t_0 = x k */
+    cz_fr_mul(&t, &x, &k);
+    cz_var vt = cz_cs_alloc_aux(cs, &t);
+    cz_lc_add(&la, vx);
+    cz_lc_add(&lb, vk);
+    cz_lc_add(&lc, vt);
+    cz_cs_enforce(cs, &la, &lb, &lc);
+    for (size_t i = 1; i + 1 < rows; i += 2) {
+        cz_fr_sqr(&u, &t);
+        cz_var vu = cz_cs_alloc_aux(cs, &u);
+        cz_lc_clear(&la), cz_lc_clear(&lb), cz_lc_clear(&lc);
+        cz_lc_add(&la, vt);
+        cz_lc_add(&lb, vt);
+        cz_lc_add(&lc, vu);
+        cz_cs_enforce(cs, &la, &lb, &lc);
+        cz_fr_from_u64(&c_i, i);
+        cz_fr_add(&tmp, &k, &c_i);
+        cz_fr_mul(&tmp, &tmp, &u);
+        cz_fr nt, ft;
+        cz_fr_mul(&ft, &five, &t);
+        cz_fr_add(&nt, &tmp, &ft);
+        cz_fr_sub(&nt, &nt, &p);
+        cz_var vn = cz_cs_alloc_aux(cs, &nt);
+        /* u (k + i) = t_i - 5 t_(i-1) + p */
+        cz_lc_clear(&la), cz_lc_clear(&lb), cz_lc_clear(&lc);
+        cz_lc_add(&la, vu);
+        cz_lc_add(&lb, vk);
+        cz_lc_add_const(&lb, &c_i);
+        cz_lc_add(&lc, vn);
+        cz_fr m5;
+        cz_fr_neg(&m5, &five);
+        cz_lc_add_term(&lc, vt, &m5);
+        cz_lc_add(&lc, vp);
+        cz_cs_enforce(cs, &la, &lb, &lc);
+        vt = vn, t = nt;
+    }
+    cz_lc_free(&la);
+    cz_lc_free(&lb);
+    cz_lc_free(&lc);
+    rc = cz_cs_finish(cs, r);
+    if (rc == CZ_OK) {
+        *n = cz_cs_num_inputs(cs) + cz_cs_num_aux(cs);
+        *w = malloc(*n * sizeof(cz_fr));
+        if (*w == NULL)
+            rc = CZ_ERR_NOMEM;
+        else
+            cz_cs_write_assignment(cs, *w);
+    }
+    cz_cs_free(cs);
+    return rc;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void print_phase(const char *name, double *v, unsigned k)
+{
+    qsort(v, k, sizeof *v, cmp_double);
+    printf("  %-10s %9.1f ms\n", name, 1e3 * v[k / 2]);
+}
+
+int cz_bench_prove(int argc, char **argv)
+{
+    opts o;
+    if (parse(argc, argv, &o) != 0)
+        return 2;
+    int modes = (o.zkey != NULL) + (o.r1cs != NULL) + (o.chain_log != 0);
+    if (modes != 1 || (o.chain_log == 0 && o.wtns == NULL)) {
+        fprintf(stderr, "usage: cuzk-bench prove (--zkey F --wtns F | --r1cs F --wtns F | "
+                        "--chain LOG) [--threads T] [--reps K] [--seed N] [--no-verify] "
+                        "[--proof-out F --public-out F]\n");
+        return 2;
+    }
+    if (o.chain_log != 0 && (o.chain_log < 3 || o.chain_log > 26)) {
+        fprintf(stderr, "cuzk-bench: --chain must be 3..26\n");
+        return 2;
+    }
+    char err[512] = "";
+    cz_pool *pool = NULL;
+    if (o.threads > 1 && cz_pool_new(&pool, o.threads - 1) != CZ_OK) {
+        fprintf(stderr, "cuzk-bench: cannot start %u threads\n", o.threads);
+        return 2;
+    }
+    cz_groth16_params params = {0};
+    cz_r1cs *r1cs = NULL;
+    cz_fr *w = NULL;
+    size_t n = 0;
+    cz_zkey z = {0};
+    cz_circom_wtns wt = {0};
+    cz_circom_r1cs cr = {0};
+    int rc = CZ_OK, status = 2;
+    double t0 = cz_bench_now(), t_load = 0, t_setup = 0, t_wit = 0;
+
+    if (o.wtns != NULL) {
+        rc = cz_circom_wtns_load(&wt, o.wtns, err, sizeof err);
+        if (rc != CZ_OK)
+            goto out;
+        w = wt.w, n = wt.n;
+        t_wit = cz_bench_now() - t0;
+    }
+    double t1 = cz_bench_now();
+    if (o.zkey != NULL) {
+        rc = cz_zkey_load(&z, o.zkey, 0, err, sizeof err);
+        if (rc == CZ_OK)
+            rc = cz_groth16_params_from_zkey(&params, &r1cs, &z, err, sizeof err);
+        cz_zkey_free(&z);
+        t_load = cz_bench_now() - t1;
+    } else {
+        if (o.r1cs != NULL) {
+            rc = cz_circom_r1cs_load(&cr, o.r1cs, err, sizeof err);
+            if (rc == CZ_OK)
+                rc = cz_circom_r1cs_compile(&r1cs, &cr, err, sizeof err);
+            cz_circom_r1cs_free(&cr);
+        } else {
+            rc = chain_circuit(&r1cs, &w, &n, o.chain_log);
+        }
+        t_load = cz_bench_now() - t1;
+        if (rc == CZ_OK) {
+            uint8_t seed[32];
+            seed_bytes(seed, o.seed);
+            double t2 = cz_bench_now();
+            rc = cz_groth16_setup(&params, r1cs, seed, CZ_GROTH16_BELLPERSON, pool);
+            t_setup = cz_bench_now() - t2;
+        }
+    }
+    if (rc != CZ_OK)
+        goto out;
+    size_t n_in = cz_r1cs_num_inputs(r1cs), rows = cz_r1cs_num_constraints(r1cs);
+    unsigned lg = 1;
+    while (((size_t)1 << lg) < rows)
+        lg++;
+    printf("prove: %zu constraints (domain 2^%u), %zu inputs, %zu aux, %u thread(s), %s\n", rows,
+           lg, n_in, cz_r1cs_num_aux(r1cs), o.threads,
+           params.flavor == CZ_GROTH16_SNARKJS ? "snarkjs .zkey"
+                                               : "bellperson layout (insecure setup)");
+    printf("  %-10s %9.1f ms\n", "witness", 1e3 * t_wit);
+    printf("  %-10s %9.1f ms\n", o.zkey ? "load key" : "load r1cs", 1e3 * t_load);
+    if (t_setup > 0)
+        printf("  %-10s %9.1f ms  (not part of a proof)\n", "setup", 1e3 * t_setup);
+
+    unsigned k = o.reps ? o.reps : 1;
+    double *ph = calloc(9 * (size_t)k, sizeof(double));
+    cz_groth16_proof pf;
+    cz_groth16_pvk pvk = {0};
+    if (ph == NULL || cz_groth16_pvk_prepare(&pvk, &params.vk) != CZ_OK) {
+        free(ph);
+        rc = CZ_ERR_NOMEM;
+        goto out;
+    }
+    for (unsigned it = 0; it <= k; it++) {
+        cz_groth16_timings tm;
+        cz_groth16_prove_opts po = {.pool = pool, .timings = &tm};
+        double s = cz_bench_now();
+        rc = cz_groth16_prove(&pf, &params, r1cs, w, n, &po, err, sizeof err);
+        double total = cz_bench_now() - s;
+        if (rc != CZ_OK)
+            break;
+        if (o.verify && (rc = cz_groth16_verify(&pvk, &pf, w + 1, n_in - 1)) != CZ_OK) {
+            snprintf(err, sizeof err, "the proof does not verify");
+            break;
+        }
+        if (it == 0)
+            continue; /* warm-up */
+        double v[9] = {tm.spmv,     tm.h,        tm.msm_h,    tm.msm_l, tm.msm_a,
+                       tm.msm_b_g1, tm.msm_b_g2, tm.assemble, total};
+        for (int j = 0; j < 9; j++)
+            ph[j * k + it - 1] = v[j];
+    }
+    cz_groth16_pvk_free(&pvk);
+    if (rc == CZ_OK) {
+        static const char *names[9] = {"spmv",     "h",        "msm h",    "msm l", "msm a",
+                                       "msm b_g1", "msm b_g2", "assemble", "proof"};
+        printf("per proof (median of %u, after one warm-up):\n", k);
+        for (int j = 0; j < 9; j++)
+            print_phase(names[j], ph + j * k, k);
+        printf("  verified: %s\n", o.verify ? "yes" : "skipped");
+        printf("  peak RSS  %9.1f MiB\n", peak_rss_mib());
+    }
+    free(ph);
+    if (rc == CZ_OK && o.proof_out != NULL)
+        rc = cz_snarkjs_proof_write_file(o.proof_out, &pf);
+    if (rc == CZ_OK && o.public_out != NULL)
+        rc = cz_snarkjs_public_write_file(o.public_out, w + 1, n_in - 1);
+    if (rc != CZ_OK && !err[0])
+        snprintf(err, sizeof err, "writing the proof files failed");
+    status = rc == CZ_OK ? 0 : 1;
+out:
+    if (rc != CZ_OK)
+        fprintf(stderr, "cuzk-bench prove: %s (%s)\n", err[0] ? err : "failed", cz_strerror(rc));
+    if (w != wt.w)
+        free(w);
+    cz_circom_wtns_free(&wt);
+    cz_r1cs_free(r1cs);
+    cz_groth16_params_free(&params);
+    cz_pool_free(pool);
+    return status;
+}
+
+int cz_bench_verify(int argc, char **argv)
+{
+    opts o;
+    if (parse(argc, argv, &o) != 0 || !o.vk || !o.proof || !o.pub) {
+        fprintf(stderr, "usage: cuzk-bench verify --vk F --proof F --public F\n");
+        return 2;
+    }
+    char err[512] = "";
+    cz_groth16_vk vk = {0};
+    cz_groth16_proof pf;
+    cz_groth16_pvk pvk = {0};
+    cz_fr *pub = NULL;
+    size_t n_pub = 0;
+    int rc = cz_snarkjs_vk_read_file(&vk, o.vk, err, sizeof err);
+    if (rc == CZ_OK)
+        rc = cz_snarkjs_proof_read_file(&pf, o.proof, err, sizeof err);
+    if (rc == CZ_OK)
+        rc = cz_snarkjs_public_read_file(&pub, &n_pub, o.pub, err, sizeof err);
+    if (rc == CZ_OK)
+        rc = cz_groth16_pvk_prepare(&pvk, &vk);
+    int status = 2;
+    if (rc == CZ_OK && n_pub + 1 != vk.n_ic) {
+        fprintf(stderr, "cuzk-bench verify: %zu public inputs, the key expects %zu\n", n_pub,
+                vk.n_ic - 1);
+    } else if (rc != CZ_OK) {
+        fprintf(stderr, "cuzk-bench verify: %s (%s)\n", err[0] ? err : "failed", cz_strerror(rc));
+    } else {
+        rc = cz_groth16_verify(&pvk, &pf, pub, n_pub);
+        printf("%s\n", rc == CZ_OK ? "OK" : "INVALID");
+        status = rc == CZ_OK ? 0 : 1;
+    }
+    free(pub);
+    cz_groth16_pvk_free(&pvk);
+    cz_groth16_vk_free(&vk);
+    return status;
+}
+
+int cz_bench_setup(int argc, char **argv)
+{
+    opts o;
+    if (parse(argc, argv, &o) != 0 || !o.r1cs || !o.zkey_out) {
+        fprintf(stderr, "usage: cuzk-bench setup --r1cs F --zkey-out F [--seed N] "
+                        "[--threads T]   (INSECURE: for tests and benchmarks)\n");
+        return 2;
+    }
+    char err[512] = "";
+    cz_circom_r1cs cr = {0};
+    cz_r1cs *r = NULL;
+    cz_groth16_params p = {0};
+    cz_zkey z = {0};
+    cz_pool *pool = NULL;
+    if (o.threads > 1 && cz_pool_new(&pool, o.threads - 1) != CZ_OK)
+        return 2;
+    uint8_t seed[32];
+    seed_bytes(seed, o.seed);
+    double t0 = cz_bench_now();
+    int rc = cz_circom_r1cs_load(&cr, o.r1cs, err, sizeof err);
+    if (rc == CZ_OK)
+        rc = cz_circom_r1cs_compile(&r, &cr, err, sizeof err);
+    if (rc == CZ_OK && (rc = cz_groth16_setup(&p, r, seed, CZ_GROTH16_SNARKJS, pool)) != CZ_OK)
+        snprintf(err, sizeof err, "setup failed");
+    if (rc == CZ_OK && (rc = cz_groth16_params_to_zkey(&z, &p, r)) != CZ_OK)
+        snprintf(err, sizeof err, "building the .zkey failed");
+    if (rc == CZ_OK)
+        rc = cz_zkey_write(&z, o.zkey_out, err, sizeof err);
+    if (rc == CZ_OK)
+        printf("setup: %zu constraints, wrote %s (INSECURE, seed %llu) in %.2f s\n",
+               cz_r1cs_num_constraints(r), o.zkey_out, (unsigned long long)o.seed,
+               cz_bench_now() - t0);
+    else
+        fprintf(stderr, "cuzk-bench setup: %s (%s)\n", err[0] ? err : "failed", cz_strerror(rc));
+    cz_zkey_free(&z);
+    cz_groth16_params_free(&p);
+    cz_r1cs_free(r);
+    cz_circom_r1cs_free(&cr);
+    cz_pool_free(pool);
+    return rc == CZ_OK ? 0 : 1;
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Side-by-side Groth16 proving: cuzk against `snarkjs groth16 prove` on the
+# same .zkey and .wtns (BENCHMARKS.md).  The circuit is
+# tests/oracle/chain.circom with N steps (2N + 1 constraints, so
+# N = 2^(LOG-1) - 2 fills a 2^LOG domain); the key comes from cuzk's
+# INSECURE seeded setup written as a .zkey (snarkjs's own powers-of-tau
+# preparation takes hours at 2^18 on two cores), which both provers read.
+#
+#   scripts/bench-snarkjs.sh LOG [THREADS]     e.g. 16, 18
+# Needs a release build (scripts/build.sh release) and npm ci.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+log=${1:?usage: scripts/bench-snarkjs.sh LOG [THREADS]}
+threads=${2:-$(nproc)}
+bench=$PWD/build/release/cuzk-bench
+bin=$PWD/node_modules/.bin
+[ -x "$bench" ] || { echo "bench-snarkjs: build first: scripts/build.sh release" >&2; exit 1; }
+[ -x "$bin/snarkjs" ] || { echo "bench-snarkjs: run npm ci" >&2; exit 1; }
+steps=$(((1 << (log - 1)) - 2))
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+sed "s/Chain(500)/Chain($steps)/" tests/oracle/chain.circom >"$work/chain.circom"
+cd "$work"
+
+echo "bench-snarkjs: chain with $steps steps ($((2 * steps + 1)) constraints), $threads thread(s)"
+"$bin/circom2" chain.circom --prime bls12381 --r1cs --wasm -o . >/dev/null
+echo '{"x": "3", "p": "11", "k": "7"}' >input.json
+"$bin/snarkjs" wtns calculate chain_js/chain.wasm input.json chain.wtns
+"$bench" setup --r1cs chain.r1cs --zkey-out chain.zkey --threads "$threads"
+"$bin/snarkjs" zkey export verificationkey chain.zkey vk.json >/dev/null
+
+echo "--- cuzk-bench prove (phases: median of 3 after a warm-up)"
+"$bench" prove --zkey chain.zkey --wtns chain.wtns --threads "$threads" --reps 3 \
+    --proof-out ours.json --public-out public.json
+"$bin/snarkjs" groth16 verify vk.json public.json ours.json >/dev/null && echo "snarkjs verifies cuzk's proof: OK"
+
+echo "--- snarkjs groth16 prove (3 runs, wall seconds each)"
+for i in 1 2 3; do
+    s=$(date +%s.%N)
+    "$bin/snarkjs" groth16 prove chain.zkey chain.wtns theirs.json public2.json
+    e=$(date +%s.%N)
+    awk -v a="$s" -v b="$e" 'BEGIN { printf "snarkjs prove: %.3f s\n", b - a }'
+done
+"$bench" verify --vk vk.json --proof theirs.json --public public2.json
