@@ -4,6 +4,8 @@
  *   cuzk-bench prove --r1cs F --wtns F        (insecure setup from --seed)
  *   cuzk-bench prove --chain LOG              (built-in circuit, 2^LOG rows)
  *       common: [--threads T] [--reps K] [--seed N] [--no-verify]
+ *       --trusted-key: skip the subgroup checks of the key's points (most of
+ *       a .zkey's load time; snarkjs never checks them)
  *   cuzk-bench verify --vk F --proof F --public F     (snarkjs JSON files)
  *   cuzk-bench setup --r1cs F --zkey-out F [--seed N] [--threads T]
  *
@@ -32,7 +34,7 @@ typedef struct {
     const char *vk, *proof, *pub;
     unsigned chain_log, threads, reps;
     uint64_t seed;
-    int verify;
+    int verify, trusted;
 } opts;
 
 static int parse(int argc, char **argv, opts *o)
@@ -66,6 +68,8 @@ static int parse(int argc, char **argv, opts *o)
             o->seed = strtoull(v, NULL, 0), i++;
         } else if (!strcmp(a, "--no-verify")) {
             o->verify = 0;
+        } else if (!strcmp(a, "--trusted-key")) {
+            o->trusted = 1;
         } else {
             fprintf(stderr, "cuzk-bench: unknown or incomplete option '%s'\n", a);
             return -1;
@@ -186,9 +190,10 @@ int cz_bench_prove(int argc, char **argv)
         return 2;
     int modes = (o.zkey != NULL) + (o.r1cs != NULL) + (o.chain_log != 0);
     if (modes != 1 || (o.chain_log == 0 && o.wtns == NULL)) {
-        fprintf(stderr, "usage: cuzk-bench prove (--zkey F --wtns F | --r1cs F --wtns F | "
-                        "--chain LOG) [--threads T] [--reps K] [--seed N] [--no-verify] "
-                        "[--proof-out F --public-out F]\n");
+        fprintf(stderr,
+                "usage: cuzk-bench prove (--zkey F --wtns F | --r1cs F --wtns F | "
+                "--chain LOG) [--threads T] [--reps K] [--seed N] [--no-verify] [--trusted-key] "
+                "[--proof-out F --public-out F]\n");
         return 2;
     }
     if (o.chain_log != 0 && (o.chain_log < 3 || o.chain_log > 26)) {
@@ -220,7 +225,8 @@ int cz_bench_prove(int argc, char **argv)
     }
     double t1 = cz_bench_now();
     if (o.zkey != NULL) {
-        rc = cz_zkey_load(&z, o.zkey, 0, err, sizeof err);
+        rc = cz_zkey_load_ex(&z, o.zkey, o.trusted ? CZ_ZKEY_SKIP_SUBGROUP : 0, pool, err,
+                             sizeof err);
         if (rc == CZ_OK)
             rc = cz_groth16_params_from_zkey(&params, &r1cs, &z, err, sizeof err);
         cz_zkey_free(&z);

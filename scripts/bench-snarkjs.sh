@@ -2,7 +2,7 @@
 # Side-by-side Groth16 proving: cuzk against `snarkjs groth16 prove` on the
 # same .zkey and .wtns (BENCHMARKS.md).  The circuit is
 # tests/oracle/chain.circom with N steps (2N + 1 constraints, so
-# N = 2^(LOG-1) - 2 fills a 2^LOG domain); the key comes from cuzk's
+X
 # INSECURE seeded setup written as a .zkey (snarkjs's own powers-of-tau
 # preparation takes hours at 2^18 on two cores), which both provers read.
 #
@@ -16,13 +16,13 @@ bench=$PWD/build/release/cuzk-bench
 bin=$PWD/node_modules/.bin
 [ -x "$bench" ] || { echo "bench-snarkjs: build first: scripts/build.sh release" >&2; exit 1; }
 [ -x "$bin/snarkjs" ] || { echo "bench-snarkjs: run npm ci" >&2; exit 1; }
-steps=$(((1 << (log - 1)) - 2))
+steps=$(((1 << (log - 1)) - 3))
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 sed "s/Chain(500)/Chain($steps)/" tests/oracle/chain.circom >"$work/chain.circom"
 cd "$work"
 
-echo "bench-snarkjs: chain with $steps steps ($((2 * steps + 1)) constraints), $threads thread(s)"
+echo "bench-snarkjs: chain with $steps steps ($((2 * steps + 2)) constraints), $threads thread(s)"
 "$bin/circom2" chain.circom --prime bls12381 --r1cs --wasm -o . >/dev/null
 echo '{"x": "3", "p": "11", "k": "7"}' >input.json
 "$bin/snarkjs" wtns calculate chain_js/chain.wasm input.json chain.wtns

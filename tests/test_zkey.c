@@ -12,6 +12,7 @@
 #include "cuzk/ec.h"
 #include "cuzk/err.h"
 #include "cuzk/ff.h"
+#include "cuzk/pool.h"
 #include "cuzk/zkey.h"
 #include "fixture.h"
 #include "tf.h"
@@ -336,6 +337,26 @@ static void test_corruptions(void)
     TF_CHECK(corrupt(b, order3, h + 96, 0, err) == CZ_ERR_NOT_IN_SUBGROUP);
     TF_CHECK_MSG(strstr(err, "H point 1") != NULL, "%s", err);
     TF_CHECK(corrupt(b, order3, h + 96, CZ_ZKEY_SKIP_SUBGROUP, err) == CZ_OK);
+    {
+        /* the parallel subgroup pass reports the same first bad point (H 1
+         * and H 3 bad: H 1 wins with any thread count) at its offset */
+        tf_blob d = tf_blob_prefix(b, b.n);
+        order3(d, h + 96);
+        order3(d, h + 3 * 96);
+        cz_pool *pool;
+        cz_zkey z;
+        char e1[256], e2[256];
+        TF_CHECK(cz_pool_new(&pool, 3) == CZ_OK);
+        TF_CHECK(cz_zkey_load_mem_ex(&z, d.p, d.n, 0, pool, e1, sizeof e1) ==
+                 CZ_ERR_NOT_IN_SUBGROUP);
+        TF_CHECK(cz_zkey_load_mem(&z, d.p, d.n, 0, e2, sizeof e2) == CZ_ERR_NOT_IN_SUBGROUP);
+        TF_CHECK_MSG(strcmp(e1, e2) == 0 && strstr(e1, "H point 1") != NULL, "%s | %s", e1, e2);
+        char off[32];
+        snprintf(off, sizeof off, "offset %zu:", h + 96);
+        TF_CHECK_MSG(strstr(e1, off) != NULL, "%s (want %s)", e1, off);
+        cz_pool_free(pool);
+        free(d.p);
+    }
 
     /* counts: overflowing or inconsistent with the section sizes */
     TF_CHECK(corrupt(b, u32_max, coefs, 0, err) == CZ_ERR_BAD_FORMAT);

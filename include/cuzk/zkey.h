@@ -61,6 +61,7 @@
 
 #include "cuzk/ec.h"
 #include "cuzk/ff.h"
+#include "cuzk/pool.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -104,6 +105,15 @@ int cz_zkey_load_mem(cz_zkey *out, const uint8_t *data, size_t len, unsigned fla
                      size_t errlen);
 /* As _load_mem, for the file at path (mapped read-only for the call). */
 int cz_zkey_load(cz_zkey *out, const char *path, unsigned flags, char *err, size_t errlen);
+/* As the loaders above, with the subgroup checks (most of a load's time)
+ * spread over pool (NULL: the calling thread).  They run after the whole
+ * file is decoded, so a file with several faults may report a structural
+ * one first; the subgroup error reported is the first bad point in file
+ * order whatever the thread count. */
+int cz_zkey_load_mem_ex(cz_zkey *out, const uint8_t *data, size_t len, unsigned flags,
+                        cz_pool *pool, char *err, size_t errlen);
+int cz_zkey_load_ex(cz_zkey *out, const char *path, unsigned flags, cz_pool *pool, char *err,
+                    size_t errlen);
 /* Frees what a loader allocated and zeroes *z; NULL and zeroed are fine. */
 void cz_zkey_free(cz_zkey *z);
 

@@ -1,4 +1,5 @@
 /* snarkjs Groth16 .zkey reader (format in include/cuzk/zkey.h). */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -254,8 +255,8 @@ static int read_coefs(cz_zkey *z, cz_binfile_cursor *c, char *err, size_t errlen
     return rc;
 }
 
-static int load(cz_zkey *z, const uint8_t *data, size_t len, unsigned flags, char *err,
-                size_t errlen)
+static int load(cz_zkey *z, const uint8_t *data, size_t len, unsigned flags, uint64_t sec_off[10],
+                char *err, size_t errlen)
 {
     cz_binfile bf;
     cz_binfile_cursor s[10];
@@ -263,11 +264,15 @@ static int load(cz_zkey *z, const uint8_t *data, size_t len, unsigned flags, cha
         NULL, "header", "groth16 header", "IC", "coefficients", "A", "B1", "B2", "C", "H"};
     uint32_t protocol = 0;
     uint64_t n_priv;
+    /* points of the big sections: subgroup checks later, in parallel */
+    unsigned qflags = flags | CZ_ZKEY_SKIP_SUBGROUP;
     int rc = cz_binfile_open(&bf, data, len, "zkey", 1, 1, err, errlen);
     if (rc != CZ_OK)
         return rc;
-    for (uint32_t t = ZK_HEADER; t <= ZK_H && rc == CZ_OK; t++)
+    for (uint32_t t = ZK_HEADER; t <= ZK_H && rc == CZ_OK; t++) {
         rc = cz_binfile_section_get(&bf, &s[t], t, true, names[t], err, errlen);
+        sec_off[t] = s[t].off;
+    }
     if (rc == CZ_OK)
         rc = cz_binfile_u32(&s[ZK_HEADER], &protocol, "the protocol", err, errlen);
     if (rc == CZ_OK)
@@ -282,44 +287,121 @@ static int load(cz_zkey *z, const uint8_t *data, size_t len, unsigned flags, cha
     /* Every section's size is matched to its count before its allocation, so
      * memory stays proportional to len. */
     if (rc == CZ_OK)
-        rc = read_g1_section(&z->ic, (uint64_t)z->n_public + 1, &s[ZK_IC], "IC point", flags, err,
+        rc = read_g1_section(&z->ic, (uint64_t)z->n_public + 1, &s[ZK_IC], "IC point", qflags, err,
                              errlen);
     if (rc == CZ_OK)
         rc = read_coefs(z, &s[ZK_COEFS], err, errlen);
     if (rc == CZ_OK)
-        rc = read_g1_section(&z->a, z->n_vars, &s[ZK_A], "A point", flags, err, errlen);
+        rc = read_g1_section(&z->a, z->n_vars, &s[ZK_A], "A point", qflags, err, errlen);
     if (rc == CZ_OK)
-        rc = read_g1_section(&z->b1, z->n_vars, &s[ZK_B1], "B1 point", flags, err, errlen);
+        rc = read_g1_section(&z->b1, z->n_vars, &s[ZK_B1], "B1 point", qflags, err, errlen);
     if (rc == CZ_OK)
         rc = check_size(&s[ZK_B2], z->n_vars, G2_BYTES, err, errlen);
     if (rc == CZ_OK)
         rc = alloc_points((void **)&z->b2, z->n_vars, sizeof *z->b2, err, errlen);
     if (rc == CZ_OK)
-        rc = read_g2s(z->b2, z->n_vars, &s[ZK_B2], "B2 point", flags, err, errlen);
+        rc = read_g2s(z->b2, z->n_vars, &s[ZK_B2], "B2 point", qflags, err, errlen);
     if (rc == CZ_OK)
-        rc = read_g1_section(&z->c, n_priv, &s[ZK_C], "C point", flags, err, errlen);
+        rc = read_g1_section(&z->c, n_priv, &s[ZK_C], "C point", qflags, err, errlen);
     if (rc == CZ_OK)
-        rc = read_g1_section(&z->h, z->domain_size, &s[ZK_H], "H point", flags, err, errlen);
+        rc = read_g1_section(&z->h, z->domain_size, &s[ZK_H], "H point", qflags, err, errlen);
     cz_binfile_close(&bf);
+    return rc;
+}
+
+/* ------------------------------------------------- subgroup checks --- */
+
+/* The subgroup checks (~100 us per G1 point, most of a load) run after
+ * decoding as one parallel pass; the error reported is the first bad point
+ * in file order, whatever the thread count. */
+typedef struct {
+    const void *pts;
+    int g2;
+    _Atomic uint64_t first_bad; /* UINT64_MAX: none */
+} sg_ctx;
+
+static void sg_task(void *vctx, size_t begin, size_t end)
+{
+    sg_ctx *c = vctx;
+    for (size_t i = begin; i < end; i++) {
+        if (i >= atomic_load(&c->first_bad))
+            return;
+        bool ok = c->g2 ? cz_g2_affine_in_subgroup(&((const cz_g2_affine *)c->pts)[i])
+                        : cz_g1_affine_in_subgroup(&((const cz_g1_affine *)c->pts)[i]);
+        if (!ok) {
+            uint64_t cur = atomic_load(&c->first_bad);
+            while (i < cur && !atomic_compare_exchange_weak(&c->first_bad, &cur, i))
+                ;
+            return;
+        }
+    }
+}
+
+static int subgroup_pass(const cz_zkey *z, const uint64_t sec_off[10], cz_pool *pool, char *err,
+                         size_t errlen)
+{
+    struct {
+        uint32_t type;
+        const char *name, *what;
+        const void *pts;
+        uint64_t n;
+        int g2;
+    } secs[] = {
+        {ZK_IC, "IC", "IC point", z->ic, (uint64_t)z->n_public + 1, 0},
+        {ZK_A, "A", "A point", z->a, z->n_vars, 0},
+        {ZK_B1, "B1", "B1 point", z->b1, z->n_vars, 0},
+        {ZK_B2, "B2", "B2 point", z->b2, z->n_vars, 1},
+        {ZK_C, "C", "C point", z->c, (uint64_t)z->n_vars - z->n_public - 1, 0},
+        {ZK_H, "H", "H point", z->h, z->domain_size, 0},
+    };
+    for (size_t k = 0; k < sizeof secs / sizeof secs[0]; k++) {
+        sg_ctx c = {.pts = secs[k].pts, .g2 = secs[k].g2};
+        atomic_init(&c.first_bad, UINT64_MAX);
+        cz_pool_parallel_for(pool, (size_t)secs[k].n, 256, sg_task, &c);
+        uint64_t bad = atomic_load(&c.first_bad);
+        if (bad != UINT64_MAX)
+            return cz_binfile_fail(err, errlen, CZ_ERR_NOT_IN_SUBGROUP,
+                                   "zkey: offset %llu: %s section (type %u): %s %llu: not in the "
+                                   "order-r subgroup",
+                                   (unsigned long long)(sec_off[secs[k].type] +
+                                                        bad * (secs[k].g2 ? G2_BYTES : G1_BYTES)),
+                                   secs[k].name, secs[k].type, secs[k].what,
+                                   (unsigned long long)bad);
+    }
+    return CZ_OK;
+}
+
+int cz_zkey_load_mem_ex(cz_zkey *out, const uint8_t *data, size_t len, unsigned flags,
+                        cz_pool *pool, char *err, size_t errlen)
+{
+    int rc;
+    uint64_t sec_off[10] = {0};
+    if (err != NULL && errlen > 0)
+        err[0] = 0;
+    if (out == NULL || (data == NULL && len > 0))
+        return cz_binfile_fail(err, errlen, CZ_ERR_INVALID_ARG, "zkey: NULL argument");
+    memset(out, 0, sizeof *out);
+    rc = load(out, data, len, flags, sec_off, err, errlen);
+    if (rc == CZ_OK && !(flags & CZ_ZKEY_SKIP_SUBGROUP))
+        rc = subgroup_pass(out, sec_off, pool, err, errlen);
+    if (rc != CZ_OK)
+        cz_zkey_free(out);
     return rc;
 }
 
 int cz_zkey_load_mem(cz_zkey *out, const uint8_t *data, size_t len, unsigned flags, char *err,
                      size_t errlen)
 {
-    int rc;
-    if (err != NULL && errlen > 0)
-        err[0] = 0;
-    if (out == NULL || (data == NULL && len > 0))
-        return cz_binfile_fail(err, errlen, CZ_ERR_INVALID_ARG, "zkey: NULL argument");
-    memset(out, 0, sizeof *out);
-    rc = load(out, data, len, flags, err, errlen);
-    if (rc != CZ_OK)
-        cz_zkey_free(out);
-    return rc;
+    return cz_zkey_load_mem_ex(out, data, len, flags, NULL, err, errlen);
 }
 
 int cz_zkey_load(cz_zkey *out, const char *path, unsigned flags, char *err, size_t errlen)
+{
+    return cz_zkey_load_ex(out, path, flags, NULL, err, errlen);
+}
+
+int cz_zkey_load_ex(cz_zkey *out, const char *path, unsigned flags, cz_pool *pool, char *err,
+                    size_t errlen)
 {
     cz_binfile_map m;
     int rc;
@@ -331,7 +413,7 @@ int cz_zkey_load(cz_zkey *out, const char *path, unsigned flags, char *err, size
     rc = cz_binfile_map_open(&m, path, err, errlen);
     if (rc != CZ_OK)
         return rc;
-    rc = cz_zkey_load_mem(out, m.data, m.len, flags, err, errlen);
+    rc = cz_zkey_load_mem_ex(out, m.data, m.len, flags, pool, err, errlen);
     cz_binfile_map_close(&m);
     return rc;
 }

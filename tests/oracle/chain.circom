@@ -2,7 +2,7 @@ pragma circom 2.0.0;
 
 // Interop circuit for tests/oracle/run_snarkjs.sh: a chain of N steps
 //   u_i = t_(i-1)^2,   t_i = u_i (k + i) + 5 t_(i-1) - p
-// with public inputs x, p, private k and output y: 2N + 1 constraints,
+// with public inputs x, p, private k and output y: 2N + 2 constraints,
 // constants and large coefficients (-5, -1) in every step, and public
 // signals in A, B and C.
 template Chain(N) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Interoperability with snarkjs and circom2 (the npm packages pinned in
 # package.json), run by ctest as snarkjs_interop:
-#   1. circom2 compiles tests/oracle/chain.circom (1,001 constraints) for the
+#   1. circom2 compiles tests/oracle/chain.circom (1,002 constraints) for the
 #      bls12381 prime; snarkjs computes the witness of fresh random inputs;
 #   2. a snarkjs ceremony: powers of tau 2^10 (new, contribute, prepare
 #      phase2), groth16 setup, one phase-2 contribution, verification key;
