@@ -31,6 +31,14 @@ typedef enum {
     CZ_ERR_BAD_CHECKSUM,   /* a file's checksum does not match its contents */
     CZ_ERR_UNSATISFIED,    /* an assignment does not satisfy a constraint system */
     CZ_ERR_BAD_PROOF,      /* a proof does not verify */
+    CZ_ERR_TOO_BIG,        /* a request exceeds a limit it can never fit in */
+    CZ_ERR_TIMEOUT,        /* a wait ran past its time limit */
+    CZ_ERR_CANCELLED,      /* the operation was cancelled */
+    CZ_ERR_BUSY,           /* a resource is in use or not available now */
+    CZ_ERR_BUDGET,         /* an allocation exceeds its memory reservation */
+    CZ_ERR_NOT_FOUND,      /* no such job, circuit or parameter set */
+    CZ_ERR_SHUTDOWN,       /* the engine is shutting down */
+    CZ_ERR_BACKEND,        /* a proving back end failed */
     CZ_ERR__COUNT
 } cz_err;
 

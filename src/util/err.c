@@ -23,6 +23,14 @@ static const char *const cz_err_names[CZ_ERR__COUNT] = {
     [CZ_ERR_BAD_CHECKSUM] = "checksum mismatch",
     [CZ_ERR_UNSATISFIED] = "constraint not satisfied",
     [CZ_ERR_BAD_PROOF] = "proof does not verify",
+    [CZ_ERR_TOO_BIG] = "request can never fit",
+    [CZ_ERR_TIMEOUT] = "timed out",
+    [CZ_ERR_CANCELLED] = "cancelled",
+    [CZ_ERR_BUSY] = "resource busy",
+    [CZ_ERR_BUDGET] = "allocation exceeds its reservation",
+    [CZ_ERR_NOT_FOUND] = "not found",
+    [CZ_ERR_SHUTDOWN] = "shutting down",
+    [CZ_ERR_BACKEND] = "back end failure",
 };
 
 const char *cz_strerror(int err)
