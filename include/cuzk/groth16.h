@@ -32,6 +32,7 @@
 #include "cuzk/cs.h"
 #include "cuzk/ec.h"
 #include "cuzk/ff.h"
+#include "cuzk/mem.h"
 #include "cuzk/pool.h"
 #include "cuzk/zkey.h"
 
@@ -76,6 +77,7 @@ typedef struct {
     cz_g2_affine *b_g2;
     void *mem;
     size_t mem_bytes;
+    const cz_allocator *alloc; /* where mem came from (NULL: malloc) */
 } cz_groth16_params;
 
 typedef struct {
@@ -153,6 +155,15 @@ int cz_groth16_params_write_file(const char *path, const cz_groth16_params *p);
  * arguments, more than 2^28 constraints) or CZ_ERR_NOMEM. */
 int cz_groth16_setup(cz_groth16_params *out, const cz_r1cs *r, const uint8_t seed[32],
                      cz_groth16_flavor flavor, cz_pool *pool);
+/* The same with every large buffer (the parameter block, class
+ * CZ_BUF_PARAMS, and the temporaries, CZ_BUF_SCRATCH) from alloc, which must
+ * outlive the parameters. */
+int cz_groth16_setup_ex(cz_groth16_params *out, const cz_r1cs *r, const uint8_t seed[32],
+                        cz_groth16_flavor flavor, cz_pool *pool, const cz_allocator *alloc);
+/* Sizes of those buffers: *block the parameters' block, *temp the
+ * temporaries (live at once with it, freed before setup returns). */
+void cz_groth16_setup_sizes(const cz_r1cs *r, cz_groth16_flavor flavor, size_t *block,
+                            size_t *temp);
 
 /* ------------------------------------------------------------ prover --- */
 
@@ -174,6 +185,9 @@ typedef struct {
      * witness: never set this in production. */
     const cz_fr *rs;
     cz_groth16_timings *timings; /* may be NULL */
+    /* Where the large buffers come from (NULL: cz_allocator_default); it
+     * must outlive the pending handle. */
+    const cz_allocator *alloc;
 } cz_groth16_prove_opts;
 
 /* A proof between its two halves. */
@@ -212,12 +226,20 @@ int cz_groth16_prove_finish(cz_groth16_proof *proof, cz_groth16_pending *pending
 /* Drops a pending proof without finishing it (wipes r, s).  NULL: no-op. */
 void cz_groth16_pending_free(cz_groth16_pending *pending);
 
-/* Bytes a pending handle holds for these params (for memory budgets). */
-size_t cz_groth16_pending_bytes(const cz_groth16_params *params);
-/* Peak bytes prove_start allocates besides the pending handle (a, b, c and
- * MSM scratch) for r1cs with the pool's thread count. */
-size_t cz_groth16_prove_start_bytes(const cz_groth16_params *params, const cz_r1cs *r1cs,
-                                    const cz_pool *pool);
+/* The large buffers one proof allocates through opts->alloc, in bytes (for
+ * memory reservations; cz_mem_charge each for tracked allocations):
+ *   abc            a, b, c (3 x 2^k x 32)            prove_start, freed there
+ *   start_scratch  MSM scratch of prove_start         prove_start, freed there
+ *   b2_scalars     the compacted B_g2 scalars          prove_start -> finish
+ *   finish_scratch MSM scratch of prove_finish         prove_finish
+ * The NTT domain's twiddles (cz_ntt_domain_bytes, at most 35 MiB) and the
+ * small handle itself come from malloc.  nthreads: cz_msm_nthreads of the
+ * pool used. */
+typedef struct {
+    size_t abc, start_scratch, b2_scalars, finish_scratch;
+} cz_groth16_prove_sizes;
+void cz_groth16_prove_sizes_of(cz_groth16_prove_sizes *s, const cz_groth16_params *params,
+                               const cz_r1cs *r1cs, unsigned nthreads);
 
 /* start + finish. */
 int cz_groth16_prove(cz_groth16_proof *proof, const cz_groth16_params *params,

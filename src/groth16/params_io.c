@@ -241,7 +241,10 @@ void cz_groth16_params_free(cz_groth16_params *p)
 {
     if (p == NULL)
         return;
-    block_free(p->mem);
+    if (p->alloc != NULL && p->mem != NULL)
+        cz_free(p->alloc, p->mem, p->mem_bytes);
+    else
+        block_free(p->mem);
     memset(p, 0, sizeof *p);
 }
 

@@ -30,6 +30,8 @@ struct cz_groth16_pending {
     const cz_groth16_params *p;
     cz_pool *pool;
     cz_groth16_timings *timings;
+    const cz_allocator *alloc;
+    cz_groth16_prove_sizes sz;
     cz_fr r, s;
     cz_g1 a_sum, b1_sum, hl_sum; /* sum w_i a_i, sum w_i b1_i, H + L */
     size_t n_b2;
@@ -108,31 +110,23 @@ static int draw_rs(cz_fr *r, cz_fr *s)
     return CZ_OK;
 }
 
-static size_t max3(size_t a, size_t b, size_t c)
+static size_t round_align(size_t n)
 {
-    size_t m = a > b ? a : b;
-    return m > c ? m : c;
+    return (n + CZ_MSM_SCRATCH_ALIGN - 1) & ~(size_t)(CZ_MSM_SCRATCH_ALIGN - 1);
 }
 
-static size_t g1_scratch(const cz_groth16_params *p, const cz_r1cs *r, unsigned nt)
+void cz_groth16_prove_sizes_of(cz_groth16_prove_sizes *s, const cz_groth16_params *p,
+                               const cz_r1cs *r, unsigned nthreads)
 {
     size_t n = cz_r1cs_num_inputs(r) + cz_r1cs_num_aux(r);
-    return cz_g1_msm_scratch_bytes(max3(p->n_h, n, 1), nt, 0);
-}
-
-size_t cz_groth16_pending_bytes(const cz_groth16_params *params)
-{
-    return sizeof(cz_groth16_pending) + params->n_b_g2 * sizeof(cz_fr);
-}
-
-size_t cz_groth16_prove_start_bytes(const cz_groth16_params *params, const cz_r1cs *r1cs,
-                                    const cz_pool *pool)
-{
-    unsigned logm = cz_groth16_log_domain(cz_r1cs_num_constraints(r1cs));
-    if (logm > CZ_NTT_MAX_LOG)
-        return 0;
-    return 3 * ((size_t)1 << logm) * sizeof(cz_fr) + cz_ntt_domain_bytes(logm) +
-           g1_scratch(params, r1cs, cz_msm_nthreads(pool));
+    unsigned logm = cz_groth16_log_domain(cz_r1cs_num_constraints(r));
+    size_t m = (size_t)1 << (logm > CZ_NTT_MAX_LOG ? CZ_NTT_MAX_LOG : logm);
+    size_t big = p->n_h > n ? p->n_h : n;
+    s->abc = 3 * m * sizeof(cz_fr);
+    s->start_scratch = round_align(cz_g1_msm_scratch_bytes(big ? big : 1, nthreads, 0));
+    s->b2_scalars = (p->n_b_g2 ? p->n_b_g2 : 1) * sizeof(cz_fr);
+    s->finish_scratch =
+        round_align(cz_g2_msm_scratch_bytes(p->n_b_g2 ? p->n_b_g2 : 1, nthreads, 0));
 }
 
 typedef struct {
@@ -152,7 +146,8 @@ void cz_groth16_pending_free(cz_groth16_pending *pd)
         return;
     cz_groth16_wipe(&pd->r, sizeof pd->r);
     cz_groth16_wipe(&pd->s, sizeof pd->s);
-    free(pd->b2_scalars);
+    if (pd->b2_scalars)
+        cz_free(pd->alloc, pd->b2_scalars, pd->sz.b2_scalars);
     free(pd);
 }
 
@@ -193,25 +188,30 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
     unsigned logm = cz_groth16_log_domain(rows);
     size_t m = (size_t)1 << logm;
     cz_pool *pool = opts->pool;
-    size_t sbytes = g1_scratch(p, r1cs, cz_msm_nthreads(pool));
+    cz_groth16_prove_sizes sz;
+    cz_groth16_prove_sizes_of(&sz, p, r1cs, cz_msm_nthreads(pool));
+    size_t sbytes = sz.start_scratch;
     size_t ca, cbi, cba;
     const uint64_t *da = cz_r1cs_density(r1cs, CZ_DENSITY_A_AUX, &ca);
     const uint64_t *dbi = cz_r1cs_density(r1cs, CZ_DENSITY_B_INPUT, &cbi);
     const uint64_t *dba = cz_r1cs_density(r1cs, CZ_DENSITY_B_AUX, &cba);
 
+    const cz_allocator *al = opts->alloc;
     cz_groth16_pending *pd = calloc(1, sizeof *pd);
-    cz_fr *abc = aligned_alloc(64, 3 * m * sizeof(cz_fr));
-    void *scratch = aligned_alloc(CZ_MSM_SCRATCH_ALIGN, (sbytes + CZ_MSM_SCRATCH_ALIGN - 1) &
-                                                            ~(size_t)(CZ_MSM_SCRATCH_ALIGN - 1));
+    cz_fr *abc = cz_alloc(al, CZ_BUF_ABC, sz.abc);
+    void *scratch = cz_alloc(al, CZ_BUF_SCRATCH, sbytes);
     cz_ntt_domain *dom = NULL;
-    if (pd != NULL)
-        pd->b2_scalars = malloc((cbi + cba + 1) * sizeof(cz_fr));
+    if (pd != NULL) {
+        pd->alloc = al;
+        pd->sz = sz;
+        pd->b2_scalars = cz_alloc(al, CZ_BUF_PENDING, sz.b2_scalars);
+    }
     if (pd == NULL || abc == NULL || scratch == NULL || pd->b2_scalars == NULL ||
         cz_ntt_domain_new_root(&dom, logm,
                                p->flavor == CZ_GROTH16_SNARKJS ? CZ_NTT_ROOT_SNARKJS
                                                                : CZ_NTT_ROOT_BELLPERSON) != CZ_OK) {
         set_err(err, errlen, "prove: out of memory (%zu bytes for a, b, c and %zu of scratch)",
-                3 * m * sizeof(cz_fr), sbytes);
+                sz.abc, sbytes);
         rc = CZ_ERR_NOMEM;
         goto fail;
     }
@@ -284,14 +284,16 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
         pd->timings->msm_a = tm.msm_a;
         pd->timings->msm_b_g1 = tm.msm_b_g1;
     }
-    free(abc);
-    free(scratch);
+    cz_free(al, abc, sz.abc);
+    cz_free(al, scratch, sbytes);
     cz_ntt_domain_free(dom);
     *out = pd;
     return CZ_OK;
 fail:
-    free(abc);
-    free(scratch);
+    if (abc)
+        cz_free(al, abc, sz.abc);
+    if (scratch)
+        cz_free(al, scratch, sbytes);
     cz_ntt_domain_free(dom);
     cz_groth16_pending_free(pd);
     return rc;

@@ -36,19 +36,12 @@ static void draw_nonzero(cz_fr *x, cz_prng *g)
     while (cz_fr_is_zero(x));
 }
 
-/* Secret-sized scratch: freed after wiping. */
-static void wipe_free(void *p, size_t bytes)
-{
-    cz_groth16_wipe(p, bytes);
-    free(p);
-}
-
 /* out[j] = c * x^j / (tau - x^j) for j < n, x^j = start x^(step j): the
  * Lagrange-basis values above (c carries (tau^N - 1) / N).  den is scratch
  * of n elements.  Returns CZ_ERR_INVALID_ARG when tau is one of the points
  * (the seed then gives a degenerate trapdoor; never in practice). */
-static int lagrange(cz_fr *out, cz_fr *den, size_t n, const cz_fr *tau, const cz_fr *c,
-                    const cz_fr *start, const cz_fr *step)
+static int lagrange(cz_fr *out, cz_fr *den, cz_fr *scratch, size_t n, const cz_fr *tau,
+                    const cz_fr *c, const cz_fr *start, const cz_fr *step)
 {
     cz_fr x = *start;
     for (size_t j = 0; j < n; j++) {
@@ -58,11 +51,7 @@ static int lagrange(cz_fr *out, cz_fr *den, size_t n, const cz_fr *tau, const cz
             return CZ_ERR_INVALID_ARG;
         cz_fr_mul(&x, &x, step);
     }
-    cz_fr *scratch = malloc(n * sizeof(cz_fr));
-    if (scratch == NULL)
-        return CZ_ERR_NOMEM;
     cz_fr_batch_inv(den, den, n, scratch);
-    wipe_free(scratch, n * sizeof(cz_fr));
     for (size_t j = 0; j < n; j++) {
         cz_fr_mul(&out[j], &out[j], &den[j]);
         cz_fr_mul(&out[j], &out[j], c);
@@ -127,8 +116,65 @@ static void g2s(cz_g2_affine *out, const cz_fr *k, size_t n, const tables *t)
     cz_g2_fixed_mul(out, t->t2, TABLE_W, k, n, 0, t->pool);
 }
 
+/* Shapes shared by the sizes and the setup. */
+typedef struct {
+    size_t n_in, n_aux, n, rows, m, n_h, n_b, cnt_a, big;
+    unsigned logm;
+} shape;
+
+static int shape_of(shape *s, const cz_r1cs *r, cz_groth16_flavor flavor)
+{
+    size_t cnt_bin, cnt_baux;
+    s->n_in = cz_r1cs_num_inputs(r);
+    s->n_aux = cz_r1cs_num_aux(r);
+    s->n = s->n_in + s->n_aux;
+    s->rows = cz_r1cs_num_constraints(r);
+    s->logm = cz_groth16_log_domain(s->rows);
+    if (s->logm > CZ_NTT_MAX_LOG)
+        return CZ_ERR_INVALID_ARG;
+    s->m = (size_t)1 << s->logm;
+    cz_r1cs_density(r, CZ_DENSITY_A_AUX, &s->cnt_a);
+    cz_r1cs_density(r, CZ_DENSITY_B_INPUT, &cnt_bin);
+    cz_r1cs_density(r, CZ_DENSITY_B_AUX, &cnt_baux);
+    s->n_h = flavor == CZ_GROTH16_BELLPERSON ? s->m - 1 : s->m;
+    s->n_b = cnt_bin + cnt_baux;
+    s->big = s->m > s->n ? s->m : s->n;
+    return CZ_OK;
+}
+
+/* Temporaries: lag, den, batch-inversion scratch (m each), the three column
+ * arrays (n each), the scalar staging (max(m, n)), two fixed-base tables. */
+static size_t fr_bytes(const shape *s) /* 64-byte multiple: the tables follow */
+{
+    return ((3 * s->m + 3 * s->n + s->big) * sizeof(cz_fr) + 63) & ~(size_t)63;
+}
+
+static size_t temp_bytes(const shape *s, size_t *t1, size_t *t2)
+{
+    *t1 = cz_g1_fixed_table_bytes(TABLE_W);
+    *t2 = cz_g2_fixed_table_bytes(TABLE_W);
+    return fr_bytes(s) + *t1 + *t2;
+}
+
+void cz_groth16_setup_sizes(const cz_r1cs *r, cz_groth16_flavor flavor, size_t *block, size_t *temp)
+{
+    shape s;
+    size_t t1, t2;
+    *block = *temp = 0;
+    if (shape_of(&s, r, flavor) != CZ_OK)
+        return;
+    *block = cz_groth16_params_block_bytes(s.n_in, s.n_h, s.n_aux, s.n_in + s.cnt_a, s.n_b);
+    *temp = temp_bytes(&s, &t1, &t2);
+}
+
 int cz_groth16_setup(cz_groth16_params *out, const cz_r1cs *r, const uint8_t seed[32],
                      cz_groth16_flavor flavor, cz_pool *pool)
+{
+    return cz_groth16_setup_ex(out, r, seed, flavor, pool, NULL);
+}
+
+int cz_groth16_setup_ex(cz_groth16_params *out, const cz_r1cs *r, const uint8_t seed[32],
+                        cz_groth16_flavor flavor, cz_pool *pool, const cz_allocator *al)
 {
     if (out == NULL)
         return CZ_ERR_INVALID_ARG;
@@ -136,12 +182,12 @@ int cz_groth16_setup(cz_groth16_params *out, const cz_r1cs *r, const uint8_t see
     if (r == NULL || seed == NULL ||
         (flavor != CZ_GROTH16_BELLPERSON && flavor != CZ_GROTH16_SNARKJS))
         return CZ_ERR_INVALID_ARG;
-    size_t n_in = cz_r1cs_num_inputs(r), n_aux = cz_r1cs_num_aux(r), n = n_in + n_aux;
-    size_t rows = cz_r1cs_num_constraints(r);
-    unsigned logm = cz_groth16_log_domain(rows);
-    if (logm > CZ_NTT_MAX_LOG)
+    shape sh;
+    if (shape_of(&sh, r, flavor) != CZ_OK)
         return CZ_ERR_INVALID_ARG;
-    size_t m = (size_t)1 << logm;
+    size_t n_in = sh.n_in, n_aux = sh.n_aux, n = sh.n, rows = sh.rows, m = sh.m;
+    unsigned logm = sh.logm;
+    size_t n_h = sh.n_h, n_b = sh.n_b, cnt_a = sh.cnt_a;
 
     /* The trapdoor: xoshiro seeded from the 32 seed bytes (insecure). */
     uint64_t sw[4];
@@ -160,28 +206,32 @@ int cz_groth16_setup(cz_groth16_params *out, const cz_r1cs *r, const uint8_t see
     cz_groth16_wipe(&g, sizeof g);
     cz_groth16_wipe(sw, sizeof sw);
 
-    size_t cnt_a, cnt_bin, cnt_baux;
-    const uint64_t *da = cz_r1cs_density(r, CZ_DENSITY_A_AUX, &cnt_a);
-    const uint64_t *dbi = cz_r1cs_density(r, CZ_DENSITY_B_INPUT, &cnt_bin);
-    const uint64_t *dba = cz_r1cs_density(r, CZ_DENSITY_B_AUX, &cnt_baux);
-    size_t n_h = flavor == CZ_GROTH16_BELLPERSON ? m - 1 : m;
-    size_t n_b = cnt_bin + cnt_baux;
+    const uint64_t *da = cz_r1cs_density(r, CZ_DENSITY_A_AUX, NULL);
+    const uint64_t *dbi = cz_r1cs_density(r, CZ_DENSITY_B_INPUT, NULL);
+    const uint64_t *dba = cz_r1cs_density(r, CZ_DENSITY_B_AUX, NULL);
 
     int rc = CZ_ERR_NOMEM;
     cz_ntt_domain *dom = NULL;
+    size_t t1b, t2b, tbytes = temp_bytes(&sh, &t1b, &t2b);
     tables t = {.pool = pool};
-    size_t big = m > n ? m : n;
-    cz_fr *lag = malloc(m * sizeof(cz_fr)), *den = malloc(m * sizeof(cz_fr));
-    cz_fr *col = calloc(3 * n + 1, sizeof(cz_fr)), *sc = malloc(big * sizeof(cz_fr));
-    t.t1 = aligned_alloc(64, cz_g1_fixed_table_bytes(TABLE_W));
-    t.t2 = aligned_alloc(64, cz_g2_fixed_table_bytes(TABLE_W));
-    if (!lag || !den || !col || !sc || !t.t1 || !t.t2)
+    /* one temporary block: lag | den | scratch | u v w | sc | table1 | table2 */
+    uint8_t *tmp = cz_alloc(al, CZ_BUF_SCRATCH, tbytes);
+    cz_fr *lag = NULL, *den = NULL, *inv_scratch = NULL, *col = NULL, *sc = NULL;
+    if (tmp == NULL)
         goto done;
+    lag = (cz_fr *)tmp;
+    den = lag + m;
+    inv_scratch = den + m;
+    col = inv_scratch + m;
+    sc = col + 3 * n;
+    t.t1 = tmp + fr_bytes(&sh);
+    t.t2 = (uint8_t *)t.t1 + t1b;
+    memset(col, 0, 3 * n * sizeof(cz_fr));
     if ((rc = cz_ntt_domain_new_root(
              &dom, logm,
              flavor == CZ_GROTH16_SNARKJS ? CZ_NTT_ROOT_SNARKJS : CZ_NTT_ROOT_BELLPERSON)) != CZ_OK)
         goto done;
-    if ((rc = cz_groth16_params_alloc(out, n_in, n_h, n_aux, n_in + cnt_a, n_b)) != CZ_OK)
+    if ((rc = cz_groth16_params_alloc(out, n_in, n_h, n_aux, n_in + cnt_a, n_b, al)) != CZ_OK)
         goto done;
     out->flavor = flavor;
     cz_g1_fixed_table_init(t.t1, TABLE_W, &CZ_G1_GENERATOR);
@@ -196,7 +246,7 @@ int cz_groth16_setup(cz_groth16_params *out, const cz_r1cs *r, const uint8_t see
     cz_fr_from_u64(&mm, m);
     cz_fr_inv(&c, &mm);
     cz_fr_mul(&c, &c, &zt);
-    if ((rc = lagrange(lag, den, m, &td.tau, &c, &CZ_FR_ONE, &om)) != CZ_OK)
+    if ((rc = lagrange(lag, den, inv_scratch, m, &td.tau, &c, &CZ_FR_ONE, &om)) != CZ_OK)
         goto done;
     cz_fr *u = col, *v = col + n, *w = col + 2 * n;
     columns(u, cz_r1cs_matrix(r, CZ_MAT_A), rows, lag);
@@ -244,7 +294,7 @@ int cz_groth16_setup(cz_groth16_params *out, const cz_r1cs *r, const uint8_t see
         cz_fr_inv(&c, &mm2);
         cz_fr_mul(&c, &c, &z2);
         cz_fr_mul(&c, &c, &di);
-        if ((rc = lagrange(sc, den, m, &td.tau, &c, &w2, &w2sq)) != CZ_OK)
+        if ((rc = lagrange(sc, den, inv_scratch, m, &td.tau, &c, &w2, &w2sq)) != CZ_OK)
             goto done;
     }
     g1s(out->h, sc, n_h, &t);
@@ -265,16 +315,10 @@ done:
     if (rc != CZ_OK)
         cz_groth16_params_free(out);
     cz_groth16_wipe(&td, sizeof td);
-    if (lag)
-        wipe_free(lag, m * sizeof(cz_fr));
-    if (den)
-        wipe_free(den, m * sizeof(cz_fr));
-    if (col)
-        wipe_free(col, (3 * n + 1) * sizeof(cz_fr));
-    if (sc)
-        wipe_free(sc, big * sizeof(cz_fr));
-    free(t.t1);
-    free(t.t2);
+    if (tmp != NULL) {
+        cz_groth16_wipe(tmp, fr_bytes(&sh));
+        cz_free(al, tmp, tbytes);
+    }
     cz_ntt_domain_free(dom);
     return rc;
 }

@@ -149,7 +149,7 @@ int cz_groth16_params_from_zkey(cz_groth16_params *params, cz_r1cs **r1cs, const
     const uint64_t *da = cz_r1cs_density(*r1cs, CZ_DENSITY_A_AUX, &ca);
     const uint64_t *dbi = cz_r1cs_density(*r1cs, CZ_DENSITY_B_INPUT, &cbi);
     const uint64_t *dba = cz_r1cs_density(*r1cs, CZ_DENSITY_B_AUX, &cba);
-    rc = cz_groth16_params_alloc(params, n_in, z->domain_size, n_aux, n_in + ca, cbi + cba);
+    rc = cz_groth16_params_alloc(params, n_in, z->domain_size, n_aux, n_in + ca, cbi + cba, NULL);
     if (rc != CZ_OK) {
         cz_r1cs_free(*r1cs);
         *r1cs = NULL;
