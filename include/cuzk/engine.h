@@ -1,0 +1,233 @@
+/* cuzk: the proving engine.
+ *
+ * Jobs (one proof request each, of one or more partitions) flow through
+ * stages with their own workers and bounded queues between them:
+ *
+ *   submit -> [synthesis workers]   witness of partition i (kind-specific)
+ *          -> [prover workers]      prove_start, per device, under the
+ *                                   device's lock
+ *          -> [finalizers]          prove_finish, optional self-verification,
+ *                                   job assembly when the last partition is in
+ *
+ * Scheduling: synthesis takes the next partition of the job that sorts first
+ * by priority (CRITICAL > HIGH > NORMAL > LOW), then submission order; a job's
+ * partitions go in increasing order.  Partitions then keep that order through
+ * the FIFO queues of the later stages.
+ *
+ * Memory: every partition reserves, before its witness is allocated, the
+ * exact bytes it will hold at its peak (witness, a/b/c, MSM scratch, the
+ * pending handle's scalars: see cz_groth16_prove_sizes), from the engine's
+ * budget (cuzk/mem.h), waiting in (priority, job, partition) order; the
+ * reservation shrinks right after prove_start (witness, a/b/c and scratch
+ * gone) and is released after prove_finish.  Circuits (parameters and
+ * constraint system) are cached by id in the same budget, reference counted,
+ * and evicted least-recently-used once idle for eviction_min_idle_ms when a
+ * partition's reservation cannot be granted.  A partition that can never fit
+ * fails its job at once with an error naming the sizes.
+ *
+ * Cancellation: a queued job is removed at once; a running one stops at its
+ * partitions' next stage boundary (or while waiting for memory), frees their
+ * memory, and ends CANCELLED.  A failure (kind, back end, verification) ends
+ * the job FAILED the same way; other jobs are not affected.
+ *
+ * Threads: every function may be called from any thread. */
+#ifndef CUZK_ENGINE_H
+#define CUZK_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/cs.h"
+#include "cuzk/groth16.h"
+#include "cuzk/mem.h"
+#include "cuzk/synthetic.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CZ_JOB_ID_MAX 64 /* bytes of a job or circuit id, NUL included */
+
+typedef enum {
+    CZ_PRIO_LOW = 0,
+    CZ_PRIO_NORMAL = 1,
+    CZ_PRIO_HIGH = 2,
+    CZ_PRIO_CRITICAL = 3,
+} cz_priority;
+
+typedef enum {
+    CZ_JOB_QUEUED = 0, /* no partition started */
+    CZ_JOB_RUNNING,
+    CZ_JOB_COMPLETED,
+    CZ_JOB_FAILED,
+    CZ_JOB_CANCELLED,
+} cz_job_state;
+
+const char *cz_job_state_name(cz_job_state s);
+
+/* ------------------------------------------------------------ back end --- */
+
+/* A proving back end: prove_start / prove_finish with the semantics of
+ * groth16.h, for device `dev` (< devices).  The engine holds the device's
+ * lock around prove_start only.  ctx is the back end's own. */
+typedef struct {
+    const char *name;
+    unsigned (*devices)(void *ctx);
+    int (*prove_start)(void *ctx, unsigned dev, cz_groth16_pending **out,
+                       const cz_groth16_params *params, const cz_r1cs *r1cs, const cz_fr *w,
+                       size_t w_len, const cz_groth16_prove_opts *opts, char *err, size_t errlen);
+    int (*prove_finish)(void *ctx, cz_groth16_proof *proof, cz_groth16_pending *pending);
+    void *ctx;
+} cz_backend_ops;
+
+/* The CPU back end: one device; ctx unused. */
+extern const cz_backend_ops cz_backend_cpu;
+
+/* -------------------------------------------------------------- config --- */
+
+typedef struct {
+    uint64_t memory_budget;        /* bytes; 0: MemTotal - safety_margin */
+    uint64_t safety_margin;        /* for memory_budget 0; 0: 4 GiB or 1/8 of RAM */
+    unsigned synthesis_workers;    /* 0: 2 */
+    unsigned prover_workers;       /* per device; 0: 1 for the CPU back end, else 2 */
+    unsigned finalizers;           /* 0: 1 */
+    unsigned prover_threads;       /* threads of the CPU back end's pool (MSM,
+                                      NTT, SpMV); 0: the number of CPUs */
+    unsigned queue_depth;          /* bound of each queue between stages; 0: 2 */
+    unsigned history;              /* finished jobs kept for await/status; 0: 1024 */
+    uint64_t eviction_min_idle_ms; /* a circuit idle this long may be evicted */
+    bool self_verify;              /* verify every partition's proof */
+    unsigned timeline_events;      /* events kept (ring); 0: 65536 */
+    const cz_backend_ops *backend; /* NULL: cz_backend_cpu */
+} cz_engine_config;
+
+typedef struct cz_engine cz_engine;
+
+/* Starts the workers.  CZ_OK, CZ_ERR_INVALID_ARG, CZ_ERR_NOMEM,
+ * CZ_ERR_THREAD, CZ_ERR_IO ("auto" budget unreadable), with err set. */
+int cz_engine_new(cz_engine **out, const cz_engine_config *cfg, char *err, size_t errlen);
+/* Stops accepting jobs, cancels every unfinished one, joins the workers
+ * and frees everything (awaiters get CZ_ERR_SHUTDOWN).  NULL: no-op. */
+void cz_engine_free(cz_engine *e);
+
+/* ---------------------------------------------------------------- jobs --- */
+
+/* Job kinds and their inputs (copied at submit: the caller's buffers may go
+ * when cz_engine_submit returns). */
+typedef enum {
+    CZ_KIND_SYNTHETIC = 1, /* input: cz_job_synthetic */
+    CZ_KIND_GROTH16 = 2,   /* input: cz_job_groth16 */
+} cz_job_kind;
+
+/* The built-in synthetic circuit family (cuzk/synthetic.h): circuit.seed
+ * picks the witnesses; the circuit (and its insecure parameters) depends
+ * only on log_rows and n_public, and is cached under the id
+ * "synthetic-<log_rows>-<n_public>". */
+typedef struct {
+    cz_synthetic circuit;
+    uint32_t partitions; /* 1 .. 1024 */
+} cz_job_synthetic;
+
+/* A circuit registered with cz_engine_register_circuit and one full
+ * assignment [inputs | aux] per partition, partitions x n_w values. */
+typedef struct {
+    const char *circuit;
+    const cz_fr *w;
+    size_t n_w;
+    uint32_t partitions;
+} cz_job_groth16;
+
+typedef struct {
+    const char *id; /* idempotency key (< CZ_JOB_ID_MAX bytes); NULL: one is made */
+    cz_priority priority;
+    cz_job_kind kind;
+    const void *input; /* cz_job_synthetic or cz_job_groth16 */
+} cz_job_request;
+
+/* Submits a job and writes its id to id_out (CZ_JOB_ID_MAX bytes).  If a
+ * live (unfinished) job already has req->id, nothing is submitted, *existing
+ * (may be NULL) is set true and CZ_OK returned.  Errors: CZ_ERR_INVALID_ARG
+ * (bad request, message in err), CZ_ERR_NOT_FOUND (unknown circuit),
+ * CZ_ERR_SHUTDOWN, CZ_ERR_NOMEM. */
+int cz_engine_submit(cz_engine *e, const cz_job_request *req, char id_out[CZ_JOB_ID_MAX],
+                     bool *existing, char *err, size_t errlen);
+
+typedef struct {
+    cz_job_state state;
+    cz_priority priority;
+    int error;         /* CZ_OK unless FAILED/CANCELLED */
+    char message[256]; /* why it failed */
+    uint32_t partitions, partitions_done;
+    double queue_ms; /* submit -> first partition's synthesis start */
+    double synth_ms; /* sum over partitions */
+    double prove_ms; /* sum of prove_start + prove_finish */
+    double total_ms; /* submit -> end (or now) */
+    uint8_t *proofs; /* COMPLETED, from await: partitions x 192 bytes
+                        (cz_groth16_proof_to_bytes); free with
+                        cz_job_result_free */
+} cz_job_result;
+
+/* Waits until job id has finished or timeout_ms passed (< 0: no limit) and
+ * fills *res (proofs included when COMPLETED).  Returns CZ_OK when the job
+ * is finished, CZ_ERR_TIMEOUT (res holds the current state), CZ_ERR_NOT_FOUND
+ * (unknown, or dropped from the history), CZ_ERR_SHUTDOWN. */
+int cz_engine_await(cz_engine *e, const char *id, int64_t timeout_ms, cz_job_result *res);
+/* The state now, without proofs.  CZ_OK or CZ_ERR_NOT_FOUND. */
+int cz_engine_job_status(cz_engine *e, const char *id, cz_job_result *res);
+void cz_job_result_free(cz_job_result *res);
+
+/* Cancels a job.  CZ_OK (it will end CANCELLED unless it has finished
+ * already), CZ_ERR_NOT_FOUND. */
+int cz_engine_cancel(cz_engine *e, const char *id);
+
+/* ------------------------------------------------------------ circuits --- */
+
+/* Registers params and r1cs (borrowed: they must outlive the engine or
+ * cz_engine_unregister_circuit) under id for CZ_KIND_GROTH16 jobs.  Their
+ * sizes are charged to the budget while registered (CZ_ERR_TOO_BIG /
+ * CZ_ERR_BUSY when they do not fit now).  CZ_ERR_BAD_FORMAT when params do
+ * not match r1cs; CZ_ERR_INVALID_ARG for a duplicate id. */
+int cz_engine_register_circuit(cz_engine *e, const char *id, const cz_groth16_params *params,
+                               const cz_r1cs *r1cs, char *err, size_t errlen);
+/* CZ_OK, CZ_ERR_NOT_FOUND, CZ_ERR_BUSY (jobs use it). */
+int cz_engine_unregister_circuit(cz_engine *e, const char *id);
+
+/* Evicts the cached circuit id if no job uses it: CZ_OK, CZ_ERR_NOT_FOUND,
+ * CZ_ERR_BUSY.  (Registered circuits are not evicted: unregister them.) */
+int cz_engine_evict(cz_engine *e, const char *id);
+
+/* -------------------------------------------------------------- status --- */
+
+typedef struct {
+    uint64_t jobs_submitted, jobs_completed, jobs_failed, jobs_cancelled;
+    uint64_t partitions_proved;
+    uint32_t jobs_queued, jobs_running;
+    uint32_t synth_busy, prove_busy, final_busy; /* workers at work now */
+    uint32_t synth_workers, prove_workers, finalizers;
+    uint32_t prove_queue, final_queue; /* partitions waiting */
+    uint32_t circuits_cached;
+    uint64_t rss, untracked; /* RSS, and RSS minus tracked allocations */
+    cz_mem_snapshot mem;
+} cz_engine_status;
+
+void cz_engine_status_get(cz_engine *e, cz_engine_status *s);
+cz_budget *cz_engine_budget(cz_engine *e);
+
+/* Timeline: one event per partition stage, times in ms since the engine
+ * started.  stage: "synth", "prove_start", "prove_finish". */
+typedef struct {
+    uint64_t job_seq;
+    uint32_t partition;
+    const char *stage;
+    double start_ms, end_ms;
+} cz_timeline_event;
+
+/* Copies up to max of the most recent events (oldest first); returns the
+ * number copied. */
+size_t cz_engine_timeline(cz_engine *e, cz_timeline_event *out, size_t max);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CUZK_ENGINE_H */

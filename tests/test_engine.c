@@ -1,0 +1,406 @@
+/* The proving engine (include/cuzk/engine.h) end to end on the CPU back end
+ * with the built-in synthetic circuits: job lifecycle, idempotent submit,
+ * priorities, cancellation, timeouts, injected back-end faults, a budget
+ * that fits one partition, a budget too small for any, and a randomized
+ * load whose memory invariants a monitor thread samples throughout.  Every
+ * completed proof is verified (self_verify) and checked again here; every
+ * counter returns to zero once the engine has drained. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/err.h"
+#include "tf.h"
+
+static cz_engine_config base_config(uint64_t budget)
+{
+    cz_engine_config c = {0};
+    c.memory_budget = budget ? budget : (uint64_t)1 << 30;
+    c.synthesis_workers = 2;
+    c.prover_threads = 2;
+    c.self_verify = true;
+    return c;
+}
+
+static cz_job_request synth_req(cz_job_synthetic *in, const char *id, cz_priority prio,
+                                unsigned log_rows, uint32_t parts, uint64_t seed)
+{
+    memset(in, 0, sizeof *in);
+    in->circuit.log_rows = log_rows;
+    in->circuit.n_public = 2;
+    in->circuit.seed = seed;
+    in->partitions = parts;
+    cz_job_request r = {.id = id, .priority = prio, .kind = CZ_KIND_SYNTHETIC, .input = in};
+    return r;
+}
+
+/* Everything back to zero: no reservation or buffer left once the cached
+ * circuits are evicted. */
+static void check_drained(cz_engine *e, const char *circuit)
+{
+    if (circuit)
+        TF_CHECK(cz_engine_evict(e, circuit) == CZ_OK);
+    cz_mem_snapshot s;
+    cz_budget_snapshot(cz_engine_budget(e), &s);
+    TF_CHECK_MSG(s.reserved == 0 && s.allocated == 0 && s.reservations == 0,
+                 "reserved %llu allocated %llu reservations %llu", (unsigned long long)s.reserved,
+                 (unsigned long long)s.allocated, (unsigned long long)s.reservations);
+    for (int k = 0; k < CZ_BUF__COUNT; k++) {
+        TF_CHECK_MSG(s.cls[k].live_count == 0 && s.cls[k].live_bytes == 0, "class %s: %llu live",
+                     cz_buf_class_name((cz_buf_class)k), (unsigned long long)s.cls[k].live_count);
+        TF_CHECK(s.cls[k].total_allocs == s.cls[k].total_frees);
+    }
+    TF_CHECK(cz_budget_live_buffers(cz_engine_budget(e), NULL, 0) == 0);
+}
+
+static void test_basic_job(void)
+{
+    cz_engine_config cfg = base_config(0);
+    cz_engine *e;
+    char err[256], id[CZ_JOB_ID_MAX];
+    TF_CHECK(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK);
+    cz_job_synthetic in;
+    cz_job_request req = synth_req(&in, "basic", CZ_PRIO_NORMAL, 10, 3, 7);
+    bool existing = true;
+    TF_CHECK(cz_engine_submit(e, &req, id, &existing, err, sizeof err) == CZ_OK);
+    TF_CHECK(!existing && strcmp(id, "basic") == 0);
+    /* the same id again while it lives: the same job */
+    TF_CHECK(cz_engine_submit(e, &req, id, &existing, err, sizeof err) == CZ_OK);
+    TF_CHECK(existing);
+    cz_job_result r;
+    TF_CHECK(cz_engine_await(e, "basic", -1, &r) == CZ_OK);
+    TF_CHECK_MSG(r.state == CZ_JOB_COMPLETED, "state %s: %s", cz_job_state_name(r.state),
+                 r.message);
+    TF_CHECK(r.partitions == 3 && r.partitions_done == 3 && r.proofs != NULL);
+    /* each proof decodes (full checks) */
+    for (uint32_t i = 0; r.proofs && i < 3; i++) {
+        cz_groth16_proof pf;
+        TF_CHECK(cz_groth16_proof_from_bytes(&pf, r.proofs + 192 * i, 192) == CZ_OK);
+    }
+    TF_CHECK(r.total_ms >= r.queue_ms);
+    cz_job_result_free(&r);
+    /* the timeline has the three stages of every partition */
+    cz_timeline_event ev[64];
+    size_t n = cz_engine_timeline(e, ev, 64);
+    int counts[3] = {0};
+    for (size_t i = 0; i < n; i++) {
+        TF_CHECK(ev[i].end_ms >= ev[i].start_ms);
+        counts[0] += !strcmp(ev[i].stage, "synth");
+        counts[1] += !strcmp(ev[i].stage, "prove_start");
+        counts[2] += !strcmp(ev[i].stage, "prove_finish");
+    }
+    TF_CHECK(counts[0] == 3 && counts[1] == 3 && counts[2] == 3);
+    cz_engine_status st;
+    cz_engine_status_get(e, &st);
+    TF_CHECK(st.jobs_completed == 1 && st.partitions_proved == 3 && st.circuits_cached == 1);
+    TF_CHECK(st.rss > 0);
+    /* unknown ids, a bad request */
+    TF_CHECK(cz_engine_await(e, "nope", 0, &r) == CZ_ERR_NOT_FOUND);
+    TF_CHECK(cz_engine_cancel(e, "nope") == CZ_ERR_NOT_FOUND);
+    req = synth_req(&in, NULL, CZ_PRIO_NORMAL, 9, 1, 1);
+    TF_CHECK(cz_engine_submit(e, &req, id, NULL, err, sizeof err) == CZ_ERR_INVALID_ARG);
+    req = synth_req(&in, NULL, CZ_PRIO_NORMAL, 10, 0, 1);
+    TF_CHECK(cz_engine_submit(e, &req, id, NULL, err, sizeof err) == CZ_ERR_INVALID_ARG);
+    cz_job_groth16 g = {
+        .circuit = "unregistered", .w = (const cz_fr *)&in, .n_w = 1, .partitions = 1};
+    cz_job_request gr = {.kind = CZ_KIND_GROTH16, .input = &g};
+    TF_CHECK(cz_engine_submit(e, &gr, id, NULL, err, sizeof err) == CZ_ERR_NOT_FOUND);
+    check_drained(e, "synthetic-10-2");
+    cz_engine_free(e);
+}
+
+/* One synthesis worker, a backlog of NORMAL jobs, then a CRITICAL one: it
+ * starts before every NORMAL job submitted before it that had not started. */
+static void test_priorities_and_cancel(void)
+{
+    cz_engine_config cfg = base_config(0);
+    cfg.synthesis_workers = 1;
+    cz_engine *e;
+    char err[256], id[CZ_JOB_ID_MAX];
+    TF_CHECK(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK);
+    cz_job_synthetic in[6];
+    char ids[6][16];
+    for (int i = 0; i < 5; i++) {
+        snprintf(ids[i], sizeof ids[i], "n%d", i);
+        cz_job_request r = synth_req(&in[i], ids[i], CZ_PRIO_NORMAL, 10, 2, (uint64_t)i);
+        TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
+    }
+    cz_job_request r = synth_req(&in[5], "crit", CZ_PRIO_CRITICAL, 10, 1, 99);
+    TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
+    /* a queued job cancelled ends at once */
+    TF_CHECK(cz_engine_cancel(e, "n4") == CZ_OK);
+    cz_job_result res;
+    TF_CHECK(cz_engine_await(e, "n4", 5000, &res) == CZ_OK);
+    TF_CHECK(res.state == CZ_JOB_CANCELLED && res.error == CZ_ERR_CANCELLED);
+    /* an await that runs out of time */
+    TF_CHECK(cz_engine_await(e, "n3", 1, &res) == CZ_ERR_TIMEOUT);
+    TF_CHECK(res.state == CZ_JOB_QUEUED || res.state == CZ_JOB_RUNNING);
+    for (int i = 0; i < 4; i++) {
+        TF_CHECK(cz_engine_await(e, ids[i], -1, &res) == CZ_OK);
+        TF_CHECK_MSG(res.state == CZ_JOB_COMPLETED, "%s: %s", ids[i], res.message);
+        cz_job_result_free(&res);
+    }
+    TF_CHECK(cz_engine_await(e, "crit", -1, &res) == CZ_OK && res.state == CZ_JOB_COMPLETED);
+    cz_job_result_free(&res);
+    /* order of synthesis starts: crit before every NORMAL job that had not
+     * started when it arrived (n2 and n3 at least: one worker, two
+     * partitions per job, so n0 could only have begun) */
+    cz_timeline_event ev[128];
+    size_t n = cz_engine_timeline(e, ev, 128);
+    double crit = -1, first_n3 = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(ev[i].stage, "synth"))
+            continue;
+        if (ev[i].job_seq == 6 && crit < 0)
+            crit = ev[i].start_ms;
+        if (ev[i].job_seq == 4 && first_n3 < 0)
+            first_n3 = ev[i].start_ms;
+    }
+    TF_CHECK_MSG(crit >= 0 && first_n3 >= 0 && crit < first_n3, "crit %.1f n3 %.1f", crit,
+                 first_n3);
+    /* partitions of one job are synthesized in order */
+    double last = -1;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(ev[i].stage, "synth") && ev[i].job_seq == 1) {
+            TF_CHECK(ev[i].partition == (last < 0 ? 0u : 1u));
+            last = ev[i].start_ms;
+        }
+    check_drained(e, "synthetic-10-2");
+    cz_engine_free(e);
+}
+
+/* ------------------------------------------------------ fault injection --- */
+
+typedef struct {
+    atomic_int calls_start, calls_finish;
+    int fail_start_at, fail_finish_at; /* call numbers (1-based) that fail */
+} faulty;
+
+static unsigned f_devices(void *ctx)
+{
+    (void)ctx;
+    return 1;
+}
+
+static int f_start(void *ctx, unsigned dev, cz_groth16_pending **out, const cz_groth16_params *p,
+                   const cz_r1cs *r, const cz_fr *w, size_t n, const cz_groth16_prove_opts *o,
+                   char *err, size_t errlen)
+{
+    faulty *f = ctx;
+    if (atomic_fetch_add(&f->calls_start, 1) + 1 == f->fail_start_at) {
+        *out = NULL;
+        snprintf(err, errlen, "injected prove_start fault");
+        return CZ_ERR_BACKEND;
+    }
+    return cz_backend_cpu.prove_start(NULL, dev, out, p, r, w, n, o, err, errlen);
+}
+
+static int f_finish(void *ctx, cz_groth16_proof *pf, cz_groth16_pending *pd)
+{
+    faulty *f = ctx;
+    if (atomic_fetch_add(&f->calls_finish, 1) + 1 == f->fail_finish_at) {
+        cz_groth16_pending_free(pd);
+        return CZ_ERR_BACKEND;
+    }
+    return cz_backend_cpu.prove_finish(NULL, pf, pd);
+}
+
+static void test_faults(void)
+{
+    faulty f = {.fail_start_at = 2, .fail_finish_at = 3};
+    atomic_init(&f.calls_start, 0);
+    atomic_init(&f.calls_finish, 0);
+    cz_backend_ops ops = {"faulty", f_devices, f_start, f_finish, &f};
+    cz_engine_config cfg = base_config(0);
+    cfg.synthesis_workers = 1;
+    cfg.backend = &ops;
+    cz_engine *e;
+    char err[256], id[CZ_JOB_ID_MAX];
+    TF_CHECK(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK);
+    cz_job_synthetic in[4];
+    int failed = 0, completed = 0;
+    for (int i = 0; i < 4; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "f%d", i);
+        cz_job_request r = synth_req(&in[i], name, CZ_PRIO_NORMAL, 10, 1, (uint64_t)i);
+        TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
+    }
+    for (int i = 0; i < 4; i++) {
+        char name[8];
+        cz_job_result r;
+        snprintf(name, sizeof name, "f%d", i);
+        TF_CHECK(cz_engine_await(e, name, -1, &r) == CZ_OK);
+        if (r.state == CZ_JOB_FAILED) {
+            failed++;
+            TF_CHECK(r.error == CZ_ERR_BACKEND && r.proofs == NULL);
+            TF_CHECK_MSG(strstr(r.message, "prove_") != NULL, "%s", r.message);
+        } else {
+            TF_CHECK(r.state == CZ_JOB_COMPLETED);
+            completed++;
+        }
+        cz_job_result_free(&r);
+    }
+    /* the second start (job f1) and the third finish (job f3: f1 never got
+     * to finish) failed: two jobs, the others
+     * were proved; the engine still serves */
+    TF_CHECK_MSG(failed == 2 && completed == 2, "failed %d completed %d", failed, completed);
+    cz_job_request r = synth_req(&in[0], "after", CZ_PRIO_HIGH, 10, 2, 5);
+    TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
+    cz_job_result res;
+    TF_CHECK(cz_engine_await(e, "after", -1, &res) == CZ_OK && res.state == CZ_JOB_COMPLETED);
+    cz_job_result_free(&res);
+    check_drained(e, "synthetic-10-2");
+    cz_engine_free(e);
+}
+
+/* ---------------------------------------------------------- budgets --- */
+
+/* A budget equal to the peak of one single-partition job (circuit cached
+ * plus one partition) completes several multi-partition jobs, one partition
+ * at a time; a budget too small for a partition fails the job at once with
+ * the sizes named. */
+static void test_budget_edges(void)
+{
+    cz_engine_config cfg = base_config(0);
+    cz_engine *e;
+    char err[256], id[CZ_JOB_ID_MAX];
+    TF_CHECK(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK);
+    cz_job_synthetic in;
+    cz_job_request r = synth_req(&in, "probe", CZ_PRIO_NORMAL, 11, 1, 3);
+    TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
+    cz_job_result res;
+    TF_CHECK(cz_engine_await(e, "probe", -1, &res) == CZ_OK && res.state == CZ_JOB_COMPLETED);
+    cz_job_result_free(&res);
+    cz_mem_snapshot s;
+    cz_budget_snapshot(cz_engine_budget(e), &s);
+    uint64_t one = s.peak_reserved, cached = s.reserved;
+    TF_CHECK(one > cached && cached > 0);
+    check_drained(e, "synthetic-11-2");
+    cz_engine_free(e);
+
+    cfg = base_config(one);
+    TF_CHECK(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK);
+    for (int i = 0; i < 3; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "t%d", i);
+        r = synth_req(&in, name, CZ_PRIO_NORMAL, 11, 2, (uint64_t)i);
+        TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
+    }
+    for (int i = 0; i < 3; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "t%d", i);
+        TF_CHECK(cz_engine_await(e, name, -1, &res) == CZ_OK);
+        TF_CHECK_MSG(res.state == CZ_JOB_COMPLETED, "%s: %s", name, res.message);
+        cz_job_result_free(&res);
+    }
+    cz_budget_snapshot(cz_engine_budget(e), &s);
+    TF_CHECK(s.peak_reserved <= one);
+    check_drained(e, "synthetic-11-2");
+    cz_engine_free(e);
+
+    /* one byte less: the circuit fits, but beside it no partition ever
+     * can: the job fails at once naming the sizes */
+    cfg = base_config(one - 1);
+    TF_CHECK(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK);
+    r = synth_req(&in, "big", CZ_PRIO_NORMAL, 11, 2, 1);
+    TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
+    TF_CHECK(cz_engine_await(e, "big", 60000, &res) == CZ_OK);
+    TF_CHECK(res.state == CZ_JOB_FAILED && res.error == CZ_ERR_TOO_BIG);
+    TF_CHECK_MSG(strstr(res.message, "memory budget") != NULL, "%s", res.message);
+    check_drained(e, "synthetic-11-2");
+    cz_engine_free(e);
+}
+
+/* ------------------------------------------------------ randomized load --- */
+
+typedef struct {
+    cz_engine *e;
+    atomic_int stop;
+    int violations;
+    uint64_t samples;
+} monitor;
+
+static void *monitor_fn(void *arg)
+{
+    monitor *m = arg;
+    while (!atomic_load(&m->stop)) {
+        cz_mem_snapshot s;
+        cz_budget_snapshot(cz_engine_budget(m->e), &s);
+        uint64_t live = 0;
+        for (int k = 0; k < CZ_BUF__COUNT; k++)
+            live += s.cls[k].live_count;
+        if (s.allocated > s.reserved || s.reserved > s.total || s.peak_reserved > s.total)
+            m->violations++;
+        (void)live;
+        m->samples++;
+        usleep(2000);
+    }
+    return NULL;
+}
+
+static void test_random_load(void)
+{
+    enum { JOBS = 10 };
+    /* room for both circuits and a few partitions: jobs wait for memory */
+    cz_engine_config cfg = base_config((uint64_t)12 << 20);
+    cfg.synthesis_workers = 2;
+    cfg.eviction_min_idle_ms = 0;
+    cz_engine *e;
+    char err[256], id[CZ_JOB_ID_MAX];
+    TF_CHECK_MSG(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK, "%s", err);
+    monitor m = {.e = e};
+    atomic_init(&m.stop, 0);
+    pthread_t th;
+    pthread_create(&th, NULL, monitor_fn, &m);
+    cz_job_synthetic in[JOBS];
+    char ids[JOBS][16];
+    int cancelled[JOBS] = {0};
+    for (int i = 0; i < JOBS; i++) {
+        snprintf(ids[i], sizeof ids[i], "r%d", i);
+        unsigned lr = 10 + (unsigned)(cz_prng_next(&tf_rng) % 2);
+        uint32_t parts = 1 + (uint32_t)(cz_prng_next(&tf_rng) % 3);
+        cz_priority pr = (cz_priority)(cz_prng_next(&tf_rng) % 4);
+        cz_job_request r = synth_req(&in[i], ids[i], pr, lr, parts, cz_prng_next(&tf_rng));
+        TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
+        if (cz_prng_next(&tf_rng) % 4 == 0) {
+            usleep((useconds_t)(cz_prng_next(&tf_rng) % 20000));
+            TF_CHECK(cz_engine_cancel(e, ids[i]) == CZ_OK);
+            cancelled[i] = 1;
+        }
+        cz_job_result res;
+        int rc =
+            cz_engine_await(e, ids[(i * 7) % (i + 1)], (int64_t)(cz_prng_next(&tf_rng) % 5), &res);
+        TF_CHECK(rc == CZ_OK || rc == CZ_ERR_TIMEOUT);
+        cz_job_result_free(&res);
+    }
+    for (int i = 0; i < JOBS; i++) {
+        cz_job_result res;
+        TF_CHECK(cz_engine_await(e, ids[i], 300000, &res) == CZ_OK); /* none waits forever */
+        TF_CHECK(res.state == CZ_JOB_COMPLETED || res.state == CZ_JOB_CANCELLED);
+        if (res.state == CZ_JOB_CANCELLED)
+            TF_CHECK(cancelled[i]);
+        else
+            TF_CHECK_MSG(res.proofs != NULL && res.partitions_done == res.partitions, "%s: %s",
+                         ids[i], res.message);
+        cz_job_result_free(&res);
+    }
+    atomic_store(&m.stop, 1);
+    pthread_join(th, NULL);
+    TF_CHECK_MSG(m.violations == 0, "%d budget invariant violations in %llu samples", m.violations,
+                 (unsigned long long)m.samples);
+    for (int lr = 10; lr <= 11; lr++) {
+        char cid[32];
+        snprintf(cid, sizeof cid, "synthetic-%d-2", lr);
+        int rc = cz_engine_evict(e, cid);
+        TF_CHECK(rc == CZ_OK || rc == CZ_ERR_NOT_FOUND);
+    }
+    check_drained(e, NULL);
+    cz_engine_free(e);
+}
+
+TF_MAIN(TF_TEST(test_basic_job), TF_TEST(test_priorities_and_cancel), TF_TEST(test_faults),
+        TF_TEST(test_budget_edges), TF_TEST(test_random_load))
