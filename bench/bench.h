@@ -37,5 +37,6 @@ int cz_bench_h(int argc, char **argv);
 int cz_bench_prove(int argc, char **argv);
 int cz_bench_verify(int argc, char **argv);
 int cz_bench_setup(int argc, char **argv);
+int cz_bench_engine(int argc, char **argv);
 
 #endif

@@ -103,6 +103,7 @@ static void usage(void)
                     "  prove   Groth16 proofs from a .zkey, a .r1cs or the built-in circuit\n"
                     "  verify  check snarkjs proof.json/public.json against verification_key.json\n"
                     "  setup   INSECURE .zkey from a circom .r1cs for benchmarks\n"
+                    "  engine  the proving engine in process on synthetic jobs\n"
                     "options of micro: --filter S  --time SEC  --samples N  --csv\n");
 }
 
@@ -126,6 +127,8 @@ int main(int argc, char **argv)
         return cz_bench_verify(argc - 1, argv + 1);
     if (!strcmp(argv[1], "setup"))
         return cz_bench_setup(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "engine"))
+        return cz_bench_engine(argc - 1, argv + 1);
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
         usage();
         return 0;

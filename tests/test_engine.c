@@ -60,6 +60,11 @@ static void check_drained(cz_engine *e, const char *circuit)
 static void test_basic_job(void)
 {
     cz_engine_config cfg = base_config(0);
+    FILE *log = tmpfile();
+    cfg.log = log;
+    cfg.timeline_log = true;
+    cfg.rss_sample_ms = 5;
+    cfg.mem_log_ms = 1;
     cz_engine *e;
     char err[256], id[CZ_JOB_ID_MAX];
     TF_CHECK(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK);
@@ -98,6 +103,9 @@ static void test_basic_job(void)
     cz_engine_status_get(e, &st);
     TF_CHECK(st.jobs_completed == 1 && st.partitions_proved == 3 && st.circuits_cached == 1);
     TF_CHECK(st.rss > 0);
+    usleep(20000); /* a few sampler periods */
+    cz_engine_status_get(e, &st);
+    TF_CHECK(st.peak_rss > 0);
     /* unknown ids, a bad request */
     TF_CHECK(cz_engine_await(e, "nope", 0, &r) == CZ_ERR_NOT_FOUND);
     TF_CHECK(cz_engine_cancel(e, "nope") == CZ_ERR_NOT_FOUND);
@@ -111,6 +119,16 @@ static void test_basic_job(void)
     TF_CHECK(cz_engine_submit(e, &gr, id, NULL, err, sizeof err) == CZ_ERR_NOT_FOUND);
     check_drained(e, "synthetic-10-2");
     cz_engine_free(e);
+    /* the log has the timeline lines and the sampler's memory lines */
+    char line[512];
+    int tl = 0, mem = 0;
+    rewind(log);
+    while (fgets(line, sizeof line, log)) {
+        tl += !strncmp(line, "TIMELINE,", 9);
+        mem += !strncmp(line, "cuzk mem: rss ", 14);
+    }
+    fclose(log);
+    TF_CHECK_MSG(tl == 9 && mem > 0, "%d TIMELINE lines (want 9), %d memory lines", tl, mem);
 }
 
 /* One synthesis worker, a backlog of NORMAL jobs, then a CRITICAL one: it

@@ -37,6 +37,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cuzk/cs.h"
 #include "cuzk/groth16.h"
@@ -100,6 +101,10 @@ typedef struct {
     bool self_verify;              /* verify every partition's proof */
     unsigned timeline_events;      /* events kept (ring); 0: 65536 */
     const cz_backend_ops *backend; /* NULL: cz_backend_cpu */
+    unsigned rss_sample_ms;        /* RSS sampling period; 0: 1000 */
+    unsigned mem_log_ms;           /* a memory log line this often; 0: never */
+    FILE *log;                     /* where log lines go; NULL: stderr */
+    bool timeline_log;             /* also log TIMELINE,<ms>,... lines */
 } cz_engine_config;
 
 typedef struct cz_engine cz_engine;
@@ -207,7 +212,8 @@ typedef struct {
     uint32_t synth_workers, prove_workers, finalizers;
     uint32_t prove_queue, final_queue; /* partitions waiting */
     uint32_t circuits_cached;
-    uint64_t rss, untracked; /* RSS, and RSS minus tracked allocations */
+    uint64_t rss, untracked;           /* RSS, and RSS minus tracked allocations */
+    uint64_t peak_rss, peak_untracked; /* over the sampler's readings */
     cz_mem_snapshot mem;
 } cz_engine_status;
 
@@ -215,7 +221,11 @@ void cz_engine_status_get(cz_engine *e, cz_engine_status *s);
 cz_budget *cz_engine_budget(cz_engine *e);
 
 /* Timeline: one event per partition stage, times in ms since the engine
- * started.  stage: "synth", "prove_start", "prove_finish". */
+ * started.  stage: "synth", "prove_start", "prove_finish".  With
+ * timeline_log, each event is also logged as
+ *   TIMELINE,<end ms>,<stage>,<job seq>,<partition>,<duration ms>
+ * A sampler thread reads RSS every rss_sample_ms (peaks in the status) and,
+ * with mem_log_ms, logs "cuzk mem: rss ... tracked ... untracked ..." lines. */
 typedef struct {
     uint64_t job_seq;
     uint32_t partition;

@@ -109,6 +109,11 @@ struct cz_engine {
     pthread_mutex_t tl_mu;
     cz_timeline_event *tl;
     size_t tl_cap, tl_n, tl_pos;
+    FILE *log;
+    pthread_t sampler;
+    bool sampler_started;
+    pthread_cond_t cv_sampler;
+    uint64_t peak_rss, peak_untracked;
 };
 
 static const char *const STAGE_SYNTH = "synth";
@@ -152,6 +157,9 @@ static void timeline(cz_engine *e, const job *j, uint32_t idx, const char *stage
     e->tl_pos = (e->tl_pos + 1) % e->tl_cap;
     if (e->tl_n < e->tl_cap)
         e->tl_n++;
+    if (e->cfg.timeline_log)
+        fprintf(e->log, "TIMELINE,%.1f,%s,%llu,%u,%.1f\n", t1, stage, (unsigned long long)j->seq,
+                idx, t1 - t0);
     pthread_mutex_unlock(&e->tl_mu);
 }
 
@@ -793,6 +801,47 @@ static void *final_worker(void *arg)
     return NULL;
 }
 
+/* ------------------------------------------------------------- sampler --- */
+
+static void *sampler_fn(void *arg)
+{
+    cz_engine *e = arg;
+    double last_log = 0;
+    pthread_mutex_lock(&e->mu);
+    while (!e->stop) {
+        pthread_mutex_unlock(&e->mu);
+        cz_mem_snapshot s;
+        cz_budget_snapshot(e->budget, &s);
+        uint64_t rss = cz_mem_rss(), un = rss > s.allocated ? rss - s.allocated : 0;
+        double t = now_ms(e);
+        bool log = e->cfg.mem_log_ms && t - last_log >= e->cfg.mem_log_ms;
+        if (log) {
+            last_log = t;
+            fprintf(e->log,
+                    "cuzk mem: rss %.1f MiB tracked %.1f MiB untracked %.1f MiB reserved "
+                    "%.1f / %.1f MiB, %llu reservations, %llu waiting\n",
+                    rss / 1048576.0, s.allocated / 1048576.0, un / 1048576.0,
+                    s.reserved / 1048576.0, s.total / 1048576.0, (unsigned long long)s.reservations,
+                    (unsigned long long)s.waiters);
+            fflush(e->log);
+        }
+        pthread_mutex_lock(&e->mu);
+        if (rss > e->peak_rss)
+            e->peak_rss = rss;
+        if (un > e->peak_untracked)
+            e->peak_untracked = un;
+        struct timespec dl;
+        clock_gettime(CLOCK_REALTIME, &dl);
+        uint64_t ns = (uint64_t)dl.tv_nsec + (uint64_t)e->cfg.rss_sample_ms * 1000000;
+        dl.tv_sec += (time_t)(ns / 1000000000);
+        dl.tv_nsec = (long)(ns % 1000000000);
+        if (!e->stop)
+            pthread_cond_timedwait(&e->cv_sampler, &e->mu, &dl);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
 /* -------------------------------------------------------------- engine --- */
 
 static void defaults(cz_engine_config *c)
@@ -807,6 +856,8 @@ static void defaults(cz_engine_config *c)
         c->history = 1024;
     if (c->timeline_events == 0)
         c->timeline_events = 65536;
+    if (c->rss_sample_ms == 0)
+        c->rss_sample_ms = 1000;
     if (c->prover_threads == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         c->prover_threads = n > 0 ? (unsigned)n : 1;
@@ -854,8 +905,9 @@ int cz_engine_new(cz_engine **out, const cz_engine_config *cfg, char *err, size_
     clock_gettime(CLOCK_MONOTONIC, &e->t0);
     pthread_mutex_init(&e->mu, NULL);
     pthread_mutex_init(&e->tl_mu, NULL);
+    e->log = c.log ? c.log : stderr;
     pthread_cond_t *cvs[] = {&e->cv_work, &e->cv_prove,   &e->cv_final, &e->cv_space,
-                             &e->cv_done, &e->cv_circuit, &e->cv_api};
+                             &e->cv_done, &e->cv_circuit, &e->cv_api,   &e->cv_sampler};
     for (size_t i = 0; i < sizeof cvs / sizeof cvs[0]; i++)
         pthread_cond_init(cvs[i], NULL);
     e->tl_cap = c.timeline_events;
@@ -897,6 +949,12 @@ int cz_engine_new(cz_engine **out, const cz_engine_config *cfg, char *err, size_
             e->n_threads++;
         }
     }
+    if (rc == CZ_OK) {
+        if (pthread_create(&e->sampler, NULL, sampler_fn, e) != 0)
+            rc = CZ_ERR_THREAD;
+        else
+            e->sampler_started = true;
+    }
     if (rc != CZ_OK) {
         fmt(err, errlen, "engine: starting the workers failed: %s", cz_strerror(rc));
         cz_engine_free(e);
@@ -914,8 +972,8 @@ void cz_engine_free(cz_engine *e)
     e->stop = true;
     for (job *j = e->live; j; j = j->next)
         job_fail_locked(e, j, CZ_ERR_SHUTDOWN, "the engine is shutting down");
-    pthread_cond_t *cvs[] = {&e->cv_work,  &e->cv_prove, &e->cv_final,
-                             &e->cv_space, &e->cv_done,  &e->cv_circuit};
+    pthread_cond_t *cvs[] = {&e->cv_work, &e->cv_prove,   &e->cv_final,  &e->cv_space,
+                             &e->cv_done, &e->cv_circuit, &e->cv_sampler};
     for (size_t i = 0; i < sizeof cvs / sizeof cvs[0]; i++)
         pthread_cond_broadcast(cvs[i]);
     pthread_mutex_unlock(&e->mu);
@@ -923,6 +981,8 @@ void cz_engine_free(cz_engine *e)
         cz_budget_wake(e->budget);
     for (unsigned i = 0; i < e->n_threads; i++)
         pthread_join(e->threads[i], NULL);
+    if (e->sampler_started)
+        pthread_join(e->sampler, NULL);
     /* partitions left in the queues, then every job */
     part *p;
     while ((p = fifo_pop(&e->pq)) != NULL)
@@ -1306,6 +1366,8 @@ void cz_engine_status_get(cz_engine *e, cz_engine_status *s)
     s->final_queue = e->fq.n;
     for (circuit *c = e->circuits; c; c = c->next)
         s->circuits_cached++;
+    s->peak_rss = e->peak_rss;
+    s->peak_untracked = e->peak_untracked;
     pthread_mutex_unlock(&e->mu);
     cz_budget_snapshot(e->budget, &s->mem);
     s->rss = cz_mem_rss();

@@ -1,0 +1,251 @@
+/* cuzk-bench engine: the proving engine in process on synthetic jobs.
+ *
+ *   cuzk-bench engine [--log L] [--partitions P] [--jobs N] [-j CONC]
+ *                     [--synth-workers S] [--prover-threads T]
+ *                     [--budget BYTES|auto] [--svg FILE] [--no-verify]
+ *
+ * Keeps CONC jobs of P partitions of the 2^L-row synthetic circuit in
+ * flight until N have completed, then prints s/proof (wall time over N, the
+ * circuit's one-time setup excluded by a warm-up job), job latency p50/p95,
+ * peak RSS, peak tracked and reserved bytes, and each stage's utilisation
+ * (busy time over wall time times its workers).  --svg draws the timeline:
+ * one band per stage, one bar per partition, coloured by job. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "bench.h"
+#include "cuzk/engine.h"
+#include "cuzk/err.h"
+
+typedef struct {
+    unsigned log, parts, jobs, conc, synth, threads;
+    uint64_t budget;
+    const char *svg;
+    int verify;
+} opts;
+
+static int parse(int argc, char **argv, opts *o)
+{
+    *o = (opts){.log = 16, .parts = 2, .jobs = 4, .conc = 2, .synth = 2, .verify = 1};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--log") && v)
+            o->log = (unsigned)atoi(v), i++;
+        else if (!strcmp(a, "--partitions") && v)
+            o->parts = (unsigned)atoi(v), i++;
+        else if (!strcmp(a, "--jobs") && v)
+            o->jobs = (unsigned)atoi(v), i++;
+        else if (!strcmp(a, "-j") && v)
+            o->conc = (unsigned)atoi(v), i++;
+        else if (!strcmp(a, "--synth-workers") && v)
+            o->synth = (unsigned)atoi(v), i++;
+        else if (!strcmp(a, "--prover-threads") && v)
+            o->threads = (unsigned)atoi(v), i++;
+        else if (!strcmp(a, "--budget") && v)
+            o->budget = !strcmp(v, "auto") ? 0 : strtoull(v, NULL, 0), i++;
+        else if (!strcmp(a, "--svg") && v)
+            o->svg = v, i++;
+        else if (!strcmp(a, "--no-verify"))
+            o->verify = 0;
+        else {
+            fprintf(stderr, "usage: cuzk-bench engine [--log L] [--partitions P] [--jobs N] "
+                            "[-j CONC] [--synth-workers S] [--prover-threads T] "
+                            "[--budget BYTES|auto] [--svg FILE] [--no-verify]\n");
+            return -1;
+        }
+    }
+    if (o->jobs < 1 || o->conc < 1 || o->parts < 1) {
+        fprintf(stderr, "cuzk-bench engine: --jobs, -j and --partitions must be >= 1\n");
+        return -1;
+    }
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static const char *const STAGES[3] = {"synth", "prove_start", "prove_finish"};
+
+static int stage_of(const char *s)
+{
+    for (int k = 0; k < 3; k++)
+        if (!strcmp(s, STAGES[k]))
+            return k;
+    return -1;
+}
+
+/* Bars in lanes: an event goes to the first lane of its stage free at its
+ * start. */
+static void write_svg(const char *path, const cz_timeline_event *ev, size_t n, double t0, double t1)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        fprintf(stderr, "cuzk-bench engine: cannot write %s\n", path);
+        return;
+    }
+    enum { MAXL = 64, LANE_H = 14, LEFT = 110, W = 1100 };
+    double lane_end[3][MAXL];
+    int lanes[3] = {0, 0, 0};
+    int *lane_of = calloc(n ? n : 1, sizeof *lane_of);
+    for (size_t i = 0; i < n; i++) {
+        int s = stage_of(ev[i].stage), l = 0;
+        if (s < 0)
+            continue;
+        while (l < lanes[s] && lane_end[s][l] > ev[i].start_ms)
+            l++;
+        if (l == MAXL)
+            l = MAXL - 1;
+        if (l == lanes[s])
+            lanes[s]++;
+        lane_end[s][l] = ev[i].end_ms;
+        lane_of[i] = l;
+    }
+    int top[3], y = 30;
+    for (int s = 0; s < 3; s++) {
+        top[s] = y;
+        y += (lanes[s] ? lanes[s] : 1) * LANE_H + 16;
+    }
+    double span = t1 > t0 ? t1 - t0 : 1;
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+            "font-family=\"sans-serif\" font-size=\"11\">\n"
+            "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
+            "<text x=\"%d\" y=\"18\">cuzk engine timeline: %.0f ms, %zu events (colour: "
+            "job)</text>\n",
+            LEFT + W + 20, y + 20, LEFT, span, n);
+    for (int s = 0; s < 3; s++)
+        fprintf(f, "<text x=\"4\" y=\"%d\">%s</text>\n", top[s] + 11, STAGES[s]);
+    for (size_t i = 0; i < n; i++) {
+        int s = stage_of(ev[i].stage);
+        if (s < 0)
+            continue;
+        double x = LEFT + (ev[i].start_ms - t0) / span * W;
+        double w = (ev[i].end_ms - ev[i].start_ms) / span * W;
+        unsigned hue = (unsigned)(ev[i].job_seq * 67 % 360);
+        fprintf(f,
+                "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+                "fill=\"hsl(%u,70%%,60%%)\" stroke=\"black\" stroke-width=\"0.3\">"
+                "<title>job %llu partition %u %s %.1f ms</title></rect>\n",
+                x, top[s] + lane_of[i] * LANE_H, w < 0.5 ? 0.5 : w, LANE_H - 2, hue,
+                (unsigned long long)ev[i].job_seq, ev[i].partition, ev[i].stage,
+                ev[i].end_ms - ev[i].start_ms);
+    }
+    fprintf(f, "</svg>\n");
+    fclose(f);
+    free(lane_of);
+}
+
+int cz_bench_engine(int argc, char **argv)
+{
+    opts o;
+    if (parse(argc, argv, &o) != 0)
+        return 2;
+    cz_engine_config cfg = {0};
+    cfg.memory_budget = o.budget;
+    cfg.synthesis_workers = o.synth;
+    cfg.prover_threads = o.threads;
+    cfg.self_verify = o.verify;
+    cz_engine *e;
+    char err[512], id[CZ_JOB_ID_MAX];
+    int rc = cz_engine_new(&e, &cfg, err, sizeof err);
+    if (rc != CZ_OK) {
+        fprintf(stderr, "cuzk-bench engine: %s\n", err);
+        return 1;
+    }
+    cz_job_synthetic in = {.circuit = {.log_rows = o.log, .n_public = 4, .seed = 1},
+                           .partitions = o.parts};
+    cz_job_request req = {.priority = CZ_PRIO_NORMAL, .kind = CZ_KIND_SYNTHETIC, .input = &in};
+    cz_job_result res;
+    /* warm-up: loads the circuit (recording + setup), not timed */
+    double tw = cz_bench_now();
+    if ((rc = cz_engine_submit(e, &req, id, NULL, err, sizeof err)) != CZ_OK ||
+        (rc = cz_engine_await(e, id, -1, &res)) != CZ_OK || res.state != CZ_JOB_COMPLETED) {
+        fprintf(stderr, "cuzk-bench engine: warm-up job failed: %s %s\n", err, res.message);
+        cz_engine_free(e);
+        return 1;
+    }
+    cz_job_result_free(&res);
+    printf("engine: synthetic 2^%u rows, %u partitions/job, %u jobs, %u in flight, %u synthesis "
+           "workers; circuit setup + warm-up job %.2f s\n",
+           o.log, o.parts, o.jobs, o.conc, o.synth, cz_bench_now() - tw);
+    cz_timeline_event *ev0 = malloc(sizeof *ev0 * 65536);
+    size_t skip = cz_engine_timeline(e, ev0, 65536);
+
+    char(*ids)[CZ_JOB_ID_MAX] = calloc(o.jobs, CZ_JOB_ID_MAX);
+    double *lat = calloc(o.jobs, sizeof *lat);
+    unsigned submitted = 0, done = 0, failed = 0;
+    double t0 = cz_bench_now();
+    while (done < o.jobs) {
+        while (submitted < o.jobs && submitted - done < o.conc) {
+            in.circuit.seed = 1000 + submitted;
+            rc = cz_engine_submit(e, &req, ids[submitted], NULL, err, sizeof err);
+            if (rc != CZ_OK) {
+                fprintf(stderr, "cuzk-bench engine: submit: %s\n", err);
+                break;
+            }
+            submitted++;
+        }
+        if (rc != CZ_OK)
+            break;
+        /* jobs complete in order of submission closely enough: wait for
+         * the oldest outstanding one */
+        rc = cz_engine_await(e, ids[done], -1, &res);
+        if (rc != CZ_OK || res.state != CZ_JOB_COMPLETED)
+            failed++;
+        lat[done++] = res.total_ms;
+        cz_job_result_free(&res);
+    }
+    double wall = cz_bench_now() - t0;
+    cz_engine_status st;
+    cz_engine_status_get(e, &st);
+    size_t n = cz_engine_timeline(e, ev0, 65536);
+    cz_timeline_event *ev = ev0;
+    if (n > skip) {
+        ev = ev0 + skip;
+        n -= skip;
+    } else {
+        n = 0;
+    }
+    qsort(lat, done, sizeof *lat, cmp_double);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("  proofs (jobs)      %u (%u failed)\n", done, failed);
+    printf("  s/proof            %.3f s   (wall %.2f s)\n", wall / done, wall);
+    printf("  latency p50/p95    %.0f / %.0f ms\n", lat[done / 2],
+           lat[done * 95 / 100 < done ? done * 95 / 100 : done - 1]);
+    printf("  peak RSS           %.1f MiB\n", (double)ru.ru_maxrss / 1024.0);
+    printf("  peak tracked       %.1f MiB   peak reserved %.1f MiB   budget %.1f GiB\n",
+           (double)st.mem.peak_allocated / (1 << 20), (double)st.mem.peak_reserved / (1 << 20),
+           (double)st.mem.total / (1 << 30));
+    double busy[3] = {0};
+    for (size_t i = 0; i < n; i++) {
+        int s = stage_of(ev[i].stage);
+        if (s >= 0)
+            busy[s] += ev[i].end_ms - ev[i].start_ms;
+    }
+    unsigned workers[3] = {st.synth_workers, st.prove_workers, st.finalizers};
+    for (int s = 0; s < 3; s++)
+        printf("  utilisation %-12s %5.1f %%  (%u worker%s)\n", STAGES[s],
+               100.0 * busy[s] / (1e3 * wall * workers[s]), workers[s], workers[s] == 1 ? "" : "s");
+    if (o.svg && n > 0) {
+        double a = ev[0].start_ms, b = ev[0].end_ms;
+        for (size_t i = 0; i < n; i++) {
+            if (ev[i].start_ms < a)
+                a = ev[i].start_ms;
+            if (ev[i].end_ms > b)
+                b = ev[i].end_ms;
+        }
+        write_svg(o.svg, ev, n, a, b);
+        printf("  timeline           %s\n", o.svg);
+    }
+    free(ev0);
+    free(ids);
+    free(lat);
+    cz_engine_free(e);
+    return failed ? 1 : 0;
+}
