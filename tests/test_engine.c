@@ -333,6 +333,68 @@ static void test_budget_edges(void)
     cz_engine_free(e);
 }
 
+/* A budget that holds one circuit's pipeline but not a second cached
+ * circuit beside it: the idle circuit is evicted (least recently used) so
+ * the next job's circuit can load; with a long minimum idle time it waits
+ * until that time has passed. */
+static void run_one(cz_engine *e, const char *name, unsigned log_rows)
+{
+    char err[256], id[CZ_JOB_ID_MAX];
+    cz_job_synthetic in;
+    cz_job_request r = synth_req(&in, name, CZ_PRIO_NORMAL, log_rows, 1, 5);
+    TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
+    cz_job_result res;
+    TF_CHECK(cz_engine_await(e, name, 120000, &res) == CZ_OK);
+    TF_CHECK_MSG(res.state == CZ_JOB_COMPLETED, "%s: %s", name, res.message);
+    cz_job_result_free(&res);
+}
+
+static void measure(unsigned log_rows, uint64_t *peak, uint64_t *cached)
+{
+    cz_engine_config cfg = base_config(0);
+    cz_engine *e;
+    char err[256], cid[32];
+    TF_CHECK(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK);
+    run_one(e, "m", log_rows);
+    cz_mem_snapshot s;
+    cz_budget_snapshot(cz_engine_budget(e), &s);
+    *peak = s.peak_reserved;
+    *cached = s.reserved;
+    snprintf(cid, sizeof cid, "synthetic-%u-2", log_rows);
+    check_drained(e, cid);
+    cz_engine_free(e);
+}
+
+static void test_eviction(void)
+{
+    uint64_t peak10, cached10, peak11, cached11;
+    measure(10, &peak10, &cached10);
+    measure(11, &peak11, &cached11);
+    for (int slow = 0; slow < 2; slow++) {
+        cz_engine_config cfg = base_config(peak11 + cached10 / 2);
+        cfg.eviction_min_idle_ms = slow ? 300 : 0;
+        cz_engine *e;
+        char err[256];
+        TF_CHECK(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK);
+        run_one(e, "a", 10);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        run_one(e, "b", 11);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+        cz_engine_status st;
+        cz_engine_status_get(e, &st);
+        TF_CHECK_MSG(st.circuits_cached == 1, "%u circuits cached", st.circuits_cached);
+        TF_CHECK(cz_engine_evict(e, "synthetic-10-2") == CZ_ERR_NOT_FOUND); /* gone */
+        if (slow)
+            TF_CHECK_MSG(ms >= 250, "the idle circuit was evicted after %.0f ms", ms);
+        cz_budget_snapshot(cz_engine_budget(e), &st.mem);
+        TF_CHECK(st.mem.peak_reserved <= st.mem.total);
+        check_drained(e, "synthetic-11-2");
+        cz_engine_free(e);
+    }
+}
+
 /* ------------------------------------------------------ randomized load --- */
 
 typedef struct {
@@ -421,4 +483,4 @@ static void test_random_load(void)
 }
 
 TF_MAIN(TF_TEST(test_basic_job), TF_TEST(test_priorities_and_cancel), TF_TEST(test_faults),
-        TF_TEST(test_budget_edges), TF_TEST(test_random_load))
+        TF_TEST(test_budget_edges), TF_TEST(test_eviction), TF_TEST(test_random_load))

@@ -90,7 +90,8 @@ extern const cz_backend_ops cz_backend_cpu;
 typedef struct {
     uint64_t memory_budget;        /* bytes; 0: MemTotal - safety_margin */
     uint64_t safety_margin;        /* for memory_budget 0; 0: 4 GiB or 1/8 of RAM */
-    unsigned synthesis_workers;    /* 0: 2 */
+    unsigned synthesis_workers;    /* 0: half the CPUs (1 to 8); the budget, not
+                                      this count, bounds their memory */
     unsigned prover_workers;       /* per device; 0: 1 for the CPU back end, else 2 */
     unsigned finalizers;           /* 0: 1 */
     unsigned prover_threads;       /* threads of the CPU back end's pool (MSM,

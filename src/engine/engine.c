@@ -846,8 +846,11 @@ static void *sampler_fn(void *arg)
 
 static void defaults(cz_engine_config *c)
 {
-    if (c->synthesis_workers == 0)
-        c->synthesis_workers = 2;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    if (ncpu < 1)
+        ncpu = 1;
+    if (c->synthesis_workers == 0) /* memory is bounded by the budget, not by this */
+        c->synthesis_workers = ncpu >= 4 ? (unsigned)(ncpu / 2 < 8 ? ncpu / 2 : 8) : 1;
     if (c->finalizers == 0)
         c->finalizers = 1;
     if (c->queue_depth == 0)
@@ -858,10 +861,8 @@ static void defaults(cz_engine_config *c)
         c->timeline_events = 65536;
     if (c->rss_sample_ms == 0)
         c->rss_sample_ms = 1000;
-    if (c->prover_threads == 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        c->prover_threads = n > 0 ? (unsigned)n : 1;
-    }
+    if (c->prover_threads == 0)
+        c->prover_threads = (unsigned)ncpu;
 }
 
 int cz_engine_new(cz_engine **out, const cz_engine_config *cfg, char *err, size_t errlen)
