@@ -104,6 +104,8 @@ static void usage(void)
                     "  verify  check snarkjs proof.json/public.json against verification_key.json\n"
                     "  setup   INSECURE .zkey from a circom .r1cs for benchmarks\n"
                     "  engine  the proving engine in process on synthetic jobs\n"
+                    "  single, batch, stress, status, metrics, preload, evict, cancel\n"
+                    "          client of cuzk-daemon (--addr ADDR; cuzk-bench batch --help)\n"
                     "options of micro: --filter S  --time SEC  --samples N  --csv\n");
 }
 
@@ -129,6 +131,11 @@ int main(int argc, char **argv)
         return cz_bench_setup(argc - 1, argv + 1);
     if (!strcmp(argv[1], "engine"))
         return cz_bench_engine(argc - 1, argv + 1);
+    static const char *const client_cmds[] = {"single", "batch", "stress", "status",
+                                              "metrics", "preload", "evict", "cancel"};
+    for (size_t i = 0; i < sizeof client_cmds / sizeof client_cmds[0]; i++)
+        if (!strcmp(argv[1], client_cmds[i]))
+            return cz_bench_client(argc - 1, argv + 1);
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
         usage();
         return 0;

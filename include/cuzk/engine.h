@@ -186,6 +186,9 @@ void cz_job_result_free(cz_job_result *res);
 /* Cancels a job.  CZ_OK (it will end CANCELLED unless it has finished
  * already), CZ_ERR_NOT_FOUND. */
 int cz_engine_cancel(cz_engine *e, const char *id);
+/* Cancels every unfinished job (graceful shutdown's last step); returns how
+ * many. */
+unsigned cz_engine_cancel_all(cz_engine *e);
 
 /* ------------------------------------------------------------ circuits --- */
 
@@ -200,8 +203,29 @@ int cz_engine_register_circuit(cz_engine *e, const char *id, const cz_groth16_pa
 int cz_engine_unregister_circuit(cz_engine *e, const char *id);
 
 /* Evicts the cached circuit id if no job uses it: CZ_OK, CZ_ERR_NOT_FOUND,
- * CZ_ERR_BUSY.  (Registered circuits are not evicted: unregister them.) */
+ * CZ_ERR_BUSY.  (Registered circuits are not evicted: unregister them.)
+ * *freed (may be NULL) receives the bytes of budget it gave back. */
 int cz_engine_evict(cz_engine *e, const char *id);
+int cz_engine_evict_ex(cz_engine *e, const char *id, uint64_t *freed);
+
+/* Loads circuit id ahead of jobs: built-in synthetic ids
+ * "synthetic-<log_rows>-<n_public>" are recorded and set up (waiting for
+ * budget like a job at CRITICAL priority); registered ids are always
+ * loaded.  *already (may be NULL) says whether it was loaded before.
+ * CZ_OK, CZ_ERR_NOT_FOUND (not a registered or synthetic id), or the
+ * loading error with err set. */
+int cz_engine_preload(cz_engine *e, const char *id, bool *already, char *err, size_t errlen);
+
+typedef struct {
+    char id[CZ_JOB_ID_MAX];
+    uint64_t bytes;   /* budget held */
+    uint32_t refs;    /* partitions using it now */
+    bool registered;
+    bool loading;
+} cz_engine_circuit_info;
+
+/* Copies up to max cached circuits' descriptions; returns how many exist. */
+size_t cz_engine_circuits(cz_engine *e, cz_engine_circuit_info *out, size_t max);
 
 /* -------------------------------------------------------------- status --- */
 

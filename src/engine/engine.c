@@ -574,7 +574,8 @@ static part *synth_partition(cz_engine *e, job *j, uint32_t idx)
                      cz_mem_charge(p->sz.finish_scratch);
     /* its own circuit stays cached while it runs: what is left of the
      * budget beside it is all a partition can ever get */
-    uint64_t held = cz_resv_size(p->c->resv_r1cs) + cz_resv_size(p->c->resv_params);
+    uint64_t held = (p->c->resv_r1cs ? cz_resv_size(p->c->resv_r1cs) : 0) +
+                    (p->c->resv_params ? cz_resv_size(p->c->resv_params) : 0);
     uint64_t budget = cz_budget_total(e->budget);
     if (total > budget - held) {
         fmt(msg, sizeof msg,
@@ -1256,6 +1257,23 @@ int cz_engine_cancel(cz_engine *e, const char *id)
     return j ? CZ_OK : CZ_ERR_NOT_FOUND;
 }
 
+unsigned cz_engine_cancel_all(cz_engine *e)
+{
+    unsigned n = 0;
+    pthread_mutex_lock(&e->mu);
+    for (job *j = e->live, *nx; j; j = nx) {
+        nx = j->next; /* job_check_end may move j to the history */
+        if (!j->finished) {
+            job_fail_locked(e, j, CZ_ERR_CANCELLED, "cancelled");
+            job_check_end(e, j);
+            n++;
+        }
+    }
+    pthread_cond_broadcast(&e->cv_space);
+    pthread_mutex_unlock(&e->mu);
+    return n;
+}
+
 /* ------------------------------------------------------------ circuits --- */
 
 int cz_engine_register_circuit(cz_engine *e, const char *id, const cz_groth16_params *params,
@@ -1311,7 +1329,13 @@ int cz_engine_register_circuit(cz_engine *e, const char *id, const cz_groth16_pa
     return rc;
 }
 
-static int remove_circuit(cz_engine *e, const char *id, int registered)
+static uint64_t circuit_bytes(const circuit *c)
+{
+    return (c->resv_r1cs ? cz_resv_size(c->resv_r1cs) : 0) +
+           (c->resv_params ? cz_resv_size(c->resv_params) : 0);
+}
+
+static int remove_circuit(cz_engine *e, const char *id, int registered, uint64_t *freed)
 {
     pthread_mutex_lock(&e->mu);
     circuit *c = find_circuit(e, id);
@@ -1323,6 +1347,8 @@ static int remove_circuit(cz_engine *e, const char *id, int registered)
     else
         circuit_unlink(e, c);
     pthread_mutex_unlock(&e->mu);
+    if (freed)
+        *freed = rc == CZ_OK ? circuit_bytes(c) : 0;
     if (rc == CZ_OK) {
         circuit_unload(c);
         free(c);
@@ -1330,14 +1356,86 @@ static int remove_circuit(cz_engine *e, const char *id, int registered)
     return rc;
 }
 
-int cz_engine_unregister_circuit(cz_engine *e, const char *id)
+size_t cz_engine_circuits(cz_engine *e, cz_engine_circuit_info *out, size_t max)
 {
-    return e && id ? remove_circuit(e, id, 1) : CZ_ERR_INVALID_ARG;
+    size_t n = 0;
+    pthread_mutex_lock(&e->mu);
+    for (circuit *c = e->circuits; c; c = c->next, n++) {
+        if (n >= max || out == NULL)
+            continue;
+        cz_engine_circuit_info *i = &out[n];
+        snprintf(i->id, sizeof i->id, "%s", c->id);
+        i->bytes = circuit_bytes(c);
+        i->refs = (uint32_t)c->refs;
+        i->registered = c->registered;
+        i->loading = c->state == C_LOADING;
+    }
+    pthread_mutex_unlock(&e->mu);
+    return n;
 }
 
-int cz_engine_evict(cz_engine *e, const char *id)
+/* "synthetic-<L>-<P>" -> its shape; false for anything else. */
+static bool parse_synthetic_id(const char *id, cz_synthetic *s)
 {
-    return e && id ? remove_circuit(e, id, 0) : CZ_ERR_INVALID_ARG;
+    unsigned l, p;
+    char tail;
+    if (sscanf(id, "synthetic-%u-%u%c", &l, &p, &tail) != 2)
+        return false;
+    memset(s, 0, sizeof *s);
+    s->log_rows = l;
+    s->n_public = p;
+    return cz_synthetic_check(s, NULL, 0) == CZ_OK;
+}
+
+int cz_engine_preload(cz_engine *e, const char *id, bool *already, char *err, size_t errlen)
+{
+    if (already)
+        *already = false;
+    if (e == NULL || id == NULL)
+        return CZ_ERR_INVALID_ARG;
+    pthread_mutex_lock(&e->mu);
+    circuit *c = find_circuit(e, id);
+    bool loaded = c && c->state == C_READY;
+    pthread_mutex_unlock(&e->mu);
+    if (loaded) {
+        if (already)
+            *already = true;
+        return CZ_OK;
+    }
+    /* a private job record drives the load like a job's first partition */
+    job *j = calloc(1, sizeof *j);
+    if (j == NULL)
+        return CZ_ERR_NOMEM;
+    if (!parse_synthetic_id(id, &j->syn.circuit)) {
+        free(j);
+        fmt(err, errlen, "preload: %s is neither registered nor a synthetic circuit id", id);
+        return CZ_ERR_NOT_FOUND;
+    }
+    j->kind = CZ_KIND_SYNTHETIC;
+    j->prio = CZ_PRIO_CRITICAL;
+    atomic_init(&j->cancel, 0);
+    snprintf(j->circuit_id, sizeof j->circuit_id, "%s", id);
+    int rc;
+    c = circuit_acquire(e, j, &rc, err, errlen);
+    free(j);
+    if (c == NULL)
+        return rc;
+    circuit_put(e, c);
+    return CZ_OK;
+}
+
+int cz_engine_unregister_circuit(cz_engine *e, const char *id)
+{
+    return e && id ? remove_circuit(e, id, 1, NULL) : CZ_ERR_INVALID_ARG;
+}
+
+int cz_engine_evict(cz_engine *e, const char *id) { return cz_engine_evict_ex(e, id, NULL); }
+
+int cz_engine_evict_ex(cz_engine *e, const char *id, uint64_t *freed)
+{
+    if (freed)
+        *freed = 0;
+    return e && id ? remove_circuit(e, id, 0, freed) : CZ_ERR_INVALID_ARG;
 }
 
 /* -------------------------------------------------------------- status --- */

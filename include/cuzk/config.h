@@ -1,0 +1,135 @@
+/* cuzk: the daemon's configuration file (TOML), compatible with the Rust
+ * cuzk's cuzk.toml: the same tables, keys, defaults and meanings, so an
+ * existing file loads unchanged.  docs/cuzk.example.toml documents every
+ * key.
+ *
+ * Strict where cuzk was lax: an unknown table or key, a value of the wrong
+ * type and a value out of range are errors (cuzk ignored unknown keys and
+ * turned a malformed size into 50 GiB).  cuzk's deprecated keys
+ * (memory.pinned_budget, memory.working_memory_budget, srs.preload,
+ * synthesis.partition_workers) are type-checked, ignored, and reported
+ * through the warning callback.
+ *
+ * Sizes (memory.*) are strings such as "256GiB" (cz_parse_size) or integers
+ * (bytes); memory.eviction_min_idle is a string such as "5m"
+ * (cz_parse_duration_ms) or an integer (seconds).
+ *
+ * Every error message reads "FILE:LINE: key KEY: what is wrong" (or
+ * "FILE:LINE: what is wrong" for a syntax error before any key), KEY being
+ * the full dotted name such as memory.total_budget. */
+#ifndef CUZK_CONFIG_H
+#define CUZK_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CZ_CONFIG_MAX_CIRCUITS 16
+#define CZ_CONFIG_MAX_GPUS     16
+
+typedef struct {
+    /* [daemon] */
+    char listen[256];        /* "unix:///PATH" (PATH < 108 bytes) or "HOST:PORT";
+                                default "unix:///run/curio/cuzk.sock" */
+    char status_listen[256]; /* HTTP status endpoint "HOST:PORT"; "" (default): off */
+    /* [srs] */
+    char param_cache[512]; /* directory of the .params/.vk files; default "/data/zk/params" */
+    /* [memory] */
+    uint64_t total_budget;         /* bytes; 0: "auto" (default), MemTotal - safety_margin */
+    uint64_t safety_margin;        /* bytes; default 5 GiB */
+    uint64_t eviction_min_idle_ms; /* default 5 min */
+    /* [gpus] */
+    int gpus_devices[CZ_CONFIG_MAX_GPUS]; /* ordinals, distinct, 0..1023 */
+    unsigned n_gpus;                      /* 0 (default): every GPU found */
+    unsigned gpu_threads;                 /* CPU threads for GPU-side work; 0 (default): all CPUs */
+    unsigned gpu_workers_per_device;      /* 1..16, default 2 */
+    /* [scheduler] */
+    unsigned max_batch_size;    /* proofs per GPU batch, 1..64, default 1 */
+    uint64_t max_batch_wait_ms; /* 0..86400000, default 10000 */
+    bool sort_by_type;          /* default true */
+    /* [synthesis] */
+    unsigned synthesis_threads; /* 0 (default): all CPUs */
+    unsigned synthesis_workers; /* our key synthesis.workers, 0..1024; 0 (default):
+                                   chosen by the engine, memory bounded by the budget */
+    /* [pipeline] */
+    bool pipeline_enabled;           /* default true */
+    unsigned synthesis_lookahead;    /* 0..1024, default 1 */
+    unsigned synthesis_concurrency;  /* 1..1024, default 1 */
+    unsigned max_parallel_synthesis; /* 1..1024, default 18 (a 0 in the file means 18) */
+    unsigned slot_size;              /* 0..1024, default 0 (off) */
+    unsigned max_gpu_queue_depth;    /* 0..1024, default 0 (no throttle) */
+    bool self_verify;                /* our key pipeline.self_verify: verify every
+                                        proof before returning it; default false */
+    /* [logging] */
+    char log_level[16];  /* "trace" "debug" "info" (default) "warn" "error" */
+    char log_format[16]; /* "text" (default) or "json" */
+    bool timeline;       /* our key logging.timeline: TIMELINE lines; default false */
+
+    /* Our table [circuits]: circuits for GROTH16_GENERIC jobs, one key per
+     * circuit id (1..63 bytes of [A-Za-z0-9._-]) whose string value is a
+     * snarkjs key "PATH.zkey" or bellperson files "PATH.params,PATH.pce"
+     * (parameters and pre-compiled R1CS).  Loaded at start-up. */
+    struct {
+        char id[64];
+        char params[512]; /* .zkey, or .params */
+        char r1cs[512];   /* "" for a .zkey; else the .pce */
+    } circuits[CZ_CONFIG_MAX_CIRCUITS];
+    unsigned n_circuits;
+} cz_daemon_config;
+
+/* Receives one warning (a deprecated key), without a trailing newline:
+ * "FILE:LINE: key K is deprecated: why". */
+typedef void cz_config_warn_fn(void *ctx, const char *msg);
+
+/* Sets every field to cuzk's default (listed above). */
+void cz_config_defaults(cz_daemon_config *c);
+
+/* Sets *c to the defaults, then applies the TOML text[0..len) (need not be
+ * NUL-terminated); name is the file name used in messages.  warn may be
+ * NULL (warnings dropped).  Returns CZ_OK; CZ_ERR_BAD_FORMAT (syntax, an
+ * unknown table or key, a wrong type, a value out of range);
+ * CZ_ERR_UNSUPPORTED (inline tables, arrays of tables, multi-line strings,
+ * dates); CZ_ERR_TOO_BIG (text over 1 MiB); CZ_ERR_NOMEM; CZ_ERR_INVALID_ARG
+ * (NULL c, or NULL text with len > 0).  On failure err holds the message and
+ * *c the defaults (never a half-applied file). */
+int cz_config_load_mem(cz_daemon_config *c, const char *text, size_t len, const char *name,
+                       cz_config_warn_fn *warn, void *warn_ctx, char *err, size_t errlen);
+
+/* cz_config_load_mem on the contents of path (named so in messages); a file
+ * that cannot be read: CZ_ERR_IO ("PATH: strerror"). */
+int cz_config_load_file(cz_daemon_config *c, const char *path, cz_config_warn_fn *warn,
+                        void *warn_ctx, char *err, size_t errlen);
+
+/* Sets one key from the command line (--listen, --log-level, ...): key is
+ * "table.key" as in the file, value its text: taken as a string for
+ * string-valued keys (listen, sizes, durations, levels), read as a TOML
+ * value for the others ("4", "true", "[0, 1]").  The same checks as in a
+ * file; messages read "command line: key KEY: what is wrong".  Returns
+ * CZ_OK, CZ_ERR_BAD_FORMAT (also for an unknown or deprecated key),
+ * CZ_ERR_UNSUPPORTED, CZ_ERR_NOMEM or CZ_ERR_INVALID_ARG; *c is changed
+ * only on success. */
+int cz_config_set(cz_daemon_config *c, const char *key, const char *value, char *err,
+                  size_t errlen);
+
+/* Parses a size: decimal digits, optional spaces, an optional unit B, KiB,
+ * MiB, GiB, TiB (powers of 1024) or KB, MB, GB, TB (powers of 1000); no
+ * unit means bytes.  "256GiB", "5 GiB", "626MiB", "4096".  Returns CZ_OK or
+ * CZ_ERR_BAD_FORMAT (empty, unknown unit, fraction, sign, above 2^64-1);
+ * *out is set only on success.  ("auto" for memory.total_budget is the
+ * caller's.) */
+int cz_parse_size(const char *s, uint64_t *out);
+
+/* Parses a duration as cuzk does: digits with an optional unit "ms", "s",
+ * "m" or "h" (spaces allowed before it); no unit means seconds.  "5m",
+ * "300s", "60", "1500ms".  Returns CZ_OK or CZ_ERR_BAD_FORMAT (also when the
+ * result does not fit in 64 bits of milliseconds). */
+int cz_parse_duration_ms(const char *s, uint64_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CUZK_CONFIG_H */

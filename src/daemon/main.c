@@ -1,0 +1,262 @@
+/* cuzk-daemon: the proving engine behind the cuzk.v1 gRPC API and an HTTP
+ * status endpoint.
+ *
+ *   cuzk-daemon [--config FILE] [--listen ADDR]... [--status-listen ADDR]
+ *               [--log-level LEVEL] [--log-file FILE] [--grace-ms N]
+ *
+ * Without --config the embedded default runs: cuzk's defaults (see
+ * docs/cuzk.example.toml), serving the built-in synthetic circuits with
+ * generated parameters.  --listen may be given several times (TCP and unix
+ * sockets at once).  Signals: SIGTERM / SIGINT stop accepting calls, let the
+ * work in flight finish for --grace-ms (default 30000), cancel what is left
+ * and exit 0; SIGHUP reopens the log file. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cuzk/config.h"
+#include "cuzk/engine.h"
+#include "cuzk/err.h"
+#include "cuzk/groth16.h"
+#include "cuzk/http.h"
+#include "cuzk/zkey.h"
+#include "daemon/log.h"
+#include "daemon/rpc.h"
+
+#define CZ_VERSION "0.1.0"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: cuzk-daemon [--config FILE] [--listen ADDR]... [--status-listen ADDR]\n"
+               "                   [--log-level trace|debug|info|warn|error] [--log-file FILE]\n"
+               "                   [--grace-ms N]\n"
+               "ADDR: unix:///path/to.sock or host:port (gRPC); host:port for --status-listen\n");
+}
+
+static void warn_cb(void *ctx, const char *msg)
+{
+    (void)ctx;
+    fprintf(stderr, "cuzk-daemon: warning: %s\n", msg);
+}
+
+/* The [circuits] of the configuration, loaded and registered for
+ * GROTH16_GENERIC jobs (full checks of every point). */
+typedef struct {
+    cz_groth16_params params[CZ_CONFIG_MAX_CIRCUITS];
+    cz_r1cs *r1cs[CZ_CONFIG_MAX_CIRCUITS];
+    unsigned n;
+} circuits;
+
+static int load_circuits(circuits *cs, const cz_daemon_config *cfg, cz_engine *e)
+{
+    char err[512];
+    for (unsigned i = 0; i < cfg->n_circuits; i++) {
+        const char *id = cfg->circuits[i].id;
+        cz_groth16_params *p = &cs->params[cs->n];
+        cz_r1cs **r = &cs->r1cs[cs->n];
+        int rc;
+        if (!cfg->circuits[i].r1cs[0]) {
+            cz_zkey z;
+            rc = cz_zkey_load(&z, cfg->circuits[i].params, 0, err, sizeof err);
+            if (rc == CZ_OK)
+                rc = cz_groth16_params_from_zkey(p, r, &z, err, sizeof err);
+            cz_zkey_free(&z);
+        } else {
+            rc = cz_groth16_params_read_file(p, cfg->circuits[i].params, 0, NULL, err, sizeof err);
+            if (rc == CZ_OK &&
+                (rc = cz_pce_load(r, cfg->circuits[i].r1cs, 0, err, sizeof err)) != CZ_OK)
+                cz_groth16_params_free(p);
+        }
+        if (rc == CZ_OK) {
+            cs->n++;
+            rc = cz_engine_register_circuit(e, id, p, *r, err, sizeof err);
+        }
+        if (rc != CZ_OK) {
+            cz_log(CZ_LOG_ERROR, "circuit %s: %s", id, err);
+            return rc;
+        }
+        cz_log(CZ_LOG_INFO, "circuit %s registered (%zu constraints, %zu inputs)", id,
+               cz_r1cs_num_constraints(*r), cz_r1cs_num_inputs(*r));
+    }
+    return CZ_OK;
+}
+
+static void free_circuits(circuits *cs)
+{
+    for (unsigned i = 0; i < cs->n; i++) {
+        cz_groth16_params_free(&cs->params[i]);
+        cz_r1cs_free(cs->r1cs[i]);
+    }
+}
+
+static double now_s(clockid_t c)
+{
+    struct timespec t;
+    clock_gettime(c, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+    const char *config = NULL, *status_listen = NULL, *log_level = NULL, *log_file = NULL;
+    const char *listen[8];
+    size_t n_listen = 0;
+    long grace_ms = 30000;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        }
+        if (v == NULL) {
+            fprintf(stderr, "cuzk-daemon: %s needs a value\n", a);
+            usage(stderr);
+            return 2;
+        }
+        if (!strcmp(a, "--config"))
+            config = v;
+        else if (!strcmp(a, "--listen") && n_listen < 8)
+            listen[n_listen++] = v;
+        else if (!strcmp(a, "--status-listen"))
+            status_listen = v;
+        else if (!strcmp(a, "--log-level"))
+            log_level = v;
+        else if (!strcmp(a, "--log-file"))
+            log_file = v;
+        else if (!strcmp(a, "--grace-ms"))
+            grace_ms = strtol(v, NULL, 10);
+        else {
+            fprintf(stderr, "cuzk-daemon: unknown option %s\n", a);
+            usage(stderr);
+            return 2;
+        }
+        i++;
+    }
+
+    cz_daemon_config cfg;
+    char err[512] = "";
+    cz_config_defaults(&cfg);
+    if (config && cz_config_load_file(&cfg, config, warn_cb, NULL, err, sizeof err) != CZ_OK) {
+        fprintf(stderr, "cuzk-daemon: %s\n", err);
+        return 2;
+    }
+    if (n_listen == 0)
+        listen[n_listen++] = cfg.listen;
+    if ((status_listen &&
+         cz_config_set(&cfg, "daemon.status_listen", status_listen, err, sizeof err) != CZ_OK) ||
+        (log_level && cz_config_set(&cfg, "logging.level", log_level, err, sizeof err) != CZ_OK)) {
+        fprintf(stderr, "cuzk-daemon: %s\n", err);
+        return 2;
+    }
+    if (cz_log_init(cfg.log_level, !strcmp(cfg.log_format, "json"), log_file) != CZ_OK) {
+        fprintf(stderr, "cuzk-daemon: bad log level '%s' or log file '%s'\n", cfg.log_level,
+                log_file ? log_file : "");
+        return 2;
+    }
+
+    /* Signals go to the main thread only: block them before any thread. */
+    sigset_t sigs;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGTERM);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    cz_engine_config ec = {0};
+    ec.memory_budget = cfg.total_budget;
+    ec.safety_margin = cfg.safety_margin;
+    ec.eviction_min_idle_ms = cfg.eviction_min_idle_ms;
+    ec.synthesis_workers = cfg.synthesis_workers;
+    ec.prover_threads = cfg.gpu_threads;
+    ec.self_verify = cfg.self_verify;
+    ec.timeline_log = cfg.timeline;
+    ec.log = cz_log_stream();
+    cz_engine *e;
+    if (cz_engine_new(&e, &ec, err, sizeof err) != CZ_OK) {
+        cz_log(CZ_LOG_ERROR, "engine: %s", err);
+        return 1;
+    }
+    cz_engine_status st;
+    cz_engine_status_get(e, &st);
+    cz_log(CZ_LOG_INFO,
+           "cuzk-daemon %s: memory budget %.1f GiB, %u synthesis workers, %u prover "
+           "workers (cpu back end)%s",
+           CZ_VERSION, (double)st.mem.total / (1u << 30), st.synth_workers, st.prove_workers,
+           config ? "" : "; embedded default (no --config): built-in synthetic circuits");
+
+    static circuits cs;
+    if (load_circuits(&cs, &cfg, e) != CZ_OK) {
+        cz_engine_free(e);
+        free_circuits(&cs);
+        return 1;
+    }
+
+    cz_http *http = NULL;
+    cz_http_info hi = {
+        .version = CZ_VERSION, .start_time_s = now_s(CLOCK_REALTIME), .listen = listen[0]};
+    if (cfg.status_listen[0]) {
+        if (cz_http_start(&http, cfg.status_listen, e, &hi, err, sizeof err) != CZ_OK) {
+            cz_log(CZ_LOG_ERROR, "status endpoint: %s", err);
+            cz_engine_free(e);
+            free_circuits(&cs);
+            return 1;
+        }
+        cz_log(CZ_LOG_INFO, "status endpoint on %s (port %u): GET /status, /metrics",
+               cfg.status_listen, cz_http_port(http));
+    }
+    cz_metrics *own_metrics = NULL;
+    if (http == NULL)
+        cz_metrics_new(&own_metrics);
+    cz_rpc_ctx rc = {.engine = e,
+                     .metrics = http ? cz_http_metrics(http) : own_metrics,
+                     .version = CZ_VERSION,
+                     .start_time = now_s(CLOCK_MONOTONIC)};
+    cz_rpc_server *srv;
+    if (cz_rpc_server_start(&srv, listen, n_listen, &rc, err, sizeof err) != CZ_OK) {
+        cz_log(CZ_LOG_ERROR, "gRPC: %s", err);
+        cz_http_stop(http);
+        cz_metrics_free(own_metrics);
+        cz_engine_free(e);
+        free_circuits(&cs);
+        return 1;
+    }
+    for (size_t i = 0; i < n_listen; i++) {
+        int port = cz_rpc_server_port(srv, i);
+        if (port)
+            cz_log(CZ_LOG_INFO, "listening on %s (port %d)", listen[i], port);
+        else
+            cz_log(CZ_LOG_INFO, "listening on %s", listen[i]);
+    }
+    /* "ready" on stdout for scripts that wait for it */
+    printf("cuzk-daemon ready\n");
+    fflush(stdout);
+
+    for (;;) {
+        int sig = 0;
+        if (sigwait(&sigs, &sig) != 0)
+            continue;
+        if (sig == SIGHUP) {
+            cz_log_reopen();
+            cz_log(CZ_LOG_INFO, "SIGHUP: log reopened");
+            continue;
+        }
+        cz_log(CZ_LOG_INFO, "%s: stopping (grace %ld ms, %u calls in flight)",
+               sig == SIGTERM ? "SIGTERM" : "SIGINT", grace_ms, cz_rpc_server_active(srv));
+        break;
+    }
+    cz_rpc_server_stop(srv, grace_ms);
+    cz_http_stop(http);
+    cz_metrics_free(own_metrics);
+    cz_engine_status_get(e, &st);
+    cz_engine_free(e);
+    free_circuits(&cs);
+    cz_log(CZ_LOG_INFO, "stopped: %llu jobs completed, %llu failed, %llu cancelled",
+           (unsigned long long)st.jobs_completed, (unsigned long long)st.jobs_failed,
+           (unsigned long long)st.jobs_cancelled);
+    cz_log_close();
+    return 0;
+}

@@ -1,0 +1,743 @@
+/* The HTTP status endpoint (include/cuzk/http.h) against a real engine that
+ * ran one synthetic job, over real sockets with a small HTTP/1.0 client:
+ * /status parses as strict JSON and agrees with the engine's own status,
+ * /metrics parses as Prometheus text with monotonic histograms, 404 / 405,
+ * bad addresses, many concurrent clients beside a stalled one, and the JSON
+ * writer's escaping on random strings. */
+#define _GNU_SOURCE /* strcasestr */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/err.h"
+#include "cuzk/http.h"
+#include "daemon/json_out.h"
+#include "formats/json.h"
+#include "tf.h"
+
+#define BUDGET  ((uint64_t)256 << 20)
+#define VERSION "0.1.0 \"q\" \\ \t\x01 caf\xc3\xa9"
+
+/* ------------------------------------------------------------ fixture --- */
+
+typedef struct {
+    cz_engine *e;
+    cz_http *h;
+    unsigned port;
+} server;
+
+static void run_job(cz_engine *e, uint64_t seed)
+{
+    cz_job_synthetic in = {0};
+    in.circuit.log_rows = 10;
+    in.circuit.n_public = 2;
+    in.circuit.seed = seed;
+    in.partitions = 1;
+    cz_job_request req = {.priority = CZ_PRIO_NORMAL, .kind = CZ_KIND_SYNTHETIC, .input = &in};
+    char id[CZ_JOB_ID_MAX], err[256];
+    TF_CHECK(cz_engine_submit(e, &req, id, NULL, err, sizeof err) == CZ_OK);
+    cz_job_result r;
+    TF_CHECK(cz_engine_await(e, id, -1, &r) == CZ_OK);
+    TF_CHECK(r.state == CZ_JOB_COMPLETED);
+    cz_job_result_free(&r);
+}
+
+static bool server_start(server *s)
+{
+    cz_engine_config cfg = {0};
+    cfg.memory_budget = BUDGET;
+    cfg.synthesis_workers = 1;
+    cfg.prover_threads = 2;
+    char err[256];
+    memset(s, 0, sizeof *s);
+    if (cz_engine_new(&s->e, &cfg, err, sizeof err) != CZ_OK) {
+        TF_CHECK_MSG(0, "engine: %s", err);
+        return false;
+    }
+    run_job(s->e, tf_rng.s[0]);
+    cz_http_info info = {.version = VERSION, .start_time_s = 1.0, .listen = "127.0.0.1:9090"};
+    int rc = cz_http_start(&s->h, "127.0.0.1:0", s->e, &info, err, sizeof err);
+    TF_CHECK_MSG(rc == CZ_OK, "http: %s", err);
+    if (rc != CZ_OK) {
+        cz_engine_free(s->e);
+        return false;
+    }
+    s->port = cz_http_port(s->h);
+    TF_CHECK(s->port > 0);
+    return true;
+}
+
+static void server_stop(server *s)
+{
+    cz_http_stop(s->h);
+    cz_engine_free(s->e);
+}
+
+/* ------------------------------------------------------------- client --- */
+
+typedef struct {
+    int status;
+    char *head; /* status line and headers */
+    char *body;
+    size_t body_len;
+} reply;
+
+static int dial(unsigned port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    struct timeval tv = {.tv_sec = 20};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* One HTTP/1.0 exchange (the server closes after the reply).  Returns false
+ * on a transport or framing error. */
+static bool http(unsigned port, const char *method, const char *path, const char *body, reply *out)
+{
+    memset(out, 0, sizeof *out);
+    int fd = dial(port);
+    if (fd < 0)
+        return false;
+    char req[512];
+    int n = snprintf(req, sizeof req, "%s %s HTTP/1.0\r\nHost: localhost\r\n", method, path);
+    if (body)
+        n += snprintf(req + n, sizeof req - (size_t)n, "Content-Length: %zu\r\n\r\n%s",
+                      strlen(body), body);
+    else
+        n += snprintf(req + n, sizeof req - (size_t)n, "\r\n");
+    if (send(fd, req, (size_t)n, MSG_NOSIGNAL) != n) {
+        close(fd);
+        return false;
+    }
+    size_t len = 0, cap = 4096;
+    char *buf = malloc(cap + 1);
+    for (;;) {
+        if (len == cap) {
+            cap *= 2;
+            buf = realloc(buf, cap + 1);
+        }
+        ssize_t r = recv(fd, buf + len, cap - len, 0);
+        if (r < 0) {
+            free(buf);
+            close(fd);
+            return false;
+        }
+        if (r == 0)
+            break;
+        len += (size_t)r;
+    }
+    close(fd);
+    buf[len] = '\0';
+    char *sep = strstr(buf, "\r\n\r\n");
+    if (sep == NULL || sscanf(buf, "HTTP/1.%*d %d", &out->status) != 1) {
+        free(buf);
+        return false;
+    }
+    size_t head_len = (size_t)(sep - buf);
+    out->head = strndup(buf, head_len);
+    out->body_len = len - head_len - 4;
+    out->body = malloc(out->body_len + 1);
+    memcpy(out->body, sep + 4, out->body_len + 1);
+    free(buf);
+    /* Content-Length, when sent, matches (a HEAD reply has none of the body) */
+    const char *cl = strcasestr(out->head, "\r\nContent-Length:");
+    if (cl && strcmp(method, "HEAD") != 0 &&
+        strtoull(cl + 17, NULL, 10) != (unsigned long long)out->body_len)
+        return false;
+    return true;
+}
+
+static void reply_free(reply *r)
+{
+    free(r->head);
+    free(r->body);
+}
+
+static bool has_header(const reply *r, const char *line)
+{
+    return r->head && strcasestr(r->head, line) != NULL;
+}
+
+/* --------------------------------------------------------------- JSON --- */
+
+static const cz_json_value *member(const cz_json_value *obj, const char *key)
+{
+    if (obj == NULL || obj->type != CZ_JSON_OBJECT)
+        return NULL;
+    const cz_json_value *v = obj->n ? cz_json_first(obj) : NULL;
+    for (size_t i = 0; i < obj->n; i++, v = cz_json_next(v))
+        if (strcmp(v->key, key) == 0)
+            return v;
+    return NULL;
+}
+
+/* The value at a dotted path ("memory.classes.params.live_count"). */
+static const cz_json_value *at(const cz_json_value *root, const char *path)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", path);
+    const cz_json_value *v = root;
+    for (char *save, *k = strtok_r(buf, ".", &save); k && v; k = strtok_r(NULL, ".", &save))
+        v = member(v, k);
+    return v;
+}
+
+static bool num_is(const cz_json_value *root, const char *path, uint64_t want)
+{
+    const cz_json_value *v = at(root, path);
+    bool ok = v && v->type == CZ_JSON_NUMBER && strtoull(v->str, NULL, 10) == want;
+    if (!ok)
+        tf_fail(__FILE__, __LINE__, "%s: %s, want %llu", path, v && v->str ? v->str : "missing",
+                (unsigned long long)want);
+    return ok;
+}
+
+/* ----------------------------------------------------------- Prometheus --- */
+
+/* Parses one sample line "name{l="v",...} value" (labels optional); returns
+ * false if it is malformed.  key gets "name{labels}" as written. */
+static bool prom_sample(const char *line, char *key, size_t keylen, double *value)
+{
+    const char *p = line;
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' || *p == ':'))
+        return false;
+    while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+           *p == '_' || *p == ':')
+        p++;
+    if (*p == '{') {
+        p++;
+        while (*p != '}') {
+            if (!((*p >= 'a' && *p <= 'z') || *p == '_'))
+                return false;
+            while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')
+                p++;
+            if (p[0] != '=' || p[1] != '"')
+                return false;
+            p += 2;
+            while (*p && *p != '"') {
+                if (*p == '\\') {
+                    if (p[1] != '\\' && p[1] != '"' && p[1] != 'n')
+                        return false;
+                    p++;
+                }
+                p++;
+            }
+            if (*p != '"')
+                return false;
+            p++;
+            if (*p == ',')
+                p++;
+            else if (*p != '}')
+                return false;
+        }
+        p++;
+    }
+    if (*p != ' ' || (size_t)(p - line) >= keylen)
+        return false;
+    memcpy(key, line, (size_t)(p - line));
+    key[p - line] = '\0';
+    char *end;
+    *value = strtod(p + 1, &end);
+    return end != p + 1 && *end == '\0';
+}
+
+typedef struct {
+    char key[160];
+    double v;
+} prom_kv;
+
+/* Whether sample `key` belongs to family `name` of type `type`. */
+static bool in_family(const char *key, const char *name, const char *type)
+{
+    size_t len = strcspn(key, "{"), nl = strlen(name);
+    if (len == nl)
+        return strncmp(key, name, nl) == 0;
+    if (strcmp(type, "histogram") != 0 || len < nl || strncmp(key, name, nl) != 0)
+        return false;
+    const char *suffix = key + nl;
+    size_t sl = len - nl;
+    return (sl == 7 && !strncmp(suffix, "_bucket", 7)) ||
+           (sl == 4 && !strncmp(suffix, "_sum", 4)) || (sl == 6 && !strncmp(suffix, "_count", 6));
+}
+
+/* Parses the whole exposition into samples; every line must be a comment
+ * (# HELP, or # TYPE with a known type, once per family) or a sample of the
+ * family whose TYPE came last. */
+static size_t prom_parse(char *text, prom_kv *kv, size_t max, int *bad)
+{
+    size_t n = 0;
+    char fam[128] = "", type[32] = "";
+    char seen[4096] = " ";
+    *bad = 0;
+    for (char *save, *line = strtok_r(text, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
+        if (line[0] == '#') {
+            if (strncmp(line, "# TYPE ", 7) == 0) {
+                char pat[140];
+                if (sscanf(line, "# TYPE %127s %31s", fam, type) != 2 ||
+                    (strcmp(type, "counter") && strcmp(type, "gauge") && strcmp(type, "histogram")))
+                    (*bad)++;
+                snprintf(pat, sizeof pat, " %s ", fam);
+                if (strstr(seen, pat)) {
+                    tf_fail(__FILE__, __LINE__, "family %s declared twice", fam);
+                    (*bad)++;
+                }
+                if (strlen(seen) + strlen(fam) + 2 < sizeof seen)
+                    strcat(strcat(seen, fam), " ");
+            } else if (strncmp(line, "# HELP ", 7) != 0)
+                (*bad)++;
+            continue;
+        }
+        double v;
+        if (n < max && prom_sample(line, kv[n].key, sizeof kv[n].key, &v) &&
+            in_family(kv[n].key, fam, type)) {
+            kv[n++].v = v;
+        } else {
+            tf_fail(__FILE__, __LINE__, "bad metrics line: %s", line);
+            (*bad)++;
+        }
+    }
+    return n;
+}
+
+static double prom_get(const prom_kv *kv, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(kv[i].key, key) == 0)
+            return kv[i].v;
+    tf_fail(__FILE__, __LINE__, "metric %s missing", key);
+    return -1;
+}
+
+/* Buckets of a stage's histogram are cumulative and end at _count. */
+static void check_histogram(const prom_kv *kv, size_t n, const char *stage)
+{
+    char prefix[96];
+    snprintf(prefix, sizeof prefix, "cuzk_stage_duration_seconds_bucket{stage=\"%s\",le=", stage);
+    double prev = 0, last = -1;
+    int buckets = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(kv[i].key, prefix, strlen(prefix)) == 0) {
+            TF_CHECK(kv[i].v >= prev);
+            prev = last = kv[i].v;
+            buckets++;
+        }
+    char key[96];
+    snprintf(key, sizeof key, "cuzk_stage_duration_seconds_count{stage=\"%s\"}", stage);
+    TF_CHECK(buckets >= 2 && last == prom_get(kv, n, key));
+}
+
+/* -------------------------------------------------------------- tests --- */
+
+static void test_status(void)
+{
+    server s;
+    if (!server_start(&s))
+        return;
+    reply r;
+    TF_CHECK(http(s.port, "GET", "/status", NULL, &r));
+    TF_CHECK(r.status == 200 && has_header(&r, "Content-Type: application/json"));
+    cz_json_doc doc;
+    char err[256];
+    int rc = cz_json_parse(&doc, r.body, r.body_len, 16, err, sizeof err);
+    TF_CHECK_MSG(rc == CZ_OK, "status JSON: %s", err);
+    if (rc == CZ_OK) {
+        const cz_json_value *root = doc.nodes;
+        const cz_json_value *v = at(root, "version");
+        TF_CHECK(v && v->type == CZ_JSON_STRING && v->len == strlen(VERSION) &&
+                 memcmp(v->str, VERSION, v->len) == 0);
+        v = at(root, "grpc_listen");
+        TF_CHECK(v && v->type == CZ_JSON_STRING && strcmp(v->str, "127.0.0.1:9090") == 0);
+        v = at(root, "uptime_s");
+        TF_CHECK(v && v->type == CZ_JSON_NUMBER && strtod(v->str, NULL) > 1e9);
+        num_is(root, "jobs.submitted", 1);
+        num_is(root, "jobs.completed", 1);
+        num_is(root, "jobs.failed", 0);
+        num_is(root, "jobs.queued", 0);
+        num_is(root, "jobs.running", 0);
+        num_is(root, "jobs.partitions_proved", 1);
+        num_is(root, "memory.budget", BUDGET);
+        num_is(root, "workers.synthesis.total", 1);
+        num_is(root, "workers.synthesis.busy", 0);
+        num_is(root, "queues.prove", 0);
+        num_is(root, "circuits_cached", 1);
+        v = at(root, "circuits");
+        TF_CHECK(v && v->type == CZ_JSON_ARRAY && v->n == 1);
+        if (v && v->n == 1) {
+            const cz_json_value *c = cz_json_first(v), *id = member(c, "id");
+            TF_CHECK(id && strcmp(id->str, "synthetic-10-2") == 0);
+            TF_CHECK(num_is(c, "refs", 0) && member(c, "registered") &&
+                     member(c, "registered")->type == CZ_JSON_FALSE);
+            const cz_json_value *bytes = member(c, "bytes");
+            TF_CHECK(bytes && strtoull(bytes->str, NULL, 10) > 0);
+        }
+        /* the engine is idle: its figures are the ones served */
+        cz_engine_status st;
+        cz_engine_status_get(s.e, &st);
+        num_is(root, "memory.allocated", st.mem.allocated);
+        num_is(root, "memory.reserved", st.mem.reserved);
+        v = at(root, "memory.classes");
+        TF_CHECK(v && v->n == CZ_BUF__COUNT);
+        for (int k = 0; k < CZ_BUF__COUNT; k++) {
+            char path[96];
+            snprintf(path, sizeof path, "memory.classes.%s.live_bytes",
+                     cz_buf_class_name((cz_buf_class)k));
+            num_is(root, path, st.mem.cls[k].live_bytes);
+            snprintf(path, sizeof path, "memory.classes.%s.allocs",
+                     cz_buf_class_name((cz_buf_class)k));
+            num_is(root, path, st.mem.cls[k].total_allocs);
+        }
+        size_t live = cz_budget_live_buffers(cz_engine_budget(s.e), NULL, 0);
+        TF_CHECK(live > 0); /* the cached circuit's buffers */
+        num_is(root, "live_buffers.count", live);
+        v = at(root, "live_buffers.buffers");
+        TF_CHECK(v && v->type == CZ_JSON_ARRAY && v->n == live);
+        if (v && v->n) {
+            const cz_json_value *b0 = cz_json_first(v);
+            TF_CHECK(member(b0, "class") && member(b0, "bytes") && member(b0, "stage"));
+        }
+        /* one partition: its three stage events */
+        v = at(root, "timeline");
+        TF_CHECK(v && v->type == CZ_JSON_ARRAY && v->n == 3);
+        if (v && v->n == 3) {
+            const cz_json_value *ev = cz_json_first(v);
+            const cz_json_value *stage = member(ev, "stage");
+            TF_CHECK(stage && strcmp(stage->str, "synth") == 0);
+            TF_CHECK(num_is(ev, "partition", 0));
+            TF_CHECK(strtod(member(ev, "end_ms")->str, NULL) >=
+                     strtod(member(ev, "start_ms")->str, NULL));
+        }
+        cz_json_free(&doc);
+    }
+    reply_free(&r);
+    /* HEAD: the headers only */
+    TF_CHECK(http(s.port, "HEAD", "/status", NULL, &r));
+    TF_CHECK(r.status == 200 && r.body_len == 0);
+    reply_free(&r);
+    server_stop(&s);
+}
+
+static void test_metrics(void)
+{
+    server s;
+    if (!server_start(&s))
+        return;
+    enum { MAX = 512 };
+    prom_kv *kv = malloc(MAX * sizeof *kv);
+    for (int round = 1; round <= 3; round++) {
+        reply r;
+        TF_CHECK(http(s.port, "GET", "/metrics", NULL, &r));
+        TF_CHECK(r.status == 200 && has_header(&r, "Content-Type: text/plain; version=0.0.4"));
+        int bad = 1;
+        size_t n = r.body ? prom_parse(r.body, kv, MAX, &bad) : 0;
+        TF_CHECK(bad == 0 && n > 50);
+        /* round 1: one job; round 2: the same (no event counted twice);
+         * round 3: after a second job */
+        double jobs = round < 3 ? 1 : 2;
+        TF_CHECK(prom_get(kv, n, "cuzk_jobs_total{outcome=\"completed\"}") == jobs);
+        TF_CHECK(prom_get(kv, n, "cuzk_jobs_total{outcome=\"failed\"}") == 0);
+        TF_CHECK(prom_get(kv, n, "cuzk_proofs_total") == jobs);
+        TF_CHECK(prom_get(kv, n, "cuzk_memory_budget_bytes") == (double)BUDGET);
+        TF_CHECK(prom_get(kv, n, "cuzk_queue_depth{stage=\"prove\"}") == 0);
+        TF_CHECK(prom_get(kv, n, "cuzk_jobs_unfinished{state=\"running\"}") == 0);
+        TF_CHECK(prom_get(kv, n, "cuzk_jobs_submitted_total") == jobs);
+        TF_CHECK(prom_get(kv, n, "cuzk_workers_busy{stage=\"synth\"}") == 0);
+        TF_CHECK(prom_get(kv, n, "cuzk_buffer_live{class=\"params\"}") >= 1);
+        TF_CHECK(prom_get(kv, n, "cuzk_rss_bytes") > 0);
+        TF_CHECK(prom_get(kv, n, "cuzk_stage_timeline_gaps_total") == 0);
+        static const char *const stages[] = {"synth", "prove_start", "prove_finish"};
+        for (int i = 0; i < 3; i++) {
+            char key[96];
+            snprintf(key, sizeof key, "cuzk_stage_duration_seconds_count{stage=\"%s\"}", stages[i]);
+            TF_CHECK_MSG(prom_get(kv, n, key) == jobs, "round %d %s", round, key);
+            check_histogram(kv, n, stages[i]);
+        }
+        reply_free(&r);
+        if (round == 2)
+            run_job(s.e, 99);
+    }
+    /* a separate state (the gRPC path without the server) counts the same */
+    cz_metrics *m;
+    TF_CHECK(cz_metrics_new(&m) == CZ_OK);
+    char *text;
+    TF_CHECK(cz_metrics_text(s.e, m, &text) == CZ_OK);
+    int bad;
+    size_t n = prom_parse(text, kv, MAX, &bad);
+    TF_CHECK(bad == 0 &&
+             prom_get(kv, n, "cuzk_stage_duration_seconds_count{stage=\"synth\"}") == 2);
+    free(text);
+    cz_metrics_free(m);
+    /* without a state: no histogram */
+    TF_CHECK(cz_metrics_text(s.e, NULL, &text) == CZ_OK);
+    TF_CHECK(strstr(text, "cuzk_stage_duration_seconds") == NULL);
+    free(text);
+    TF_CHECK(cz_metrics_text(NULL, NULL, &text) == CZ_ERR_INVALID_ARG && text == NULL);
+    free(kv);
+    server_stop(&s);
+}
+
+/* The histogram state across a ring that wrapped: the surplus is reported
+ * as a gap, counts stay monotonic. */
+static void test_metrics_window(void)
+{
+    cz_engine_config cfg = {0};
+    cfg.memory_budget = BUDGET;
+    cfg.synthesis_workers = 1;
+    cfg.prover_threads = 1;
+    cfg.timeline_events = 4; /* smaller than one scrape's worth below */
+    cz_engine *e;
+    char err[256];
+    TF_CHECK(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK);
+    cz_metrics *m;
+    TF_CHECK(cz_metrics_new(&m) == CZ_OK);
+    run_job(e, 1);
+    char *text;
+    TF_CHECK(cz_metrics_text(e, m, &text) == CZ_OK);
+    TF_CHECK(strstr(text, "cuzk_stage_duration_seconds_count{stage=\"synth\"} 1\n") &&
+             strstr(text, "cuzk_stage_timeline_gaps_total 0\n"));
+    free(text);
+    run_job(e, 2);
+    run_job(e, 3); /* 6 new events, 4 kept: the last counted one is gone */
+    TF_CHECK(cz_metrics_text(e, m, &text) == CZ_OK);
+    TF_CHECK(strstr(text, "cuzk_stage_timeline_gaps_total 1\n") != NULL);
+    /* counted: 3 + the 4 events kept */
+    const char *c = strstr(text, "cuzk_stage_duration_seconds_count{stage=\"prove_finish\"} ");
+    const char *d = strstr(text, "cuzk_stage_duration_seconds_count{stage=\"synth\"} ");
+    TF_CHECK(c && d);
+    if (c && d) {
+        unsigned long pf = strtoul(strchr(c, ' ') + 1, NULL, 10);
+        unsigned long sy = strtoul(strchr(d, ' ') + 1, NULL, 10);
+        TF_CHECK(pf >= 2 && sy >= 1 && pf + sy <= 3 + 2 + 2);
+    }
+    free(text);
+    cz_metrics_free(m);
+    cz_engine_free(e);
+}
+
+static void test_errors(void)
+{
+    server s;
+    if (!server_start(&s))
+        return;
+    reply r;
+    TF_CHECK(http(s.port, "GET", "/nope?x=1", NULL, &r));
+    TF_CHECK(r.status == 404 && has_header(&r, "Content-Type: application/json"));
+    cz_json_doc doc;
+    char err[256];
+    TF_CHECK(r.body && cz_json_parse(&doc, r.body, r.body_len, 8, err, sizeof err) == CZ_OK);
+    if (r.body && doc.nodes) {
+        const cz_json_value *v = member(doc.nodes, "error");
+        TF_CHECK(v && strcmp(v->str, "not found") == 0);
+        v = member(doc.nodes, "path");
+        TF_CHECK(v && strcmp(v->str, "/nope") == 0);
+        cz_json_free(&doc);
+    }
+    reply_free(&r);
+    TF_CHECK(http(s.port, "GET", "/", NULL, &r) && r.status == 404);
+    reply_free(&r);
+    TF_CHECK(http(s.port, "POST", "/status", "{\"a\":1}", &r));
+    TF_CHECK(r.status == 405 && has_header(&r, "Allow: GET, HEAD"));
+    reply_free(&r);
+    TF_CHECK(http(s.port, "DELETE", "/metrics", NULL, &r) && r.status == 405);
+    reply_free(&r);
+    /* malformed request line: the server answers 400 or closes, and lives */
+    int fd = dial(s.port);
+    TF_CHECK(fd >= 0);
+    if (fd >= 0) {
+        const char junk[] = "\x01\x02 garbage\r\n\r\n";
+        TF_CHECK(send(fd, junk, sizeof junk - 1, MSG_NOSIGNAL) > 0);
+        char buf[256];
+        ssize_t n = recv(fd, buf, sizeof buf - 1, 0);
+        TF_CHECK(n <= 0 || (buf[n] = '\0', strstr(buf, " 400 ") != NULL));
+        close(fd);
+    }
+    TF_CHECK(http(s.port, "GET", "/status", NULL, &r) && r.status == 200);
+    reply_free(&r);
+    server_stop(&s);
+}
+
+static void test_bad_addresses(void)
+{
+    server s;
+    if (!server_start(&s))
+        return;
+    static const char *const bad[] = {"",       "8080",    "host:", ":abc",
+                                      ":65536", ":123456", "[::1",  "[::1]8080"};
+    char err[256];
+    cz_http *h;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = '\0';
+        TF_CHECK_MSG(cz_http_start(&h, bad[i], s.e, NULL, err, sizeof err) == CZ_ERR_INVALID_ARG &&
+                         h == NULL && err[0],
+                     "address \"%s\"", bad[i]);
+    }
+    /* the port in use */
+    char addr[64];
+    snprintf(addr, sizeof addr, "127.0.0.1:%u", s.port);
+    TF_CHECK(cz_http_start(&h, addr, s.e, NULL, err, sizeof err) == CZ_ERR_IO && h == NULL);
+    TF_CHECK_MSG(strstr(err, addr) != NULL, "%s", err);
+    TF_CHECK(cz_http_start(&h, "no-such-host.invalid:0", s.e, NULL, err, sizeof err) == CZ_ERR_IO);
+    TF_CHECK(cz_http_start(NULL, ":0", s.e, NULL, err, sizeof err) == CZ_ERR_INVALID_ARG);
+    /* ":port" and IPv6 loopback, without info */
+    TF_CHECK(cz_http_start(&h, ":0", s.e, NULL, err, sizeof err) == CZ_OK);
+    if (h) {
+        reply r;
+        TF_CHECK(http(cz_http_port(h), "GET", "/status", NULL, &r) && r.status == 200);
+        TF_CHECK(r.body && strstr(r.body, "\"version\":null") != NULL);
+        reply_free(&r);
+        cz_http_stop(h);
+    }
+    if (cz_http_start(&h, "[::1]:0", s.e, NULL, err, sizeof err) == CZ_OK) {
+        TF_CHECK(cz_http_port(h) > 0);
+        cz_http_stop(h);
+    } /* else: no IPv6 on this machine */
+    cz_http_stop(NULL);
+    server_stop(&s);
+}
+
+typedef struct {
+    unsigned port;
+    int n, ok;
+} client_arg;
+
+static void *client(void *p)
+{
+    client_arg *a = p;
+    for (int i = 0; i < a->n; i++) {
+        reply r;
+        const char *path = (i & 1) ? "/metrics" : "/status";
+        if (http(a->port, "GET", path, NULL, &r) && r.status == 200 && r.body_len > 100)
+            a->ok++;
+        reply_free(&r);
+    }
+    return NULL;
+}
+
+/* Eight clients at once while one connection sits on half a request and
+ * another on an idle socket: every request is served. */
+static void test_concurrent(void)
+{
+    server s;
+    if (!server_start(&s))
+        return;
+    int stalled = dial(s.port), idle = dial(s.port);
+    TF_CHECK(stalled >= 0 && idle >= 0);
+    if (stalled >= 0)
+        TF_CHECK(send(stalled, "GET /sta", 8, MSG_NOSIGNAL) == 8);
+    enum { T = 8 };
+    pthread_t th[T];
+    client_arg a[T];
+    for (int i = 0; i < T; i++) {
+        a[i] = (client_arg){.port = s.port, .n = 10 * (int)tf_scale, .ok = 0};
+        pthread_create(&th[i], NULL, client, &a[i]);
+    }
+    /* a job running meanwhile: the numbers move under the readers */
+    run_job(s.e, 5);
+    for (int i = 0; i < T; i++) {
+        pthread_join(th[i], NULL);
+        TF_CHECK_MSG(a[i].ok == a[i].n, "client %d: %d of %d", i, a[i].ok, a[i].n);
+    }
+    if (stalled >= 0)
+        close(stalled);
+    if (idle >= 0)
+        close(idle);
+    /* stop with a connection still open */
+    int open_fd = dial(s.port);
+    server_stop(&s);
+    if (open_fd >= 0)
+        close(open_fd);
+}
+
+/* Random strings through the writer: always strict JSON; valid UTF-8 comes
+ * back byte for byte. */
+static void test_json_quote(void)
+{
+    for (int it = 0; it < 2000 * (int)tf_scale; it++) {
+        unsigned char s[64];
+        size_t n = cz_prng_next(&tf_rng) % sizeof s;
+        int mode = it % 3;
+        size_t len = 0;
+        if (mode == 0) { /* arbitrary bytes */
+            cz_prng_bytes(&tf_rng, s, n);
+            len = n;
+        } else if (mode == 1) { /* ASCII, control characters included */
+            for (; len < n; len++)
+                s[len] = (unsigned char)(cz_prng_next(&tf_rng) % 128);
+        } else { /* encoded random code points, no surrogates */
+            while (len + 4 <= sizeof s && len < n) {
+                uint32_t cp = (uint32_t)(cz_prng_next(&tf_rng) % 0x110000);
+                if (cp >= 0xd800 && cp <= 0xdfff)
+                    continue;
+                if (cp < 0x80)
+                    s[len++] = (unsigned char)cp;
+                else if (cp < 0x800) {
+                    s[len++] = (unsigned char)(0xc0 | cp >> 6);
+                    s[len++] = (unsigned char)(0x80 | (cp & 63));
+                } else if (cp < 0x10000) {
+                    s[len++] = (unsigned char)(0xe0 | cp >> 12);
+                    s[len++] = (unsigned char)(0x80 | ((cp >> 6) & 63));
+                    s[len++] = (unsigned char)(0x80 | (cp & 63));
+                } else {
+                    s[len++] = (unsigned char)(0xf0 | cp >> 18);
+                    s[len++] = (unsigned char)(0x80 | ((cp >> 12) & 63));
+                    s[len++] = (unsigned char)(0x80 | ((cp >> 6) & 63));
+                    s[len++] = (unsigned char)(0x80 | (cp & 63));
+                }
+            }
+        }
+        cz_strbuf b;
+        cz_strbuf_init(&b);
+        cz_json_quote(&b, (const char *)s, len);
+        size_t out_len;
+        char *out = cz_strbuf_take(&b, &out_len);
+        cz_json_doc doc;
+        char err[256];
+        int rc = cz_json_parse(&doc, out, out_len, 4, err, sizeof err);
+        TF_CHECK_MSG(rc == CZ_OK, "iteration %d: %s", it, err);
+        if (rc == CZ_OK) {
+            if (mode != 0)
+                TF_CHECK_MSG(doc.nodes[0].len == len && memcmp(doc.nodes[0].str, s, len) == 0,
+                             "iteration %d: round trip", it);
+            cz_json_free(&doc);
+        }
+        free(out);
+    }
+    /* nesting: balanced output, depth limit marks the buffer failed */
+    cz_strbuf b;
+    cz_strbuf_init(&b);
+    cz_jw w;
+    cz_jw_init(&w, &b);
+    for (int i = 0; i < CZ_JW_MAX_DEPTH + 1; i++)
+        cz_jw_array(&w, NULL);
+    TF_CHECK(cz_strbuf_take(&b, NULL) == NULL);
+    cz_jw_init(&w, &b);
+    cz_jw_object(&w, NULL);
+    cz_jw_f64(&w, "inf", 1.0 / 0.0);
+    cz_jw_array(&w, "a");
+    cz_jw_u64(&w, NULL, UINT64_MAX);
+    cz_jw_null(&w, NULL);
+    cz_jw_end(&w);
+    cz_jw_end(&w);
+    char *out = cz_strbuf_take(&b, NULL);
+    TF_CHECK(out && strcmp(out, "{\"inf\":null,\"a\":[18446744073709551615,null]}") == 0);
+    free(out);
+}
+
+TF_MAIN(TF_TEST(test_status), TF_TEST(test_metrics), TF_TEST(test_metrics_window),
+        TF_TEST(test_errors), TF_TEST(test_bad_addresses), TF_TEST(test_concurrent),
+        TF_TEST(test_json_quote))
