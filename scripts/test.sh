@@ -32,12 +32,12 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 step "ThreadSanitizer build (clang, -Werror)"
 scripts/build.sh tsan
 step "ThreadSanitizer tests (the oracle cross-check runs in the two builds above)"
-TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --test-dir build/tsan -j"$jobs" -E 'noble|snarkjs'
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --test-dir build/tsan -j"$jobs" -E 'noble|snarkjs|grpc'
 
 step "clang Release build (-Werror)"
 scripts/build.sh clang
 step "clang Release tests"
-ctest --test-dir build/clang -j"$jobs" -E 'noble|snarkjs'
+ctest --test-dir build/clang -j"$jobs" -E 'noble|snarkjs|grpc'
 
 step "constant-time check (valgrind), gcc and clang code"
 scripts/ctime.sh build/release

@@ -151,9 +151,11 @@ typedef struct {
     const void *input; /* cz_job_synthetic or cz_job_groth16 */
 } cz_job_request;
 
-/* Submits a job and writes its id to id_out (CZ_JOB_ID_MAX bytes).  If a
- * live (unfinished) job already has req->id, nothing is submitted, *existing
- * (may be NULL) is set true and CZ_OK returned.  Errors: CZ_ERR_INVALID_ARG
+/* Submits a job and writes its id to id_out (CZ_JOB_ID_MAX bytes).  If an
+ * unfinished job, or a completed one still in the history, already has
+ * req->id, nothing is submitted, *existing (may be NULL) is set true and
+ * CZ_OK returned (a client retrying after a lost reply awaits the same
+ * proof); a failed or cancelled id is submitted again.  Errors: CZ_ERR_INVALID_ARG
  * (bad request, message in err), CZ_ERR_NOT_FOUND (unknown circuit),
  * CZ_ERR_SHUTDOWN, CZ_ERR_NOMEM. */
 int cz_engine_submit(cz_engine *e, const cz_job_request *req, char id_out[CZ_JOB_ID_MAX],
@@ -199,7 +201,7 @@ unsigned cz_engine_cancel_all(cz_engine *e);
  * not match r1cs; CZ_ERR_INVALID_ARG for a duplicate id. */
 int cz_engine_register_circuit(cz_engine *e, const char *id, const cz_groth16_params *params,
                                const cz_r1cs *r1cs, char *err, size_t errlen);
-/* CZ_OK, CZ_ERR_NOT_FOUND, CZ_ERR_BUSY (jobs use it). */
+/* CZ_OK, CZ_ERR_NOT_FOUND, CZ_ERR_BUSY (unfinished jobs need it). */
 int cz_engine_unregister_circuit(cz_engine *e, const char *id);
 
 /* Evicts the cached circuit id if no job uses it: CZ_OK, CZ_ERR_NOT_FOUND,

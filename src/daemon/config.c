@@ -261,8 +261,9 @@ static bool host_port(const char *s)
             return false;
     uint64_t port;
     const char *end;
-    return parse_u64(colon + 1, &end, &port) == CZ_OK && *end == 0 && port >= 1 && port <= 65535 &&
-           colon[1] != '0';
+    /* port 0 asks for any free port (tests, ephemeral daemons) */
+    return parse_u64(colon + 1, &end, &port) == CZ_OK && *end == 0 && port <= 65535 &&
+           (colon[1] != '0' || colon[2] == 0);
 }
 
 static int apply(const loader *ld, size_t k, const keydef *d, cz_daemon_config *c,

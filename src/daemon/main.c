@@ -105,7 +105,7 @@ int main(int argc, char **argv)
     const char *listen[8];
     size_t n_listen = 0;
     long grace_ms = 30000;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) { /* every option takes one value */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
@@ -133,7 +133,6 @@ int main(int argc, char **argv)
             usage(stderr);
             return 2;
         }
-        i++;
     }
 
     cz_daemon_config cfg;

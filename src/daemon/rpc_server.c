@@ -328,7 +328,10 @@ static void do_await(rpc_call *c, const char *id, uint64_t timeout_ms, bool wrap
 {
     cz_job_result res;
     memset(&res, 0, sizeof res);
-    int rc = cz_engine_await(c->s->ctx.engine, id, timeout_ms ? (int64_t)timeout_ms : -1, &res);
+    int64_t t = timeout_ms == 0              ? -1
+                : timeout_ms > INT64_MAX / 2 ? INT64_MAX / 2
+                                             : (int64_t)timeout_ms;
+    int rc = cz_engine_await(c->s->ctx.engine, id, t, &res);
     if (rc != CZ_OK && rc != CZ_ERR_TIMEOUT) {
         char m[160];
         fmt(m, sizeof m, rc == CZ_ERR_NOT_FOUND ? "job %s not found" : "job %s: %s", id,

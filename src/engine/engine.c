@@ -1128,15 +1128,17 @@ int cz_engine_submit(cz_engine *e, const cz_job_request *req, char id_out[CZ_JOB
         return CZ_ERR_SHUTDOWN;
     }
     if (req->id) {
-        for (job *o = e->live; o; o = o->next) {
-            if (!strcmp(o->id, req->id)) {
-                snprintf(id_out, CZ_JOB_ID_MAX, "%s", o->id);
-                pthread_mutex_unlock(&e->mu);
-                job_free(j);
-                if (existing)
-                    *existing = true;
-                return CZ_OK;
-            }
+        /* a live job, or a completed one still in the history (a client
+         * retrying after a lost reply gets its proof), is the same job; a
+         * failed or cancelled one is tried again */
+        job *o = find_job(e, req->id);
+        if (o && (!o->finished || o->state == CZ_JOB_COMPLETED)) {
+            snprintf(id_out, CZ_JOB_ID_MAX, "%s", o->id);
+            pthread_mutex_unlock(&e->mu);
+            job_free(j);
+            if (existing)
+                *existing = true;
+            return CZ_OK;
         }
     }
     j->seq = ++e->next_seq;
@@ -1344,7 +1346,10 @@ static int remove_circuit(cz_engine *e, const char *id, int registered, uint64_t
         rc = CZ_ERR_NOT_FOUND;
     else if (c->refs > 0 || c->state != C_READY)
         rc = CZ_ERR_BUSY;
-    else
+    for (job *j = e->live; rc == CZ_OK && registered && j; j = j->next)
+        if (!j->finished && !strcmp(j->circuit_id, id))
+            rc = CZ_ERR_BUSY; /* a queued job still needs it (it cannot reload) */
+    if (rc == CZ_OK)
         circuit_unlink(e, c);
     pthread_mutex_unlock(&e->mu);
     if (freed)

@@ -13,3 +13,11 @@ set_tests_properties(noble_crosscheck PROPERTIES TIMEOUT 900)
 add_test(NAME snarkjs_interop
          COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_snarkjs.sh $<TARGET_FILE:cuzk-bench>)
 set_tests_properties(snarkjs_interop PROPERTIES TIMEOUT 900)
+
+# cuzk-daemon against independent gRPC clients: Python (Debian's
+# python3-grpcio, stubs from grpc_tools at run time) and Node (@grpc/grpc-js,
+# @grpc/proto-loader) call every RPC over TCP and a unix socket; address
+# conflicts and SIGTERM with calls in flight.  Needs `npm ci`; about a minute.
+add_test(NAME grpc_clients
+         COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_grpc.sh $<TARGET_FILE:cuzk-daemon>)
+set_tests_properties(grpc_clients PROPERTIES TIMEOUT 300)

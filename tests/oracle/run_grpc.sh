@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# cuzk-daemon against two independent gRPC clients, run by ctest as
+# grpc_clients:
+#   1. one daemon listening on TCP (a free port) and a unix socket at once;
+#   2. tests/oracle/grpc_client.py (Debian's python3-grpcio, stubs generated
+#      by grpc_tools at run time) and tests/oracle/grpc_client.mjs
+#      (@grpc/grpc-js + @grpc/proto-loader) call every RPC, and the error
+#      paths, over both transports;
+#   3. a second daemon on the same unix socket, and one on the same TCP port,
+#      must refuse to start, naming the address, while the first serves on;
+#      a stale socket file (nobody listening) is taken over;
+#   4. SIGTERM while Prove calls are in flight (--grace-ms 60000): new calls
+#      are refused, every call in flight still gets its COMPLETED proof, the
+#      daemon exits 0 and removes its socket.
+#
+#   tests/oracle/run_grpc.sh PATH/TO/cuzk-daemon
+#   CZ_GRPC_KEEP=1   keep the work directory and logs (always kept on failure)
+# Needs /usr/bin/python3 with python3-grpcio and python3-grpc-tools, node and
+# `npm ci` (for @grpc/grpc-js and @grpc/proto-loader).  Builds nothing.
+set -euo pipefail
+
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+    echo "usage: $0 PATH/TO/cuzk-daemon" >&2
+    exit 2
+fi
+daemon=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+root=$(cd "$(dirname "$0")/../.." && pwd)
+py=/usr/bin/python3
+pyclient=$root/tests/oracle/grpc_client.py
+jsclient=$root/tests/oracle/grpc_client.mjs
+if ! $py -c 'import grpc, grpc_tools' 2>/dev/null; then
+    echo "run_grpc: $py lacks grpc or grpc_tools: apt-get install python3-grpcio python3-grpc-tools" >&2
+    exit 1
+fi
+for m in grpc-js proto-loader; do
+    if [ ! -d "$root/node_modules/@grpc/$m" ]; then
+        echo "run_grpc: $root/node_modules/@grpc/$m is missing: run npm ci in $root" >&2
+        exit 1
+    fi
+done
+
+# short path: a unix socket path is limited to 107 bytes
+work=$(mktemp -d /tmp/cuzk-grpc.XXXXXX)
+failed=0
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do
+        kill -9 "$p" 2>/dev/null || true
+    done
+    if [ $failed = 0 ] && [ -z "${CZ_GRPC_KEEP:-}" ]; then
+        rm -rf "$work"
+    else
+        echo "run_grpc: work directory kept: $work" >&2
+    fi
+}
+trap cleanup EXIT
+fail() {
+    echo "run_grpc: FAILED: $*" >&2
+    failed=1
+}
+step() { echo "run_grpc: $*"; }
+die() {
+    fail "$@"
+    exit 1
+}
+
+# start_daemon NAME ARGS...: starts the daemon in the background (pid in
+# $dpid), waits for "cuzk-daemon ready"; logs in $work/NAME.{out,err}.
+start_daemon() {
+    local name=$1
+    shift
+    "$daemon" "$@" >"$work/$name.out" 2>"$work/$name.err" &
+    dpid=$!
+    pids+=("$dpid")
+    for _ in $(seq 200); do
+        if grep -q '^cuzk-daemon ready$' "$work/$name.out"; then
+            return 0
+        fi
+        if ! kill -0 "$dpid" 2>/dev/null; then
+            cat "$work/$name.err" >&2
+            die "daemon $name exited before it was ready"
+        fi
+        sleep 0.1
+    done
+    die "daemon $name not ready after 20 s"
+}
+
+# wait_exit PID SECONDS: the exit status of PID, killing it if it outlives
+# SECONDS (status 137 then).
+wait_exit() {
+    local pid=$1 t=$(($2 * 10))
+    while kill -0 "$pid" 2>/dev/null && [ $t -gt 0 ]; do
+        sleep 0.1
+        t=$((t - 1))
+    done
+    kill -9 "$pid" 2>/dev/null || true
+    local rc=0
+    wait "$pid" || rc=$?
+    return $rc
+}
+
+# a daemon that must refuse to start: non-zero exit, stderr naming $1
+expect_refusal() {
+    local what=$1
+    shift
+    local rc=0
+    timeout 20 "$daemon" "$@" >"$work/refused.out" 2>"$work/refused.err" || rc=$?
+    if [ $rc = 0 ] || [ $rc = 124 ]; then
+        fail "a second daemon on $what started (exit $rc)"
+    elif ! grep 'error gRPC: ' "$work/refused.err" | grep -qF "$what"; then
+        fail "the refusal (exit $rc) does not name $what: $(cat "$work/refused.err")"
+    else
+        step "refused as expected (exit $rc): $(grep 'error gRPC: ' "$work/refused.err")"
+    fi
+}
+
+sock=$work/a.sock
+step "daemon on 127.0.0.1:0 and unix://$sock"
+start_daemon a --listen 127.0.0.1:0 --listen "unix://$sock" --status-listen 127.0.0.1:0 \
+    --grace-ms 60000
+apid=$dpid
+port=$(sed -n 's/.*listening on 127\.0\.0\.1:0 (port \([0-9]*\)).*/\1/p' "$work/a.err")
+[ -n "$port" ] || die "no TCP port in the daemon's log: $(cat "$work/a.err")"
+tcp=127.0.0.1:$port
+unix=unix://$sock
+
+step "python client (grpcio $($py -c 'import grpc; print(grpc.__version__)')) on $tcp and $unix"
+$py "$pyclient" suite "$tcp" "$unix" || fail "python client"
+step "node client (@grpc/grpc-js) on $tcp and $unix"
+node "$jsclient" "$tcp" "$unix" || fail "node client"
+
+step "a second daemon on the same unix socket"
+expect_refusal "$sock" --listen "$unix"
+[ -S "$sock" ] || fail "the refused daemon removed $sock"
+$py "$pyclient" status "$unix" || fail "the first daemon stopped serving on $unix"
+step "a second daemon on the same TCP port"
+expect_refusal "127.0.0.1:$port" --listen "$tcp"
+$py "$pyclient" status "$tcp" || fail "the first daemon stopped serving on $tcp"
+
+step "a stale socket file (nobody listening) is taken over"
+stale=$work/stale.sock
+$py -c 'import socket, sys; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.close()' \
+    "$stale"
+start_daemon stale --listen "unix://$stale"
+$py "$pyclient" status "unix://$stale" || fail "no service on the taken-over $stale"
+kill -TERM "$dpid"
+rc=0
+wait_exit "$dpid" 30 || rc=$?
+[ $rc = 0 ] || fail "daemon on $stale: exit $rc after SIGTERM"
+
+step "SIGTERM with 4 Prove calls (log_rows 14, 2 partitions) in flight"
+$py "$pyclient" hold "$unix" 4 >"$work/hold.out" 2>&1 &
+hpid=$!
+pids+=("$hpid")
+for _ in $(seq 600); do
+    grep -q '^inflight$' "$work/hold.out" && break
+    kill -0 "$hpid" 2>/dev/null || break
+    sleep 0.1
+done
+grep -q '^inflight$' "$work/hold.out" || die "the Prove calls never got in flight: $(cat "$work/hold.out")"
+kill -TERM "$apid"
+sleep 0.5
+$py "$pyclient" refused "$tcp" || fail "a new call was accepted after SIGTERM"
+hrc=0
+wait_exit "$hpid" 120 || hrc=$?
+cat "$work/hold.out"
+[ $hrc = 0 ] || fail "calls in flight at SIGTERM did not all complete (client exit $hrc)"
+arc=0
+wait_exit "$apid" 90 || arc=$?
+[ $arc = 0 ] || fail "daemon exit $arc after SIGTERM"
+grep -q 'SIGTERM: stopping' "$work/a.err" || fail "no 'SIGTERM: stopping' in the daemon's log"
+tail -1 "$work/a.err"
+[ ! -e "$sock" ] || fail "$sock left behind after the daemon exited"
+
+if [ $failed != 0 ]; then
+    echo "run_grpc: daemon log: $work/a.err" >&2
+    exit 1
+fi
+step "all checks passed"
