@@ -5,6 +5,8 @@
 #ifndef CUZK_ERR_H
 #define CUZK_ERR_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -45,6 +47,11 @@ typedef enum {
 /* Returns a static, human-readable description of err (never NULL; unknown
  * codes give "unknown error"). */
 const char *cz_strerror(int err);
+
+/* Formats a message into out (n bytes, always NUL-terminated when n > 0;
+ * nothing happens when out is NULL or n is 0): the one helper behind every
+ * "err, errlen" pair of the API. */
+void cz_msgf(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #ifdef __cplusplus
 }

@@ -67,17 +67,6 @@ struct cz_rpc_server {
     size_t n_unix;
 };
 
-static void fmt(char *out, size_t n, const char *f, ...) __attribute__((format(printf, 3, 4)));
-static void fmt(char *out, size_t n, const char *f, ...)
-{
-    if (out == NULL || n == 0)
-        return;
-    va_list ap;
-    va_start(ap, f);
-    vsnprintf(out, n, f, ap);
-    va_end(ap);
-}
-
 /* ------------------------------------------------------------ calls --- */
 
 static int post_request(cz_rpc_server *s)
@@ -252,22 +241,22 @@ static int submit(cz_rpc_server *s, const Cuzk__V1__SubmitProofRequest *r, char 
         size_t len = r->witness.len;
         if (len == 0 || len % ((size_t)32 * parts) != 0) {
             *code = CZ_RPC_INVALID_ARGUMENT;
-            fmt(msg, msglen, "witness: %zu bytes is not %u partitions of 32-byte values", len,
-                parts);
+            cz_msgf(msg, msglen, "witness: %zu bytes is not %u partitions of 32-byte values", len,
+                    parts);
             return CZ_ERR_INVALID_ARG;
         }
         size_t n = len / 32;
         w = malloc(n * sizeof(cz_fr));
         if (w == NULL) {
             *code = CZ_RPC_RESOURCE_EXHAUSTED;
-            fmt(msg, msglen, "out of memory for the witness");
+            cz_msgf(msg, msglen, "out of memory for the witness");
             return CZ_ERR_NOMEM;
         }
         for (size_t i = 0; i < n; i++) {
             if (cz_fr_from_bytes_le(&w[i], r->witness.data + 32 * i) != CZ_OK) {
                 free(w);
                 *code = CZ_RPC_INVALID_ARGUMENT;
-                fmt(msg, msglen, "witness: value %zu is not below the scalar field modulus", i);
+                cz_msgf(msg, msglen, "witness: value %zu is not below the scalar field modulus", i);
                 return CZ_ERR_NOT_CANONICAL;
             }
         }
@@ -279,9 +268,9 @@ static int submit(cz_rpc_server *s, const Cuzk__V1__SubmitProofRequest *r, char 
         const char *kn = kind_name(r->proof_kind);
         *code = kn ? CZ_RPC_UNIMPLEMENTED : CZ_RPC_INVALID_ARGUMENT;
         if (kn)
-            fmt(msg, msglen, "proof kind %s is not supported by this build yet", kn);
+            cz_msgf(msg, msglen, "proof kind %s is not supported by this build yet", kn);
         else
-            fmt(msg, msglen, "unknown proof kind %d", (int)r->proof_kind);
+            cz_msgf(msg, msglen, "unknown proof kind %d", (int)r->proof_kind);
         return kn ? CZ_ERR_UNSUPPORTED : CZ_ERR_INVALID_ARG;
     }
     int rc = cz_engine_submit(s->ctx.engine, &jr, id, NULL, msg, msglen);
@@ -334,8 +323,8 @@ static void do_await(rpc_call *c, const char *id, uint64_t timeout_ms, bool wrap
     int rc = cz_engine_await(c->s->ctx.engine, id, t, &res);
     if (rc != CZ_OK && rc != CZ_ERR_TIMEOUT) {
         char m[160];
-        fmt(m, sizeof m, rc == CZ_ERR_NOT_FOUND ? "job %s not found" : "job %s: %s", id,
-            cz_strerror(rc));
+        cz_msgf(m, sizeof m, rc == CZ_ERR_NOT_FOUND ? "job %s not found" : "job %s: %s", id,
+                cz_strerror(rc));
         reply(c, NULL, 0, rpc_code_of(rc), m);
         return;
     }
@@ -418,7 +407,7 @@ static void rpc_cancel(rpc_call *c, const uint8_t *d, size_t n)
             rc = cz_engine_cancel(c->s->ctx.engine, r->job_id);
         if (rc != CZ_OK) {
             char m[160];
-            fmt(m, sizeof m, "job %s not found", r->job_id);
+            cz_msgf(m, sizeof m, "job %s not found", r->job_id);
             reply(c, NULL, 0, rpc_code_of(rc), m);
         } else {
             Cuzk__V1__CancelProofResponse o = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
@@ -542,8 +531,8 @@ static void rpc_evict(rpc_call *c, const uint8_t *d, size_t n)
         int rc = cz_engine_evict_ex(c->s->ctx.engine, r->circuit_id, &freed);
         if (rc == CZ_ERR_BUSY) {
             char m[200];
-            fmt(m, sizeof m, "circuit %s is in use by proofs in flight; not evicted",
-                r->circuit_id);
+            cz_msgf(m, sizeof m, "circuit %s is in use by proofs in flight; not evicted",
+                    r->circuit_id);
             reply(c, NULL, 0, CZ_RPC_FAILED_PRECONDITION, m);
         } else {
             /* not loaded is an answer, not an error (as cuzk's was_loaded) */
@@ -581,7 +570,7 @@ static void *handler(void *arg)
     if (i == nm) {
         char *m = grpc_slice_to_c_string(c->details.method);
         char msg[300];
-        fmt(msg, sizeof msg, "unknown method %s", m);
+        cz_msgf(msg, sizeof msg, "unknown method %s", m);
         gpr_free(m);
         reply(c, NULL, 0, CZ_RPC_UNIMPLEMENTED, msg);
     } else if (c->req == NULL) {
@@ -696,7 +685,7 @@ static int claim_unix(const char *path, char *err, size_t errlen)
 {
     struct sockaddr_un sa;
     if (strlen(path) >= sizeof sa.sun_path) {
-        fmt(err, errlen, "unix socket path too long: %s", path);
+        cz_msgf(err, errlen, "unix socket path too long: %s", path);
         return CZ_ERR_INVALID_ARG;
     }
     memset(&sa, 0, sizeof sa);
@@ -704,14 +693,14 @@ static int claim_unix(const char *path, char *err, size_t errlen)
     memcpy(sa.sun_path, path, strlen(path));
     int fd = socket(AF_UNIX, SOCK_STREAM, 0);
     if (fd < 0) {
-        fmt(err, errlen, "socket: %s", strerror(errno));
+        cz_msgf(err, errlen, "socket: %s", strerror(errno));
         return CZ_ERR_IO;
     }
     int r = connect(fd, (struct sockaddr *)&sa, sizeof sa);
     int e = errno;
     close(fd);
     if (r == 0) {
-        fmt(err, errlen, "another server is listening on unix:%s: refusing to start", path);
+        cz_msgf(err, errlen, "another server is listening on unix:%s: refusing to start", path);
         return CZ_ERR_BUSY;
     }
     if (e == ECONNREFUSED)
@@ -724,7 +713,7 @@ int cz_rpc_server_start(cz_rpc_server **out, const char *const *addrs, size_t n_
 {
     *out = NULL;
     if (n_addrs == 0 || n_addrs > MAX_ADDRS || ctx == NULL || ctx->engine == NULL) {
-        fmt(err, errlen, "rpc: 1 to %d listen addresses and an engine are needed", MAX_ADDRS);
+        cz_msgf(err, errlen, "rpc: 1 to %d listen addresses and an engine are needed", MAX_ADDRS);
         return CZ_ERR_INVALID_ARG;
     }
     cz_rpc_server *s = calloc(1, sizeof *s);
@@ -762,7 +751,7 @@ int cz_rpc_server_start(cz_rpc_server **out, const char *const *addrs, size_t n_
         int port = grpc_server_add_http2_port(s->server, addrs[i], cr);
         grpc_server_credentials_release(cr);
         if (port == 0) {
-            fmt(err, errlen, "cannot listen on %s (in use, or a bad address)", addrs[i]);
+            cz_msgf(err, errlen, "cannot listen on %s (in use, or a bad address)", addrs[i]);
             rc = CZ_ERR_BUSY;
             break;
         }

@@ -133,17 +133,6 @@ static double now_ms(const cz_engine *e)
     return (double)(t.tv_sec - e->t0.tv_sec) * 1e3 + (double)(t.tv_nsec - e->t0.tv_nsec) * 1e-6;
 }
 
-static void fmt(char *out, size_t n, const char *f, ...) __attribute__((format(printf, 3, 4)));
-static void fmt(char *out, size_t n, const char *f, ...)
-{
-    if (out == NULL || n == 0)
-        return;
-    va_list ap;
-    va_start(ap, f);
-    vsnprintf(out, n, f, ap);
-    va_end(ap);
-}
-
 static void timeline(cz_engine *e, const job *j, uint32_t idx, const char *stage, double t0,
                      double t1)
 {
@@ -236,7 +225,7 @@ static void job_fail_locked(cz_engine *e, job *j, int rc, const char *msg)
 {
     if (j->err == CZ_OK) {
         j->err = rc;
-        fmt(j->msg, sizeof j->msg, "%s", msg && msg[0] ? msg : cz_strerror(rc));
+        cz_msgf(j->msg, sizeof j->msg, "%s", msg && msg[0] ? msg : cz_strerror(rc));
     }
     atomic_store(&j->cancel, 1);
     cz_budget_wake(e->budget);
@@ -388,7 +377,7 @@ static int load_synthetic(cz_engine *e, circuit *c, const job *j)
         cz_cs_free(cs);
     }
     if (rc != CZ_OK) {
-        fmt(c->load_msg, sizeof c->load_msg, "recording %s failed: %s", c->id, cz_strerror(rc));
+        cz_msgf(c->load_msg, sizeof c->load_msg, "recording %s failed: %s", c->id, cz_strerror(rc));
         return rc;
     }
     uint64_t keep = cz_r1cs_mem_bytes(c->own_r1cs);
@@ -406,7 +395,7 @@ static int load_synthetic(cz_engine *e, circuit *c, const job *j)
     rc = cz_groth16_setup_ex(&c->own_params, c->own_r1cs, seed, CZ_GROTH16_BELLPERSON, e->pool,
                              &c->ra.a);
     if (rc != CZ_OK) {
-        fmt(c->load_msg, sizeof c->load_msg, "setup of %s failed: %s", c->id, cz_strerror(rc));
+        cz_msgf(c->load_msg, sizeof c->load_msg, "setup of %s failed: %s", c->id, cz_strerror(rc));
         return rc;
     }
     cz_resv_shrink(c->resv_params, cz_resv_size(c->resv_params) - cz_resv_used(c->resv_params));
@@ -424,7 +413,7 @@ static circuit *circuit_acquire(cz_engine *e, job *j, int *rc, char *msg, size_t
     if (c == NULL && j->kind == CZ_KIND_GROTH16) {
         pthread_mutex_unlock(&e->mu);
         *rc = CZ_ERR_NOT_FOUND;
-        fmt(msg, msglen, "circuit %s is not registered", j->circuit_id);
+        cz_msgf(msg, msglen, "circuit %s is not registered", j->circuit_id);
         return NULL;
     }
     if (c == NULL) {
@@ -432,7 +421,7 @@ static circuit *circuit_acquire(cz_engine *e, job *j, int *rc, char *msg, size_t
         if (c == NULL) {
             pthread_mutex_unlock(&e->mu);
             *rc = CZ_ERR_NOMEM;
-            fmt(msg, msglen, "out of memory");
+            cz_msgf(msg, msglen, "out of memory");
             return NULL;
         }
         snprintf(c->id, sizeof c->id, "%s", j->circuit_id);
@@ -449,8 +438,8 @@ static circuit *circuit_acquire(cz_engine *e, job *j, int *rc, char *msg, size_t
             c->state = C_FAILED;
             c->load_err = lrc;
             if (!c->load_msg[0])
-                fmt(c->load_msg, sizeof c->load_msg, "loading %s failed: %s", c->id,
-                    cz_strerror(lrc));
+                cz_msgf(c->load_msg, sizeof c->load_msg, "loading %s failed: %s", c->id,
+                        cz_strerror(lrc));
             circuit_unlink(e, c); /* waiters still hold it through refs */
         } else {
             c->state = C_READY;
@@ -463,7 +452,7 @@ static circuit *circuit_acquire(cz_engine *e, job *j, int *rc, char *msg, size_t
     }
     if (c->state == C_FAILED) {
         *rc = c->load_err;
-        fmt(msg, msglen, "%s", c->load_msg);
+        cz_msgf(msg, msglen, "%s", c->load_msg);
         int last = --c->refs == 0;
         pthread_mutex_unlock(&e->mu);
         if (last) {
@@ -531,7 +520,7 @@ static int synthesize(const job *j, part *p, char *msg, size_t msglen)
         cz_cs_free(cs);
     }
     if (rc != CZ_OK)
-        fmt(msg, msglen, "synthesis of partition %u failed: %s", p->idx, cz_strerror(rc));
+        cz_msgf(msg, msglen, "synthesis of partition %u failed: %s", p->idx, cz_strerror(rc));
     return rc;
 }
 
@@ -561,8 +550,8 @@ static part *synth_partition(cz_engine *e, job *j, uint32_t idx)
     size_t n_in = cz_r1cs_num_inputs(r);
     p->n_w = n_in + cz_r1cs_num_aux(r);
     if (j->kind == CZ_KIND_GROTH16 && j->n_w != p->n_w) {
-        fmt(msg, sizeof msg, "the witness has %zu values, circuit %s needs %zu", j->n_w,
-            j->circuit_id, p->n_w);
+        cz_msgf(msg, sizeof msg, "the witness has %zu values, circuit %s needs %zu", j->n_w,
+                j->circuit_id, p->n_w);
         part_fail(e, p, CZ_ERR_INVALID_ARG, msg);
         return NULL;
     }
@@ -578,12 +567,12 @@ static part *synth_partition(cz_engine *e, job *j, uint32_t idx)
                     (p->c->resv_params ? cz_resv_size(p->c->resv_params) : 0);
     uint64_t budget = cz_budget_total(e->budget);
     if (total > budget - held) {
-        fmt(msg, sizeof msg,
-            "partition %u needs %llu bytes (witness %zu, a/b/c %zu, scratch %zu + %zu, B_g2 "
-            "scalars %zu) and its circuit holds %llu, but the memory budget is %llu bytes",
-            idx, (unsigned long long)total, w_bytes, p->sz.abc, p->sz.start_scratch,
-            p->sz.finish_scratch, p->sz.b2_scalars, (unsigned long long)held,
-            (unsigned long long)budget);
+        cz_msgf(msg, sizeof msg,
+                "partition %u needs %llu bytes (witness %zu, a/b/c %zu, scratch %zu + %zu, B_g2 "
+                "scalars %zu) and its circuit holds %llu, but the memory budget is %llu bytes",
+                idx, (unsigned long long)total, w_bytes, p->sz.abc, p->sz.start_scratch,
+                p->sz.finish_scratch, p->sz.b2_scalars, (unsigned long long)held,
+                (unsigned long long)budget);
         part_fail(e, p, CZ_ERR_TOO_BIG, msg);
         return NULL;
     }
@@ -716,8 +705,8 @@ static void *prove_worker(void *arg)
         p->w = NULL;
         if (rc != CZ_OK) {
             if (!msg[0])
-                fmt(msg, sizeof msg, "prove_start of partition %u failed: %s", p->idx,
-                    cz_strerror(rc));
+                cz_msgf(msg, sizeof msg, "prove_start of partition %u failed: %s", p->idx,
+                        cz_strerror(rc));
             part_fail(e, p, rc == CZ_ERR_NOMEM ? rc : CZ_ERR_BACKEND, msg);
             pthread_mutex_lock(&e->mu);
             e->prove_busy--;
@@ -775,13 +764,13 @@ static void *final_worker(void *arg)
         double t1 = now_ms(e);
         char msg[256] = "";
         if (rc != CZ_OK) {
-            fmt(msg, sizeof msg, "prove_finish of partition %u failed: %s", p->idx,
-                cz_strerror(rc));
+            cz_msgf(msg, sizeof msg, "prove_finish of partition %u failed: %s", p->idx,
+                    cz_strerror(rc));
             rc = rc == CZ_ERR_NOMEM ? rc : CZ_ERR_BACKEND;
         } else if (e->cfg.self_verify &&
                    cz_groth16_verify(&p->c->pvk, &pf, p->pub, p->n_pub) != CZ_OK) {
             rc = CZ_ERR_BAD_PROOF;
-            fmt(msg, sizeof msg, "the proof of partition %u does not verify", p->idx);
+            cz_msgf(msg, sizeof msg, "the proof of partition %u does not verify", p->idx);
         }
         timeline(e, j, p->idx, STAGE_FINISH, t0, t1);
         if (rc != CZ_OK) {
@@ -869,7 +858,7 @@ static void defaults(cz_engine_config *c)
 int cz_engine_new(cz_engine **out, const cz_engine_config *cfg, char *err, size_t errlen)
 {
     if (out == NULL) {
-        fmt(err, errlen, "engine: NULL argument");
+        cz_msgf(err, errlen, "engine: NULL argument");
         return CZ_ERR_INVALID_ARG;
     }
     *out = NULL;
@@ -877,7 +866,7 @@ int cz_engine_new(cz_engine **out, const cz_engine_config *cfg, char *err, size_
     defaults(&c);
     if (c.synthesis_workers > 1024 || c.finalizers > 1024 || c.prover_workers > 64 ||
         c.prover_threads > 1024 || c.queue_depth > 1u << 20) {
-        fmt(err, errlen, "engine: a worker count or queue depth is out of range");
+        cz_msgf(err, errlen, "engine: a worker count or queue depth is out of range");
         return CZ_ERR_INVALID_ARG;
     }
     uint64_t total = c.memory_budget;
@@ -887,7 +876,7 @@ int cz_engine_new(cz_engine **out, const cz_engine_config *cfg, char *err, size_
         if (rc != CZ_OK && margin == 0)
             rc = cz_budget_auto_total(&total, 0), total -= total / 8;
         if (rc != CZ_OK) {
-            fmt(err, errlen, "engine: cannot size the memory budget from /proc/meminfo");
+            cz_msgf(err, errlen, "engine: cannot size the memory budget from /proc/meminfo");
             return rc;
         }
     }
@@ -898,7 +887,7 @@ int cz_engine_new(cz_engine **out, const cz_engine_config *cfg, char *err, size_
     e->be = c.backend ? c.backend : &cz_backend_cpu;
     e->n_dev = e->be->devices(e->be->ctx);
     if (e->n_dev == 0) {
-        fmt(err, errlen, "engine: back end %s has no device", e->be->name);
+        cz_msgf(err, errlen, "engine: back end %s has no device", e->be->name);
         free(e);
         return CZ_ERR_INVALID_ARG;
     }
@@ -921,7 +910,7 @@ int cz_engine_new(cz_engine **out, const cz_engine_config *cfg, char *err, size_
     if (rc == CZ_OK && c.prover_threads > 1)
         rc = cz_pool_new(&e->pool, c.prover_threads - 1);
     if (rc != CZ_OK) {
-        fmt(err, errlen, "engine: %s", cz_strerror(rc));
+        cz_msgf(err, errlen, "engine: %s", cz_strerror(rc));
         cz_engine_free(e);
         return rc;
     }
@@ -958,7 +947,7 @@ int cz_engine_new(cz_engine **out, const cz_engine_config *cfg, char *err, size_
             e->sampler_started = true;
     }
     if (rc != CZ_OK) {
-        fmt(err, errlen, "engine: starting the workers failed: %s", cz_strerror(rc));
+        cz_msgf(err, errlen, "engine: starting the workers failed: %s", cz_strerror(rc));
         cz_engine_free(e);
         return rc;
     }
@@ -1030,15 +1019,15 @@ cz_budget *cz_engine_budget(cz_engine *e) { return e->budget; }
 static int check_request(cz_engine *e, const cz_job_request *req, job *j, char *err, size_t errlen)
 {
     if ((unsigned)req->priority > CZ_PRIO_CRITICAL) {
-        fmt(err, errlen, "job: priority %d is out of range", (int)req->priority);
+        cz_msgf(err, errlen, "job: priority %d is out of range", (int)req->priority);
         return CZ_ERR_INVALID_ARG;
     }
     if (req->id && (strlen(req->id) == 0 || strlen(req->id) >= CZ_JOB_ID_MAX)) {
-        fmt(err, errlen, "job: the id must have 1 to %d bytes", CZ_JOB_ID_MAX - 1);
+        cz_msgf(err, errlen, "job: the id must have 1 to %d bytes", CZ_JOB_ID_MAX - 1);
         return CZ_ERR_INVALID_ARG;
     }
     if (req->input == NULL) {
-        fmt(err, errlen, "job: no input");
+        cz_msgf(err, errlen, "job: no input");
         return CZ_ERR_INVALID_ARG;
     }
     if (req->kind == CZ_KIND_SYNTHETIC) {
@@ -1047,7 +1036,7 @@ static int check_request(cz_engine *e, const cz_job_request *req, job *j, char *
         if (rc != CZ_OK)
             return rc;
         if (s->partitions < 1 || s->partitions > 1024) {
-            fmt(err, errlen, "job: %u partitions (need 1 to 1024)", s->partitions);
+            cz_msgf(err, errlen, "job: %u partitions (need 1 to 1024)", s->partitions);
             return CZ_ERR_INVALID_ARG;
         }
         j->syn = *s;
@@ -1060,9 +1049,9 @@ static int check_request(cz_engine *e, const cz_job_request *req, job *j, char *
         const cz_job_groth16 *g = req->input;
         if (g->circuit == NULL || strlen(g->circuit) >= CZ_JOB_ID_MAX || g->w == NULL ||
             g->n_w == 0 || g->partitions < 1 || g->partitions > 1024) {
-            fmt(err, errlen,
-                "job: a groth16 job needs a circuit id, a witness and 1 to 1024 "
-                "partitions");
+            cz_msgf(err, errlen,
+                    "job: a groth16 job needs a circuit id, a witness and 1 to 1024 "
+                    "partitions");
             return CZ_ERR_INVALID_ARG;
         }
         pthread_mutex_lock(&e->mu);
@@ -1071,12 +1060,12 @@ static int check_request(cz_engine *e, const cz_job_request *req, job *j, char *
             c && c->registered ? cz_r1cs_num_inputs(c->r1cs) + cz_r1cs_num_aux(c->r1cs) : 0;
         pthread_mutex_unlock(&e->mu);
         if (c == NULL || !c->registered) {
-            fmt(err, errlen, "job: circuit %s is not registered", g->circuit);
+            cz_msgf(err, errlen, "job: circuit %s is not registered", g->circuit);
             return CZ_ERR_NOT_FOUND;
         }
         if (need != g->n_w) {
-            fmt(err, errlen, "job: the witness has %zu values, circuit %s needs %zu", g->n_w,
-                g->circuit, need);
+            cz_msgf(err, errlen, "job: the witness has %zu values, circuit %s needs %zu", g->n_w,
+                    g->circuit, need);
             return CZ_ERR_INVALID_ARG;
         }
         snprintf(j->circuit_id, sizeof j->circuit_id, "%s", g->circuit);
@@ -1084,13 +1073,13 @@ static int check_request(cz_engine *e, const cz_job_request *req, job *j, char *
         j->n_parts = g->partitions;
         j->w = malloc((size_t)g->partitions * g->n_w * sizeof(cz_fr));
         if (j->w == NULL) {
-            fmt(err, errlen, "job: out of memory for the witness");
+            cz_msgf(err, errlen, "job: out of memory for the witness");
             return CZ_ERR_NOMEM;
         }
         memcpy(j->w, g->w, (size_t)g->partitions * g->n_w * sizeof(cz_fr));
         return CZ_OK;
     }
-    fmt(err, errlen, "job: unknown kind %d", (int)req->kind);
+    cz_msgf(err, errlen, "job: unknown kind %d", (int)req->kind);
     return CZ_ERR_INVALID_ARG;
 }
 
@@ -1100,7 +1089,7 @@ int cz_engine_submit(cz_engine *e, const cz_job_request *req, char id_out[CZ_JOB
     if (existing)
         *existing = false;
     if (e == NULL || req == NULL || id_out == NULL) {
-        fmt(err, errlen, "job: NULL argument");
+        cz_msgf(err, errlen, "job: NULL argument");
         return CZ_ERR_INVALID_ARG;
     }
     id_out[0] = 0;
@@ -1124,7 +1113,7 @@ int cz_engine_submit(cz_engine *e, const cz_job_request *req, char id_out[CZ_JOB
     if (e->stop) {
         pthread_mutex_unlock(&e->mu);
         job_free(j);
-        fmt(err, errlen, "job: the engine is shutting down");
+        cz_msgf(err, errlen, "job: the engine is shutting down");
         return CZ_ERR_SHUTDOWN;
     }
     if (req->id) {
@@ -1283,17 +1272,17 @@ int cz_engine_register_circuit(cz_engine *e, const char *id, const cz_groth16_pa
 {
     if (e == NULL || id == NULL || params == NULL || r1cs == NULL || strlen(id) == 0 ||
         strlen(id) >= CZ_JOB_ID_MAX) {
-        fmt(err, errlen, "register: bad arguments");
+        cz_msgf(err, errlen, "register: bad arguments");
         return CZ_ERR_INVALID_ARG;
     }
     /* shape check through the prover's own validation (a 0-length dry run
      * is not possible): compare the counts it checks */
     size_t n_in = cz_r1cs_num_inputs(r1cs), n_aux = cz_r1cs_num_aux(r1cs);
     if (params->vk.n_ic != n_in || params->n_l != n_aux) {
-        fmt(err, errlen,
-            "register: parameters do not match the constraint system (%zu IC points "
-            "for %zu inputs, %zu L points for %zu aux)",
-            params->vk.n_ic, n_in, params->n_l, n_aux);
+        cz_msgf(err, errlen,
+                "register: parameters do not match the constraint system (%zu IC points "
+                "for %zu inputs, %zu L points for %zu aux)",
+                params->vk.n_ic, n_in, params->n_l, n_aux);
         return CZ_ERR_BAD_FORMAT;
     }
     circuit *c = calloc(1, sizeof *c);
@@ -1311,13 +1300,13 @@ int cz_engine_register_circuit(cz_engine *e, const char *id, const cz_groth16_pa
         rc = cz_budget_reserve(e->budget, bytes, &key, 0, NULL, &c->resv_params, err, errlen);
     if (rc == CZ_ERR_TIMEOUT) {
         rc = CZ_ERR_BUSY;
-        fmt(err, errlen, "register: %llu bytes are not free in the memory budget now",
-            (unsigned long long)bytes);
+        cz_msgf(err, errlen, "register: %llu bytes are not free in the memory budget now",
+                (unsigned long long)bytes);
     }
     pthread_mutex_lock(&e->mu);
     if (rc == CZ_OK && find_circuit(e, id)) {
         rc = CZ_ERR_INVALID_ARG;
-        fmt(err, errlen, "register: circuit %s exists", id);
+        cz_msgf(err, errlen, "register: circuit %s exists", id);
     }
     if (rc == CZ_OK) {
         c->next = e->circuits;
@@ -1413,7 +1402,7 @@ int cz_engine_preload(cz_engine *e, const char *id, bool *already, char *err, si
         return CZ_ERR_NOMEM;
     if (!parse_synthetic_id(id, &j->syn.circuit)) {
         free(j);
-        fmt(err, errlen, "preload: %s is neither registered nor a synthetic circuit id", id);
+        cz_msgf(err, errlen, "preload: %s is neither registered nor a synthetic circuit id", id);
         return CZ_ERR_NOT_FOUND;
     }
     j->kind = CZ_KIND_SYNTHETIC;

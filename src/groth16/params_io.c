@@ -19,16 +19,6 @@
 enum { SEC_IC, SEC_H, SEC_L, SEC_A, SEC_B_G1, SEC_B_G2, SEC_COUNT };
 static const char *const SEC_NAME[SEC_COUNT] = {"ic", "h", "l", "a", "b_g1", "b_g2"};
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err == NULL || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 static uint32_t rd_be32(const uint8_t *p)
 {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
@@ -65,7 +55,7 @@ static int parse_layout(layout *lo, const uint8_t *data, size_t len, int nsec, b
 {
     size_t pos = VK_FIXED_BYTES;
     if (len < pos) {
-        set_err(err, errlen, "%s: %zu bytes, shorter than the %d-byte verifying key points", what,
+        cz_msgf(err, errlen, "%s: %zu bytes, shorter than the %d-byte verifying key points", what,
                 len, VK_FIXED_BYTES);
         return CZ_ERR_TRUNCATED;
     }
@@ -73,7 +63,7 @@ static int parse_layout(layout *lo, const uint8_t *data, size_t len, int nsec, b
     lo->decoded_bytes = 0;
     for (int s = 0; s < nsec; s++) {
         if (len - pos < 4) {
-            set_err(err, errlen, "%s: section %s: file ends before its count at offset %zu", what,
+            cz_msgf(err, errlen, "%s: section %s: file ends before its count at offset %zu", what,
                     SEC_NAME[s], pos);
             return CZ_ERR_TRUNCATED;
         }
@@ -81,7 +71,7 @@ static int parse_layout(layout *lo, const uint8_t *data, size_t len, int nsec, b
         pos += 4;
         size_t pb = sec_point_bytes(s);
         if (n > (len - pos) / pb) {
-            set_err(err, errlen, "%s: section %s: count %zu needs %zu bytes, %zu left", what,
+            cz_msgf(err, errlen, "%s: section %s: count %zu needs %zu bytes, %zu left", what,
                     SEC_NAME[s], n, n * pb, len - pos); /* n < 2^32, pb <= 192: no overflow */
             return CZ_ERR_TRUNCATED;
         }
@@ -90,13 +80,13 @@ static int parse_layout(layout *lo, const uint8_t *data, size_t len, int nsec, b
         pos += n * pb;
         size_t es = sec_elem_size(s);
         if (n > (SIZE_MAX - lo->decoded_bytes) / es) {
-            set_err(err, errlen, "%s: decoded size overflows", what);
+            cz_msgf(err, errlen, "%s: decoded size overflows", what);
             return CZ_ERR_NOMEM;
         }
         lo->decoded_bytes += n * es;
     }
     if (exact && pos != len) {
-        set_err(err, errlen, "%s: %zu trailing bytes after the last section", what, len - pos);
+        cz_msgf(err, errlen, "%s: %zu trailing bytes after the last section", what, len - pos);
         return CZ_ERR_BAD_FORMAT;
     }
     return CZ_OK;
@@ -150,7 +140,7 @@ static int decode_section(void *dst, const uint8_t *src, size_t n, int s, unsign
     if (bad == UINT64_MAX)
         return CZ_OK;
     int rc = (int)(bad & 0xff);
-    set_err(err, errlen, "%s: section %s, point %llu: %s", what, SEC_NAME[s],
+    cz_msgf(err, errlen, "%s: section %s, point %llu: %s", what, SEC_NAME[s],
             (unsigned long long)(bad >> 8), cz_strerror(rc));
     return rc;
 }
@@ -171,7 +161,7 @@ static int decode_vk_fixed(cz_groth16_vk *vk, const uint8_t *d, const char *what
     rc[5] = cz_g2_decode(&vk->delta_g2, d + 3 * G1U + 2 * G2U, G2U, CZ_DECODE_DEFAULT);
     for (int i = 0; i < 6; i++) {
         if (rc[i] != CZ_OK) {
-            set_err(err, errlen, "%s: verifying key %s: %s", what, name[i], cz_strerror(rc[i]));
+            cz_msgf(err, errlen, "%s: verifying key %s: %s", what, name[i], cz_strerror(rc[i]));
             return rc[i];
         }
     }
@@ -189,7 +179,7 @@ static int decode_all(cz_groth16_params *p, const uint8_t *data, const layout *l
         goto fail;
     uint8_t *mem = block_alloc(lo->decoded_bytes);
     if (mem == NULL) {
-        set_err(err, errlen, "%s: cannot allocate %zu bytes", what, lo->decoded_bytes);
+        cz_msgf(err, errlen, "%s: cannot allocate %zu bytes", what, lo->decoded_bytes);
         rc = CZ_ERR_NOMEM;
         goto fail;
     }
@@ -305,18 +295,18 @@ static int map_file(const char *path, const uint8_t **map, size_t *len, const ch
     *len = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        set_err(err, errlen, "%s: cannot open %s", what, path);
+        cz_msgf(err, errlen, "%s: cannot open %s", what, path);
         return CZ_ERR_IO;
     }
     struct stat st;
     int rc = CZ_OK;
     if (fstat(fd, &st) != 0 || st.st_size < 0) {
-        set_err(err, errlen, "%s: cannot stat %s", what, path);
+        cz_msgf(err, errlen, "%s: cannot stat %s", what, path);
         rc = CZ_ERR_IO;
     } else if (st.st_size > 0) {
         void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (m == MAP_FAILED) {
-            set_err(err, errlen, "%s: cannot mmap %s", what, path);
+            cz_msgf(err, errlen, "%s: cannot mmap %s", what, path);
             rc = CZ_ERR_IO;
         } else {
             madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);

@@ -45,18 +45,6 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err == NULL || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 static bool bit(const uint64_t *d, size_t i) { return (d[i / 64] >> (i % 64)) & 1; }
 
 /* The counts params must have for r1cs; CZ_OK or CZ_ERR_BAD_FORMAT with a
@@ -69,7 +57,7 @@ static int check_shape(const cz_groth16_params *p, const cz_r1cs *r, char *err, 
     cz_r1cs_density(r, CZ_DENSITY_B_AUX, &cba);
     unsigned logm = cz_groth16_log_domain(cz_r1cs_num_constraints(r));
     if (logm > CZ_NTT_MAX_LOG) {
-        set_err(err, errlen, "prove: %zu constraints exceed the largest domain 2^%d",
+        cz_msgf(err, errlen, "prove: %zu constraints exceed the largest domain 2^%d",
                 cz_r1cs_num_constraints(r), CZ_NTT_MAX_LOG);
         return CZ_ERR_INVALID_ARG;
     }
@@ -84,7 +72,7 @@ static int check_shape(const cz_groth16_params *p, const cz_r1cs *r, char *err, 
     };
     for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
         if (q[i].have != q[i].want) {
-            set_err(err, errlen,
+            cz_msgf(err, errlen,
                     "prove: parameters do not match the constraint system: query %s has %zu "
                     "points, the circuit needs %zu",
                     q[i].name, q[i].have, q[i].want);
@@ -92,7 +80,7 @@ static int check_shape(const cz_groth16_params *p, const cz_r1cs *r, char *err, 
         }
     }
     if (p->flavor != CZ_GROTH16_BELLPERSON && p->flavor != CZ_GROTH16_SNARKJS) {
-        set_err(err, errlen, "prove: unknown parameter flavor %d", (int)p->flavor);
+        cz_msgf(err, errlen, "prove: unknown parameter flavor %d", (int)p->flavor);
         return CZ_ERR_INVALID_ARG;
     }
     return CZ_OK;
@@ -159,23 +147,23 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
     if (err != NULL && errlen > 0)
         err[0] = 0;
     if (out == NULL) {
-        set_err(err, errlen, "prove: NULL argument");
+        cz_msgf(err, errlen, "prove: NULL argument");
         return CZ_ERR_INVALID_ARG;
     }
     *out = NULL;
     if (p == NULL || r1cs == NULL || w == NULL) {
-        set_err(err, errlen, "prove: NULL argument");
+        cz_msgf(err, errlen, "prove: NULL argument");
         return CZ_ERR_INVALID_ARG;
     }
     if (opts == NULL)
         opts = &defaults;
     if (opts->backend != CZ_BACKEND_CPU) {
-        set_err(err, errlen, "prove: unknown backend %d", (int)opts->backend);
+        cz_msgf(err, errlen, "prove: unknown backend %d", (int)opts->backend);
         return CZ_ERR_INVALID_ARG;
     }
     size_t n_in = cz_r1cs_num_inputs(r1cs), n_aux = cz_r1cs_num_aux(r1cs);
     if (w_len != n_in + n_aux) {
-        set_err(err, errlen,
+        cz_msgf(err, errlen,
                 "prove: the assignment has %zu values, the circuit %zu (%zu inputs + %zu aux)",
                 w_len, n_in + n_aux, n_in, n_aux);
         return CZ_ERR_INVALID_ARG;
@@ -210,7 +198,7 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
         cz_ntt_domain_new_root(&dom, logm,
                                p->flavor == CZ_GROTH16_SNARKJS ? CZ_NTT_ROOT_SNARKJS
                                                                : CZ_NTT_ROOT_BELLPERSON) != CZ_OK) {
-        set_err(err, errlen, "prove: out of memory (%zu bytes for a, b, c and %zu of scratch)",
+        cz_msgf(err, errlen, "prove: out of memory (%zu bytes for a, b, c and %zu of scratch)",
                 sz.abc, sbytes);
         rc = CZ_ERR_NOMEM;
         goto fail;
@@ -222,7 +210,7 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
         pd->r = opts->rs[0];
         pd->s = opts->rs[1];
     } else if ((rc = draw_rs(&pd->r, &pd->s)) != CZ_OK) {
-        set_err(err, errlen, "prove: the OS random source failed");
+        cz_msgf(err, errlen, "prove: the OS random source failed");
         goto fail;
     }
     cz_groth16_timings tm = {0};
@@ -242,7 +230,7 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
     rc = p->flavor == CZ_GROTH16_SNARKJS ? cz_groth16_h_odd_coset(dom, a, b, c, rows, pool)
                                          : cz_groth16_h(dom, a, b, c, rows, pool);
     if (rc != CZ_OK) {
-        set_err(err, errlen, "prove: H computation failed: %s", cz_strerror(rc));
+        cz_msgf(err, errlen, "prove: H computation failed: %s", cz_strerror(rc));
         goto fail;
     }
     double t2 = now();
@@ -367,7 +355,7 @@ int cz_groth16_prove(cz_groth16_proof *proof, const cz_groth16_params *params, c
 {
     cz_groth16_pending *pd;
     if (proof == NULL) {
-        set_err(err, errlen, "prove: NULL argument");
+        cz_msgf(err, errlen, "prove: NULL argument");
         return CZ_ERR_INVALID_ARG;
     }
     int rc = cz_groth16_prove_start(&pd, params, r1cs, w, w_len, opts, err, errlen);
@@ -375,7 +363,7 @@ int cz_groth16_prove(cz_groth16_proof *proof, const cz_groth16_params *params, c
         return rc;
     rc = cz_groth16_prove_finish(proof, pd);
     if (rc != CZ_OK)
-        set_err(err, errlen, "prove: %s", cz_strerror(rc));
+        cz_msgf(err, errlen, "prove: %s", cz_strerror(rc));
     return rc;
 }
 
@@ -386,12 +374,12 @@ int cz_groth16_prove_batch(cz_groth16_proof *proofs, const cz_groth16_params *pa
     if (n == 0)
         return CZ_OK;
     if (proofs == NULL || w == NULL) {
-        set_err(err, errlen, "prove: NULL argument");
+        cz_msgf(err, errlen, "prove: NULL argument");
         return CZ_ERR_INVALID_ARG;
     }
     cz_groth16_pending **pd = calloc(n, sizeof *pd);
     if (pd == NULL) {
-        set_err(err, errlen, "prove: out of memory");
+        cz_msgf(err, errlen, "prove: out of memory");
         return CZ_ERR_NOMEM;
     }
     cz_groth16_prove_opts o = opts ? *opts : (cz_groth16_prove_opts){0};
@@ -405,7 +393,7 @@ int cz_groth16_prove_batch(cz_groth16_proof *proofs, const cz_groth16_params *pa
     }
     cz_groth16_proof *tmp = rc == CZ_OK ? malloc(n * sizeof *tmp) : NULL;
     if (rc == CZ_OK && tmp == NULL) {
-        set_err(err, errlen, "prove: out of memory");
+        cz_msgf(err, errlen, "prove: out of memory");
         rc = CZ_ERR_NOMEM;
     }
     for (size_t i = 0; i < started; i++) {
@@ -415,7 +403,7 @@ int cz_groth16_prove_batch(cz_groth16_proof *proofs, const cz_groth16_params *pa
         }
         rc = cz_groth16_prove_finish(&tmp[i], pd[i]);
         if (rc != CZ_OK)
-            set_err(err, errlen, "prove: proof %zu: %s", i, cz_strerror(rc));
+            cz_msgf(err, errlen, "prove: proof %zu: %s", i, cz_strerror(rc));
     }
     if (rc == CZ_OK)
         memcpy(proofs, tmp, n * sizeof *tmp);

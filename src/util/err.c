@@ -1,4 +1,7 @@
-/* cz_strerror: the names of cz_err codes. */
+/* cz_strerror: the names of cz_err codes; cz_msgf. */
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "cuzk/err.h"
 
 static const char *const cz_err_names[CZ_ERR__COUNT] = {
@@ -38,4 +41,14 @@ const char *cz_strerror(int err)
     if (err < 0 || err >= CZ_ERR__COUNT || cz_err_names[err] == 0)
         return "unknown error";
     return cz_err_names[err];
+}
+
+void cz_msgf(char *out, size_t n, const char *fmt, ...)
+{
+    if (out == NULL || n == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out, n, fmt, ap);
+    va_end(ap);
 }
