@@ -463,6 +463,54 @@ static void test_eviction(void)
     }
 }
 
+/* A budget that holds one circuit and one partition but not both circuits
+ * and a partition, with single-partition jobs of two circuits alternating
+ * on two synthesis workers: circuits are evicted and reloaded under memory
+ * pressure and every job completes.  (The engine unpins a circuit while its
+ * partition waits for memory, so two waiting partitions cannot pin two
+ * circuits and starve each other; this test exercises that path but does
+ * not force the interleaving that would deadlock without it.) */
+static void test_two_circuits(void)
+{
+    uint64_t peak10, cached10, peak11, cached11;
+    measure(10, &peak10, &cached10);
+    measure(11, &peak11, &cached11);
+    uint64_t part11 = peak11 - cached11;
+    /* peak11 = the 2^11 circuit plus one partition (its load peak is lower) */
+    cz_engine_config cfg = base_config(peak11);
+    TF_CHECK(peak11 < cached10 + cached11 + part11); /* not all three at once */
+    cfg.synthesis_workers = 2;
+    cfg.eviction_min_idle_ms = 0;
+    cz_engine *e;
+    char err[256], id[CZ_JOB_ID_MAX], name[8];
+    TF_CHECK(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK);
+    cz_job_synthetic in[6];
+    for (int i = 0; i < 6; i++) {
+        snprintf(name, sizeof name, "a%d", i);
+        cz_job_request r =
+            synth_req(&in[i], name, CZ_PRIO_NORMAL, 10 + (unsigned)(i & 1), 2, (uint64_t)i);
+        TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
+    }
+    for (int i = 0; i < 6; i++) {
+        cz_job_result res;
+        snprintf(name, sizeof name, "a%d", i);
+        TF_CHECK(cz_engine_await(e, name, 120000, &res) == CZ_OK);
+        TF_CHECK_MSG(res.state == CZ_JOB_COMPLETED, "%s: %s", name, res.message);
+        cz_job_result_free(&res);
+    }
+    cz_mem_snapshot s;
+    cz_budget_snapshot(cz_engine_budget(e), &s);
+    TF_CHECK(s.peak_reserved <= s.total);
+    for (int lr = 10; lr <= 11; lr++) {
+        char cid[32];
+        snprintf(cid, sizeof cid, "synthetic-%d-2", lr);
+        int rc = cz_engine_evict(e, cid);
+        TF_CHECK(rc == CZ_OK || rc == CZ_ERR_NOT_FOUND);
+    }
+    check_drained(e, NULL);
+    cz_engine_free(e);
+}
+
 /* ------------------------------------------------------ randomized load --- */
 
 typedef struct {
@@ -552,4 +600,4 @@ static void test_random_load(void)
 
 TF_MAIN(TF_TEST(test_basic_job), TF_TEST(test_registered_circuit),
         TF_TEST(test_priorities_and_cancel), TF_TEST(test_faults), TF_TEST(test_budget_edges),
-        TF_TEST(test_eviction), TF_TEST(test_random_load))
+        TF_TEST(test_eviction), TF_TEST(test_two_circuits), TF_TEST(test_random_load))

@@ -541,46 +541,75 @@ static part *synth_partition(cz_engine *e, job *j, uint32_t idx)
     p->j = j;
     p->idx = idx;
     double t0 = now_ms(e);
-    p->c = circuit_acquire(e, j, &rc, msg, sizeof msg);
-    if (p->c == NULL) {
-        part_fail(e, p, rc, msg);
-        return NULL;
-    }
-    const cz_r1cs *r = p->c->r1cs;
-    size_t n_in = cz_r1cs_num_inputs(r);
-    p->n_w = n_in + cz_r1cs_num_aux(r);
-    if (j->kind == CZ_KIND_GROTH16 && j->n_w != p->n_w) {
-        cz_msgf(msg, sizeof msg, "the witness has %zu values, circuit %s needs %zu", j->n_w,
-                j->circuit_id, p->n_w);
-        part_fail(e, p, CZ_ERR_INVALID_ARG, msg);
-        return NULL;
-    }
-    cz_groth16_prove_sizes_of(&p->sz, p->c->params, r, cz_msm_nthreads(e->pool));
-    size_t w_bytes = p->n_w * sizeof(cz_fr);
-    uint64_t synth_copy = j->kind == CZ_KIND_SYNTHETIC ? w_bytes : 0;
-    uint64_t total = cz_mem_charge(w_bytes) + synth_copy + cz_mem_charge(p->sz.abc) +
-                     cz_mem_charge(p->sz.start_scratch) + cz_mem_charge(p->sz.b2_scalars) +
-                     cz_mem_charge(p->sz.finish_scratch);
-    /* its own circuit stays cached while it runs: what is left of the
-     * budget beside it is all a partition can ever get */
-    uint64_t held = (p->c->resv_r1cs ? cz_resv_size(p->c->resv_r1cs) : 0) +
-                    (p->c->resv_params ? cz_resv_size(p->c->resv_params) : 0);
-    uint64_t budget = cz_budget_total(e->budget);
-    if (total > budget - held) {
-        cz_msgf(msg, sizeof msg,
-                "partition %u needs %llu bytes (witness %zu, a/b/c %zu, scratch %zu + %zu, B_g2 "
-                "scalars %zu) and its circuit holds %llu, but the memory budget is %llu bytes",
-                idx, (unsigned long long)total, w_bytes, p->sz.abc, p->sz.start_scratch,
-                p->sz.finish_scratch, p->sz.b2_scalars, (unsigned long long)held,
-                (unsigned long long)budget);
-        part_fail(e, p, CZ_ERR_TOO_BIG, msg);
-        return NULL;
-    }
-    cz_wait_key key = {(int)j->prio, j->seq, idx};
-    rc = reserve(e, total, &key, &j->cancel, &p->resv, msg, sizeof msg);
-    if (rc != CZ_OK) {
-        part_fail(e, p, rc, msg);
-        return NULL;
+    size_t n_in = 0, w_bytes = 0;
+    uint64_t synth_copy = 0;
+    /* Pin the circuit (loading it if needed) and reserve the partition's
+     * bytes.  A partition that has to wait for memory unpins its circuit
+     * while it waits, so idle circuits of waiting partitions can be evicted
+     * (otherwise two circuits pinned by waiting partitions could starve each
+     * other); once granted it pins the circuit again, and if that was
+     * evicted meanwhile it gives the bytes back and starts over. */
+    for (;;) {
+        p->c = circuit_acquire(e, j, &rc, msg, sizeof msg);
+        if (p->c == NULL) {
+            part_fail(e, p, rc, msg);
+            return NULL;
+        }
+        circuit *c = p->c;
+        const cz_r1cs *r = c->r1cs;
+        n_in = cz_r1cs_num_inputs(r);
+        p->n_w = n_in + cz_r1cs_num_aux(r);
+        if (j->kind == CZ_KIND_GROTH16 && j->n_w != p->n_w) {
+            cz_msgf(msg, sizeof msg, "the witness has %zu values, circuit %s needs %zu", j->n_w,
+                    j->circuit_id, p->n_w);
+            part_fail(e, p, CZ_ERR_INVALID_ARG, msg);
+            return NULL;
+        }
+        cz_groth16_prove_sizes_of(&p->sz, c->params, r, cz_msm_nthreads(e->pool));
+        w_bytes = p->n_w * sizeof(cz_fr);
+        synth_copy = j->kind == CZ_KIND_SYNTHETIC ? w_bytes : 0;
+        uint64_t total = cz_mem_charge(w_bytes) + synth_copy + cz_mem_charge(p->sz.abc) +
+                         cz_mem_charge(p->sz.start_scratch) + cz_mem_charge(p->sz.b2_scalars) +
+                         cz_mem_charge(p->sz.finish_scratch);
+        /* its own circuit stays cached while it runs: what is left of the
+         * budget beside it is all a partition can ever get */
+        uint64_t held = (c->resv_r1cs ? cz_resv_size(c->resv_r1cs) : 0) +
+                        (c->resv_params ? cz_resv_size(c->resv_params) : 0);
+        uint64_t budget = cz_budget_total(e->budget);
+        if (total > budget - held) {
+            cz_msgf(msg, sizeof msg,
+                    "partition %u needs %llu bytes (witness %zu, a/b/c %zu, scratch %zu + %zu, "
+                    "B_g2 scalars %zu) and its circuit holds %llu, but the memory budget is "
+                    "%llu bytes",
+                    idx, (unsigned long long)total, w_bytes, p->sz.abc, p->sz.start_scratch,
+                    p->sz.finish_scratch, p->sz.b2_scalars, (unsigned long long)held,
+                    (unsigned long long)budget);
+            part_fail(e, p, CZ_ERR_TOO_BIG, msg);
+            return NULL;
+        }
+        cz_wait_key key = {(int)j->prio, j->seq, idx};
+        rc = cz_budget_reserve(e->budget, total, &key, 0, &j->cancel, &p->resv, msg, sizeof msg);
+        if (rc == CZ_OK)
+            break;
+        if (rc == CZ_ERR_TIMEOUT) { /* wait unpinned */
+            circuit_put(e, c);
+            p->c = NULL;
+            rc = reserve(e, total, &key, &j->cancel, &p->resv, msg, sizeof msg);
+        }
+        if (rc != CZ_OK) {
+            part_fail(e, p, rc, msg);
+            return NULL;
+        }
+        pthread_mutex_lock(&e->mu);
+        if (find_circuit(e, j->circuit_id) == c && c->state == C_READY) {
+            c->refs++;
+            p->c = c;
+        }
+        pthread_mutex_unlock(&e->mu);
+        if (p->c != NULL)
+            break;
+        cz_resv_release(p->resv); /* evicted while we waited: again */
+        p->resv = NULL;
     }
     cz_buf_tag tag = {j->seq, idx, STAGE_SYNTH};
     rc = cz_mem_alloc((void **)&p->w, p->resv, CZ_BUF_WITNESS, w_bytes, &tag, msg, sizeof msg);
