@@ -85,7 +85,8 @@ void cz_bench_run_case(const cz_bench_opts *o, const cz_bench_case *c)
         if (c->target_ns > 0) {
             printf("   <= ");
             print_ns(c->target_ns);
-            printf(" %s%s", med <= c->target_ns ? "ok  " : "MISS", c->target_note ? c->target_note : "");
+            printf(" %s%s", med <= c->target_ns ? "ok  " : "MISS",
+                   c->target_note ? c->target_note : "");
         }
         printf("\n");
     }
@@ -131,11 +132,13 @@ int main(int argc, char **argv)
         return cz_bench_setup(argc - 1, argv + 1);
     if (!strcmp(argv[1], "engine"))
         return cz_bench_engine(argc - 1, argv + 1);
-    static const char *const client_cmds[] = {"single", "batch", "stress", "status",
-                                              "metrics", "preload", "evict", "cancel"};
+#ifdef CZ_HAVE_DAEMON
+    static const char *const client_cmds[] = {"single",  "batch",   "stress", "status",
+                                              "metrics", "preload", "evict",  "cancel"};
     for (size_t i = 0; i < sizeof client_cmds / sizeof client_cmds[0]; i++)
         if (!strcmp(argv[1], client_cmds[i]))
             return cz_bench_client(argc - 1, argv + 1);
+#endif
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
         usage();
         return 0;

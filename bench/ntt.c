@@ -1,8 +1,16 @@
-/* cuzk-bench ntt / h: the CPU NTT family and the Groth16 H step.
+/* cuzk-bench ntt / h: the NTT family and the Groth16 H step, on the CPU or
+ * (--gpu) on the current CUDA device.
  *
  *   cuzk-bench ntt [--log N | --from A --to B] [--threads T] [--inverse]
- *                  [--coset] [--order NN|NR|RN|RR] [--reps K]
- *   cuzk-bench h   --log N [--threads T] [--n COUNT] [--reps K]
+ *                  [--coset] [--order NN|NR|RN|RR] [--reps K] [--gpu]
+ *   cuzk-bench h   --log N [--threads T] [--n COUNT] [--reps K] [--gpu]
+ *
+ * --gpu: the data stays on the device; after two untimed runs (which also
+ * upload the twiddles), K runs (default 10) are timed one by one with CUDA
+ * events and the median and best are printed.  h --gpu also times the
+ * host-to-device copy of a, b, c from pinned memory and the end-to-end
+ * sequence (copies in, H, the m coefficients copied out).  Each GPU size
+ * ends with a machine-readable line "RESULT <what> <log> <median ms>".
  *
  * T counts the calling thread: T = 1 runs without a pool, T > 1 on a pool of
  * T - 1 workers plus the caller.  Each size reports the median and the
@@ -16,12 +24,13 @@
 #include <time.h>
 
 #include "bench.h"
+#include "cuzk/cuda.h"
 #include "cuzk/err.h"
 #include "cuzk/poly.h"
 
-
 typedef struct {
     unsigned from, to, threads, reps;
+    int gpu;
     size_t n; /* h: evaluations before padding, 0 = all */
     cz_ntt_kind kind;
     cz_ntt_order order;
@@ -48,6 +57,8 @@ static int parse(int argc, char **argv, opts *o, int is_h)
             o->reps = (unsigned)atoi(v), i++;
         } else if (!strcmp(a, "--n") && v && is_h) {
             o->n = (size_t)strtoull(v, NULL, 0), i++;
+        } else if (!strcmp(a, "--gpu")) {
+            o->gpu = 1;
         } else if (!strcmp(a, "--inverse") && !is_h) {
             inverse = 1;
         } else if (!strcmp(a, "--coset") && !is_h) {
@@ -118,6 +129,180 @@ static cz_pool *make_pool(unsigned threads)
 
 static unsigned default_reps(unsigned k) { return k <= 16 ? 9 : k <= 22 ? 5 : 1; }
 
+/* ----------------------------------------------------------------- GPU --- */
+
+#define GPU_WARMUP 2
+#define GPU_REPS   10
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorts ms[0..reps) and prints one row plus the RESULT line. */
+static void gpu_report(const char *what, const char *tag, unsigned k, float *ms, unsigned reps,
+                       double butterflies)
+{
+    qsort(ms, reps, sizeof ms[0], cmp_float);
+    float med = ms[reps / 2];
+    printf("gpu %-20s 2^%-2u median %9.3f ms  best %9.3f ms", what, k, (double)med, (double)ms[0]);
+    if (butterflies > 0)
+        printf("  %7.3f ns/bfly", (double)med * 1e6 / butterflies);
+    printf("  (%u runs)\nRESULT %s %u %.4f\n", reps, tag, k, (double)med);
+    fflush(stdout);
+}
+
+static int gpu_fail(const char *what, int rc)
+{
+    fprintf(stderr, "cuzk-bench: GPU %s failed: %s\n", what, cz_strerror(rc));
+    return 1;
+}
+
+static int gpu_ntt(const opts *o, const char *what)
+{
+    static const char *tags[] = {"ntt", "intt", "coset-ntt", "coset-intt"};
+    static const char *order_tags[] = {"NN", "NR", "RN", "RR"};
+    char tag[32], name[128];
+    snprintf(tag, sizeof tag, "%s-%s", tags[o->kind], order_tags[o->order]);
+    if (!cz_cuda_available()) {
+        fprintf(stderr, "cuzk-bench: --gpu: no CUDA device (or no CUDA in this build)\n");
+        return 1;
+    }
+    cz_cuda_device_name(name, sizeof name);
+    printf("device: %s\n", name);
+    unsigned reps = o->reps ? o->reps : GPU_REPS;
+    cz_cuda_timer *tm = NULL;
+    float *ms = calloc(reps, sizeof *ms);
+    int rc = ms ? cz_cuda_timer_new(&tm) : CZ_ERR_NOMEM;
+    if (rc)
+        return gpu_fail("timer", rc);
+    cz_prng g;
+    cz_prng_seed(&g, 1);
+    for (unsigned k = o->from; k <= o->to && !rc; k++) {
+        size_t n = (size_t)1 << k;
+        cz_ntt_domain *d = NULL;
+        cz_fr *x = malloc(n * sizeof(cz_fr)), *dev = NULL;
+        rc = x ? cz_ntt_domain_new(&d, k) : CZ_ERR_NOMEM;
+        if (!rc)
+            rc = cz_cuda_prepare(d);
+        if (!rc)
+            rc = cz_cuda_malloc((void **)&dev, n * sizeof(cz_fr));
+        if (!rc) {
+            fill(x, n, &g);
+            rc = cz_cuda_memcpy_h2d(dev, x, n * sizeof(cz_fr));
+        }
+        for (unsigned r = 0; r < GPU_WARMUP && !rc; r++)
+            rc = cz_cuda_ntt(d, dev, o->kind, o->order);
+        if (!rc)
+            rc = cz_cuda_sync();
+        for (unsigned r = 0; r < reps && !rc; r++) {
+            rc = cz_cuda_timer_start(tm);
+            if (!rc)
+                rc = cz_cuda_ntt(d, dev, o->kind, o->order);
+            if (!rc)
+                rc = cz_cuda_timer_stop(tm, &ms[r]);
+        }
+        if (!rc)
+            gpu_report(what, tag, k, ms, reps, (double)(n / 2) * k);
+        else
+            gpu_fail(what, rc);
+        cz_cuda_free(dev);
+        free(x);
+        cz_ntt_domain_free(d);
+        cz_cuda_release(); /* one size's tables at a time */
+    }
+    cz_cuda_timer_free(tm);
+    free(ms);
+    return rc ? 1 : 0;
+}
+
+static int gpu_h(const opts *o, unsigned k, size_t n)
+{
+    char name[128];
+    if (!cz_cuda_available()) {
+        fprintf(stderr, "cuzk-bench: --gpu: no CUDA device (or no CUDA in this build)\n");
+        return 1;
+    }
+    cz_cuda_device_name(name, sizeof name);
+    printf("device: %s\n", name);
+    size_t m = (size_t)1 << k, bytes = m * sizeof(cz_fr);
+    unsigned reps = o->reps ? o->reps : GPU_REPS;
+    cz_cuda_timer *tm = NULL;
+    cz_ntt_domain *d = NULL;
+    cz_fr *host = NULL, *dev = NULL;
+    float *ms = calloc(3 * (size_t)reps, sizeof *ms);
+    int rc = ms ? cz_cuda_timer_new(&tm) : CZ_ERR_NOMEM;
+    if (!rc)
+        rc = cz_ntt_domain_new(&d, k);
+    if (!rc)
+        rc = cz_cuda_prepare(d);
+    if (!rc)
+        rc = cz_cuda_host_alloc((void **)&host, 3 * bytes);
+    if (!rc)
+        rc = cz_cuda_malloc((void **)&dev, 3 * bytes);
+    if (rc) {
+        gpu_fail("h setup", rc);
+    } else {
+        cz_prng g;
+        cz_prng_seed(&g, 1);
+        fill(host, 3 * m, &g);
+        cz_fr *a = dev, *b = dev + m, *c = dev + 2 * m;
+        for (unsigned r = 0; r < GPU_WARMUP && !rc; r++) {
+            rc = cz_cuda_memcpy_h2d(dev, host, 3 * bytes);
+            if (!rc)
+                rc = cz_cuda_groth16_h_dev(d, a, b, c, n);
+            if (!rc)
+                rc = cz_cuda_sync();
+        }
+        float *h2d = ms + reps, *e2e = ms + 2 * (size_t)reps;
+        for (unsigned r = 0; r < reps && !rc; r++) {
+            /* a, b, c in: n elements each from pinned memory */
+            rc = cz_cuda_timer_start(tm);
+            for (int i = 0; i < 3 && !rc; i++)
+                rc = cz_cuda_memcpy_h2d(dev + i * m, host + i * m, n * sizeof(cz_fr));
+            if (!rc)
+                rc = cz_cuda_timer_stop(tm, &h2d[r]);
+            if (!rc)
+                rc = cz_cuda_timer_start(tm);
+            if (!rc)
+                rc = cz_cuda_groth16_h_dev(d, a, b, c, n);
+            if (!rc)
+                rc = cz_cuda_timer_stop(tm, &ms[r]);
+            /* end to end: copies in, H, m coefficients out (into b's
+             * staging, so the inputs stay) */
+            if (!rc)
+                rc = cz_cuda_timer_start(tm);
+            for (int i = 0; i < 3 && !rc; i++)
+                rc = cz_cuda_memcpy_h2d(dev + i * m, host + i * m, n * sizeof(cz_fr));
+            if (!rc)
+                rc = cz_cuda_groth16_h_dev(d, a, b, c, n);
+            if (!rc)
+                rc = cz_cuda_memcpy_d2h(host + 2 * m, a, bytes);
+            if (!rc)
+                rc = cz_cuda_timer_stop(tm, &e2e[r]);
+            if (!rc)
+                fill(host + 2 * m, m, &g); /* c's input again */
+        }
+        if (!rc) {
+            gpu_report("groth16 h (on device)", "h", k, ms, reps, 7.0 * (double)(m / 2) * k);
+            gpu_report("h2d a,b,c (pinned)", "h2d", k, h2d, reps, 0);
+            gpu_report("h end to end", "h-e2e", k, e2e, reps, 0);
+            printf("h2d bandwidth %.1f GB/s\n",
+                   3.0 * (double)(n * sizeof(cz_fr)) / (h2d[reps / 2] * 1e6));
+        } else {
+            gpu_fail("h", rc);
+        }
+    }
+    cz_cuda_free(dev);
+    cz_cuda_host_free(host);
+    cz_ntt_domain_free(d);
+    cz_cuda_timer_free(tm);
+    cz_cuda_release();
+    free(ms);
+    return rc ? 1 : 0;
+}
+
 int cz_bench_ntt(int argc, char **argv)
 {
     static const char *kind_names[] = {"ntt", "intt", "coset-ntt", "coset-intt"};
@@ -125,14 +310,16 @@ int cz_bench_ntt(int argc, char **argv)
     opts o;
     if (parse(argc, argv, &o, 0)) {
         fprintf(stderr, "usage: cuzk-bench ntt [--log N | --from A --to B] [--threads T] "
-                        "[--inverse] [--coset] [--order NN|NR|RN|RR] [--reps K]\n");
+                        "[--inverse] [--coset] [--order NN|NR|RN|RR] [--reps K] [--gpu]\n");
         return 2;
     }
+    char what[32];
+    snprintf(what, sizeof what, "%s %s", kind_names[o.kind], order_names[o.order]);
+    if (o.gpu)
+        return gpu_ntt(&o, what);
     cz_pool *pool = make_pool(o.threads);
     cz_prng g;
     cz_prng_seed(&g, 1);
-    char what[32];
-    snprintf(what, sizeof what, "%s %s", kind_names[o.kind], order_names[o.order]);
     for (unsigned k = o.from; k <= o.to; k++) {
         size_t n = (size_t)1 << k;
         unsigned reps = o.reps ? o.reps : default_reps(k);
@@ -167,11 +354,14 @@ int cz_bench_h(int argc, char **argv)
 {
     opts o;
     if (parse(argc, argv, &o, 1)) {
-        fprintf(stderr, "usage: cuzk-bench h --log N [--threads T] [--n COUNT] [--reps K]\n");
+        fprintf(stderr,
+                "usage: cuzk-bench h --log N [--threads T] [--n COUNT] [--reps K] [--gpu]\n");
         return 2;
     }
     unsigned k = o.from, reps = o.reps ? o.reps : default_reps(k);
     size_t m = (size_t)1 << k, n = o.n && o.n <= m ? o.n : m;
+    if (o.gpu)
+        return gpu_h(&o, k, n);
     cz_pool *pool = make_pool(o.threads);
     cz_prng g;
     cz_prng_seed(&g, 1);

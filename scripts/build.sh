@@ -9,5 +9,5 @@ extra=()
 case "$preset" in
     clang|asan|tsan|fuzz) extra+=(-DCMAKE_C_COMPILER=clang) ;;
 esac
-cmake --preset "$preset" -DCZ_WERROR=ON "${extra[@]}" "$@" >/dev/null
+cmake --preset "$preset" -DCZ_WERROR=ON -DCZ_REQUIRE_DAEMON=ON "${extra[@]}" "$@" >/dev/null
 cmake --build "build/$preset" -j"$(nproc)"

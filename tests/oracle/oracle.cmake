@@ -18,6 +18,8 @@ set_tests_properties(snarkjs_interop PROPERTIES TIMEOUT 900)
 # python3-grpcio, stubs from grpc_tools at run time) and Node (@grpc/grpc-js,
 # @grpc/proto-loader) call every RPC over TCP and a unix socket; address
 # conflicts and SIGTERM with calls in flight.  Needs `npm ci`; about a minute.
-add_test(NAME grpc_clients
-         COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_grpc.sh $<TARGET_FILE:cuzk-daemon>)
-set_tests_properties(grpc_clients PROPERTIES TIMEOUT 300)
+if(TARGET cuzk-daemon)
+  add_test(NAME grpc_clients
+           COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_grpc.sh $<TARGET_FILE:cuzk-daemon>)
+  set_tests_properties(grpc_clients PROPERTIES TIMEOUT 300)
+endif()

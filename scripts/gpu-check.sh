@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# One GPU iteration in one command (run on the lent H200 from the repository
+# root): build Release with CUDA, run the GPU tests (GPU vs CPU, bit for
+# bit), run the GPU benchmarks, print a short table last.
+#
+#   scripts/gpu-check.sh            logs and reports go to $OUT (or build/gpu/out)
+#
+# Build: CMake Release into build/gpu (the daemon is left out where its
+# libraries are missing).  The kernels' ptxas resource report (registers,
+# spills) goes to $OUT/ptxas.txt and their SASS to $OUT/ntt.sass.
+# Exit status: non-zero when the build, a GPU test or a benchmark fails.
+set -u -o pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-build/gpu/out}
+mkdir -p "$OUT"
+JOBS=$(nproc 2>/dev/null || echo 4)
+[ -x /usr/local/cuda/bin/nvcc ] && export PATH=/usr/local/cuda/bin:$PATH CUDACXX=/usr/local/cuda/bin/nvcc
+fail=0
+
+echo "== gpu-check $(date -u '+%Y-%m-%d %H:%M:%S UTC') on $(hostname)"
+nvidia-smi -L || echo "nvidia-smi -L failed"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,memory.used,memory.total \
+    --format=csv,noheader 2>/dev/null || true
+nvcc --version | tail -1
+
+# ------------------------------------------------------------------ build --
+# CMake builds everything but the daemon when gRPC / protobuf-c /
+# libmicrohttpd are missing (as on the GPU machine's CUDA image).
+echo "== build: CMake Release with CUDA, build/gpu"
+if ! cmake -S . -B build/gpu -DCMAKE_BUILD_TYPE=Release -DCZ_WERROR=ON >"$OUT/cmake.log" 2>&1 ||
+    ! grep -q "CUDA back end ON" "$OUT/cmake.log"; then
+    tail -20 "$OUT/cmake.log"
+    echo "gpu-check: CMake did not configure a CUDA build (log: $OUT/cmake.log)"
+    exit 1
+fi
+if ! cmake --build build/gpu -j"$JOBS" --target test_cuda cuzk-bench >"$OUT/build.log" 2>&1; then
+    tail -40 "$OUT/build.log"
+    echo "gpu-check: BUILD FAILED (log: $OUT/build.log)"
+    exit 1
+fi
+TEST=build/gpu/test_cuda
+BENCH=build/gpu/cuzk-bench
+# resource report and SASS of the kernels (no device time)
+nvcc -arch=sm_90 -O3 -std=c++17 -lineinfo -Xptxas -v -Iinclude -Isrc -DCZ_HAVE_CUDA=1 \
+    -c src/cuda/ntt.cu -o "$OUT/ntt_cu.o" >"$OUT/ptxas.txt" 2>&1
+cuobjdump --dump-sass "$OUT/ntt_cu.o" >"$OUT/ntt.sass" 2>/dev/null || true
+# power_table does one Montgomery multiply per thread: its SASS mix shows
+# the multiply's cost (fr.cuh counts 240 IMAD by design)
+echo "== SASS of power_table (one fr_mul + loads/stores), top opcodes:"
+awk '/Function : .*power_table/ {f=1; next} /Function :/ {f=0} f' "$OUT/ntt.sass" |
+    grep -oE '^ +/\*[0-9a-f]+\*/ +[A-Z0-9_.]+' | awk '{sub(/\..*/, "", $2); print $2}' |
+    sort | uniq -c | sort -rn | head -8 | tr '\n' ' '
+echo
+echo "   local memory (LDL/STL) in any kernel: $(grep -cE 'LDL|STL' "$OUT/ntt.sass" 2>/dev/null)"
+echo "== ptxas (registers / spills per kernel)"
+awk '/Compiling entry/ {k=$0; sub(/.*function \047/, "", k); sub(/\047.*/, "", k)} /registers/ {print "  " k ": " $0} /spill/ && !/0 bytes spill stores, 0 bytes spill loads/ {print "  SPILLS " k ": " $0}' "$OUT/ptxas.txt" |
+    sed "s/ptxas info    : //" | (c++filt 2>/dev/null || cat)
+
+# ------------------------------------------------------------------ tests --
+echo "== test_cuda (GPU vs CPU, bit for bit)"
+"$TEST" 2>&1 | tee "$OUT/test_cuda.log"
+test_rc=${PIPESTATUS[0]}
+[ "$test_rc" -ne 0 ] && fail=1
+grep -q "GPU tests skipped" "$OUT/test_cuda.log" && { echo "gpu-check: NO GPU SEEN by test_cuda"; fail=1; }
+
+# ------------------------------------------------------------- benchmarks --
+echo "== benchmarks (data on device, CUDA events, 2 warm-up runs, median of 10)"
+: >"$OUT/bench.log"
+run_bench() {
+    echo "-- cuzk-bench $*"
+    "$BENCH" "$@" 2>&1 | tee -a "$OUT/bench.log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "gpu-check: BENCH FAILED: $*"; fail=1; }
+}
+for k in 20 24 27; do run_bench ntt --gpu --log $k; done
+run_bench ntt --gpu --coset --log 27
+run_bench ntt --gpu --inverse --order RN --log 27
+for k in 20 24 27; do run_bench h --gpu --log $k; done
+
+# ------------------------------------------------------------------ table --
+res() { awk -v t="$1" -v k="$2" '$1 == "RESULT" && $2 == t && $3 == k {print $4}' "$OUT/bench.log" | tail -1; }
+verdict() { # value target
+    [ -z "$1" ] && { echo "n/a"; return; }
+    awk -v v="$1" -v t="$2" 'BEGIN {print (v <= t) ? "MET" : "missed"}'
+}
+echo
+echo "== summary ($(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1))"
+echo "test_cuda: $(tail -1 "$OUT/test_cuda.log")"
+printf "%-6s %12s %14s %12s %14s %14s\n" size "NTT ms" "coset NTT ms" "H ms" "H2D abc ms" "H e2e ms"
+for k in 20 24 27; do
+    printf "2^%-4s %12s %14s %12s %14s %14s\n" $k "$(res ntt-NR $k)" "$(res coset-ntt-NR $k)" \
+        "$(res h $k)" "$(res h2d $k)" "$(res h-e2e $k)"
+done
+echo "targets: NTT 2^24 <= 2.5 ms: $(verdict "$(res ntt-NR 24)" 2.5) | NTT 2^27 <= 20 ms:" \
+    "$(verdict "$(res ntt-NR 27)" 20) | coset NTT 2^27 <= 22 ms: $(verdict "$(res coset-ntt-NR 27)" 22)" \
+    "| H 2^27 <= 120 ms: $(verdict "$(res h 27)" 120)"
+echo "(sppark on the H200: NTT 2^24 4.7 ms, 2^27 44 ms, coset 2^27 46 ms, H 2^27 324 ms; intt RN 2^27: $(res intt-RN 27) ms)"
+echo "logs: $OUT"
+[ $fail -eq 0 ] && echo "gpu-check: OK" || echo "gpu-check: FAILED"
+exit $fail

@@ -1,0 +1,681 @@
+/* The NTT family and the Groth16 H polynomial on the GPU (include/cuzk/cuda.h).
+ *
+ * A transform of n = 2^k elements is ceil(k/10) kernel passes; a pass does
+ * t <= 10 consecutive radix-2 stages (index bits [b-t, b)) of independent
+ * sub-transforms of 2^t elements, each held in shared memory by 2^(t-1)
+ * threads (one butterfly per thread and stage; the first DIF / last DIT
+ * stage runs straight from and to registers).  Sub-transform elements lie
+ * 2^(b-t) apart in memory, one 32-byte sector each.
+ *   DIF (natural -> bit-reversed) runs the passes from the top bits down,
+ *   DIT (bit-reversed -> natural) from the bottom bits up; the stage of
+ *   half-size h = 2^p pairs indices i, i + h with the twiddle
+ *   omega_n^((i mod h) 2^(k-1-p)), read from a table of omega_n^e, e < n/2.
+ * Scalings of the coefficient vector (1/n, coset g^(+-j), Z's inverse) fold
+ * into the first (pre) or last (post) pass: c g^e with e = j or bitrev(j)
+ * as the layout asks, g^e = lo[e mod 2^s] hi[e >> s] (c folded into hi).
+ * Work per transform: (n/2) k Montgomery multiplications (264 IMAD each, see
+ * fr.cuh) and ceil(k/10) reads and writes of the vector.
+ *
+ * Every value stays fully reduced, so the results are the CPU's bit for
+ * bit. */
+#include <cuda_runtime.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/fr.cuh"
+#include "cuzk/cuda.h"
+#include "cuzk/err.h"
+#include "poly/poly_internal.h"
+
+#define MAX_DEVICES  16
+#define PASS_MAX_LOG 10
+#define PASS_THREADS 256 /* threads per block when sub-transforms are small */
+
+static_assert(sizeof(fr_t) == sizeof(cz_fr), "fr_t and cz_fr share a layout");
+
+/* ---------------------------------------------------------------- kernels */
+
+/* Coset / constant scaling of one element at global index idx. */
+enum { SCALE_NONE = 0, SCALE_CONST, SCALE_NATURAL, SCALE_BITREV };
+
+struct scale_args {
+    int mode;
+    fr_t c;              /* SCALE_CONST */
+    const fr_t *lo, *hi; /* c g^e = lo[e mod 2^s] hi[e >> s] */
+    unsigned s;
+};
+
+struct pass_args {
+    fr_t *x;
+    const fr_t *w; /* omega_n^e (or omega_n^-e), e < n/2 */
+    unsigned k, b, t;
+    scale_args pre, post;
+};
+
+__device__ __forceinline__ fr_t scale(const scale_args &a, fr_t v, size_t idx, unsigned k)
+{
+    if (a.mode == SCALE_NONE)
+        return v;
+    if (a.mode == SCALE_CONST)
+        return fr_mul(v, a.c);
+    size_t e = a.mode == SCALE_NATURAL ? idx : (size_t)(__brevll(idx) >> (64 - k));
+    fr_t f = fr_mul(a.lo[e & (((size_t)1 << a.s) - 1)], a.hi[e >> a.s]);
+    return fr_mul(v, f);
+}
+
+/* One pass of DIF (DIT = false) or DIT stages over index bits [b-t, b).
+ * blockDim = (2^(t-1), G): G sub-transforms per block, dynamic shared
+ * memory G 2^t elements. */
+template <bool DIT> __global__ void __launch_bounds__(512) ntt_pass(pass_args a)
+{
+    extern __shared__ fr_t smem[];
+    const unsigned t = a.t, u = a.b - a.t, half = 1u << (t - 1);
+    const unsigned tid = threadIdx.x;
+    fr_t *sm = smem + ((size_t)threadIdx.y << t);
+    size_t g = (size_t)blockIdx.x * blockDim.y + threadIdx.y;
+    size_t lo = g & (((size_t)1 << u) - 1), hi = g >> u;
+    size_t base = (hi << a.b) + lo;
+    size_t i0 = base + ((size_t)tid << u), i1 = base + ((size_t)(tid + half) << u);
+    const unsigned kk = a.k;
+
+    if (!DIT) {
+        /* first stage (half-size 2^(b-1)) in registers */
+        fr_t x0 = scale(a.pre, fr_load(a.x + i0), i0, kk);
+        fr_t x1 = scale(a.pre, fr_load(a.x + i1), i1, kk);
+        unsigned p = a.b - 1;
+        fr_t w = a.w[(((size_t)tid << u) + lo) << (kk - 1 - p)];
+        fr_t s = fr_add(x0, x1), d = fr_mul(fr_sub(x0, x1), w);
+        sm[tid] = s;
+        sm[tid + half] = d;
+        __syncthreads();
+        for (int q = (int)t - 2; q >= 0; q--) {
+            unsigned pos = tid & ((1u << q) - 1);
+            unsigned j0 = ((tid >> q) << (q + 1)) + pos, j1 = j0 + (1u << q);
+            p = (unsigned)q + u;
+            w = a.w[(((size_t)pos << u) + lo) << (kk - 1 - p)];
+            x0 = sm[j0];
+            x1 = sm[j1];
+            sm[j0] = fr_add(x0, x1);
+            sm[j1] = fr_mul(fr_sub(x0, x1), w);
+            __syncthreads();
+        }
+        fr_store(a.x + i0, scale(a.post, sm[tid], i0, kk));
+        fr_store(a.x + i1, scale(a.post, sm[tid + half], i1, kk));
+    } else {
+        sm[tid] = scale(a.pre, fr_load(a.x + i0), i0, kk);
+        sm[tid + half] = scale(a.pre, fr_load(a.x + i1), i1, kk);
+        __syncthreads();
+        for (unsigned q = 0; q + 1 < t; q++) {
+            unsigned pos = tid & ((1u << q) - 1);
+            unsigned j0 = ((tid >> q) << (q + 1)) + pos, j1 = j0 + (1u << q);
+            unsigned p = q + u;
+            fr_t w = a.w[(((size_t)pos << u) + lo) << (kk - 1 - p)];
+            fr_t x0 = sm[j0], x1 = fr_mul(sm[j1], w);
+            sm[j0] = fr_add(x0, x1);
+            sm[j1] = fr_sub(x0, x1);
+            __syncthreads();
+        }
+        /* last stage (half-size 2^(b-1)) in registers */
+        unsigned p = a.b - 1;
+        fr_t w = a.w[(((size_t)tid << u) + lo) << (kk - 1 - p)];
+        fr_t x0 = sm[tid], x1 = fr_mul(sm[tid + half], w);
+        fr_store(a.x + i0, scale(a.post, fr_add(x0, x1), i0, kk));
+        fr_store(a.x + i1, scale(a.post, fr_sub(x0, x1), i1, kk));
+    }
+}
+
+/* out[e] = lo[e mod 2^s] hi[e >> s], e < count. */
+__global__ void power_table(fr_t *out, const fr_t *lo, const fr_t *hi, unsigned s, size_t count)
+{
+    size_t e = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (e < count)
+        fr_store(out + e,
+                 fr_mul(fr_load(lo + (e & (((size_t)1 << s) - 1))), fr_load(hi + (e >> s))));
+}
+
+/* In-place bit-reversal permutation of 2^k elements (pair swaps). */
+__global__ void bitrev_kernel(fr_t *x, unsigned k)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >> k)
+        return;
+    size_t j = (size_t)(__brevll(i) >> (64 - k));
+    if (i < j) {
+        fr_t xi = fr_load(x + i), xj = fr_load(x + j);
+        fr_store(x + i, xj);
+        fr_store(x + j, xi);
+    }
+}
+
+/* a <- bitrev(a b - c), elementwise then permuted, in place in a. */
+__global__ void mul_sub_bitrev(fr_t *a, const fr_t *b, const fr_t *c, unsigned k)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >> k)
+        return;
+    size_t j = (size_t)(__brevll(i) >> (64 - k));
+    if (i > j)
+        return;
+    fr_t vi = fr_sub(fr_mul(fr_load(a + i), fr_load(b + i)), fr_load(c + i));
+    if (i == j) {
+        fr_store(a + i, vi);
+        return;
+    }
+    fr_t vj = fr_sub(fr_mul(fr_load(a + j), fr_load(b + j)), fr_load(c + j));
+    fr_store(a + i, vj);
+    fr_store(a + j, vi);
+}
+
+/* ------------------------------------------------------- per-device tables */
+
+/* Coset scalings c gamma^e: which gamma (g or 1/g) and which constant c. */
+enum { CT_G = 0, CT_G_NINV, CT_GI_NINV, CT_GI_ZNINV, CT_COUNT };
+
+struct dev_domain {
+    unsigned k;
+    cz_fr omega;         /* identifies the roots (bellperson's or snarkjs's) */
+    fr_t *w[2];          /* omega^e, omega^-e for e < n/2 */
+    fr_t *clo[2];        /* g^e, g^-e for e < 2^cs */
+    fr_t *chi[CT_COUNT]; /* c gamma^(e 2^cs) for e < 2^(k-cs) */
+    unsigned cs;
+    fr_t n_inv;
+};
+
+static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
+static dev_domain *tables[MAX_DEVICES][CZ_NTT_MAX_LOG + 1];
+
+static int cuda_err(cudaError_t e)
+{
+    if (e == cudaSuccess)
+        return CZ_OK;
+    cudaGetLastError(); /* reset the last-error state (non-sticky errors) */
+    if (e == cudaErrorMemoryAllocation)
+        return CZ_ERR_NOMEM;
+    if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver)
+        return CZ_ERR_UNSUPPORTED;
+    return CZ_ERR_BACKEND;
+}
+
+static int dev_alloc(void **p, size_t bytes)
+{
+    size_t free_b = 0, total_b = 0;
+    *p = NULL;
+    int rc = cuda_err(cudaMemGetInfo(&free_b, &total_b));
+    if (rc)
+        return rc;
+    if (bytes > free_b)
+        return CZ_ERR_NOMEM;
+    return cuda_err(cudaMalloc(p, bytes ? bytes : 1));
+}
+
+static fr_t to_dev(const cz_fr &x)
+{
+    fr_t r;
+    memcpy(&r, &x, sizeof r);
+    return r;
+}
+
+static void dev_domain_free(dev_domain *dd)
+{
+    if (!dd)
+        return;
+    for (int i = 0; i < 2; i++) {
+        cudaFree(dd->w[i]);
+        cudaFree(dd->clo[i]);
+    }
+    for (int i = 0; i < CT_COUNT; i++)
+        cudaFree(dd->chi[i]);
+    free(dd);
+}
+
+/* tab[e] = c x^e for e < count (host). */
+static void host_powers(cz_fr *tab, const cz_fr *x, const cz_fr *c, size_t count)
+{
+    cz_fr acc = c ? *c : CZ_FR_ONE;
+    for (size_t e = 0; e < count; e++) {
+        tab[e] = acc;
+        cz_fr_mul(&acc, &acc, x);
+    }
+}
+
+/* x^(2^s) */
+static cz_fr pow2k(cz_fr x, unsigned s)
+{
+    for (unsigned i = 0; i < s; i++)
+        cz_fr_sqr(&x, &x);
+    return x;
+}
+
+static int upload(fr_t **dst, const cz_fr *src, size_t count)
+{
+    int rc = dev_alloc((void **)dst, count * sizeof(fr_t));
+    if (rc)
+        return rc;
+    return cuda_err(cudaMemcpy(*dst, src, count * sizeof(fr_t), cudaMemcpyHostToDevice));
+}
+
+static int dev_domain_build(dev_domain *dd, const cz_ntt_domain *d)
+{
+    unsigned k = d->log_n;
+    unsigned lh = k - 1, ws = lh / 2; /* n/2 = 2^lh twiddles = 2^ws x 2^(lh-ws) */
+    unsigned cs = (k + 1) / 2;
+    size_t nlo = (size_t)1 << (ws > cs ? ws : cs),
+           nhi = (size_t)1 << (lh - ws > k - cs ? lh - ws : k - cs);
+    cz_fr *h = (cz_fr *)malloc((nlo + nhi) * sizeof(cz_fr));
+    fr_t *lo_d = NULL, *hi_d = NULL;
+    if (!h)
+        return CZ_ERR_NOMEM;
+    cz_fr *hh = h + nlo;
+    int rc = CZ_OK;
+    dd->k = k;
+    dd->omega = d->omega[0];
+    dd->cs = cs;
+    dd->n_inv = to_dev(d->n_inv);
+    /* twiddles: built on the device from two small tables */
+    for (int s = 0; s < 2 && !rc; s++) {
+        size_t half = (size_t)1 << lh;
+        host_powers(h, &d->omega[s], NULL, (size_t)1 << ws);
+        cz_fr step = pow2k(d->omega[s], ws);
+        host_powers(hh, &step, NULL, (size_t)1 << (lh - ws));
+        rc = upload(&lo_d, h, (size_t)1 << ws);
+        if (!rc)
+            rc = upload(&hi_d, hh, (size_t)1 << (lh - ws));
+        if (!rc)
+            rc = dev_alloc((void **)&dd->w[s], half * sizeof(fr_t));
+        if (!rc) {
+            power_table<<<(unsigned)((half + 255) / 256), 256>>>(dd->w[s], lo_d, hi_d, ws, half);
+            rc = cuda_err(cudaGetLastError());
+        }
+        if (!rc)
+            rc = cuda_err(cudaDeviceSynchronize());
+        cudaFree(lo_d);
+        cudaFree(hi_d);
+        lo_d = hi_d = NULL;
+    }
+    /* coset tables */
+    cz_fr zn;
+    cz_fr_mul(&zn, &d->z_inv, &d->n_inv);
+    const cz_fr *cst[CT_COUNT] = {NULL, &d->n_inv, &d->n_inv, &zn};
+    const int gam[CT_COUNT] = {0, 0, 1, 1};
+    for (int s = 0; s < 2 && !rc; s++) {
+        host_powers(h, &d->gamma[s], NULL, (size_t)1 << cs);
+        rc = upload(&dd->clo[s], h, (size_t)1 << cs);
+    }
+    for (int i = 0; i < CT_COUNT && !rc; i++) {
+        cz_fr step = pow2k(d->gamma[gam[i]], cs);
+        host_powers(hh, &step, cst[i], (size_t)1 << (k - cs));
+        rc = upload(&dd->chi[i], hh, (size_t)1 << (k - cs));
+    }
+    free(h);
+    return rc;
+}
+
+/* The tables of d on the current device, built on first use. */
+static int get_tables(const cz_ntt_domain *d, dev_domain **out)
+{
+    int dev, rc;
+    *out = NULL;
+    if ((rc = cuda_err(cudaGetDevice(&dev))))
+        return rc;
+    if (dev < 0 || dev >= MAX_DEVICES || d->log_n < 1 || d->log_n > CZ_NTT_MAX_LOG)
+        return CZ_ERR_INVALID_ARG;
+    pthread_mutex_lock(&tables_lock);
+    dev_domain **slot = &tables[dev][d->log_n];
+    if (*slot && !cz_fr_equal(&(*slot)->omega, &d->omega[0])) {
+        cudaDeviceSynchronize(); /* other roots: replace (queued work may use them) */
+        dev_domain_free(*slot);
+        *slot = NULL;
+    }
+    if (!*slot) {
+        dev_domain *dd = (dev_domain *)calloc(1, sizeof *dd);
+        rc = dd ? dev_domain_build(dd, d) : CZ_ERR_NOMEM;
+        if (rc)
+            dev_domain_free(dd);
+        else
+            *slot = dd;
+    }
+    *out = *slot;
+    pthread_mutex_unlock(&tables_lock);
+    return rc;
+}
+
+/* --------------------------------------------------------------- launches */
+
+static scale_args no_scale(void)
+{
+    scale_args s;
+    memset(&s, 0, sizeof s);
+    return s;
+}
+
+static scale_args const_scale(fr_t c)
+{
+    scale_args s = no_scale();
+    s.mode = SCALE_CONST;
+    s.c = c;
+    return s;
+}
+
+static scale_args coset_scale(const dev_domain *dd, int ct, bool bitrev_index)
+{
+    scale_args s = no_scale();
+    s.mode = bitrev_index ? SCALE_BITREV : SCALE_NATURAL;
+    s.lo = dd->clo[ct >= CT_GI_NINV];
+    s.hi = dd->chi[ct];
+    s.s = dd->cs;
+    return s;
+}
+
+/* One whole transform without permutation: DIF or DIT, root omega^-1 when
+ * inv; pre applies to the input, post to the output. */
+static int run_transform(const dev_domain *dd, fr_t *x, bool dit, bool inv, scale_args pre,
+                         scale_args post)
+{
+    unsigned k = dd->k, passes = (k + PASS_MAX_LOG - 1) / PASS_MAX_LOG;
+    unsigned bits[4];
+    for (unsigned i = 0; i < passes; i++) /* even split, larger parts first */
+        bits[i] = k / passes + (i < k % passes);
+    unsigned b = dit ? 0 : k;
+    for (unsigned i = 0; i < passes; i++) {
+        unsigned t = bits[i];
+        pass_args a;
+        a.x = x;
+        a.w = dd->w[inv];
+        a.k = k;
+        a.t = t;
+        a.b = dit ? b + t : b;
+        a.pre = i == 0 ? pre : no_scale();
+        a.post = i + 1 == passes ? post : no_scale();
+        unsigned tx = 1u << (t - 1);
+        size_t groups = (size_t)1 << (k - t);
+        unsigned gy = tx >= PASS_THREADS ? 1 : PASS_THREADS / tx;
+        if (gy > groups)
+            gy = (unsigned)groups;
+        dim3 block(tx, gy);
+        size_t blocks = groups / gy;
+        size_t shmem = ((size_t)gy << t) * sizeof(fr_t);
+        if (dit)
+            ntt_pass<true><<<(unsigned)blocks, block, shmem>>>(a);
+        else
+            ntt_pass<false><<<(unsigned)blocks, block, shmem>>>(a);
+        int rc = cuda_err(cudaGetLastError());
+        if (rc)
+            return rc;
+        b = dit ? b + t : b - t;
+    }
+    return CZ_OK;
+}
+
+static int run_bitrev(fr_t *x, unsigned k)
+{
+    size_t n = (size_t)1 << k;
+    bitrev_kernel<<<(unsigned)((n + 255) / 256), 256>>>(x, k);
+    return cuda_err(cudaGetLastError());
+}
+
+static bool has_device(void)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    return count > 0;
+}
+
+/* ------------------------------------------------------------------ API */
+
+extern "C" {
+
+bool cz_cuda_available(void) { return has_device(); }
+
+int cz_cuda_device_name(char *buf, size_t len)
+{
+    if (!buf || !len)
+        return CZ_ERR_INVALID_ARG;
+    buf[0] = 0;
+    if (!has_device())
+        return CZ_ERR_UNSUPPORTED;
+    int dev;
+    cudaDeviceProp p;
+    int rc = cuda_err(cudaGetDevice(&dev));
+    if (!rc)
+        rc = cuda_err(cudaGetDeviceProperties(&p, dev));
+    if (!rc) {
+        strncpy(buf, p.name, len - 1);
+        buf[len - 1] = 0;
+    }
+    return rc;
+}
+
+int cz_cuda_malloc(void **p, size_t bytes)
+{
+    if (!p)
+        return CZ_ERR_INVALID_ARG;
+    *p = NULL;
+    if (!has_device())
+        return CZ_ERR_UNSUPPORTED;
+    return dev_alloc(p, bytes);
+}
+
+void cz_cuda_free(void *p)
+{
+    if (p)
+        cudaFree(p);
+}
+
+int cz_cuda_host_alloc(void **p, size_t bytes)
+{
+    if (!p)
+        return CZ_ERR_INVALID_ARG;
+    *p = NULL;
+    if (!has_device())
+        return CZ_ERR_UNSUPPORTED;
+    int rc = cuda_err(cudaMallocHost(p, bytes ? bytes : 1));
+    if (rc) {
+        *p = NULL;
+        return CZ_ERR_NOMEM;
+    }
+    return CZ_OK;
+}
+
+void cz_cuda_host_free(void *p)
+{
+    if (p)
+        cudaFreeHost(p);
+}
+
+int cz_cuda_memcpy_h2d(void *dst_dev, const void *src_host, size_t bytes)
+{
+    return cuda_err(cudaMemcpy(dst_dev, src_host, bytes, cudaMemcpyHostToDevice));
+}
+
+int cz_cuda_memcpy_d2h(void *dst_host, const void *src_dev, size_t bytes)
+{
+    return cuda_err(cudaMemcpy(dst_host, src_dev, bytes, cudaMemcpyDeviceToHost));
+}
+
+int cz_cuda_sync(void) { return cuda_err(cudaDeviceSynchronize()); }
+
+int cz_cuda_prepare(const cz_ntt_domain *d)
+{
+    if (!d)
+        return CZ_ERR_INVALID_ARG;
+    if (!has_device())
+        return CZ_ERR_UNSUPPORTED;
+    dev_domain *dd;
+    return get_tables(d, &dd);
+}
+
+void cz_cuda_release(void)
+{
+    pthread_mutex_lock(&tables_lock);
+    int cur = -1;
+    bool any = false;
+    for (int dev = 0; dev < MAX_DEVICES; dev++)
+        for (unsigned k = 0; k <= CZ_NTT_MAX_LOG; k++)
+            any |= tables[dev][k] != NULL;
+    if (any && cudaGetDevice(&cur) == cudaSuccess) {
+        for (int dev = 0; dev < MAX_DEVICES; dev++) {
+            for (unsigned k = 0; k <= CZ_NTT_MAX_LOG; k++) {
+                if (!tables[dev][k])
+                    continue;
+                cudaSetDevice(dev);
+                cudaDeviceSynchronize();
+                dev_domain_free(tables[dev][k]);
+                tables[dev][k] = NULL;
+            }
+        }
+        cudaSetDevice(cur);
+    }
+    pthread_mutex_unlock(&tables_lock);
+}
+
+int cz_cuda_ntt(const cz_ntt_domain *d, cz_fr *x_dev, cz_ntt_kind kind, cz_ntt_order order)
+{
+    if (!d || !x_dev || (unsigned)kind > CZ_NTT_COSET_INVERSE || (unsigned)order > CZ_NTT_RR)
+        return CZ_ERR_INVALID_ARG;
+    if (!has_device())
+        return CZ_ERR_UNSUPPORTED;
+    dev_domain *dd;
+    int rc = get_tables(d, &dd);
+    if (rc)
+        return rc;
+    fr_t *x = (fr_t *)x_dev;
+    bool inv = kind == CZ_NTT_INVERSE || kind == CZ_NTT_COSET_INVERSE;
+    /* NR: DIF; RN: DIT; NN: DIF, then a permutation; RR: a permutation,
+     * then DIF.  DIF reads natural order and writes bit-reversed order, DIT
+     * the other way round: the coset factor's index follows. */
+    bool dit = order == CZ_NTT_RN;
+    bool pre_perm = order == CZ_NTT_RR, post_perm = order == CZ_NTT_NN;
+    scale_args pre = no_scale(), post = no_scale();
+    switch (kind) {
+    case CZ_NTT_FORWARD:
+        break;
+    case CZ_NTT_INVERSE:
+        post = const_scale(dd->n_inv);
+        break;
+    case CZ_NTT_COSET_FORWARD:
+        pre = coset_scale(dd, CT_G, dit);
+        break;
+    case CZ_NTT_COSET_INVERSE:
+        post = coset_scale(dd, CT_GI_NINV, !dit);
+        break;
+    }
+    if (pre_perm && (rc = run_bitrev(x, dd->k)))
+        return rc;
+    if ((rc = run_transform(dd, x, dit, inv, pre, post)))
+        return rc;
+    if (post_perm)
+        rc = run_bitrev(x, dd->k);
+    return rc;
+}
+
+int cz_cuda_groth16_h_dev(const cz_ntt_domain *d, cz_fr *a_dev, cz_fr *b_dev, cz_fr *c_dev,
+                          size_t n)
+{
+    if (!d || !a_dev || !b_dev || !c_dev || n > d->n)
+        return CZ_ERR_INVALID_ARG;
+    if (!has_device())
+        return CZ_ERR_UNSUPPORTED;
+    dev_domain *dd;
+    int rc = get_tables(d, &dd);
+    if (rc)
+        return rc;
+    size_t m = d->n;
+    fr_t *v[3] = {(fr_t *)a_dev, (fr_t *)b_dev, (fr_t *)c_dev};
+    /* as src/poly/h.c: inverse DIF with coefficient j scaled by g^j / m
+     * (index bitrev(j)), forward DIT; a b - c permuted to bit-reversed
+     * order; inverse DIT with coefficient j scaled by g^-j z_inv / m */
+    for (int i = 0; i < 3; i++) {
+        if (n < m && (rc = cuda_err(cudaMemsetAsync(v[i] + n, 0, (m - n) * sizeof(fr_t)))))
+            return rc;
+        if ((rc = run_transform(dd, v[i], false, true, no_scale(),
+                                coset_scale(dd, CT_G_NINV, true))))
+            return rc;
+        if ((rc = run_transform(dd, v[i], true, false, no_scale(), no_scale())))
+            return rc;
+    }
+    mul_sub_bitrev<<<(unsigned)((m + 255) / 256), 256>>>(v[0], v[1], v[2], dd->k);
+    if ((rc = cuda_err(cudaGetLastError())))
+        return rc;
+    return run_transform(dd, v[0], true, true, no_scale(), coset_scale(dd, CT_GI_ZNINV, false));
+}
+
+int cz_cuda_groth16_h(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size_t n)
+{
+    if (!d || !a || !b || !c || n > d->n)
+        return CZ_ERR_INVALID_ARG;
+    if (!has_device())
+        return CZ_ERR_UNSUPPORTED;
+    size_t m = d->n, bytes = m * sizeof(cz_fr);
+    int rc = cz_cuda_prepare(d);
+    void *buf = NULL;
+    if (!rc)
+        rc = dev_alloc(&buf, 3 * bytes);
+    cz_fr *v = (cz_fr *)buf;
+    const cz_fr *src[3] = {a, b, c};
+    for (int i = 0; i < 3 && !rc; i++)
+        rc = cuda_err(cudaMemcpy(v + i * m, src[i], n * sizeof(cz_fr), cudaMemcpyHostToDevice));
+    if (!rc)
+        rc = cz_cuda_groth16_h_dev(d, v, v + m, v + 2 * m, n);
+    if (!rc)
+        rc = cuda_err(cudaMemcpy(a, v, bytes, cudaMemcpyDeviceToHost));
+    cudaFree(buf);
+    return rc;
+}
+
+struct cz_cuda_timer {
+    cudaEvent_t start, stop;
+};
+
+int cz_cuda_timer_new(cz_cuda_timer **t)
+{
+    if (!t)
+        return CZ_ERR_INVALID_ARG;
+    *t = NULL;
+    if (!has_device())
+        return CZ_ERR_UNSUPPORTED;
+    cz_cuda_timer *p = (cz_cuda_timer *)calloc(1, sizeof *p);
+    if (!p)
+        return CZ_ERR_NOMEM;
+    int rc = cuda_err(cudaEventCreate(&p->start));
+    if (!rc && (rc = cuda_err(cudaEventCreate(&p->stop))))
+        cudaEventDestroy(p->start);
+    if (rc) {
+        free(p);
+        return rc;
+    }
+    *t = p;
+    return CZ_OK;
+}
+
+void cz_cuda_timer_free(cz_cuda_timer *t)
+{
+    if (!t)
+        return;
+    cudaEventDestroy(t->start);
+    cudaEventDestroy(t->stop);
+    free(t);
+}
+
+int cz_cuda_timer_start(cz_cuda_timer *t)
+{
+    return t ? cuda_err(cudaEventRecord(t->start)) : CZ_ERR_INVALID_ARG;
+}
+
+int cz_cuda_timer_stop(cz_cuda_timer *t, float *ms)
+{
+    if (!t || !ms)
+        return CZ_ERR_INVALID_ARG;
+    int rc = cuda_err(cudaEventRecord(t->stop));
+    if (!rc)
+        rc = cuda_err(cudaEventSynchronize(t->stop));
+    if (!rc)
+        rc = cuda_err(cudaEventElapsedTime(ms, t->start, t->stop));
+    return rc;
+}
+
+} /* extern "C" */

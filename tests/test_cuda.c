@@ -1,0 +1,272 @@
+/* The CUDA back end (include/cuzk/cuda.h) against the CPU reference, bit for
+ * bit, on fresh random inputs: every NTT kind and order at 2^1..2^20 (and
+ * 2^24 once), round trips, the Groth16 H polynomial.  Without a device (CI)
+ * only the "not available" contract is checked and the GPU tests skip. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk/cuda.h"
+#include "cuzk/err.h"
+#include "cuzk/poly.h"
+#include "tf.h"
+
+static const char *kind_names[] = {"forward", "inverse", "coset-forward", "coset-inverse"};
+static const char *order_names[] = {"NN", "NR", "RN", "RR"};
+
+static cz_pool *pool;
+
+static cz_fr *vec(size_t n)
+{
+    cz_fr *v = malloc(n * sizeof(cz_fr));
+    if (!v) {
+        fprintf(stderr, "test_cuda: out of host memory\n");
+        exit(1);
+    }
+    return v;
+}
+
+static void fill(cz_fr *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        cz_fr_random(&x[i], &tf_rng);
+}
+
+/* Index of the first element where a and b differ, n when none. */
+static size_t first_diff(const cz_fr *a, const cz_fr *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (memcmp(&a[i], &b[i], sizeof(cz_fr)))
+            return i;
+    return n;
+}
+
+/* How many elements differ (all wrong points at arithmetic, some at
+ * indexing or a race). */
+static size_t count_diff(const cz_fr *a, const cz_fr *b, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += memcmp(&a[i], &b[i], sizeof(cz_fr)) != 0;
+    return c;
+}
+
+static int gpu(void)
+{
+    static int have = -1;
+    if (have < 0) {
+        have = cz_cuda_available();
+        if (!have)
+            printf("test_cuda: no CUDA device: GPU tests skipped\n");
+    }
+    return have;
+}
+
+/* Without a device every entry point says so instead of crashing. */
+static void test_unavailable(void)
+{
+    if (cz_cuda_available())
+        return;
+    cz_ntt_domain *d;
+    TF_CHECK(cz_ntt_domain_new(&d, 10) == CZ_OK);
+    cz_fr x[4] = {{{0}}};
+    void *p = x;
+    char name[16] = "x";
+    TF_CHECK(cz_cuda_malloc(&p, 64) == CZ_ERR_UNSUPPORTED && p == NULL);
+    p = x;
+    TF_CHECK(cz_cuda_host_alloc(&p, 64) == CZ_ERR_UNSUPPORTED && p == NULL);
+    TF_CHECK(cz_cuda_device_name(name, sizeof name) == CZ_ERR_UNSUPPORTED && name[0] == 0);
+    TF_CHECK(cz_cuda_prepare(d) == CZ_ERR_UNSUPPORTED);
+    TF_CHECK(cz_cuda_ntt(d, x, CZ_NTT_FORWARD, CZ_NTT_NR) == CZ_ERR_UNSUPPORTED);
+    TF_CHECK(cz_cuda_groth16_h(d, x, x + 1, x + 2, 0) == CZ_ERR_UNSUPPORTED);
+    cz_cuda_timer *t = (cz_cuda_timer *)&p;
+    TF_CHECK(cz_cuda_timer_new(&t) == CZ_ERR_UNSUPPORTED && t == NULL);
+    cz_cuda_release();
+    cz_ntt_domain_free(d);
+}
+
+/* GPU transform of x (host) on the device; result back in out. */
+static int gpu_ntt(const cz_ntt_domain *d, cz_fr *out, const cz_fr *x, cz_ntt_kind kind,
+                   cz_ntt_order order, cz_fr *dev)
+{
+    size_t bytes = cz_ntt_domain_size(d) * sizeof(cz_fr);
+    int rc = cz_cuda_memcpy_h2d(dev, x, bytes);
+    if (!rc)
+        rc = cz_cuda_ntt(d, dev, kind, order);
+    if (!rc)
+        rc = cz_cuda_sync();
+    if (!rc)
+        rc = cz_cuda_memcpy_d2h(out, dev, bytes);
+    return rc;
+}
+
+/* Every kind and order at 2^lo..2^hi against cz_ntt; when only_one, one
+ * kind drawn at random, in orders NR and RN. */
+static void check_ntt_sizes(unsigned lo, unsigned hi, unsigned root, int only_one)
+{
+    for (unsigned k = lo; k <= hi; k++) {
+        size_t n = (size_t)1 << k;
+        cz_ntt_domain *d;
+        TF_CHECK(cz_ntt_domain_new_root(&d, k, root) == CZ_OK);
+        cz_fr *x = vec(n), *want = vec(n), *got = vec(n), *dev = NULL;
+        int rc = cz_cuda_malloc((void **)&dev, n * sizeof(cz_fr));
+        TF_CHECK_MSG(rc == CZ_OK, "cz_cuda_malloc 2^%u: %s", k, cz_strerror(rc));
+        unsigned bad = 0, runs = 0;
+        int sel = (int)(cz_prng_next(&tf_rng) % 4);
+        for (int ki = 0; ki < 4 && dev; ki++) {
+            for (int oi = 0; oi < 4; oi++) {
+                if (only_one && (ki != sel || (oi != CZ_NTT_NR && oi != CZ_NTT_RN)))
+                    continue;
+                fill(x, n);
+                memcpy(want, x, n * sizeof(cz_fr));
+                cz_ntt(d, want, (cz_ntt_kind)ki, (cz_ntt_order)oi, pool);
+                memset(got, 0xa5, n * sizeof(cz_fr)); /* poison */
+                rc = gpu_ntt(d, got, x, (cz_ntt_kind)ki, (cz_ntt_order)oi, dev);
+                size_t i = rc ? 0 : first_diff(got, want, n);
+                runs++;
+                if (rc || i < n) {
+                    bad++;
+                    TF_CHECK_MSG(0,
+                                 "GPU NTT 2^%u root %u %s %s: %s, first difference at %zu, "
+                                 "%zu of %zu differ",
+                                 k, root, kind_names[ki], order_names[oi],
+                                 rc ? cz_strerror(rc) : "ok", i, rc ? n : count_diff(got, want, n),
+                                 n);
+                }
+            }
+        }
+        printf("test_cuda: ntt 2^%-2u root %u: %u/%u kind x order combinations equal the CPU\n", k,
+               root, runs - bad, runs);
+        fflush(stdout);
+        cz_cuda_free(dev);
+        free(x);
+        free(want);
+        free(got);
+        cz_ntt_domain_free(d);
+    }
+}
+
+static void test_ntt_vs_cpu(void)
+{
+    if (!gpu())
+        return;
+    check_ntt_sizes(1, 20, CZ_NTT_ROOT_BELLPERSON, 0); /* 2^1: one butterfly */
+    check_ntt_sizes(12, 12, CZ_NTT_ROOT_SNARKJS, 0);   /* other roots: tables replaced */
+    check_ntt_sizes(12, 12, CZ_NTT_ROOT_BELLPERSON, 0);
+    check_ntt_sizes(24, 24, CZ_NTT_ROOT_BELLPERSON, 1);
+}
+
+/* inverse(forward(x)) == x on the device alone, plain and coset, both order
+ * pairs (NR then RN, RN then NR). */
+static void test_round_trip(void)
+{
+    if (!gpu())
+        return;
+    for (unsigned k = 10; k <= 22; k += 3) {
+        size_t n = (size_t)1 << k;
+        cz_ntt_domain *d;
+        TF_CHECK(cz_ntt_domain_new(&d, k) == CZ_OK);
+        cz_fr *x = vec(n), *got = vec(n), *dev = NULL;
+        TF_CHECK(cz_cuda_malloc((void **)&dev, n * sizeof(cz_fr)) == CZ_OK);
+        for (int coset = 0; coset < 2 && dev; coset++) {
+            for (int o = 0; o < 2; o++) {
+                cz_ntt_order o1 = o ? CZ_NTT_RN : CZ_NTT_NR, o2 = o ? CZ_NTT_NR : CZ_NTT_RN;
+                fill(x, n);
+                memset(got, 0x5a, n * sizeof(cz_fr));
+                int rc = cz_cuda_memcpy_h2d(dev, x, n * sizeof(cz_fr));
+                if (!rc)
+                    rc = cz_cuda_ntt(d, dev, coset ? CZ_NTT_COSET_FORWARD : CZ_NTT_FORWARD, o1);
+                if (!rc)
+                    rc = cz_cuda_ntt(d, dev, coset ? CZ_NTT_COSET_INVERSE : CZ_NTT_INVERSE, o2);
+                if (!rc)
+                    rc = cz_cuda_memcpy_d2h(got, dev, n * sizeof(cz_fr));
+                size_t i = rc ? 0 : first_diff(got, x, n);
+                TF_CHECK_MSG(!rc && i == n,
+                             "GPU round trip 2^%u coset=%d %s->%s: %s, first "
+                             "difference at %zu",
+                             k, coset, order_names[o1], order_names[o2], cz_strerror(rc), i);
+            }
+        }
+        cz_cuda_free(dev);
+        free(x);
+        free(got);
+        cz_ntt_domain_free(d);
+    }
+    printf("test_cuda: round trips 2^10..2^22 done\n");
+}
+
+static void check_h(unsigned k, size_t n)
+{
+    size_t m = (size_t)1 << k;
+    cz_ntt_domain *d;
+    TF_CHECK(cz_ntt_domain_new(&d, k) == CZ_OK);
+    cz_fr *v[3], *w[3];
+    for (int i = 0; i < 3; i++) {
+        v[i] = vec(m);
+        w[i] = vec(m);
+        fill(v[i], n);
+        memset(v[i] + n, 0x77, (m - n) * sizeof(cz_fr)); /* padding: must be ignored */
+        memcpy(w[i], v[i], m * sizeof(cz_fr));
+    }
+    TF_CHECK(cz_groth16_h(d, w[0], w[1], w[2], n, pool) == CZ_OK);
+    int rc = cz_cuda_groth16_h(d, v[0], v[1], v[2], n);
+    size_t i = rc ? 0 : first_diff(v[0], w[0], m);
+    TF_CHECK_MSG(!rc && i == m, "GPU H 2^%u n=%zu: %s, first difference at %zu, %zu of %zu differ",
+                 k, n, cz_strerror(rc), i, rc ? m : count_diff(v[0], w[0], m), m);
+    printf("test_cuda: h 2^%-2u n=%-9zu %s\n", k, n, !rc && i == m ? "equals the CPU" : "DIFFERS");
+    fflush(stdout);
+    for (int j = 0; j < 3; j++) {
+        free(v[j]);
+        free(w[j]);
+    }
+    cz_ntt_domain_free(d);
+}
+
+static void test_h_vs_cpu(void)
+{
+    if (!gpu())
+        return;
+    for (unsigned k = 10; k <= 20; k++) {
+        size_t m = (size_t)1 << k;
+        check_h(k, k % 3 == 0 ? m : m - 1 - cz_prng_next(&tf_rng) % (m / 2));
+    }
+    check_h(24, ((size_t)1 << 24) - 12345);
+    /* contract */
+    cz_ntt_domain *d;
+    TF_CHECK(cz_ntt_domain_new(&d, 10) == CZ_OK);
+    cz_fr *x = vec(3 << 10);
+    TF_CHECK(cz_cuda_groth16_h(d, x, x + 1024, x + 2048, 1025) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_cuda_groth16_h(d, NULL, x + 1024, x + 2048, 10) == CZ_ERR_INVALID_ARG);
+    free(x);
+    cz_ntt_domain_free(d);
+}
+
+static void test_memory_check(void)
+{
+    if (!gpu())
+        return;
+    void *p = (void *)&p;
+    /* far beyond any device: refused up front, not attempted */
+    TF_CHECK(cz_cuda_malloc(&p, (size_t)1 << 50) == CZ_ERR_NOMEM && p == NULL);
+    char name[256];
+    TF_CHECK(cz_cuda_device_name(name, sizeof name) == CZ_OK && name[0]);
+    printf("test_cuda: device %s\n", name);
+}
+
+static void test_setup(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus > 1 && !pool)
+        TF_CHECK(cz_pool_new(&pool, (unsigned)(cpus > 64 ? 63 : cpus - 1)) == CZ_OK);
+}
+
+static void test_teardown(void)
+{
+    cz_cuda_release();
+    cz_pool_free(pool);
+    pool = NULL;
+}
+
+TF_MAIN(TF_TEST(test_setup), TF_TEST(test_unavailable), TF_TEST(test_memory_check),
+        TF_TEST(test_ntt_vs_cpu), TF_TEST(test_round_trip), TF_TEST(test_h_vs_cpu),
+        TF_TEST(test_teardown))
