@@ -33,7 +33,7 @@ if ! cmake -S . -B build/gpu -DCMAKE_BUILD_TYPE=Release -DCZ_WERROR=ON >"$OUT/cm
     echo "gpu-check: CMake did not configure a CUDA build (log: $OUT/cmake.log)"
     exit 1
 fi
-if ! cmake --build build/gpu -j"$JOBS" --target test_cuda cuzk-bench >"$OUT/build.log" 2>&1; then
+if ! cmake --build build/gpu -j"$JOBS" --target test_cuda test_groth16 cuzk-bench >"$OUT/build.log" 2>&1; then
     tail -40 "$OUT/build.log"
     echo "gpu-check: BUILD FAILED (log: $OUT/build.log)"
     exit 1
@@ -62,6 +62,10 @@ echo "== test_cuda (GPU vs CPU, bit for bit)"
 test_rc=${PIPESTATUS[0]}
 [ "$test_rc" -ne 0 ] && fail=1
 grep -q "GPU tests skipped" "$OUT/test_cuda.log" && { echo "gpu-check: NO GPU SEEN by test_cuda"; fail=1; }
+echo "== test_groth16: GPU back end proofs equal the CPU's"
+build/gpu/test_groth16 --only test_gpu_backend 2>&1 | tee "$OUT/test_groth16.log"
+grep -q " 0 failed" "$OUT/test_groth16.log" && grep -q "equals the CPU" "$OUT/test_groth16.log" ||
+    { echo "gpu-check: GPU BACK END PROOF TEST FAILED"; fail=1; }
 
 # ------------------------------------------------------------- benchmarks --
 echo "== benchmarks (data on device, CUDA events, 2 warm-up runs, median of 10)"
@@ -85,6 +89,7 @@ verdict() { # value target
 echo
 echo "== summary ($(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1))"
 echo "test_cuda: $(tail -1 "$OUT/test_cuda.log")"
+echo "test_groth16 (GPU back end): $(tail -1 "$OUT/test_groth16.log")"
 printf "%-6s %12s %14s %12s %14s %14s\n" size "NTT ms" "coset NTT ms" "H ms" "H2D abc ms" "H e2e ms"
 for k in 20 24 27; do
     printf "2^%-4s %12s %14s %12s %14s %14s\n" $k "$(res ntt-NR $k)" "$(res coset-ntt-NR $k)" \

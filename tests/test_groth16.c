@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cuzk/circom.h"
+#include "cuzk/cuda.h"
 #include "cuzk/err.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pool.h"
@@ -573,7 +574,46 @@ static void test_snarkjs_zkey_fixture(void)
     cz_zkey_free(&z);
 }
 
+/* The GPU back end (H on the device) gives the same proof bytes as the CPU
+ * for the same r, s; without a device it is refused, not silently run on
+ * the CPU. */
+static void test_gpu_backend(void)
+{
+    circuit c;
+    make_circuit(&c, 3000, 2, false);
+    uint8_t seed[32];
+    seed_of(seed);
+    cz_groth16_params p;
+    TF_CHECK(cz_groth16_setup(&p, c.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+    cz_fr rs[2];
+    cz_fr_random(&rs[0], &tf_rng);
+    cz_fr_random(&rs[1], &tf_rng);
+    cz_groth16_prove_opts cpu = {.rs = rs}, gpu = {.rs = rs, .backend = CZ_BACKEND_GPU};
+    cz_groth16_proof a, b;
+    char err[256];
+    TF_CHECK(cz_groth16_prove(&a, &p, c.r, c.w, c.n, &cpu, NULL, 0) == CZ_OK);
+    int rc = cz_groth16_prove(&b, &p, c.r, c.w, c.n, &gpu, err, sizeof err);
+    if (!cz_cuda_available()) {
+        TF_CHECK_MSG(rc == CZ_ERR_UNSUPPORTED, "%s", err);
+        printf("test_groth16: no CUDA device: GPU back end refused as expected\n");
+    } else {
+        TF_CHECK_MSG(rc == CZ_OK, "%s", err);
+        uint8_t ea[192], eb[192];
+        cz_groth16_proof_to_bytes(ea, &a);
+        cz_groth16_proof_to_bytes(eb, &b);
+        TF_CHECK_MEM(ea, eb, 192);
+        cz_groth16_pvk pvk;
+        TF_CHECK(cz_groth16_pvk_prepare(&pvk, &p.vk) == CZ_OK);
+        TF_CHECK(cz_groth16_verify(&pvk, &b, c.w + 1, c.n_in - 1) == CZ_OK);
+        cz_groth16_pvk_free(&pvk);
+        printf("test_groth16: GPU back end proof equals the CPU's (%zu constraints)\n",
+               cz_r1cs_num_constraints(c.r));
+    }
+    cz_groth16_params_free(&p);
+    free_circuit(&c);
+}
+
 TF_MAIN(TF_TEST(test_bellperson_prove_verify), TF_TEST(test_determinism_and_blinding),
         TF_TEST(test_rejections), TF_TEST(test_argument_errors), TF_TEST(test_split_and_batch),
         TF_TEST(test_bellperson_files), TF_TEST(test_snarkjs_flavor),
-        TF_TEST(test_snarkjs_zkey_fixture))
+        TF_TEST(test_snarkjs_zkey_fixture), TF_TEST(test_gpu_backend))

@@ -84,6 +84,9 @@ typedef struct {
 
 /* The CPU back end: one device; ctx unused. */
 extern const cz_backend_ops cz_backend_cpu;
+/* The CUDA back end (first step: the H polynomial on the device, the MSMs
+ * still on the CPU): one device when cz_cuda_available(), else none. */
+extern const cz_backend_ops cz_backend_cuda;
 
 /* -------------------------------------------------------------- config --- */
 

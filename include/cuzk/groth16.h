@@ -170,6 +170,10 @@ void cz_groth16_setup_sizes(const cz_r1cs *r, cz_groth16_flavor flavor, size_t *
 /* Where prove_start runs its heavy work. */
 typedef enum {
     CZ_BACKEND_CPU = 0,
+    /* H on the CUDA device (bellperson flavor; the snarkjs flavor's
+     * odd-coset H still runs on the CPU), the rest on the CPU for now;
+     * bit-identical proofs.  CZ_ERR_UNSUPPORTED when no device is there. */
+    CZ_BACKEND_GPU = 1,
 } cz_backend;
 
 /* Seconds spent per phase (filled by the prover when opts->timings is set). */

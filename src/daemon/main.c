@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "cuzk/config.h"
+#include "cuzk/cuda.h"
 #include "cuzk/engine.h"
 #include "cuzk/err.h"
 #include "cuzk/groth16.h"
@@ -174,6 +175,9 @@ int main(int argc, char **argv)
     ec.self_verify = cfg.self_verify;
     ec.timeline_log = cfg.timeline;
     ec.log = cz_log_stream();
+    bool gpu = cz_cuda_available();
+    if (gpu)
+        ec.backend = &cz_backend_cuda;
     cz_engine *e;
     if (cz_engine_new(&e, &ec, err, sizeof err) != CZ_OK) {
         cz_log(CZ_LOG_ERROR, "engine: %s", err);
@@ -183,8 +187,9 @@ int main(int argc, char **argv)
     cz_engine_status_get(e, &st);
     cz_log(CZ_LOG_INFO,
            "cuzk-daemon %s: memory budget %.1f GiB, %u synthesis workers, %u prover "
-           "workers (cpu back end)%s",
+           "workers (%s back end)%s",
            CZ_VERSION, (double)st.mem.total / (1u << 30), st.synth_workers, st.prove_workers,
+           gpu ? "cuda" : "cpu",
            config ? "" : "; embedded default (no --config): built-in synthetic circuits");
 
     static circuits cs;

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cuzk/cuda.h"
 #include "cuzk/engine.h"
 #include "cuzk/err.h"
 #include "cuzk/msm.h"
@@ -198,6 +199,26 @@ static int cpu_finish(void *ctx, cz_groth16_proof *proof, cz_groth16_pending *pe
 }
 
 const cz_backend_ops cz_backend_cpu = {"cpu", cpu_devices, cpu_start, cpu_finish, NULL};
+
+/* The CUDA back end: H on the device (see CZ_BACKEND_GPU), one device for
+ * now; no device -> 0 devices, which cz_engine_new refuses. */
+static unsigned cuda_devices(void *ctx)
+{
+    (void)ctx;
+    return cz_cuda_available() ? 1 : 0;
+}
+
+static int cuda_start(void *ctx, unsigned dev, cz_groth16_pending **out,
+                      const cz_groth16_params *params, const cz_r1cs *r1cs, const cz_fr *w,
+                      size_t w_len, const cz_groth16_prove_opts *opts, char *err, size_t errlen)
+{
+    (void)ctx, (void)dev;
+    cz_groth16_prove_opts o = *opts;
+    o.backend = CZ_BACKEND_GPU;
+    return cz_groth16_prove_start(out, params, r1cs, w, w_len, &o, err, errlen);
+}
+
+const cz_backend_ops cz_backend_cuda = {"cuda", cuda_devices, cuda_start, cpu_finish, NULL};
 
 /* ------------------------------------------------------- job lifecycle --- */
 

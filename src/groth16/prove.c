@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cuzk/cuda.h"
 #include "cuzk/err.h"
 #include "cuzk/groth16.h"
 #include "cuzk/msm.h"
@@ -157,9 +158,13 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
     }
     if (opts == NULL)
         opts = &defaults;
-    if (opts->backend != CZ_BACKEND_CPU) {
+    if (opts->backend != CZ_BACKEND_CPU && opts->backend != CZ_BACKEND_GPU) {
         cz_msgf(err, errlen, "prove: unknown backend %d", (int)opts->backend);
         return CZ_ERR_INVALID_ARG;
+    }
+    if (opts->backend == CZ_BACKEND_GPU && !cz_cuda_available()) {
+        cz_msgf(err, errlen, "prove: the GPU back end was asked for but no CUDA device is there");
+        return CZ_ERR_UNSUPPORTED;
     }
     size_t n_in = cz_r1cs_num_inputs(r1cs), n_aux = cz_r1cs_num_aux(r1cs);
     if (w_len != n_in + n_aux) {
@@ -227,8 +232,12 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
     }
     double t1 = now();
     tm.spmv = t1 - t0;
-    rc = p->flavor == CZ_GROTH16_SNARKJS ? cz_groth16_h_odd_coset(dom, a, b, c, rows, pool)
-                                         : cz_groth16_h(dom, a, b, c, rows, pool);
+    if (p->flavor == CZ_GROTH16_SNARKJS)
+        rc = cz_groth16_h_odd_coset(dom, a, b, c, rows, pool);
+    else if (opts->backend == CZ_BACKEND_GPU)
+        rc = cz_cuda_groth16_h(dom, a, b, c, rows);
+    else
+        rc = cz_groth16_h(dom, a, b, c, rows, pool);
     if (rc != CZ_OK) {
         cz_msgf(err, errlen, "prove: H computation failed: %s", cz_strerror(rc));
         goto fail;
