@@ -466,10 +466,10 @@ static void test_eviction(void)
 /* A budget that holds one circuit and one partition but not both circuits
  * and a partition, with single-partition jobs of two circuits alternating
  * on two synthesis workers: circuits are evicted and reloaded under memory
- * pressure and every job completes.  (The engine unpins a circuit while its
- * partition waits for memory, so two waiting partitions cannot pin two
- * circuits and starve each other; this test exercises that path but does
- * not force the interleaving that would deadlock without it.) */
+ * pressure and every job completes.  This hung (2 runs in 8 with four
+ * copies at once on two cores) when a circuit load reserved its bytes in
+ * two steps and partitions kept their circuits pinned while waiting: holds
+ * and waits that could close a cycle. */
 static void test_two_circuits(void)
 {
     uint64_t peak10, cached10, peak11, cached11;

@@ -164,6 +164,11 @@ int cz_groth16_setup_ex(cz_groth16_params *out, const cz_r1cs *r, const uint8_t 
  * temporaries (live at once with it, freed before setup returns). */
 void cz_groth16_setup_sizes(const cz_r1cs *r, cz_groth16_flavor flavor, size_t *block,
                             size_t *temp);
+/* Upper bounds of the same before a circuit is recorded: n_in inputs,
+ * n_aux aux, rows constraints (input constraints included), every query
+ * assumed full (densities at 100%). */
+void cz_groth16_setup_sizes_bound(size_t n_in, size_t n_aux, size_t rows,
+                                  cz_groth16_flavor flavor, size_t *block, size_t *temp);
 
 /* ------------------------------------------------------------ prover --- */
 

@@ -40,7 +40,7 @@ typedef struct circuit {
     cz_groth16_params own_params;
     cz_r1cs *own_r1cs;
     cz_groth16_pvk pvk;
-    cz_resv *resv_r1cs, *resv_params;
+    cz_resv *resv; /* its parameters, recorded R1CS (synthetic) or both (registered) */
     cz_resv_allocator ra;
     int load_err;
     char load_msg[200];
@@ -320,9 +320,8 @@ static void circuit_unload(circuit *c)
     cz_groth16_params_free(&c->own_params);
     cz_r1cs_free(c->own_r1cs);
     c->own_r1cs = NULL;
-    cz_resv_release(c->resv_params);
-    cz_resv_release(c->resv_r1cs);
-    c->resv_params = c->resv_r1cs = NULL;
+    cz_resv_release(c->resv);
+    c->resv = NULL;
 }
 
 static void circuit_unlink(cz_engine *e, circuit *c)
@@ -377,17 +376,23 @@ static int reserve(cz_engine *e, uint64_t bytes, const cz_wait_key *key, const a
 
 static const cz_buf_tag PARAMS_TAG = {0, UINT32_MAX, "params"};
 
-/* Records the synthetic circuit and runs its insecure setup, every byte
- * reserved first.  Without e->mu. */
+/* Records the synthetic circuit and runs its insecure setup.  Every byte
+ * the load can reach (3x the CSR bound while recording, then the parameter
+ * block and the setup's temporaries, all bounded before recording) is
+ * reserved in ONE request, then shrunk to what stays: a load never holds
+ * part of the budget while it waits for more, so loads and partitions
+ * cannot wait on each other.  Without e->mu. */
 static int load_synthetic(cz_engine *e, circuit *c, const job *j)
 {
     cz_synthetic shape = j->syn.circuit;
     shape.seed = 0;
     cz_wait_key key = {(int)j->prio, j->seq, 0};
-    /* recording holds the constraint lists and the CSR at once: reserve 3x
-     * the CSR bound, then keep the real size */
     uint64_t est = 3 * cz_synthetic_r1cs_bytes(&shape);
-    int rc = reserve(e, est, &key, &j->cancel, &c->resv_r1cs, c->load_msg, sizeof c->load_msg);
+    size_t n_in = 1 + shape.n_public, n_aux = cz_synthetic_num_aux(&shape), bblock, btemp;
+    cz_groth16_setup_sizes_bound(n_in, n_aux, (size_t)1 << shape.log_rows, CZ_GROTH16_BELLPERSON,
+                                 &bblock, &btemp);
+    uint64_t total = est + cz_mem_charge(bblock) + cz_mem_charge(btemp);
+    int rc = reserve(e, total, &key, &j->cancel, &c->resv, c->load_msg, sizeof c->load_msg);
     if (rc != CZ_OK)
         return rc;
     cz_cs *cs;
@@ -401,16 +406,7 @@ static int load_synthetic(cz_engine *e, circuit *c, const job *j)
         cz_msgf(c->load_msg, sizeof c->load_msg, "recording %s failed: %s", c->id, cz_strerror(rc));
         return rc;
     }
-    uint64_t keep = cz_r1cs_mem_bytes(c->own_r1cs);
-    if (keep < est)
-        cz_resv_shrink(c->resv_r1cs, est - keep);
-    size_t block, temp;
-    cz_groth16_setup_sizes(c->own_r1cs, CZ_GROTH16_BELLPERSON, &block, &temp);
-    rc = reserve(e, cz_mem_charge(block) + cz_mem_charge(temp), &key, &j->cancel, &c->resv_params,
-                 c->load_msg, sizeof c->load_msg);
-    if (rc != CZ_OK)
-        return rc;
-    cz_resv_allocator_init(&c->ra, c->resv_params, &PARAMS_TAG);
+    cz_resv_allocator_init(&c->ra, c->resv, &PARAMS_TAG);
     uint8_t seed[32] = {0}; /* the id's bytes (truncated): one key per shape */
     memcpy(seed, c->id, strnlen(c->id, sizeof seed));
     rc = cz_groth16_setup_ex(&c->own_params, c->own_r1cs, seed, CZ_GROTH16_BELLPERSON, e->pool,
@@ -419,7 +415,12 @@ static int load_synthetic(cz_engine *e, circuit *c, const job *j)
         cz_msgf(c->load_msg, sizeof c->load_msg, "setup of %s failed: %s", c->id, cz_strerror(rc));
         return rc;
     }
-    cz_resv_shrink(c->resv_params, cz_resv_size(c->resv_params) - cz_resv_used(c->resv_params));
+    /* keep the parameters' buffer and the recorded R1CS (untracked memory,
+     * covered by the reservation) */
+    uint64_t unused = cz_resv_size(c->resv) - cz_resv_used(c->resv);
+    uint64_t keep = cz_r1cs_mem_bytes(c->own_r1cs);
+    if (unused > keep)
+        cz_resv_shrink(c->resv, unused - keep);
     c->params = &c->own_params;
     c->r1cs = c->own_r1cs;
     return CZ_OK;
@@ -594,8 +595,7 @@ static part *synth_partition(cz_engine *e, job *j, uint32_t idx)
                          cz_mem_charge(p->sz.finish_scratch);
         /* its own circuit stays cached while it runs: what is left of the
          * budget beside it is all a partition can ever get */
-        uint64_t held = (c->resv_r1cs ? cz_resv_size(c->resv_r1cs) : 0) +
-                        (c->resv_params ? cz_resv_size(c->resv_params) : 0);
+        uint64_t held = c->resv ? cz_resv_size(c->resv) : 0;
         uint64_t budget = cz_budget_total(e->budget);
         if (total > budget - held) {
             cz_msgf(msg, sizeof msg,
@@ -1347,7 +1347,7 @@ int cz_engine_register_circuit(cz_engine *e, const char *id, const cz_groth16_pa
     uint64_t bytes = params->mem_bytes + cz_r1cs_mem_bytes(r1cs);
     cz_wait_key key = {CZ_PRIO_CRITICAL, 0, 0};
     if (rc == CZ_OK)
-        rc = cz_budget_reserve(e->budget, bytes, &key, 0, NULL, &c->resv_params, err, errlen);
+        rc = cz_budget_reserve(e->budget, bytes, &key, 0, NULL, &c->resv, err, errlen);
     if (rc == CZ_ERR_TIMEOUT) {
         rc = CZ_ERR_BUSY;
         cz_msgf(err, errlen, "register: %llu bytes are not free in the memory budget now",
@@ -1370,11 +1370,7 @@ int cz_engine_register_circuit(cz_engine *e, const char *id, const cz_groth16_pa
     return rc;
 }
 
-static uint64_t circuit_bytes(const circuit *c)
-{
-    return (c->resv_r1cs ? cz_resv_size(c->resv_r1cs) : 0) +
-           (c->resv_params ? cz_resv_size(c->resv_params) : 0);
-}
+static uint64_t circuit_bytes(const circuit *c) { return c->resv ? cz_resv_size(c->resv) : 0; }
 
 static int remove_circuit(cz_engine *e, const char *id, int registered, uint64_t *freed)
 {

@@ -167,6 +167,24 @@ void cz_groth16_setup_sizes(const cz_r1cs *r, cz_groth16_flavor flavor, size_t *
     *temp = temp_bytes(&s, &t1, &t2);
 }
 
+void cz_groth16_setup_sizes_bound(size_t n_in, size_t n_aux, size_t rows, cz_groth16_flavor flavor,
+                                  size_t *block, size_t *temp)
+{
+    shape s = {.n_in = n_in, .n_aux = n_aux, .n = n_in + n_aux, .rows = rows};
+    size_t t1, t2;
+    *block = *temp = 0;
+    s.logm = cz_groth16_log_domain(rows);
+    if (s.logm > CZ_NTT_MAX_LOG)
+        return;
+    s.m = (size_t)1 << s.logm;
+    s.cnt_a = n_aux;
+    s.n_b = s.n;
+    s.n_h = flavor == CZ_GROTH16_BELLPERSON ? s.m - 1 : s.m;
+    s.big = s.m > s.n ? s.m : s.n;
+    *block = cz_groth16_params_block_bytes(s.n_in, s.n_h, s.n_aux, s.n_in + s.cnt_a, s.n_b);
+    *temp = temp_bytes(&s, &t1, &t2);
+}
+
 int cz_groth16_setup(cz_groth16_params *out, const cz_r1cs *r, const uint8_t seed[32],
                      cz_groth16_flavor flavor, cz_pool *pool)
 {
