@@ -713,6 +713,30 @@ static void *synth_worker(void *arg)
     return NULL;
 }
 
+/* With e->mu held: waits for a partition in q and pops it (partitions of
+ * cancelled or failed jobs are dropped on the way).  Returns it with the
+ * caller counted in *busy and e->mu released, or NULL with e->mu still held
+ * when the engine stops. */
+static part *take(cz_engine *e, fifo *q, pthread_cond_t *cv, unsigned *busy)
+{
+    for (;;) {
+        while (!e->stop && q->n == 0)
+            pthread_cond_wait(cv, &e->mu);
+        if (e->stop)
+            return NULL;
+        part *p = fifo_pop(q);
+        pthread_cond_broadcast(&e->cv_space);
+        if (!atomic_load(&p->j->cancel)) {
+            (*busy)++;
+            pthread_mutex_unlock(&e->mu);
+            return p;
+        }
+        pthread_mutex_unlock(&e->mu);
+        part_drop(e, p);
+        pthread_mutex_lock(&e->mu);
+    }
+}
+
 typedef struct {
     cz_engine *e;
     unsigned dev;
@@ -725,22 +749,9 @@ static void *prove_worker(void *arg)
     unsigned dev = pa->dev;
     free(pa);
     pthread_mutex_lock(&e->mu);
-    for (;;) {
-        while (!e->stop && e->pq.n == 0)
-            pthread_cond_wait(&e->cv_prove, &e->mu);
-        if (e->stop)
-            break;
-        part *p = fifo_pop(&e->pq);
-        pthread_cond_broadcast(&e->cv_space);
-        e->prove_busy++;
-        pthread_mutex_unlock(&e->mu);
+    part *p;
+    while ((p = take(e, &e->pq, &e->cv_prove, &e->prove_busy)) != NULL) {
         job *j = p->j;
-        if (atomic_load(&j->cancel)) {
-            part_drop(e, p);
-            pthread_mutex_lock(&e->mu);
-            e->prove_busy--;
-            continue;
-        }
         char msg[256] = "";
         cz_buf_tag tag = {j->seq, p->idx, STAGE_START};
         cz_resv_allocator_init(&p->ra, p->resv, &tag);
@@ -791,22 +802,9 @@ static void *final_worker(void *arg)
 {
     cz_engine *e = arg;
     pthread_mutex_lock(&e->mu);
-    for (;;) {
-        while (!e->stop && e->fq.n == 0)
-            pthread_cond_wait(&e->cv_final, &e->mu);
-        if (e->stop)
-            break;
-        part *p = fifo_pop(&e->fq);
-        pthread_cond_broadcast(&e->cv_space);
-        e->final_busy++;
-        pthread_mutex_unlock(&e->mu);
+    part *p;
+    while ((p = take(e, &e->fq, &e->cv_final, &e->final_busy)) != NULL) {
         job *j = p->j;
-        if (atomic_load(&j->cancel)) {
-            part_drop(e, p);
-            pthread_mutex_lock(&e->mu);
-            e->final_busy--;
-            continue;
-        }
         cz_groth16_proof pf;
         double t0 = now_ms(e);
         int rc = e->be->prove_finish(e->be->ctx, &pf, p->pend);
