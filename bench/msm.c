@@ -1,7 +1,7 @@
 /* cuzk-bench msm: multi-scalar multiplication timings.
  *
  *   cuzk-bench msm --log N [--g2] [--threads T] [--skewed] [--density P]
- *                  [--window C] [--reps R]
+ *                  [--window C] [--reps R] [--gpu [--check]]
  *
  * Bases are distinct random points (an arithmetic progression s_i G, built by
  * additions); scalars are uniform in Fr (Montgomery form), or with --skewed
@@ -10,13 +10,20 @@
  * timed twice: split (ones summed apart, the default) and plain
  * (CZ_MSM_NO_SPLIT).  Prints the median of R runs in ms and ns per scalar,
  * the process CPU time per thread of the same run (less sensitive to other
- * processes on a shared machine), and the load average. */
+ * processes on a shared machine), and the load average.
+ *
+ * --gpu: cz_cuda_g1_msm / cz_cuda_g2_msm with bases and scalars already on
+ * the device (uploaded once, one untimed run first); the bases are 2^20
+ * distinct points repeated when n is larger (building 2^26 on one CPU
+ * thread would take minutes; repetition does not change the work).
+ * --check also computes the CPU result once and compares. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "bench.h"
+#include "cuzk/cuda.h"
 #include "cuzk/ec.h"
 #include "cuzk/err.h"
 #include "cuzk/msm.h"
@@ -26,8 +33,10 @@ typedef struct {
     int g2;
     size_t n;
     unsigned threads, window, reps, density;
-    int skewed;
+    int skewed, gpu, check;
 } msm_opts;
+
+#define GPU_DISTINCT ((size_t)1 << 20)
 
 typedef struct {
     void *bases;
@@ -42,7 +51,7 @@ typedef struct {
 static void usage_msm(void)
 {
     fprintf(stderr, "usage: cuzk-bench msm --log N [--g2] [--threads T] [--skewed] [--density P]\n"
-                    "                      [--window C] [--reps R]\n");
+                    "                      [--window C] [--reps R] [--gpu [--check]]\n");
 }
 
 static int cmp_dbl(const void *a, const void *b)
@@ -66,24 +75,24 @@ static double load_avg(void)
 /* Bases s_i G with s_i = a + i d: one addition per point, then one batch
  * conversion to affine (in blocks, to keep the Jacobian buffer small).
  * Written once for G = g1 and g2. */
-#define MAKE_PROGRESSION(G, GEN)                                                \
-    static void make_##G##_progression(cz_##G##_affine *out, size_t n,       \
-                                       const cz_fr *a, const cz_fr *s)       \
-    {                                                                        \
-        size_t blk = 4096;                                                   \
-        cz_##G p, dp, t, *buf = malloc(blk * sizeof *buf);                   \
-        cz_##G##_from_affine(&t, &GEN);                                      \
-        cz_##G##_mul_var(&p, &t, a);                                         \
-        cz_##G##_mul_var(&dp, &t, s);                                        \
-        for (size_t i = 0; i < n; i += blk) {                                \
-            size_t m = n - i < blk ? n - i : blk;                            \
-            for (size_t j = 0; j < m; j++) {                                 \
-                buf[j] = p;                                                  \
-                cz_##G##_add(&p, &p, &dp);                                   \
-            }                                                                \
-            cz_##G##s_to_affine(out + i, buf, m);                            \
-        }                                                                    \
-        free(buf);                                                           \
+#define MAKE_PROGRESSION(G, GEN)                                                                   \
+    static void make_##G##_progression(cz_##G##_affine *out, size_t n, const cz_fr *a,             \
+                                       const cz_fr *s)                                             \
+    {                                                                                              \
+        size_t blk = 4096;                                                                         \
+        cz_##G p, dp, t, *buf = malloc(blk * sizeof *buf);                                         \
+        cz_##G##_from_affine(&t, &GEN);                                                            \
+        cz_##G##_mul_var(&p, &t, a);                                                               \
+        cz_##G##_mul_var(&dp, &t, s);                                                              \
+        for (size_t i = 0; i < n; i += blk) {                                                      \
+            size_t m = n - i < blk ? n - i : blk;                                                  \
+            for (size_t j = 0; j < m; j++) {                                                       \
+                buf[j] = p;                                                                        \
+                cz_##G##_add(&p, &p, &dp);                                                         \
+            }                                                                                      \
+            cz_##G##s_to_affine(out + i, buf, m);                                                  \
+        }                                                                                          \
+        free(buf);                                                                                 \
     }
 MAKE_PROGRESSION(g1, CZ_G1_GENERATOR)
 MAKE_PROGRESSION(g2, CZ_G2_GENERATOR)
@@ -93,10 +102,71 @@ static void make_bases(msm_data *d, const msm_opts *o, cz_prng *g)
     cz_fr a, s;
     cz_fr_random(&a, g);
     cz_fr_random(&s, g);
+    size_t m = o->gpu && d->nbases > GPU_DISTINCT ? GPU_DISTINCT : d->nbases;
+    size_t bsz = o->g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
     if (!o->g2)
-        make_g1_progression(d->bases, d->nbases, &a, &s);
+        make_g1_progression(d->bases, m, &a, &s);
     else
-        make_g2_progression(d->bases, d->nbases, &a, &s);
+        make_g2_progression(d->bases, m, &a, &s);
+    for (size_t i = m; i < d->nbases; i += m) /* tile */
+        memcpy((char *)d->bases + i * bsz, d->bases, (d->nbases - i < m ? d->nbases - i : m) * bsz);
+}
+
+/* --gpu: median of R runs with the data on the device. */
+static int gpu_msm(const msm_opts *o, msm_data *d, unsigned flags)
+{
+    size_t bsz = o->g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
+    void *bdev = NULL, *kdev = NULL;
+    char name[128] = "";
+    double t[64];
+    unsigned reps = o->reps > 64 ? 64 : o->reps;
+    cz_g1 r1;
+    cz_g2 r2;
+    int bad = 0;
+    cz_cuda_device_name(name, sizeof name);
+    int rc = cz_cuda_malloc(&bdev, o->n * bsz);
+    if (!rc)
+        rc = cz_cuda_malloc(&kdev, o->n * sizeof(cz_fr));
+    if (rc)
+        fprintf(stderr, "cuzk-bench: device buffers for %zu bases and scalars: %s\n", o->n,
+                cz_strerror(rc));
+    if (!rc)
+        rc = cz_cuda_memcpy_h2d(bdev, d->bases, o->n * bsz);
+    if (!rc)
+        rc = cz_cuda_memcpy_h2d(kdev, d->k, o->n * sizeof(cz_fr));
+    for (unsigned i = 0; i <= reps && !rc; i++) { /* run 0: warm-up */
+        double t0 = cz_bench_now();
+        rc = o->g2 ? cz_cuda_g2_msm(&r2, bdev, kdev, o->n, flags)
+                   : cz_cuda_g1_msm(&r1, bdev, kdev, o->n, flags);
+        if (i)
+            t[i - 1] = (cz_bench_now() - t0) * 1e3;
+    }
+    if (!rc && o->check) {
+        cz_g1 c1;
+        cz_g2 c2;
+        rc = o->g2 ? cz_g2_msm(&c2, d->bases, d->k, o->n, flags, d->pool, d->scratch,
+                               d->scratch_bytes)
+                   : cz_g1_msm(&c1, d->bases, d->k, o->n, flags, d->pool, d->scratch,
+                               d->scratch_bytes);
+        bool same = !rc && (o->g2 ? cz_g2_equal(&c2, &r2) : cz_g1_equal(&c1, &r1));
+        printf("check against the CPU: %s\n", same ? "equal" : "DIFFERENT");
+        bad = !rc && !same;
+    }
+    cz_cuda_free(bdev);
+    cz_cuda_free(kdev);
+    if (rc || bad) {
+        fprintf(stderr, "gpu msm failed: %s\n",
+                bad ? "result differs from the CPU" : cz_strerror(rc));
+        return 1;
+    }
+    qsort(t, reps, sizeof t[0], cmp_dbl);
+    printf("gpu msm %s n=%zu scalars=%s on %s: median %9.2f ms  best %9.2f ms  %6.2f ns/scalar "
+           "(%u runs)\nRESULT msm-%s-%s %zu %.3f\n",
+           o->g2 ? "G2" : "G1", o->n, o->skewed ? "skewed" : "random", name, t[reps / 2], t[0],
+           t[reps / 2] * 1e6 / (double)o->n, reps, o->g2 ? "g2" : "g1",
+           o->skewed ? "skewed" : "random", o->n, t[reps / 2]);
+    fflush(stdout);
+    return 0;
 }
 
 static double cpu_now(void)
@@ -153,7 +223,7 @@ static int report(const msm_opts *o, msm_data *d, unsigned flags, const char *la
 
 int cz_bench_msm(int argc, char **argv)
 {
-    msm_opts o = {0, 0, 1, 0, 3, 0, 0};
+    msm_opts o = {0, 0, 1, 0, 3, 0, 0, 0, 0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--log") && i + 1 < argc) {
             o.n = (size_t)1 << atoi(argv[++i]);
@@ -169,12 +239,17 @@ int cz_bench_msm(int argc, char **argv)
             o.window = (unsigned)atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
             o.reps = (unsigned)atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--gpu")) {
+            o.gpu = 1;
+        } else if (!strcmp(argv[i], "--check")) {
+            o.check = 1;
         } else {
             usage_msm();
             return 2;
         }
     }
-    if (!o.n || o.threads < 1 || o.reps < 1 || o.density > 100 || o.window > CZ_MSM_MAX_WINDOW) {
+    if (!o.n || o.threads < 1 || o.reps < 1 || o.density > 100 || o.window > CZ_MSM_MAX_WINDOW ||
+        (o.gpu && o.density) || (o.check && !o.gpu)) {
         usage_msm();
         return 2;
     }
@@ -215,8 +290,9 @@ int cz_bench_msm(int argc, char **argv)
                            : cz_g1_msm_scratch_bytes(o.n, o.threads, flags);
     d.scratch = aligned_alloc(CZ_MSM_SCRATCH_ALIGN, (d.scratch_bytes + 63) & ~(size_t)63);
     printf("scratch %.1f MiB\n", (double)d.scratch_bytes / (1 << 20));
-    int rc = report(&o, &d, flags, o.skewed ? "skewed(split)" : "random");
-    if (!rc && o.skewed)
+    int rc = o.gpu ? gpu_msm(&o, &d, flags)
+                   : report(&o, &d, flags, o.skewed ? "skewed(split)" : "random");
+    if (!rc && o.skewed && !o.gpu)
         rc = report(&o, &d, flags | CZ_MSM_NO_SPLIT, "skewed(plain)");
     cz_pool_free(d.pool);
     free(d.scratch);

@@ -2,14 +2,16 @@
  * (--gpu) on the current CUDA device.
  *
  *   cuzk-bench ntt [--log N | --from A --to B] [--threads T] [--inverse]
- *                  [--coset] [--order NN|NR|RN|RR] [--reps K] [--gpu]
+ *                  [--coset] [--order NN|NR|RN|RR] [--reps K] [--gpu [--batch B]]
  *   cuzk-bench h   --log N [--threads T] [--n COUNT] [--reps K] [--gpu]
  *
  * --gpu: the data stays on the device; after two untimed runs (which also
  * upload the twiddles), K runs (default 10) are timed one by one with CUDA
- * events and the median and best are printed.  h --gpu also times the
- * host-to-device copy of a, b, c from pinned memory and the end-to-end
- * sequence (copies in, H, the m coefficients copied out).  Each GPU size
+ * events and the median and best are printed; --batch B transforms B
+ * vectors of the size per call (cz_cuda_ntt_batch).  h --gpu also times the
+ * host-to-device copy of a, b, c from pinned memory and, by wall clock, the
+ * end-to-end cz_cuda_groth16_h (uploads overlapped with the transforms, the
+ * m coefficients copied out) from pinned and from pageable memory.  Each GPU size
  * ends with a machine-readable line "RESULT <what> <log> <median ms>".
  *
  * T counts the calling thread: T = 1 runs without a pool, T > 1 on a pool of
@@ -31,7 +33,8 @@
 typedef struct {
     unsigned from, to, threads, reps;
     int gpu;
-    size_t n; /* h: evaluations before padding, 0 = all */
+    size_t n;     /* h: evaluations before padding, 0 = all */
+    size_t batch; /* ntt --gpu: transforms per call */
     cz_ntt_kind kind;
     cz_ntt_order order;
 } opts;
@@ -43,6 +46,7 @@ static int parse(int argc, char **argv, opts *o, int is_h)
     o->from = o->to = 20;
     o->threads = 1;
     o->order = CZ_NTT_NR;
+    o->batch = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--log") && v) {
@@ -57,6 +61,8 @@ static int parse(int argc, char **argv, opts *o, int is_h)
             o->reps = (unsigned)atoi(v), i++;
         } else if (!strcmp(a, "--n") && v && is_h) {
             o->n = (size_t)strtoull(v, NULL, 0), i++;
+        } else if (!strcmp(a, "--batch") && v && !is_h) {
+            o->batch = (size_t)strtoull(v, NULL, 0), i++;
         } else if (!strcmp(a, "--gpu")) {
             o->gpu = 1;
         } else if (!strcmp(a, "--inverse") && !is_h) {
@@ -77,7 +83,7 @@ static int parse(int argc, char **argv, opts *o, int is_h)
     }
     o->kind = (cz_ntt_kind)((coset ? 2 : 0) + inverse);
     if (o->from < 1 || o->to > CZ_NTT_MAX_LOG || o->from > o->to || o->threads < 1 ||
-        o->threads > 1024)
+        o->threads > 1024 || o->batch < 1 || (o->batch > 1 && !o->gpu))
         return -1;
     return 0;
 }
@@ -164,7 +170,10 @@ static int gpu_ntt(const opts *o, const char *what)
     static const char *tags[] = {"ntt", "intt", "coset-ntt", "coset-intt"};
     static const char *order_tags[] = {"NN", "NR", "RN", "RR"};
     char tag[32], name[128];
-    snprintf(tag, sizeof tag, "%s-%s", tags[o->kind], order_tags[o->order]);
+    if (o->batch > 1)
+        snprintf(tag, sizeof tag, "%s-%s-b%zu", tags[o->kind], order_tags[o->order], o->batch);
+    else
+        snprintf(tag, sizeof tag, "%s-%s", tags[o->kind], order_tags[o->order]);
     if (!cz_cuda_available()) {
         fprintf(stderr, "cuzk-bench: --gpu: no CUDA device (or no CUDA in this build)\n");
         return 1;
@@ -180,31 +189,33 @@ static int gpu_ntt(const opts *o, const char *what)
     cz_prng g;
     cz_prng_seed(&g, 1);
     for (unsigned k = o->from; k <= o->to && !rc; k++) {
-        size_t n = (size_t)1 << k;
+        size_t n = (size_t)1 << k, total = n * o->batch;
         cz_ntt_domain *d = NULL;
-        cz_fr *x = malloc(n * sizeof(cz_fr)), *dev = NULL;
+        cz_fr *x = malloc(total * sizeof(cz_fr)), *dev = NULL;
         rc = x ? cz_ntt_domain_new(&d, k) : CZ_ERR_NOMEM;
         if (!rc)
             rc = cz_cuda_prepare(d);
         if (!rc)
-            rc = cz_cuda_malloc((void **)&dev, n * sizeof(cz_fr));
+            rc = cz_cuda_malloc((void **)&dev, total * sizeof(cz_fr));
         if (!rc) {
-            fill(x, n, &g);
-            rc = cz_cuda_memcpy_h2d(dev, x, n * sizeof(cz_fr));
+            fill(x, total, &g);
+            rc = cz_cuda_memcpy_h2d(dev, x, total * sizeof(cz_fr));
         }
         for (unsigned r = 0; r < GPU_WARMUP && !rc; r++)
-            rc = cz_cuda_ntt(d, dev, o->kind, o->order);
+            rc = cz_cuda_ntt_batch(d, dev, o->batch, o->kind, o->order);
         if (!rc)
             rc = cz_cuda_sync();
         for (unsigned r = 0; r < reps && !rc; r++) {
             rc = cz_cuda_timer_start(tm);
             if (!rc)
-                rc = cz_cuda_ntt(d, dev, o->kind, o->order);
+                rc = cz_cuda_ntt_batch(d, dev, o->batch, o->kind, o->order);
             if (!rc)
                 rc = cz_cuda_timer_stop(tm, &ms[r]);
         }
+        if (o->batch > 1)
+            printf("batch of %zu transforms per call:\n", o->batch);
         if (!rc)
-            gpu_report(what, tag, k, ms, reps, (double)(n / 2) * k);
+            gpu_report(what, tag, k, ms, reps, (double)(n / 2) * k * (double)o->batch);
         else
             gpu_fail(what, rc);
         cz_cuda_free(dev);
@@ -231,8 +242,9 @@ static int gpu_h(const opts *o, unsigned k, size_t n)
     cz_cuda_timer *tm = NULL;
     cz_ntt_domain *d = NULL;
     cz_fr *host = NULL, *dev = NULL;
-    float *ms = calloc(3 * (size_t)reps, sizeof *ms);
-    int rc = ms ? cz_cuda_timer_new(&tm) : CZ_ERR_NOMEM;
+    float *ms = calloc(4 * (size_t)reps, sizeof *ms);
+    cz_fr *pageable = malloc(3 * bytes);
+    int rc = ms && pageable ? cz_cuda_timer_new(&tm) : CZ_ERR_NOMEM;
     if (!rc)
         rc = cz_ntt_domain_new(&d, k);
     if (!rc)
@@ -247,6 +259,7 @@ static int gpu_h(const opts *o, unsigned k, size_t n)
         cz_prng g;
         cz_prng_seed(&g, 1);
         fill(host, 3 * m, &g);
+        memcpy(pageable, host, 3 * bytes);
         cz_fr *a = dev, *b = dev + m, *c = dev + 2 * m;
         for (unsigned r = 0; r < GPU_WARMUP && !rc; r++) {
             rc = cz_cuda_memcpy_h2d(dev, host, 3 * bytes);
@@ -255,7 +268,7 @@ static int gpu_h(const opts *o, unsigned k, size_t n)
             if (!rc)
                 rc = cz_cuda_sync();
         }
-        float *h2d = ms + reps, *e2e = ms + 2 * (size_t)reps;
+        float *h2d = ms + reps, *e2e = ms + 2 * (size_t)reps, *e2e_pg = ms + 3 * (size_t)reps;
         for (unsigned r = 0; r < reps && !rc; r++) {
             /* a, b, c in: n elements each from pinned memory */
             rc = cz_cuda_timer_start(tm);
@@ -269,25 +282,23 @@ static int gpu_h(const opts *o, unsigned k, size_t n)
                 rc = cz_cuda_groth16_h_dev(d, a, b, c, n);
             if (!rc)
                 rc = cz_cuda_timer_stop(tm, &ms[r]);
-            /* end to end: copies in, H, m coefficients out (into b's
-             * staging, so the inputs stay) */
-            if (!rc)
-                rc = cz_cuda_timer_start(tm);
-            for (int i = 0; i < 3 && !rc; i++)
-                rc = cz_cuda_memcpy_h2d(dev + i * m, host + i * m, n * sizeof(cz_fr));
-            if (!rc)
-                rc = cz_cuda_groth16_h_dev(d, a, b, c, n);
-            if (!rc)
-                rc = cz_cuda_memcpy_d2h(host + 2 * m, a, bytes);
-            if (!rc)
-                rc = cz_cuda_timer_stop(tm, &e2e[r]);
-            if (!rc)
-                fill(host + 2 * m, m, &g); /* c's input again */
+            /* end to end through the host API (uploads overlapped with
+             * the transforms, m coefficients back into a): from pinned
+             * memory, then from ordinary pageable memory */
+            for (int pg = 0; pg < 2 && !rc; pg++) {
+                cz_fr *src = pg ? pageable : host;
+                double t0 = cz_bench_now();
+                rc = cz_cuda_groth16_h(d, src, src + m, src + 2 * m, n);
+                (pg ? e2e_pg : e2e)[r] = (float)((cz_bench_now() - t0) * 1e3);
+                if (!rc)
+                    fill(src, m, &g); /* a's input again */
+            }
         }
         if (!rc) {
             gpu_report("groth16 h (on device)", "h", k, ms, reps, 7.0 * (double)(m / 2) * k);
             gpu_report("h2d a,b,c (pinned)", "h2d", k, h2d, reps, 0);
-            gpu_report("h end to end", "h-e2e", k, e2e, reps, 0);
+            gpu_report("h end to end, pinned", "h-e2e", k, e2e, reps, 0);
+            gpu_report("h end to end, pageable", "h-e2e-pageable", k, e2e_pg, reps, 0);
             printf("h2d bandwidth %.1f GB/s\n",
                    3.0 * (double)(n * sizeof(cz_fr)) / (h2d[reps / 2] * 1e6));
         } else {
@@ -296,6 +307,7 @@ static int gpu_h(const opts *o, unsigned k, size_t n)
     }
     cz_cuda_free(dev);
     cz_cuda_host_free(host);
+    free(pageable);
     cz_ntt_domain_free(d);
     cz_cuda_timer_free(tm);
     cz_cuda_release();
@@ -309,8 +321,9 @@ int cz_bench_ntt(int argc, char **argv)
     static const char *order_names[] = {"NN", "NR", "RN", "RR"};
     opts o;
     if (parse(argc, argv, &o, 0)) {
-        fprintf(stderr, "usage: cuzk-bench ntt [--log N | --from A --to B] [--threads T] "
-                        "[--inverse] [--coset] [--order NN|NR|RN|RR] [--reps K] [--gpu]\n");
+        fprintf(stderr,
+                "usage: cuzk-bench ntt [--log N | --from A --to B] [--threads T] "
+                "[--inverse] [--coset] [--order NN|NR|RN|RR] [--reps K] [--gpu [--batch B]]\n");
         return 2;
     }
     char what[32];

@@ -33,7 +33,7 @@ if ! cmake -S . -B build/gpu -DCMAKE_BUILD_TYPE=Release -DCZ_WERROR=ON >"$OUT/cm
     echo "gpu-check: CMake did not configure a CUDA build (log: $OUT/cmake.log)"
     exit 1
 fi
-if ! cmake --build build/gpu -j"$JOBS" --target test_cuda test_groth16 cuzk-bench >"$OUT/build.log" 2>&1; then
+if ! cmake --build build/gpu -j"$JOBS" --target test_cuda test_cuda_ec test_cuda_msm test_groth16 cuzk-bench >"$OUT/build.log" 2>&1; then
     tail -40 "$OUT/build.log"
     echo "gpu-check: BUILD FAILED (log: $OUT/build.log)"
     exit 1
@@ -58,12 +58,18 @@ awk '/Compiling entry/ {k=$0; sub(/.*function \047/, "", k); sub(/\047.*/, "", k
 
 # ------------------------------------------------------------------ tests --
 echo "== test_cuda (GPU vs CPU, bit for bit)"
-"$TEST" 2>&1 | tee "$OUT/test_cuda.log"
+timeout 240 "$TEST" 2>&1 | tee "$OUT/test_cuda.log"
 test_rc=${PIPESTATUS[0]}
 [ "$test_rc" -ne 0 ] && fail=1
 grep -q "GPU tests skipped" "$OUT/test_cuda.log" && { echo "gpu-check: NO GPU SEEN by test_cuda"; fail=1; }
+for t in test_cuda_ec test_cuda_msm; do
+    echo "== $t (GPU vs CPU)"
+    timeout 180 "build/gpu/$t" 2>&1 | tee "$OUT/$t.log" | grep -vE "^  ok "
+    [ "${PIPESTATUS[0]}" -ne 0 ] && fail=1
+    grep -q "GPU tests skipped" "$OUT/$t.log" && { echo "gpu-check: NO GPU SEEN by $t"; fail=1; }
+done
 echo "== test_groth16: GPU back end proofs equal the CPU's"
-build/gpu/test_groth16 --only test_gpu_backend 2>&1 | tee "$OUT/test_groth16.log"
+timeout 120 build/gpu/test_groth16 --only test_gpu_backend 2>&1 | tee "$OUT/test_groth16.log"
 grep -q " 0 failed" "$OUT/test_groth16.log" && grep -q "equals the CPU" "$OUT/test_groth16.log" ||
     { echo "gpu-check: GPU BACK END PROOF TEST FAILED"; fail=1; }
 
@@ -72,13 +78,23 @@ echo "== benchmarks (data on device, CUDA events, 2 warm-up runs, median of 10)"
 : >"$OUT/bench.log"
 run_bench() {
     echo "-- cuzk-bench $*"
-    "$BENCH" "$@" 2>&1 | tee -a "$OUT/bench.log"
+    timeout 150 "$BENCH" "$@" 2>&1 | tee -a "$OUT/bench.log"
     [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "gpu-check: BENCH FAILED: $*"; fail=1; }
 }
-for k in 20 24 27; do run_bench ntt --gpu --log $k; done
+# QUICK=1: the sizes of the targets only (saves device time)
+SIZES="20 24 27"
+[ -n "${QUICK:-}" ] && SIZES="24 27"
+for k in $SIZES; do run_bench ntt --gpu --log $k; done
 run_bench ntt --gpu --coset --log 27
-run_bench ntt --gpu --inverse --order RN --log 27
-for k in 20 24 27; do run_bench h --gpu --log $k; done
+[ -z "${QUICK:-}" ] && run_bench ntt --gpu --inverse --order RN --log 27
+for k in $SIZES; do run_bench h --gpu --log $k; done
+run_bench msm --gpu --log 20 --check --reps 3 --threads 16
+for k in 24 26; do run_bench msm --gpu --log $k --reps 3; done
+run_bench msm --gpu --log 26 --skewed --reps 3
+run_bench msm --gpu --g2 --log 22 --reps 3
+# many small transforms in one call (2^20 elements in all)
+run_bench ntt --gpu --log 10 --batch 1024
+run_bench ntt --gpu --log 14 --batch 64
 
 # ------------------------------------------------------------------ table --
 res() { awk -v t="$1" -v k="$2" '$1 == "RESULT" && $2 == t && $3 == k {print $4}' "$OUT/bench.log" | tail -1; }
@@ -98,6 +114,12 @@ done
 echo "targets: NTT 2^24 <= 2.5 ms: $(verdict "$(res ntt-NR 24)" 2.5) | NTT 2^27 <= 20 ms:" \
     "$(verdict "$(res ntt-NR 27)" 20) | coset NTT 2^27 <= 22 ms: $(verdict "$(res coset-ntt-NR 27)" 22)" \
     "| H 2^27 <= 120 ms: $(verdict "$(res h 27)" 120)"
+echo "batched: 1024 x 2^10 $(res ntt-NR-b1024 10) ms, 64 x 2^14 $(res ntt-NR-b64 14) ms (one 2^20: $(res ntt-NR 20) ms);" \
+    "H e2e from pageable memory: 2^24 $(res h-e2e-pageable 24) ms, 2^27 $(res h-e2e-pageable 27) ms"
+echo "MSM ms: G1 random 2^20 $(res msm-g1-random 1048576), 2^24 $(res msm-g1-random 16777216)" \
+    "(target 70, sppark 155), 2^26 $(res msm-g1-random 67108864) (target 220, sppark 557);" \
+    "G1 skewed 2^26 $(res msm-g1-skewed 67108864) (target 60, sppark 167); G2 2^22 $(res msm-g2-random 4194304)" \
+    "(target 60, sppark 137)"
 echo "(sppark on the H200: NTT 2^24 4.7 ms, 2^27 44 ms, coset 2^27 46 ms, H 2^27 324 ms; intt RN 2^27: $(res intt-RN 27) ms)"
 echo "logs: $OUT"
 [ $fail -eq 0 ] && echo "gpu-check: OK" || echo "gpu-check: FAILED"

@@ -78,6 +78,7 @@ static void test_unavailable(void)
     TF_CHECK(cz_cuda_device_name(name, sizeof name) == CZ_ERR_UNSUPPORTED && name[0] == 0);
     TF_CHECK(cz_cuda_prepare(d) == CZ_ERR_UNSUPPORTED);
     TF_CHECK(cz_cuda_ntt(d, x, CZ_NTT_FORWARD, CZ_NTT_NR) == CZ_ERR_UNSUPPORTED);
+    TF_CHECK(cz_cuda_ntt_batch(d, x, 2, CZ_NTT_FORWARD, CZ_NTT_NR) == CZ_ERR_UNSUPPORTED);
     TF_CHECK(cz_cuda_groth16_h(d, x, x + 1, x + 2, 0) == CZ_ERR_UNSUPPORTED);
     cz_cuda_timer *t = (cz_cuda_timer *)&p;
     TF_CHECK(cz_cuda_timer_new(&t) == CZ_ERR_UNSUPPORTED && t == NULL);
@@ -156,6 +157,66 @@ static void test_ntt_vs_cpu(void)
     check_ntt_sizes(24, 24, CZ_NTT_ROOT_BELLPERSON, 1);
 }
 
+/* Batches: count transforms of 2^k in one call, each equal to the CPU's
+ * transform of its own slice, for every kind and order; odd counts (the
+ * block shape must divide the group count) and a single transform. */
+static void test_batch_vs_cpu(void)
+{
+    if (!gpu())
+        return;
+    static const unsigned ks[] = {1, 4, 9, 10, 11, 13};
+    static const size_t counts[] = {1, 3, 7, 64};
+    unsigned runs = 0, bad = 0;
+    for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++) {
+        unsigned k = ks[ki];
+        size_t n = (size_t)1 << k;
+        cz_ntt_domain *d;
+        TF_CHECK(cz_ntt_domain_new(&d, k) == CZ_OK);
+        for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
+            size_t count = counts[ci], total = count * n, bytes = total * sizeof(cz_fr);
+            cz_fr *x = vec(total), *want = vec(total), *got = vec(total), *dev = NULL;
+            int rc = cz_cuda_malloc((void **)&dev, bytes);
+            TF_CHECK_MSG(rc == CZ_OK, "cz_cuda_malloc: %s", cz_strerror(rc));
+            for (int kind = 0; kind < 4 && dev; kind++) {
+                for (int order = 0; order < 4; order++) {
+                    fill(x, total);
+                    memcpy(want, x, bytes);
+                    for (size_t j = 0; j < count; j++)
+                        cz_ntt(d, want + j * n, (cz_ntt_kind)kind, (cz_ntt_order)order, pool);
+                    memset(got, 0xa5, bytes);
+                    rc = cz_cuda_memcpy_h2d(dev, x, bytes);
+                    if (!rc)
+                        rc = cz_cuda_ntt_batch(d, dev, count, (cz_ntt_kind)kind,
+                                               (cz_ntt_order)order);
+                    if (!rc)
+                        rc = cz_cuda_sync();
+                    if (!rc)
+                        rc = cz_cuda_memcpy_d2h(got, dev, bytes);
+                    size_t i = rc ? 0 : first_diff(got, want, total);
+                    runs++;
+                    if (rc || i < total) {
+                        bad++;
+                        TF_CHECK_MSG(0,
+                                     "GPU batch of %zu x 2^%u %s %s: %s, first difference at %zu "
+                                     "(transform %zu)",
+                                     count, k, kind_names[kind], order_names[order],
+                                     rc ? cz_strerror(rc) : "ok", i, i / n);
+                    }
+                }
+            }
+            cz_cuda_free(dev);
+            free(x);
+            free(want);
+            free(got);
+        }
+        TF_CHECK(cz_cuda_ntt_batch(d, (cz_fr *)&d, 0, CZ_NTT_FORWARD, CZ_NTT_NR) ==
+                 CZ_ERR_INVALID_ARG);
+        cz_ntt_domain_free(d);
+    }
+    printf("test_cuda: batches: %u/%u (size, count, kind, order) cases equal the CPU\n", runs - bad,
+           runs);
+}
+
 /* inverse(forward(x)) == x on the device alone, plain and coset, both order
  * pairs (NR then RN, RN then NR). */
 static void test_round_trip(void)
@@ -195,14 +256,18 @@ static void test_round_trip(void)
     printf("test_cuda: round trips 2^10..2^22 done\n");
 }
 
-static void check_h(unsigned k, size_t n)
+/* GPU H against the CPU's; the inputs in page-locked memory when pinned
+ * (fully asynchronous uploads) or in ordinary memory. */
+static void check_h(unsigned k, size_t n, int pinned)
 {
     size_t m = (size_t)1 << k;
     cz_ntt_domain *d;
     TF_CHECK(cz_ntt_domain_new(&d, k) == CZ_OK);
-    cz_fr *v[3], *w[3];
+    cz_fr *v[3], *w[3], *host = NULL;
+    if (pinned)
+        TF_CHECK(cz_cuda_host_alloc((void **)&host, 3 * m * sizeof(cz_fr)) == CZ_OK);
     for (int i = 0; i < 3; i++) {
-        v[i] = vec(m);
+        v[i] = host ? host + i * m : vec(m);
         w[i] = vec(m);
         fill(v[i], n);
         memset(v[i] + n, 0x77, (m - n) * sizeof(cz_fr)); /* padding: must be ignored */
@@ -213,12 +278,15 @@ static void check_h(unsigned k, size_t n)
     size_t i = rc ? 0 : first_diff(v[0], w[0], m);
     TF_CHECK_MSG(!rc && i == m, "GPU H 2^%u n=%zu: %s, first difference at %zu, %zu of %zu differ",
                  k, n, cz_strerror(rc), i, rc ? m : count_diff(v[0], w[0], m), m);
-    printf("test_cuda: h 2^%-2u n=%-9zu %s\n", k, n, !rc && i == m ? "equals the CPU" : "DIFFERS");
+    printf("test_cuda: h 2^%-2u n=%-9zu %s %s\n", k, n, pinned ? "pinned  " : "pageable",
+           !rc && i == m ? "equals the CPU" : "DIFFERS");
     fflush(stdout);
     for (int j = 0; j < 3; j++) {
-        free(v[j]);
+        if (!host)
+            free(v[j]);
         free(w[j]);
     }
+    cz_cuda_host_free(host);
     cz_ntt_domain_free(d);
 }
 
@@ -228,9 +296,9 @@ static void test_h_vs_cpu(void)
         return;
     for (unsigned k = 10; k <= 20; k++) {
         size_t m = (size_t)1 << k;
-        check_h(k, k % 3 == 0 ? m : m - 1 - cz_prng_next(&tf_rng) % (m / 2));
+        check_h(k, k % 3 == 0 ? m : m - 1 - cz_prng_next(&tf_rng) % (m / 2), k % 2);
     }
-    check_h(24, ((size_t)1 << 24) - 12345);
+    check_h(24, ((size_t)1 << 24) - 12345, 1);
     /* contract */
     cz_ntt_domain *d;
     TF_CHECK(cz_ntt_domain_new(&d, 10) == CZ_OK);
@@ -268,5 +336,5 @@ static void test_teardown(void)
 }
 
 TF_MAIN(TF_TEST(test_setup), TF_TEST(test_unavailable), TF_TEST(test_memory_check),
-        TF_TEST(test_ntt_vs_cpu), TF_TEST(test_round_trip), TF_TEST(test_h_vs_cpu),
-        TF_TEST(test_teardown))
+        TF_TEST(test_ntt_vs_cpu), TF_TEST(test_batch_vs_cpu), TF_TEST(test_round_trip),
+        TF_TEST(test_h_vs_cpu), TF_TEST(test_teardown))

@@ -577,26 +577,32 @@ static void test_snarkjs_zkey_fixture(void)
 /* The GPU back end (H on the device) gives the same proof bytes as the CPU
  * for the same r, s; without a device it is refused, not silently run on
  * the CPU. */
-static void test_gpu_backend(void)
+/* The GPU back end (H and every MSM on the device) against the CPU, byte
+ * for byte with the same r, s: both flavors, a circuit with unused aux
+ * variables (density holes), and a second proof with the same key (the
+ * device copy of the parameters is reused). */
+static void check_gpu_backend(size_t n_cons, bool unused_aux, cz_groth16_flavor flavor)
 {
     circuit c;
-    make_circuit(&c, 3000, 2, false);
+    make_circuit(&c, n_cons, 2, unused_aux);
     uint8_t seed[32];
     seed_of(seed);
     cz_groth16_params p;
-    TF_CHECK(cz_groth16_setup(&p, c.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
-    cz_fr rs[2];
-    cz_fr_random(&rs[0], &tf_rng);
-    cz_fr_random(&rs[1], &tf_rng);
-    cz_groth16_prove_opts cpu = {.rs = rs}, gpu = {.rs = rs, .backend = CZ_BACKEND_GPU};
-    cz_groth16_proof a, b;
-    char err[256];
-    TF_CHECK(cz_groth16_prove(&a, &p, c.r, c.w, c.n, &cpu, NULL, 0) == CZ_OK);
-    int rc = cz_groth16_prove(&b, &p, c.r, c.w, c.n, &gpu, err, sizeof err);
-    if (!cz_cuda_available()) {
-        TF_CHECK_MSG(rc == CZ_ERR_UNSUPPORTED, "%s", err);
-        printf("test_groth16: no CUDA device: GPU back end refused as expected\n");
-    } else {
+    TF_CHECK(cz_groth16_setup(&p, c.r, seed, flavor, NULL) == CZ_OK);
+    for (int round = 0; round < 2; round++) {
+        cz_fr rs[2];
+        cz_fr_random(&rs[0], &tf_rng);
+        cz_fr_random(&rs[1], &tf_rng);
+        cz_groth16_prove_opts cpu = {.rs = rs}, gpu = {.rs = rs, .backend = CZ_BACKEND_GPU};
+        cz_groth16_proof a, b;
+        char err[256] = "";
+        TF_CHECK(cz_groth16_prove(&a, &p, c.r, c.w, c.n, &cpu, NULL, 0) == CZ_OK);
+        int rc = cz_groth16_prove(&b, &p, c.r, c.w, c.n, &gpu, err, sizeof err);
+        if (!cz_cuda_available()) {
+            TF_CHECK_MSG(rc == CZ_ERR_UNSUPPORTED, "%s", err);
+            printf("test_groth16: no CUDA device: GPU back end refused as expected\n");
+            break;
+        }
         TF_CHECK_MSG(rc == CZ_OK, "%s", err);
         uint8_t ea[192], eb[192];
         cz_groth16_proof_to_bytes(ea, &a);
@@ -606,11 +612,22 @@ static void test_gpu_backend(void)
         TF_CHECK(cz_groth16_pvk_prepare(&pvk, &p.vk) == CZ_OK);
         TF_CHECK(cz_groth16_verify(&pvk, &b, c.w + 1, c.n_in - 1) == CZ_OK);
         cz_groth16_pvk_free(&pvk);
-        printf("test_groth16: GPU back end proof equals the CPU's (%zu constraints)\n",
-               cz_r1cs_num_constraints(c.r));
+        printf("test_groth16: GPU back end proof equals the CPU's (%s, %zu constraints%s, "
+               "proof %d)\n",
+               flavor == CZ_GROTH16_SNARKJS ? "snarkjs" : "bellperson",
+               cz_r1cs_num_constraints(c.r), unused_aux ? ", unused aux" : "", round + 1);
     }
     cz_groth16_params_free(&p);
     free_circuit(&c);
+}
+
+static void test_gpu_backend(void)
+{
+    check_gpu_backend(3000, false, CZ_GROTH16_BELLPERSON);
+    if (!cz_cuda_available())
+        return;
+    check_gpu_backend(5000, true, CZ_GROTH16_BELLPERSON);
+    check_gpu_backend(1000, true, CZ_GROTH16_SNARKJS);
 }
 
 TF_MAIN(TF_TEST(test_bellperson_prove_verify), TF_TEST(test_determinism_and_blinding),

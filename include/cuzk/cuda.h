@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cuzk/ec.h"
 #include "cuzk/ff.h"
 #include "cuzk/poly.h"
 
@@ -66,6 +67,11 @@ void cz_cuda_release(void);
  * device memory, transformed in place; same kinds and orders as cz_ntt
  * (NN and RR add one bit-reversal pass).  Queued on the default stream. */
 int cz_cuda_ntt(const cz_ntt_domain *d, cz_fr *x_dev, cz_ntt_kind kind, cz_ntt_order order);
+/* count independent transforms of size n laid end to end from x_dev (count
+ * n elements), each exactly as cz_cuda_ntt would transform it; small
+ * transforms share kernel launches.  CZ_ERR_INVALID_ARG for count 0. */
+int cz_cuda_ntt_batch(const cz_ntt_domain *d, cz_fr *x_dev, size_t count, cz_ntt_kind kind,
+                      cz_ntt_order order);
 
 /* cz_groth16_h on device buffers a, b, c (m = cz_ntt_domain_size(d)
  * elements each, the first n the evaluations; [n, m) is zeroed): same
@@ -75,9 +81,73 @@ int cz_cuda_groth16_h_dev(const cz_ntt_domain *d, cz_fr *a_dev, cz_fr *b_dev, cz
                           size_t n);
 /* The same with host buffers, exactly cz_groth16_h's contract: copies the
  * first n elements of a, b, c in, computes, copies the m results back into
- * a (b and c are left unchanged); waits for the result.  Needs 3 m
- * elements of device memory besides the tables. */
+ * a (b and c are left unchanged); waits for the result.  The uploads run on
+ * their own stream, overlapped with the transforms of the vectors already
+ * on the device (fully so from page-locked memory, cz_cuda_host_alloc).
+ * Needs 3 m elements of device memory besides the tables. */
 int cz_cuda_groth16_h(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size_t n);
+
+/* Multi-scalar multiplication on the device (Pippenger with signed digits,
+ * buckets summed and reduced on the device; see src/cuda/msm.cu):
+ *   *out = sum_{i < n} scalars_dev[i] bases_dev[i]
+ * bases_dev: n affine points in device memory (infinity (0, 0) allowed);
+ * scalars_dev: n cz_fr in device memory, Montgomery form, or canonical
+ * limbs with CZ_MSM_CANONICAL.  flags as cz_g1_msm's (CZ_MSM_CANONICAL,
+ * CZ_MSM_WINDOW(c) with 2 <= c <= CZ_MSM_MAX_WINDOW; others ignored).
+ * Waits for the result; the same point as cz_g1_msm / cz_g2_msm on the
+ * same inputs.  Device scratch (about 4 W n bytes for the bucket lists,
+ * W = ceil(256 / c), plus the buckets) is allocated and freed per call,
+ * each allocation checked against the free VRAM (CZ_ERR_NOMEM).
+ * CZ_ERR_INVALID_ARG for NULL pointers with n > 0, n >= 2^31 or a bad
+ * window; CZ_ERR_TOO_BIG when W n >= 2^32.  With CZ_CUDA_DEBUG set in the
+ * environment, a failed device allocation is reported on stderr with its
+ * size. */
+int cz_cuda_g1_msm(cz_g1 *out, const cz_g1_affine *bases_dev, const cz_fr *scalars_dev, size_t n,
+                   unsigned flags);
+int cz_cuda_g2_msm(cz_g2 *out, const cz_g2_affine *bases_dev, const cz_fr *scalars_dev, size_t n,
+                   unsigned flags);
+/* Density MSM as cz_g1_msm_density, everything in device memory: the
+ * scalars of the set bits among the first n_scalars (bit i of word i / 64
+ * of density_dev) are compacted on the device and paired in order with the
+ * n_bases bases.  CZ_ERR_INVALID_ARG also when the number of set bits is
+ * not n_bases. */
+int cz_cuda_g1_msm_density(cz_g1 *out, const cz_g1_affine *bases_dev, size_t n_bases,
+                           const cz_fr *scalars_dev, const uint64_t *density_dev, size_t n_scalars,
+                           unsigned flags);
+int cz_cuda_g2_msm_density(cz_g2 *out, const cz_g2_affine *bases_dev, size_t n_bases,
+                           const cz_fr *scalars_dev, const uint64_t *density_dev, size_t n_scalars,
+                           unsigned flags);
+
+/* Groth16 prove_start's device part: H from the first rows evaluations of
+ * a, b, c (host memory; bellperson's H), or with h_on_host the n_h H
+ * scalars already in a (the snarkjs flavor's odd-coset H, computed by the
+ * caller; b and c unused), then every MSM of
+ * the proof on the device with the key's query arrays resident there
+ * (uploaded on first use of key on the current device, kept until
+ * cz_cuda_params_release(key)):
+ *   h = sum H_j h_j, l = sum w_aux l, a = sum w a (inputs dense, aux by
+ *   dens[0]), b_g1 / b_g2 = sum w b (inputs by dens[1], aux by dens[2])
+ * with w = n_in + n_aux assignment values (host) and dens the r1cs's A aux,
+ * B input and B aux density bitmaps (host).  Waits for the result.
+ * CZ_ERR_INVALID_ARG when the counts do not match. */
+typedef struct {
+    const void *key; /* identifies the parameter set (its cz_groth16_params) */
+    const cz_g1_affine *h, *l, *a, *b_g1;
+    const cz_g2_affine *b_g2;
+    size_t n_h, n_l, n_a, n_b_g1, n_b_g2;
+} cz_cuda_params_view;
+typedef struct {
+    cz_g1 h, l, a, b_g1;
+    cz_g2 b_g2;
+} cz_cuda_groth16_sums;
+int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
+                          const cz_ntt_domain *d, const cz_fr *a, const cz_fr *b, const cz_fr *c,
+                          size_t rows, int h_on_host, const cz_fr *w, size_t n_in, size_t n_aux,
+                          const uint64_t *dens[3]);
+/* Frees the device copies of the parameter set key on every device (waits
+ * for proofs using them).  cz_groth16_params_free calls it; a no-op for
+ * keys never used on a device and in builds without CUDA. */
+void cz_cuda_params_release(const void *key);
 
 /* Elapsed time between two points of the default stream, from CUDA events. */
 typedef struct cz_cuda_timer cz_cuda_timer;

@@ -167,17 +167,19 @@ void cz_groth16_setup_sizes(const cz_r1cs *r, cz_groth16_flavor flavor, size_t *
 /* Upper bounds of the same before a circuit is recorded: n_in inputs,
  * n_aux aux, rows constraints (input constraints included), every query
  * assumed full (densities at 100%). */
-void cz_groth16_setup_sizes_bound(size_t n_in, size_t n_aux, size_t rows,
-                                  cz_groth16_flavor flavor, size_t *block, size_t *temp);
+void cz_groth16_setup_sizes_bound(size_t n_in, size_t n_aux, size_t rows, cz_groth16_flavor flavor,
+                                  size_t *block, size_t *temp);
 
 /* ------------------------------------------------------------ prover --- */
 
 /* Where prove_start runs its heavy work. */
 typedef enum {
     CZ_BACKEND_CPU = 0,
-    /* H on the CUDA device (bellperson flavor; the snarkjs flavor's
-     * odd-coset H still runs on the CPU), the rest on the CPU for now;
-     * bit-identical proofs.  CZ_ERR_UNSUPPORTED when no device is there. */
+    /* prove_start on the CUDA device (cz_cuda_groth16_start): H (the
+     * snarkjs flavor's odd-coset H still on the CPU) and every MSM, B_g2
+     * included, with the parameters resident on the device; prove_finish
+     * only assembles.  Bit-identical proofs.  The timings' h holds the
+     * whole device part.  CZ_ERR_UNSUPPORTED when no device is there. */
     CZ_BACKEND_GPU = 1,
 } cz_backend;
 
@@ -251,9 +253,9 @@ void cz_groth16_prove_sizes_of(cz_groth16_prove_sizes *s, const cz_groth16_param
                                const cz_r1cs *r1cs, unsigned nthreads);
 
 /* start + finish. */
-int cz_groth16_prove(cz_groth16_proof *proof, const cz_groth16_params *params,
-                     const cz_r1cs *r1cs, const cz_fr *w, size_t w_len,
-                     const cz_groth16_prove_opts *opts, char *err, size_t errlen);
+int cz_groth16_prove(cz_groth16_proof *proof, const cz_groth16_params *params, const cz_r1cs *r1cs,
+                     const cz_fr *w, size_t w_len, const cz_groth16_prove_opts *opts, char *err,
+                     size_t errlen);
 
 /* n proofs for n assignments w[k] (each w_len long) sharing params: every
  * first half, then every second half; opts->rs, when set, holds 2n values.
@@ -271,7 +273,8 @@ int cz_groth16_prove_batch(cz_groth16_proof *proofs, const cz_groth16_params *pa
  * CZ_OK, CZ_ERR_BAD_FORMAT (coefficients do not end in snarkjs's input
  * rows, domain size not the one the rows imply; message in err),
  * CZ_ERR_NOMEM, CZ_ERR_INVALID_ARG. */
-int cz_groth16_params_from_zkey(cz_groth16_params *params, cz_r1cs **r1cs, const cz_zkey *z, char *err, size_t errlen);
+int cz_groth16_params_from_zkey(cz_groth16_params *params, cz_r1cs **r1cs, const cz_zkey *z,
+                                char *err, size_t errlen);
 
 /* The inverse, for writing a .zkey (cz_zkey_write) that snarkjs can prove
  * with: params must have the SNARKJS flavor and match r (as from
@@ -305,8 +308,8 @@ void cz_groth16_pvk_free(cz_groth16_pvk *pvk); /* NULL: no-op */
  * of this header and of snarkjs.h check it).  Returns CZ_OK for a valid
  * proof, CZ_ERR_BAD_PROOF when the equation fails, CZ_ERR_INVALID_ARG for a
  * wrong input count or NULL arguments. */
-int cz_groth16_verify(const cz_groth16_pvk *pvk, const cz_groth16_proof *proof,
-                      const cz_fr *inputs, size_t n_inputs);
+int cz_groth16_verify(const cz_groth16_pvk *pvk, const cz_groth16_proof *proof, const cz_fr *inputs,
+                      size_t n_inputs);
 
 /* Batch verification of n proofs (inputs: n rows of n_inputs), one
  * multi-pairing of n + 3 pairs: with random 128-bit z_k (OS CSPRNG),

@@ -1,6 +1,7 @@
-/* include/cuzk/cuda.h in builds without CUDA (CMakeLists.txt compiles this
- * file only when nvcc is absent or CZ_CUDA is off): no device, every call
- * CZ_ERR_UNSUPPORTED. */
+/* include/cuzk/cuda.h and src/cuda/cuda_selftest.h in builds without CUDA
+ * (CMakeLists.txt compiles this file only when nvcc is absent or CZ_CUDA is
+ * off): no device, every call CZ_ERR_UNSUPPORTED. */
+#include "cuda/cuda_selftest.h"
 #include "cuzk/cuda.h"
 #include "cuzk/err.h"
 
@@ -55,6 +56,12 @@ int cz_cuda_ntt(const cz_ntt_domain *d, cz_fr *x_dev, cz_ntt_kind kind, cz_ntt_o
     return CZ_ERR_UNSUPPORTED;
 }
 
+int cz_cuda_ntt_batch(const cz_ntt_domain *d, cz_fr *x_dev, size_t count, cz_ntt_kind kind,
+                      cz_ntt_order order)
+{
+    return CZ_ERR_UNSUPPORTED;
+}
+
 int cz_cuda_groth16_h_dev(const cz_ntt_domain *d, cz_fr *a_dev, cz_fr *b_dev, cz_fr *c_dev,
                           size_t n)
 {
@@ -79,3 +86,62 @@ void cz_cuda_timer_free(cz_cuda_timer *t) {}
 int cz_cuda_timer_start(cz_cuda_timer *t) { return CZ_ERR_UNSUPPORTED; }
 
 int cz_cuda_timer_stop(cz_cuda_timer *t, float *ms) { return CZ_ERR_UNSUPPORTED; }
+
+/* src/cuda/cuda_selftest.h without CUDA: no device. */
+int cz_cuda_selftest_fp(int op, const cz_fp *a, const cz_fp *b, cz_fp *out, size_t n)
+{
+    return CZ_ERR_UNSUPPORTED;
+}
+
+int cz_cuda_selftest_fp2(int op, const cz_fp2 *a, const cz_fp2 *b, cz_fp2 *out, size_t n)
+{
+    return CZ_ERR_UNSUPPORTED;
+}
+
+int cz_cuda_selftest_g1(int op, const cz_g1_xyzz *a, const cz_g1_xyzz *b, const cz_g1_affine *q,
+                        cz_g1_xyzz *out, cz_g1 *out_jac, size_t n)
+{
+    return CZ_ERR_UNSUPPORTED;
+}
+
+int cz_cuda_selftest_g2(int op, const cz_g2_xyzz *a, const cz_g2_xyzz *b, const cz_g2_affine *q,
+                        cz_g2_xyzz *out, cz_g2 *out_jac, size_t n)
+{
+    return CZ_ERR_UNSUPPORTED;
+}
+
+int cz_cuda_g1_msm(cz_g1 *out, const cz_g1_affine *bases_dev, const cz_fr *scalars_dev, size_t n,
+                   unsigned flags)
+{
+    return out ? CZ_ERR_UNSUPPORTED : CZ_ERR_INVALID_ARG;
+}
+
+int cz_cuda_g2_msm(cz_g2 *out, const cz_g2_affine *bases_dev, const cz_fr *scalars_dev, size_t n,
+                   unsigned flags)
+{
+    return out ? CZ_ERR_UNSUPPORTED : CZ_ERR_INVALID_ARG;
+}
+
+int cz_cuda_g1_msm_density(cz_g1 *out, const cz_g1_affine *bases_dev, size_t n_bases,
+                           const cz_fr *scalars_dev, const uint64_t *density_dev, size_t n_scalars,
+                           unsigned flags)
+{
+    return out ? CZ_ERR_UNSUPPORTED : CZ_ERR_INVALID_ARG;
+}
+
+int cz_cuda_g2_msm_density(cz_g2 *out, const cz_g2_affine *bases_dev, size_t n_bases,
+                           const cz_fr *scalars_dev, const uint64_t *density_dev, size_t n_scalars,
+                           unsigned flags)
+{
+    return out ? CZ_ERR_UNSUPPORTED : CZ_ERR_INVALID_ARG;
+}
+
+int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
+                          const cz_ntt_domain *d, const cz_fr *a, const cz_fr *b, const cz_fr *c,
+                          size_t rows, int h_on_host, const cz_fr *w, size_t n_in, size_t n_aux,
+                          const uint64_t *dens[3])
+{
+    return CZ_ERR_UNSUPPORTED;
+}
+
+void cz_cuda_params_release(const void *key) {}

@@ -13,7 +13,7 @@
  * Scalings of the coefficient vector (1/n, coset g^(+-j), Z's inverse) fold
  * into the first (pre) or last (post) pass: c g^e with e = j or bitrev(j)
  * as the layout asks, g^e = lo[e mod 2^s] hi[e >> s] (c folded into hi).
- * Work per transform: (n/2) k Montgomery multiplications (264 IMAD each, see
+ * Work per transform: (n/2) k Montgomery multiplications (240 IMAD each, see
  * fr.cuh) and ceil(k/10) reads and writes of the vector.
  *
  * Every value stays fully reduced, so the results are the CPU's bit for
@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda/cuda_err.cuh"
 #include "cuda/fr.cuh"
 #include "cuzk/cuda.h"
 #include "cuzk/err.h"
@@ -53,12 +54,15 @@ struct pass_args {
     scale_args pre, post;
 };
 
+/* idx is the index in the whole (batched) array: the factor depends on its
+ * position inside its own transform, idx mod 2^k. */
 __device__ __forceinline__ fr_t scale(const scale_args &a, fr_t v, size_t idx, unsigned k)
 {
     if (a.mode == SCALE_NONE)
         return v;
     if (a.mode == SCALE_CONST)
         return fr_mul(v, a.c);
+    idx &= ((size_t)1 << k) - 1;
     size_t e = a.mode == SCALE_NATURAL ? idx : (size_t)(__brevll(idx) >> (64 - k));
     fr_t f = fr_mul(a.lo[e & (((size_t)1 << a.s) - 1)], a.hi[e >> a.s]);
     return fr_mul(v, f);
@@ -66,7 +70,9 @@ __device__ __forceinline__ fr_t scale(const scale_args &a, fr_t v, size_t idx, u
 
 /* One pass of DIF (DIT = false) or DIT stages over index bits [b-t, b).
  * blockDim = (2^(t-1), G): G sub-transforms per block, dynamic shared
- * memory G 2^t elements. */
+ * memory G 2^t elements.  A batch of transforms laid end to end is one
+ * array whose index bits above k only select the transform: the group
+ * number's high part runs over them unchanged. */
 template <bool DIT> __global__ void __launch_bounds__(512) ntt_pass(pass_args a)
 {
     extern __shared__ fr_t smem[];
@@ -134,17 +140,20 @@ __global__ void power_table(fr_t *out, const fr_t *lo, const fr_t *hi, unsigned 
                  fr_mul(fr_load(lo + (e & (((size_t)1 << s) - 1))), fr_load(hi + (e >> s))));
 }
 
-/* In-place bit-reversal permutation of 2^k elements (pair swaps). */
-__global__ void bitrev_kernel(fr_t *x, unsigned k)
+/* In-place bit-reversal permutation of each of count transforms of 2^k
+ * elements (pair swaps). */
+__global__ void bitrev_kernel(fr_t *x, unsigned k, size_t count)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >> k)
+    if ((i >> k) >= count)
         return;
+    fr_t *y = x + ((i >> k) << k);
+    i &= ((size_t)1 << k) - 1;
     size_t j = (size_t)(__brevll(i) >> (64 - k));
     if (i < j) {
-        fr_t xi = fr_load(x + i), xj = fr_load(x + j);
-        fr_store(x + i, xj);
-        fr_store(x + j, xi);
+        fr_t xi = fr_load(y + i), xj = fr_load(y + j);
+        fr_store(y + i, xj);
+        fr_store(y + j, xi);
     }
 }
 
@@ -184,18 +193,6 @@ struct dev_domain {
 
 static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
 static dev_domain *tables[MAX_DEVICES][CZ_NTT_MAX_LOG + 1];
-
-static int cuda_err(cudaError_t e)
-{
-    if (e == cudaSuccess)
-        return CZ_OK;
-    cudaGetLastError(); /* reset the last-error state (non-sticky errors) */
-    if (e == cudaErrorMemoryAllocation)
-        return CZ_ERR_NOMEM;
-    if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver)
-        return CZ_ERR_UNSUPPORTED;
-    return CZ_ERR_BACKEND;
-}
 
 static int dev_alloc(void **p, size_t bytes)
 {
@@ -367,10 +364,11 @@ static scale_args coset_scale(const dev_domain *dd, int ct, bool bitrev_index)
     return s;
 }
 
-/* One whole transform without permutation: DIF or DIT, root omega^-1 when
- * inv; pre applies to the input, post to the output. */
-static int run_transform(const dev_domain *dd, fr_t *x, bool dit, bool inv, scale_args pre,
-                         scale_args post)
+/* count whole transforms without permutation, laid end to end from x:
+ * DIF or DIT, root omega^-1 when inv; pre applies to the input, post to
+ * the output; queued on stream st. */
+static int run_transform(const dev_domain *dd, fr_t *x, size_t count, bool dit, bool inv,
+                         scale_args pre, scale_args post, cudaStream_t st)
 {
     unsigned k = dd->k, passes = (k + PASS_MAX_LOG - 1) / PASS_MAX_LOG;
     unsigned bits[4];
@@ -388,17 +386,19 @@ static int run_transform(const dev_domain *dd, fr_t *x, bool dit, bool inv, scal
         a.pre = i == 0 ? pre : no_scale();
         a.post = i + 1 == passes ? post : no_scale();
         unsigned tx = 1u << (t - 1);
-        size_t groups = (size_t)1 << (k - t);
+        size_t groups = count << (k - t);
         unsigned gy = tx >= PASS_THREADS ? 1 : PASS_THREADS / tx;
-        if (gy > groups)
-            gy = (unsigned)groups;
+        while (groups % gy) /* gy, a power of two, must divide groups */
+            gy /= 2;
         dim3 block(tx, gy);
         size_t blocks = groups / gy;
         size_t shmem = ((size_t)gy << t) * sizeof(fr_t);
+        if (blocks > INT32_MAX)
+            return CZ_ERR_TOO_BIG;
         if (dit)
-            ntt_pass<true><<<(unsigned)blocks, block, shmem>>>(a);
+            ntt_pass<true><<<(unsigned)blocks, block, shmem, st>>>(a);
         else
-            ntt_pass<false><<<(unsigned)blocks, block, shmem>>>(a);
+            ntt_pass<false><<<(unsigned)blocks, block, shmem, st>>>(a);
         int rc = cuda_err(cudaGetLastError());
         if (rc)
             return rc;
@@ -407,10 +407,12 @@ static int run_transform(const dev_domain *dd, fr_t *x, bool dit, bool inv, scal
     return CZ_OK;
 }
 
-static int run_bitrev(fr_t *x, unsigned k)
+static int run_bitrev(fr_t *x, unsigned k, size_t count, cudaStream_t st)
 {
-    size_t n = (size_t)1 << k;
-    bitrev_kernel<<<(unsigned)((n + 255) / 256), 256>>>(x, k);
+    size_t n = count << k;
+    if ((n + 255) / 256 > INT32_MAX)
+        return CZ_ERR_TOO_BIG;
+    bitrev_kernel<<<(unsigned)((n + 255) / 256), 256, 0, st>>>(x, k, count);
     return cuda_err(cudaGetLastError());
 }
 
@@ -533,10 +535,14 @@ void cz_cuda_release(void)
     pthread_mutex_unlock(&tables_lock);
 }
 
-int cz_cuda_ntt(const cz_ntt_domain *d, cz_fr *x_dev, cz_ntt_kind kind, cz_ntt_order order)
+int cz_cuda_ntt_batch(const cz_ntt_domain *d, cz_fr *x_dev, size_t count, cz_ntt_kind kind,
+                      cz_ntt_order order)
 {
-    if (!d || !x_dev || (unsigned)kind > CZ_NTT_COSET_INVERSE || (unsigned)order > CZ_NTT_RR)
+    if (!d || !x_dev || !count || (unsigned)kind > CZ_NTT_COSET_INVERSE ||
+        (unsigned)order > CZ_NTT_RR)
         return CZ_ERR_INVALID_ARG;
+    if (count > (SIZE_MAX / sizeof(cz_fr)) >> d->log_n)
+        return CZ_ERR_TOO_BIG;
     if (!has_device())
         return CZ_ERR_UNSUPPORTED;
     dev_domain *dd;
@@ -564,13 +570,49 @@ int cz_cuda_ntt(const cz_ntt_domain *d, cz_fr *x_dev, cz_ntt_kind kind, cz_ntt_o
         post = coset_scale(dd, CT_GI_NINV, !dit);
         break;
     }
-    if (pre_perm && (rc = run_bitrev(x, dd->k)))
+    if (pre_perm && (rc = run_bitrev(x, dd->k, count, 0)))
         return rc;
-    if ((rc = run_transform(dd, x, dit, inv, pre, post)))
+    if ((rc = run_transform(dd, x, count, dit, inv, pre, post, 0)))
         return rc;
     if (post_perm)
-        rc = run_bitrev(x, dd->k);
+        rc = run_bitrev(x, dd->k, count, 0);
     return rc;
+}
+
+int cz_cuda_ntt(const cz_ntt_domain *d, cz_fr *x_dev, cz_ntt_kind kind, cz_ntt_order order)
+{
+    return cz_cuda_ntt_batch(d, x_dev, 1, kind, order);
+}
+
+/* The H sequence, after src/poly/h.c, in two steps queued on stream st.
+ * h_eval_coset: vector x (n evaluations, zero-padded to m) to its values
+ * on the coset: inverse DIF with coefficient j scaled by g^j / m (index
+ * bitrev(j)), then forward DIT; first waits for event ready when not
+ * NULL (x's upload). */
+static int h_eval_coset(const dev_domain *dd, fr_t *x, size_t n, cudaStream_t st, cudaEvent_t ready)
+{
+    size_t m = (size_t)1 << dd->k;
+    int rc;
+    if (ready && (rc = cuda_err(cudaStreamWaitEvent(st, ready, 0))))
+        return rc;
+    if (n < m && (rc = cuda_err(cudaMemsetAsync(x + n, 0, (m - n) * sizeof(fr_t), st))))
+        return rc;
+    if ((rc = run_transform(dd, x, 1, false, true, no_scale(), coset_scale(dd, CT_G_NINV, true),
+                            st)))
+        return rc;
+    return run_transform(dd, x, 1, true, false, no_scale(), no_scale(), st);
+}
+
+/* h_combine: a b - c permuted to bit-reversed order, then the inverse DIT
+ * with coefficient j scaled by g^-j z_inv / m, into a. */
+static int h_combine(const dev_domain *dd, fr_t *a, const fr_t *b, const fr_t *c, cudaStream_t st)
+{
+    size_t m = (size_t)1 << dd->k;
+    mul_sub_bitrev<<<(unsigned)((m + 255) / 256), 256, 0, st>>>(a, b, c, dd->k);
+    int rc = cuda_err(cudaGetLastError());
+    if (rc)
+        return rc;
+    return run_transform(dd, a, 1, true, true, no_scale(), coset_scale(dd, CT_GI_ZNINV, false), st);
 }
 
 int cz_cuda_groth16_h_dev(const cz_ntt_domain *d, cz_fr *a_dev, cz_fr *b_dev, cz_fr *c_dev,
@@ -584,26 +626,18 @@ int cz_cuda_groth16_h_dev(const cz_ntt_domain *d, cz_fr *a_dev, cz_fr *b_dev, cz
     int rc = get_tables(d, &dd);
     if (rc)
         return rc;
-    size_t m = d->n;
     fr_t *v[3] = {(fr_t *)a_dev, (fr_t *)b_dev, (fr_t *)c_dev};
-    /* as src/poly/h.c: inverse DIF with coefficient j scaled by g^j / m
-     * (index bitrev(j)), forward DIT; a b - c permuted to bit-reversed
-     * order; inverse DIT with coefficient j scaled by g^-j z_inv / m */
-    for (int i = 0; i < 3; i++) {
-        if (n < m && (rc = cuda_err(cudaMemsetAsync(v[i] + n, 0, (m - n) * sizeof(fr_t)))))
-            return rc;
-        if ((rc = run_transform(dd, v[i], false, true, no_scale(),
-                                coset_scale(dd, CT_G_NINV, true))))
-            return rc;
-        if ((rc = run_transform(dd, v[i], true, false, no_scale(), no_scale())))
-            return rc;
-    }
-    mul_sub_bitrev<<<(unsigned)((m + 255) / 256), 256>>>(v[0], v[1], v[2], dd->k);
-    if ((rc = cuda_err(cudaGetLastError())))
-        return rc;
-    return run_transform(dd, v[0], true, true, no_scale(), coset_scale(dd, CT_GI_ZNINV, false));
+    for (int i = 0; i < 3 && !rc; i++)
+        rc = h_eval_coset(dd, v[i], n, 0, NULL);
+    return rc ? rc : h_combine(dd, v[0], v[1], v[2], 0);
 }
 
+/* Host H: the uploads go on their own stream, each followed by an event
+ * the compute stream waits for, so b and c travel while a (then b) is
+ * transformed; the result comes back on the compute stream.  Copies from
+ * pinned memory are asynchronous; from pageable memory the driver stages
+ * them and the host waits for each, which still overlaps with the kernels
+ * already queued. */
 int cz_cuda_groth16_h(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size_t n)
 {
     if (!d || !a || !b || !c || n > d->n)
@@ -611,18 +645,42 @@ int cz_cuda_groth16_h(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size
     if (!has_device())
         return CZ_ERR_UNSUPPORTED;
     size_t m = d->n, bytes = m * sizeof(cz_fr);
-    int rc = cz_cuda_prepare(d);
+    dev_domain *dd;
+    int rc = get_tables(d, &dd);
     void *buf = NULL;
+    cudaStream_t st[2] = {NULL, NULL};
+    cudaEvent_t ev[3] = {NULL, NULL, NULL};
     if (!rc)
         rc = dev_alloc(&buf, 3 * bytes);
-    cz_fr *v = (cz_fr *)buf;
-    const cz_fr *src[3] = {a, b, c};
+    for (int i = 0; i < 2 && !rc; i++)
+        rc = cuda_err(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
     for (int i = 0; i < 3 && !rc; i++)
-        rc = cuda_err(cudaMemcpy(v + i * m, src[i], n * sizeof(cz_fr), cudaMemcpyHostToDevice));
+        rc = cuda_err(cudaEventCreateWithFlags(&ev[i], cudaEventDisableTiming));
+    fr_t *v[3] = {(fr_t *)buf, (fr_t *)buf + m, (fr_t *)buf + 2 * m};
+    const cz_fr *src[3] = {a, b, c};
+    for (int i = 0; i < 3 && !rc; i++) {
+        rc = cuda_err(
+            cudaMemcpyAsync(v[i], src[i], n * sizeof(cz_fr), cudaMemcpyHostToDevice, st[1]));
+        if (!rc)
+            rc = cuda_err(cudaEventRecord(ev[i], st[1]));
+        if (!rc) /* queued before the next upload, which may block the host */
+            rc = h_eval_coset(dd, v[i], n, st[0], ev[i]);
+    }
     if (!rc)
-        rc = cz_cuda_groth16_h_dev(d, v, v + m, v + 2 * m, n);
+        rc = h_combine(dd, v[0], v[1], v[2], st[0]);
     if (!rc)
-        rc = cuda_err(cudaMemcpy(a, v, bytes, cudaMemcpyDeviceToHost));
+        rc = cuda_err(cudaMemcpyAsync(a, v[0], bytes, cudaMemcpyDeviceToHost, st[0]));
+    /* wait for everything queued, also after an error */
+    for (int i = 0; i < 2; i++) {
+        if (st[i]) {
+            int r2 = cuda_err(cudaStreamSynchronize(st[i]));
+            rc = rc ? rc : r2;
+            cudaStreamDestroy(st[i]);
+        }
+    }
+    for (int i = 0; i < 3; i++)
+        if (ev[i])
+            cudaEventDestroy(ev[i]);
     cudaFree(buf);
     return rc;
 }

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cuzk/cuda.h"
 #include "cuzk/err.h"
 #include "cuzk/groth16.h"
 
@@ -231,6 +232,7 @@ void cz_groth16_params_free(cz_groth16_params *p)
 {
     if (p == NULL)
         return;
+    cz_cuda_params_release(p); /* its device copies, if a GPU proof made them */
     if (p->alloc != NULL && p->mem != NULL)
         cz_free(p->alloc, p->mem, p->mem_bytes);
     else

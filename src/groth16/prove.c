@@ -37,6 +37,8 @@ struct cz_groth16_pending {
     cz_g1 a_sum, b1_sum, hl_sum; /* sum w_i a_i, sum w_i b1_i, H + L */
     size_t n_b2;
     cz_fr *b2_scalars; /* n_b2, the B-selected assignment entries */
+    bool b2_done;      /* GPU back end: b2_sum computed by prove_start */
+    cz_g2 b2_sum;
 };
 
 static double now(void)
@@ -140,6 +142,36 @@ void cz_groth16_pending_free(cz_groth16_pending *pd)
     free(pd);
 }
 
+/* The GPU back end's prove_start after a, b, c (and, for the snarkjs
+ * flavor, H on the CPU): H (bellperson) and every MSM on the device; the
+ * B_g2 sum is kept for prove_finish and the compacted scalars freed. */
+static int gpu_start(cz_groth16_pending *pd, const cz_ntt_domain *dom, const cz_fr *a,
+                     const cz_fr *b, const cz_fr *c, size_t rows, const cz_fr *w, size_t n_in,
+                     size_t n_aux, const cz_r1cs *r1cs)
+{
+    const cz_groth16_params *p = pd->p;
+    size_t cnt;
+    const uint64_t *dens[3] = {cz_r1cs_density(r1cs, CZ_DENSITY_A_AUX, &cnt),
+                               cz_r1cs_density(r1cs, CZ_DENSITY_B_INPUT, &cnt),
+                               cz_r1cs_density(r1cs, CZ_DENSITY_B_AUX, &cnt)};
+    cz_cuda_params_view v = {p,      p->h,   p->l,   p->a,      p->b_g1,  p->b_g2,
+                             p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2};
+    cz_cuda_groth16_sums s;
+    int rc = cz_cuda_groth16_start(&s, &v, dom, a, b, c, rows, p->flavor == CZ_GROTH16_SNARKJS, w,
+                                   n_in, n_aux, dens);
+    if (rc != CZ_OK)
+        return rc;
+    cz_g1_add(&pd->hl_sum, &s.h, &s.l);
+    pd->a_sum = s.a;
+    pd->b1_sum = s.b_g1;
+    pd->b2_sum = s.b_g2;
+    pd->b2_done = true;
+    cz_free(pd->alloc, pd->b2_scalars, pd->sz.b2_scalars);
+    pd->b2_scalars = NULL;
+    pd->n_b2 = 0;
+    return CZ_OK;
+}
+
 int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
                            const cz_r1cs *r1cs, const cz_fr *w, size_t w_len,
                            const cz_groth16_prove_opts *opts, char *err, size_t errlen)
@@ -234,13 +266,20 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
     tm.spmv = t1 - t0;
     if (p->flavor == CZ_GROTH16_SNARKJS)
         rc = cz_groth16_h_odd_coset(dom, a, b, c, rows, pool);
-    else if (opts->backend == CZ_BACKEND_GPU)
-        rc = cz_cuda_groth16_h(dom, a, b, c, rows);
-    else
+    else if (opts->backend != CZ_BACKEND_GPU)
         rc = cz_groth16_h(dom, a, b, c, rows, pool);
     if (rc != CZ_OK) {
         cz_msgf(err, errlen, "prove: H computation failed: %s", cz_strerror(rc));
         goto fail;
+    }
+    if (opts->backend == CZ_BACKEND_GPU) {
+        rc = gpu_start(pd, dom, a, b, c, rows, w, n_in, n_aux, r1cs);
+        if (rc != CZ_OK) {
+            cz_msgf(err, errlen, "prove: GPU back end failed: %s", cz_strerror(rc));
+            goto fail;
+        }
+        tm.h = now() - t1;
+        goto done;
     }
     double t2 = now();
     tm.h = t2 - t1;
@@ -273,6 +312,7 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
         if (bit(dba, i))
             pd->b2_scalars[k++] = w[n_in + i];
     pd->n_b2 = k;
+done:
     if (pd->timings != NULL) {
         pd->timings->spmv = tm.spmv;
         pd->timings->h = tm.h;
@@ -304,16 +344,22 @@ int cz_groth16_prove_finish(cz_groth16_proof *proof, cz_groth16_pending *pd)
     }
     const cz_groth16_params *p = pd->p;
     double t0 = now();
-    size_t sbytes = cz_g2_msm_scratch_bytes(pd->n_b2 ? pd->n_b2 : 1, cz_msm_nthreads(pd->pool), 0);
-    void *scratch = aligned_alloc(CZ_MSM_SCRATCH_ALIGN, (sbytes + CZ_MSM_SCRATCH_ALIGN - 1) &
-                                                            ~(size_t)(CZ_MSM_SCRATCH_ALIGN - 1));
-    if (scratch == NULL) {
-        cz_groth16_pending_free(pd);
-        return CZ_ERR_NOMEM;
-    }
     cz_g2 b2, t2, delta2, beta2;
-    cz_g2_msm(&b2, p->b_g2, pd->b2_scalars, pd->n_b2, 0, pd->pool, scratch, sbytes);
-    free(scratch);
+    if (pd->b2_done) {
+        b2 = pd->b2_sum;
+    } else {
+        size_t sbytes =
+            cz_g2_msm_scratch_bytes(pd->n_b2 ? pd->n_b2 : 1, cz_msm_nthreads(pd->pool), 0);
+        void *scratch =
+            aligned_alloc(CZ_MSM_SCRATCH_ALIGN, (sbytes + CZ_MSM_SCRATCH_ALIGN - 1) &
+                                                    ~(size_t)(CZ_MSM_SCRATCH_ALIGN - 1));
+        if (scratch == NULL) {
+            cz_groth16_pending_free(pd);
+            return CZ_ERR_NOMEM;
+        }
+        cz_g2_msm(&b2, p->b_g2, pd->b2_scalars, pd->n_b2, 0, pd->pool, scratch, sbytes);
+        free(scratch);
+    }
     double t1 = now();
 
     /* Blinding, constant time in r, s and r s. */

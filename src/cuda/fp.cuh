@@ -1,0 +1,481 @@
+/* Device arithmetic in Fp, the BLS12-381 base field, and in Fp2 = Fp[u] /
+ * (u^2 + 1), for the CUDA back end (G1 and G2 coordinates, see ec.cuh).
+ *
+ * Layout: exactly the host's cz_fp and cz_fp2 (include/cuzk/ff.h):
+ * Montgomery form with R = 2^384, six little-endian u64 limbs, i.e. twelve
+ * little-endian u32 limbs on a little-endian machine; every value fully
+ * reduced (< p); an Fp2 is c0 then c1.  Arrays copy to and from the device
+ * unchanged and, values being canonical, results are bit-identical to the
+ * CPU's cz_fp_* / cz_fp2_*.
+ *
+ * Same technique as fr.cuh: 32-bit limbs, PTX carry chains (add.cc / addc,
+ * mad.lo.cc / madc.hi.cc), every loop over limbs unrolled, nothing indexed
+ * at run time, no branch on values.
+ *
+ * Cost of fp_mul as designed (PTX instructions; on sm_90 a carry-chained
+ * mad issues as IMAD or IMAD.HI plus IADD3.X):
+ *   12 rows, each t += a b_i (24 mad and 1 addc into the top word; the
+ *   first row 12 mul.lo + 12 mad.hi), m = t_0 n0 (1 mul), t += m p (24 mad,
+ *   1 addc): 611, of which 588 multiplies (IMAD), then one conditional
+ *   subtraction, 12 sub + 12 select: 635 in all, no branch.
+ * fp_add: 12 add + 12 sub + 12 select.  fp_sub: 12 sub + 12 and + 12 add.
+ * fp2_mul: 3 fp_mul + 2 lazy additions (24) + 3 fp_sub.  fp2_sqr: 2 fp_mul
+ * + 3 lazy additions / subtractions (48). */
+#ifndef CZ_CUDA_FP_CUH
+#define CZ_CUDA_FP_CUH
+
+#include <stdint.h>
+
+struct __align__(16) fp_t { uint32_t l[12]; };
+struct __align__(16) fp2_t { fp_t c0, c1; }; /* c0 + c1 u */
+
+/* p = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f624
+ *       1eabfffeb153ffffb9feffffffffaaab (381 bits) */
+#define FP_P0  0xffffaaabu
+#define FP_P1  0xb9feffffu
+#define FP_P2  0xb153ffffu
+#define FP_P3  0x1eabfffeu
+#define FP_P4  0xf6b0f624u
+#define FP_P5  0x6730d2a0u
+#define FP_P6  0xf38512bfu
+#define FP_P7  0x64774b84u
+#define FP_P8  0x434bacd7u
+#define FP_P9  0x4b1ba7b6u
+#define FP_P10 0x397fe69au
+#define FP_P11 0x1a0111eau
+/* -p^-1 mod 2^32: the low word of the host's CZ_P_N0 (0x89f3fffcfffcfffd). */
+#define FP_N0 0xfffcfffdu
+
+/* Operand lists for the asm blocks below. */
+#define FP_OUT(v)                                                                                  \
+    "=r"(v.l[0]), "=r"(v.l[1]), "=r"(v.l[2]), "=r"(v.l[3]), "=r"(v.l[4]), "=r"(v.l[5]),            \
+        "=r"(v.l[6]), "=r"(v.l[7]), "=r"(v.l[8]), "=r"(v.l[9]), "=r"(v.l[10]), "=r"(v.l[11])
+#define FP_IN(v)                                                                                   \
+    "r"(v.l[0]), "r"(v.l[1]), "r"(v.l[2]), "r"(v.l[3]), "r"(v.l[4]), "r"(v.l[5]), "r"(v.l[6]),     \
+        "r"(v.l[7]), "r"(v.l[8]), "r"(v.l[9]), "r"(v.l[10]), "r"(v.l[11])
+#define FP_IN_P                                                                                    \
+    "n"(FP_P0), "n"(FP_P1), "n"(FP_P2), "n"(FP_P3), "n"(FP_P4), "n"(FP_P5), "n"(FP_P6),            \
+        "n"(FP_P7), "n"(FP_P8), "n"(FP_P9), "n"(FP_P10), "n"(FP_P11)
+#define FP_IN_P_MASKED(m)                                                                          \
+    "r"(FP_P0 & m), "r"(FP_P1 & m), "r"(FP_P2 & m), "r"(FP_P3 & m), "r"(FP_P4 & m),                \
+        "r"(FP_P5 & m), "r"(FP_P6 & m), "r"(FP_P7 & m), "r"(FP_P8 & m), "r"(FP_P9 & m),            \
+        "r"(FP_P10 & m), "r"(FP_P11 & m)
+
+/* ------------------------------------------------------------------ Fp --- */
+
+/* Three 16-byte loads / stores: p must be 16-byte aligned (cudaMalloc'd
+ * arrays of cz_fp, cz_fp2 and the point structs are: 48 = 3 x 16). */
+__device__ __forceinline__ fp_t fp_load(const fp_t *p)
+{
+    const uint4 *q = reinterpret_cast<const uint4 *>(p);
+    fp_t r;
+#pragma unroll
+    for (int i = 0; i < 3; i++) {
+        uint4 v = q[i];
+        r.l[4 * i] = v.x, r.l[4 * i + 1] = v.y, r.l[4 * i + 2] = v.z, r.l[4 * i + 3] = v.w;
+    }
+    return r;
+}
+
+__device__ __forceinline__ void fp_store(fp_t *p, const fp_t &a)
+{
+    uint4 *q = reinterpret_cast<uint4 *>(p);
+#pragma unroll
+    for (int i = 0; i < 3; i++)
+        q[i] = make_uint4(a.l[4 * i], a.l[4 * i + 1], a.l[4 * i + 2], a.l[4 * i + 3]);
+}
+
+__device__ __forceinline__ fp_t fp_zero(void)
+{
+    fp_t r;
+#pragma unroll
+    for (int i = 0; i < 12; i++)
+        r.l[i] = 0;
+    return r;
+}
+
+/* 1 in Montgomery form: 2^384 mod p (the host's CZ_FP_ONE). */
+__device__ __forceinline__ fp_t fp_one(void)
+{
+    fp_t r = {{0x0002fffdu, 0x76090000u, 0xc40c0002u, 0xebf4000bu, 0x53c758bau, 0x5f489857u,
+               0x70525745u, 0x77ce5853u, 0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u}};
+    return r;
+}
+
+/* c ? a : b, limb by limb (selects, no branch). */
+__device__ __forceinline__ fp_t fp_select(bool c, const fp_t &a, const fp_t &b)
+{
+    fp_t r;
+#pragma unroll
+    for (int i = 0; i < 12; i++)
+        r.l[i] = c ? a.l[i] : b.l[i];
+    return r;
+}
+
+__device__ __forceinline__ bool fp_is_zero(const fp_t &a)
+{
+    uint32_t acc = a.l[0];
+#pragma unroll
+    for (int i = 1; i < 12; i++)
+        acc |= a.l[i];
+    return acc == 0;
+}
+
+/* Equality of the representations, i.e. of the values (both reduced). */
+__device__ __forceinline__ bool fp_equal(const fp_t &a, const fp_t &b)
+{
+    uint32_t acc = 0;
+#pragma unroll
+    for (int i = 0; i < 12; i++)
+        acc |= a.l[i] ^ b.l[i];
+    return acc == 0;
+}
+
+/* t - p when that does not borrow, else t: fully reduces t < 2p (p > 2^380,
+ * so any t < 2^381 too).  12 SUB with borrow, 12 selects. */
+__device__ __forceinline__ fp_t fp_reduce_once(const fp_t &t)
+{
+    fp_t d;
+    uint32_t borrow;
+    asm("sub.cc.u32  %0, %13, %25;\n\t"
+        "subc.cc.u32 %1, %14, %26;\n\t"
+        "subc.cc.u32 %2, %15, %27;\n\t"
+        "subc.cc.u32 %3, %16, %28;\n\t"
+        "subc.cc.u32 %4, %17, %29;\n\t"
+        "subc.cc.u32 %5, %18, %30;\n\t"
+        "subc.cc.u32 %6, %19, %31;\n\t"
+        "subc.cc.u32 %7, %20, %32;\n\t"
+        "subc.cc.u32 %8, %21, %33;\n\t"
+        "subc.cc.u32 %9, %22, %34;\n\t"
+        "subc.cc.u32 %10, %23, %35;\n\t"
+        "subc.cc.u32 %11, %24, %36;\n\t"
+        "subc.u32    %12, 0, 0;"
+        : FP_OUT(d), "=r"(borrow)
+        : FP_IN(t), FP_IN_P);
+    return fp_select(borrow != 0, t, d);
+}
+
+/* a + b without reduction: < 2p for reduced a and b (p < 2^381, no carry
+ * out); only for fp_mul's inputs. */
+__device__ __forceinline__ fp_t fp_add_lazy(const fp_t &a, const fp_t &b)
+{
+    fp_t s;
+    asm("add.cc.u32  %0, %12, %24;\n\t"
+        "addc.cc.u32 %1, %13, %25;\n\t"
+        "addc.cc.u32 %2, %14, %26;\n\t"
+        "addc.cc.u32 %3, %15, %27;\n\t"
+        "addc.cc.u32 %4, %16, %28;\n\t"
+        "addc.cc.u32 %5, %17, %29;\n\t"
+        "addc.cc.u32 %6, %18, %30;\n\t"
+        "addc.cc.u32 %7, %19, %31;\n\t"
+        "addc.cc.u32 %8, %20, %32;\n\t"
+        "addc.cc.u32 %9, %21, %33;\n\t"
+        "addc.cc.u32 %10, %22, %34;\n\t"
+        "addc.u32    %11, %23, %35;"
+        : FP_OUT(s)
+        : FP_IN(a), FP_IN(b));
+    return s;
+}
+
+/* a + p - b without reduction: in [1, 2p) for reduced a and b, congruent
+ * to a - b; only for fp_mul's inputs. */
+__device__ __forceinline__ fp_t fp_sub_lazy(const fp_t &a, const fp_t &b)
+{
+    fp_t r;
+    asm("add.cc.u32  %0, %12, %36;\n\t"
+        "addc.cc.u32 %1, %13, %37;\n\t"
+        "addc.cc.u32 %2, %14, %38;\n\t"
+        "addc.cc.u32 %3, %15, %39;\n\t"
+        "addc.cc.u32 %4, %16, %40;\n\t"
+        "addc.cc.u32 %5, %17, %41;\n\t"
+        "addc.cc.u32 %6, %18, %42;\n\t"
+        "addc.cc.u32 %7, %19, %43;\n\t"
+        "addc.cc.u32 %8, %20, %44;\n\t"
+        "addc.cc.u32 %9, %21, %45;\n\t"
+        "addc.cc.u32 %10, %22, %46;\n\t"
+        "addc.u32    %11, %23, %47;\n\t"
+        "sub.cc.u32  %0, %0, %24;\n\t"
+        "subc.cc.u32 %1, %1, %25;\n\t"
+        "subc.cc.u32 %2, %2, %26;\n\t"
+        "subc.cc.u32 %3, %3, %27;\n\t"
+        "subc.cc.u32 %4, %4, %28;\n\t"
+        "subc.cc.u32 %5, %5, %29;\n\t"
+        "subc.cc.u32 %6, %6, %30;\n\t"
+        "subc.cc.u32 %7, %7, %31;\n\t"
+        "subc.cc.u32 %8, %8, %32;\n\t"
+        "subc.cc.u32 %9, %9, %33;\n\t"
+        "subc.cc.u32 %10, %10, %34;\n\t"
+        "subc.u32    %11, %11, %35;"
+        : FP_OUT(r)
+        : FP_IN(a), FP_IN(b), FP_IN_P);
+    return r;
+}
+
+/* a + b mod p: a + b < 2p, then one conditional subtraction. */
+__device__ __forceinline__ fp_t fp_add(const fp_t &a, const fp_t &b)
+{
+    return fp_reduce_once(fp_add_lazy(a, b));
+}
+
+__device__ __forceinline__ fp_t fp_dbl(const fp_t &a) { return fp_add(a, a); }
+
+/* a - b mod p: subtract with borrow; on borrow add p (p & mask, no
+ * branch). */
+__device__ __forceinline__ fp_t fp_sub(const fp_t &a, const fp_t &b)
+{
+    fp_t d, r;
+    uint32_t m; /* 0 or 0xffffffff */
+    asm("sub.cc.u32  %0, %13, %25;\n\t"
+        "subc.cc.u32 %1, %14, %26;\n\t"
+        "subc.cc.u32 %2, %15, %27;\n\t"
+        "subc.cc.u32 %3, %16, %28;\n\t"
+        "subc.cc.u32 %4, %17, %29;\n\t"
+        "subc.cc.u32 %5, %18, %30;\n\t"
+        "subc.cc.u32 %6, %19, %31;\n\t"
+        "subc.cc.u32 %7, %20, %32;\n\t"
+        "subc.cc.u32 %8, %21, %33;\n\t"
+        "subc.cc.u32 %9, %22, %34;\n\t"
+        "subc.cc.u32 %10, %23, %35;\n\t"
+        "subc.cc.u32 %11, %24, %36;\n\t"
+        "subc.u32    %12, 0, 0;"
+        : FP_OUT(d), "=r"(m)
+        : FP_IN(a), FP_IN(b));
+    asm("add.cc.u32  %0, %12, %24;\n\t"
+        "addc.cc.u32 %1, %13, %25;\n\t"
+        "addc.cc.u32 %2, %14, %26;\n\t"
+        "addc.cc.u32 %3, %15, %27;\n\t"
+        "addc.cc.u32 %4, %16, %28;\n\t"
+        "addc.cc.u32 %5, %17, %29;\n\t"
+        "addc.cc.u32 %6, %18, %30;\n\t"
+        "addc.cc.u32 %7, %19, %31;\n\t"
+        "addc.cc.u32 %8, %20, %32;\n\t"
+        "addc.cc.u32 %9, %21, %33;\n\t"
+        "addc.cc.u32 %10, %22, %34;\n\t"
+        "addc.u32    %11, %23, %35;"
+        : FP_OUT(r)
+        : FP_IN(d), FP_IN_P_MASKED(m));
+    return r;
+}
+
+/* -a mod p: p - a, masked to 0 when a = 0 (0 stays 0, as on the host). */
+__device__ __forceinline__ fp_t fp_neg(const fp_t &a)
+{
+    fp_t d;
+    asm("sub.cc.u32  %0, %12, %24;\n\t"
+        "subc.cc.u32 %1, %13, %25;\n\t"
+        "subc.cc.u32 %2, %14, %26;\n\t"
+        "subc.cc.u32 %3, %15, %27;\n\t"
+        "subc.cc.u32 %4, %16, %28;\n\t"
+        "subc.cc.u32 %5, %17, %29;\n\t"
+        "subc.cc.u32 %6, %18, %30;\n\t"
+        "subc.cc.u32 %7, %19, %31;\n\t"
+        "subc.cc.u32 %8, %20, %32;\n\t"
+        "subc.cc.u32 %9, %21, %33;\n\t"
+        "subc.cc.u32 %10, %22, %34;\n\t"
+        "subc.u32    %11, %23, %35;"
+        : FP_OUT(d)
+        : FP_IN_P, FP_IN(a));
+    return fp_select(fp_is_zero(a), a, d);
+}
+
+/* Row i > 0 of fp_mul: t0..t12 += a b_i. */
+__device__ __forceinline__ void fp_mul_row_ab(uint32_t (&t)[13], const fp_t &a, uint32_t bi)
+{
+    asm("mad.lo.cc.u32  %0, %13, %25, %0;\n\t"
+        "madc.lo.cc.u32 %1, %14, %25, %1;\n\t"
+        "madc.lo.cc.u32 %2, %15, %25, %2;\n\t"
+        "madc.lo.cc.u32 %3, %16, %25, %3;\n\t"
+        "madc.lo.cc.u32 %4, %17, %25, %4;\n\t"
+        "madc.lo.cc.u32 %5, %18, %25, %5;\n\t"
+        "madc.lo.cc.u32 %6, %19, %25, %6;\n\t"
+        "madc.lo.cc.u32 %7, %20, %25, %7;\n\t"
+        "madc.lo.cc.u32 %8, %21, %25, %8;\n\t"
+        "madc.lo.cc.u32 %9, %22, %25, %9;\n\t"
+        "madc.lo.cc.u32 %10, %23, %25, %10;\n\t"
+        "madc.lo.cc.u32 %11, %24, %25, %11;\n\t"
+        "addc.u32       %12, %12, 0;\n\t"
+        "mad.hi.cc.u32  %1, %13, %25, %1;\n\t"
+        "madc.hi.cc.u32 %2, %14, %25, %2;\n\t"
+        "madc.hi.cc.u32 %3, %15, %25, %3;\n\t"
+        "madc.hi.cc.u32 %4, %16, %25, %4;\n\t"
+        "madc.hi.cc.u32 %5, %17, %25, %5;\n\t"
+        "madc.hi.cc.u32 %6, %18, %25, %6;\n\t"
+        "madc.hi.cc.u32 %7, %19, %25, %7;\n\t"
+        "madc.hi.cc.u32 %8, %20, %25, %8;\n\t"
+        "madc.hi.cc.u32 %9, %21, %25, %9;\n\t"
+        "madc.hi.cc.u32 %10, %22, %25, %10;\n\t"
+        "madc.hi.cc.u32 %11, %23, %25, %11;\n\t"
+        "madc.hi.u32    %12, %24, %25, %12;"
+        : "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]),
+          "+r"(t[7]), "+r"(t[8]), "+r"(t[9]), "+r"(t[10]), "+r"(t[11]), "+r"(t[12])
+        : FP_IN(a), "r"(bi));
+}
+
+/* Second half of every row: m = t0 n0 mod 2^32, t0..t12 += m p, after
+ * which t0 = 0 (the caller drops it by renaming). */
+__device__ __forceinline__ void fp_mul_row_mp(uint32_t (&t)[13])
+{
+    asm("{\n\t"
+        ".reg .u32 m;\n\t"
+        "mul.lo.u32     m, %0, %13;\n\t"
+        "mad.lo.cc.u32  %0, m, %14, %0;\n\t"
+        "madc.lo.cc.u32 %1, m, %15, %1;\n\t"
+        "madc.lo.cc.u32 %2, m, %16, %2;\n\t"
+        "madc.lo.cc.u32 %3, m, %17, %3;\n\t"
+        "madc.lo.cc.u32 %4, m, %18, %4;\n\t"
+        "madc.lo.cc.u32 %5, m, %19, %5;\n\t"
+        "madc.lo.cc.u32 %6, m, %20, %6;\n\t"
+        "madc.lo.cc.u32 %7, m, %21, %7;\n\t"
+        "madc.lo.cc.u32 %8, m, %22, %8;\n\t"
+        "madc.lo.cc.u32 %9, m, %23, %9;\n\t"
+        "madc.lo.cc.u32 %10, m, %24, %10;\n\t"
+        "madc.lo.cc.u32 %11, m, %25, %11;\n\t"
+        "addc.u32       %12, %12, 0;\n\t"
+        "mad.hi.cc.u32  %1, m, %14, %1;\n\t"
+        "madc.hi.cc.u32 %2, m, %15, %2;\n\t"
+        "madc.hi.cc.u32 %3, m, %16, %3;\n\t"
+        "madc.hi.cc.u32 %4, m, %17, %4;\n\t"
+        "madc.hi.cc.u32 %5, m, %18, %5;\n\t"
+        "madc.hi.cc.u32 %6, m, %19, %6;\n\t"
+        "madc.hi.cc.u32 %7, m, %20, %7;\n\t"
+        "madc.hi.cc.u32 %8, m, %21, %8;\n\t"
+        "madc.hi.cc.u32 %9, m, %22, %9;\n\t"
+        "madc.hi.cc.u32 %10, m, %23, %10;\n\t"
+        "madc.hi.cc.u32 %11, m, %24, %11;\n\t"
+        "madc.hi.u32    %12, m, %25, %12;\n\t"
+        "}"
+        : "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]),
+          "+r"(t[7]), "+r"(t[8]), "+r"(t[9]), "+r"(t[10]), "+r"(t[11]), "+r"(t[12])
+        : "n"(FP_N0), FP_IN_P);
+}
+
+/* Montgomery product a b / 2^384 mod p, CIOS over 12 x 32-bit words, fully
+ * reduced.  Accepts a, b < 2p (the lazy sums above), not only reduced
+ * values: with T < 3p on entry to a row, (T + a b_i + m p) / 2^32 <
+ * (3p + 2p (2^32 - 1) + p (2^32 - 1)) / 2^32 < 3p, so the 13 words never
+ * overflow (3p 2^32 < 2^415), and the final T = (a b + M p) / 2^384 <
+ * 4p^2 / 2^384 + p < 2p since 4p < 2^384: one conditional subtraction. */
+__device__ __forceinline__ fp_t fp_mul(const fp_t &a, const fp_t &b)
+{
+    uint32_t t[13];
+    /* row 0: t = a b_0 needs no carries in its low half */
+    uint32_t b0 = b.l[0];
+#pragma unroll
+    for (int j = 0; j < 12; j++)
+        t[j] = a.l[j] * b0;
+    t[12] = 0;
+    asm("mad.hi.cc.u32  %0, %12, %24, %0;\n\t"
+        "madc.hi.cc.u32 %1, %13, %24, %1;\n\t"
+        "madc.hi.cc.u32 %2, %14, %24, %2;\n\t"
+        "madc.hi.cc.u32 %3, %15, %24, %3;\n\t"
+        "madc.hi.cc.u32 %4, %16, %24, %4;\n\t"
+        "madc.hi.cc.u32 %5, %17, %24, %5;\n\t"
+        "madc.hi.cc.u32 %6, %18, %24, %6;\n\t"
+        "madc.hi.cc.u32 %7, %19, %24, %7;\n\t"
+        "madc.hi.cc.u32 %8, %20, %24, %8;\n\t"
+        "madc.hi.cc.u32 %9, %21, %24, %9;\n\t"
+        "madc.hi.cc.u32 %10, %22, %24, %10;\n\t"
+        "madc.hi.u32    %11, %23, %24, %11;"
+        : "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]), "+r"(t[7]),
+          "+r"(t[8]), "+r"(t[9]), "+r"(t[10]), "+r"(t[11]), "+r"(t[12])
+        : FP_IN(a), "r"(b0));
+    fp_mul_row_mp(t);
+#pragma unroll
+    for (int i = 1; i < 12; i++) {
+#pragma unroll
+        for (int j = 0; j < 12; j++)
+            t[j] = t[j + 1];
+        t[12] = 0;
+        fp_mul_row_ab(t, a, b.l[i]);
+        fp_mul_row_mp(t);
+    }
+    fp_t r;
+#pragma unroll
+    for (int j = 0; j < 12; j++)
+        r.l[j] = t[j + 1];
+    return fp_reduce_once(r);
+}
+
+/* a^2: the product a a (a dedicated squaring that saves the 66 duplicated
+ * cross products is left for later). */
+__device__ __forceinline__ fp_t fp_sqr(const fp_t &a) { return fp_mul(a, a); }
+
+/* ----------------------------------------------------------------- Fp2 --- */
+
+__device__ __forceinline__ fp2_t fp2_load(const fp2_t *p)
+{
+    fp2_t r;
+    r.c0 = fp_load(&p->c0);
+    r.c1 = fp_load(&p->c1);
+    return r;
+}
+
+__device__ __forceinline__ void fp2_store(fp2_t *p, const fp2_t &a)
+{
+    fp_store(&p->c0, a.c0);
+    fp_store(&p->c1, a.c1);
+}
+
+__device__ __forceinline__ fp2_t fp2_zero(void) { return fp2_t{fp_zero(), fp_zero()}; }
+__device__ __forceinline__ fp2_t fp2_one(void) { return fp2_t{fp_one(), fp_zero()}; }
+
+__device__ __forceinline__ fp2_t fp2_select(bool c, const fp2_t &a, const fp2_t &b)
+{
+    return fp2_t{fp_select(c, a.c0, b.c0), fp_select(c, a.c1, b.c1)};
+}
+
+__device__ __forceinline__ bool fp2_is_zero(const fp2_t &a)
+{
+    return fp_is_zero(a.c0) & fp_is_zero(a.c1);
+}
+
+__device__ __forceinline__ bool fp2_equal(const fp2_t &a, const fp2_t &b)
+{
+    return fp_equal(a.c0, b.c0) & fp_equal(a.c1, b.c1);
+}
+
+__device__ __forceinline__ fp2_t fp2_add(const fp2_t &a, const fp2_t &b)
+{
+    return fp2_t{fp_add(a.c0, b.c0), fp_add(a.c1, b.c1)};
+}
+
+__device__ __forceinline__ fp2_t fp2_sub(const fp2_t &a, const fp2_t &b)
+{
+    return fp2_t{fp_sub(a.c0, b.c0), fp_sub(a.c1, b.c1)};
+}
+
+__device__ __forceinline__ fp2_t fp2_neg(const fp2_t &a)
+{
+    return fp2_t{fp_neg(a.c0), fp_neg(a.c1)};
+}
+__device__ __forceinline__ fp2_t fp2_dbl(const fp2_t &a)
+{
+    return fp2_t{fp_dbl(a.c0), fp_dbl(a.c1)};
+}
+
+/* Karatsuba, 3M:  t0 = a0 b0, t1 = a1 b1,
+ *   c0 = t0 - t1,  c1 = (a0 + a1)(b0 + b1) - t0 - t1
+ * with the two sums left unreduced (< 2p, which fp_mul accepts). */
+__device__ __forceinline__ fp2_t fp2_mul(const fp2_t &a, const fp2_t &b)
+{
+    fp_t t0 = fp_mul(a.c0, b.c0);
+    fp_t t1 = fp_mul(a.c1, b.c1);
+    fp_t s = fp_mul(fp_add_lazy(a.c0, a.c1), fp_add_lazy(b.c0, b.c1));
+    return fp2_t{fp_sub(t0, t1), fp_sub(fp_sub(s, t0), t1)};
+}
+
+/* 2M:  c0 = (a0 + a1)(a0 - a1),  c1 = (2 a0) a1, the factors unreduced
+ * (a0 - a1 as a0 + p - a1). */
+__device__ __forceinline__ fp2_t fp2_sqr(const fp2_t &a)
+{
+    fp_t c0 = fp_mul(fp_add_lazy(a.c0, a.c1), fp_sub_lazy(a.c0, a.c1));
+    fp_t c1 = fp_mul(fp_add_lazy(a.c0, a.c0), a.c1);
+    return fp2_t{c0, c1};
+}
+
+__device__ __forceinline__ fp2_t fp2_mul_fp(const fp2_t &a, const fp_t &b)
+{
+    return fp2_t{fp_mul(a.c0, b), fp_mul(a.c1, b)};
+}
+
+#endif /* CZ_CUDA_FP_CUH */

@@ -1,0 +1,220 @@
+/* Groth16 prove_start on the GPU (include/cuzk/cuda.h): H and every MSM of
+ * a bellperson-flavoured proof on the device, parameters resident there.
+ *
+ * Parameters: the five query arrays of a parameter set are copied to the
+ * device on first use and kept, per device, until
+ * cz_cuda_params_release(key) (cz_groth16_params_free calls it), so a circuit
+ * that proves many partitions uploads its 44 GiB once.  Per proof the
+ * device holds a, b, c (3 m scalars), the assignment (n scalars) and the
+ * density bitmaps; the MSMs allocate their own scratch.  Every allocation
+ * checks the free VRAM first (CZ_ERR_NOMEM). */
+#include <cuda_runtime.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/cuda.h"
+#include "cuzk/err.h"
+
+struct dev_params {
+    const void *key;
+    int dev;
+    cz_g1_affine *h, *l, *a, *b_g1;
+    cz_g2_affine *b_g2;
+    unsigned users; /* proofs using it now: release waits for them */
+    dev_params *next;
+};
+
+static pthread_mutex_t params_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t params_idle = PTHREAD_COND_INITIALIZER;
+static dev_params *params_list;
+
+static void dev_params_free(dev_params *d)
+{
+    cz_cuda_free(d->h);
+    cz_cuda_free(d->l);
+    cz_cuda_free(d->a);
+    cz_cuda_free(d->b_g1);
+    cz_cuda_free(d->b_g2);
+    free(d);
+}
+
+static int upload(void **dst, const void *src, size_t bytes)
+{
+    int rc = cz_cuda_malloc(dst, bytes);
+    if (!rc && bytes)
+        rc = cz_cuda_memcpy_h2d(*dst, src, bytes);
+    return rc;
+}
+
+/* p's device copy on the current device, made on first use; called under
+ * params_lock. */
+static int get_params(const cz_cuda_params_view *p, dev_params **out)
+{
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) {
+        cudaGetLastError();
+        return CZ_ERR_BACKEND;
+    }
+    for (dev_params *d = params_list; d; d = d->next) {
+        if (d->key == p->key && d->dev == dev) {
+            *out = d;
+            return CZ_OK;
+        }
+    }
+    dev_params *d = (dev_params *)calloc(1, sizeof *d);
+    if (!d)
+        return CZ_ERR_NOMEM;
+    d->key = p->key;
+    d->dev = dev;
+    int rc = upload((void **)&d->h, p->h, p->n_h * sizeof(cz_g1_affine));
+    if (!rc)
+        rc = upload((void **)&d->l, p->l, p->n_l * sizeof(cz_g1_affine));
+    if (!rc)
+        rc = upload((void **)&d->a, p->a, p->n_a * sizeof(cz_g1_affine));
+    if (!rc)
+        rc = upload((void **)&d->b_g1, p->b_g1, p->n_b_g1 * sizeof(cz_g1_affine));
+    if (!rc)
+        rc = upload((void **)&d->b_g2, p->b_g2, p->n_b_g2 * sizeof(cz_g2_affine));
+    if (rc) {
+        dev_params_free(d);
+        return rc;
+    }
+    d->next = params_list;
+    params_list = d;
+    *out = d;
+    return CZ_OK;
+}
+
+extern "C" {
+
+void cz_cuda_params_release(const void *p)
+{
+    pthread_mutex_lock(&params_lock);
+    int cur = -1;
+    bool any = false;
+    for (dev_params *d = params_list; d; d = d->next)
+        any |= d->key == p;
+    if (any && cudaGetDevice(&cur) == cudaSuccess) {
+        for (dev_params **pp = &params_list; *pp;) {
+            dev_params *d = *pp;
+            if (d->key != p) {
+                pp = &d->next;
+                continue;
+            }
+            if (d->users) { /* a proof is using it: wait, then look again */
+                pthread_cond_wait(&params_idle, &params_lock);
+                pp = &params_list;
+                continue;
+            }
+            *pp = d->next;
+            cudaSetDevice(d->dev);
+            cudaDeviceSynchronize(); /* work queued with them ends first */
+            dev_params_free(d);
+        }
+        cudaSetDevice(cur);
+    }
+    pthread_mutex_unlock(&params_lock);
+}
+
+int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
+                          const cz_ntt_domain *d, const cz_fr *a, const cz_fr *b, const cz_fr *c,
+                          size_t rows, int h_on_host, const cz_fr *w, size_t n_in, size_t n_aux,
+                          const uint64_t *dens[3])
+{
+    size_t m = d ? cz_ntt_domain_size(d) : 0, n = n_in + n_aux;
+    if (!out || !p || !p->key || !d || !a || (!h_on_host && (!b || !c)) || !w || !dens ||
+        rows > m || p->n_h > m || p->n_l != n_aux || p->n_a < n_in)
+        return CZ_ERR_INVALID_ARG;
+    if (!cz_cuda_available())
+        return CZ_ERR_UNSUPPORTED;
+    size_t words_in = (n_in + 63) / 64, words_aux = (n_aux + 63) / 64;
+    /* densities: A aux, B inputs, B aux; their set-bit counts are the base
+     * counts the MSMs check */
+    size_t ca = p->n_a - n_in, cbi = 0, cba;
+    for (size_t i = 0; i < words_in; i++) {
+        uint64_t v = dens[1][i];
+        if (i + 1 == words_in && n_in % 64)
+            v &= ((uint64_t)1 << (n_in % 64)) - 1;
+        cbi += (size_t)__builtin_popcountll(v);
+    }
+    if (cbi > p->n_b_g1 || cbi > p->n_b_g2 || p->n_b_g1 != p->n_b_g2)
+        return CZ_ERR_INVALID_ARG;
+    cba = p->n_b_g1 - cbi;
+
+    /* the upload is under the lock (one copy per device); the proof only
+     * holds a use count, so proofs on several devices run side by side */
+    pthread_mutex_lock(&params_lock);
+    dev_params *dp = NULL;
+    int rc = get_params(p, &dp);
+    if (!rc)
+        dp->users++;
+    pthread_mutex_unlock(&params_lock);
+    cz_fr *abc = NULL, *wd = NULL;
+    uint64_t *dd = NULL;
+    if (!rc)
+        rc = cz_cuda_malloc((void **)&abc, 3 * m * sizeof(cz_fr));
+    if (!rc)
+        rc = cz_cuda_malloc((void **)&wd, (n ? n : 1) * sizeof(cz_fr));
+    if (!rc)
+        rc = cz_cuda_malloc((void **)&dd, (words_aux * 2 + words_in + 1) * sizeof(uint64_t));
+    uint64_t *d_a = dd, *d_bi = dd + words_aux, *d_ba = dd + words_aux + words_in;
+    if (!rc && h_on_host) {
+        rc = cz_cuda_memcpy_h2d(abc, a, p->n_h * sizeof(cz_fr));
+    } else if (!rc) {
+        rc = cz_cuda_memcpy_h2d(abc, a, rows * sizeof(cz_fr));
+        if (!rc)
+            rc = cz_cuda_memcpy_h2d(abc + m, b, rows * sizeof(cz_fr));
+        if (!rc)
+            rc = cz_cuda_memcpy_h2d(abc + 2 * m, c, rows * sizeof(cz_fr));
+        if (!rc)
+            rc = cz_cuda_groth16_h_dev(d, abc, abc + m, abc + 2 * m, rows);
+    }
+    if (!rc && n)
+        rc = cz_cuda_memcpy_h2d(wd, w, n * sizeof(cz_fr));
+    if (!rc && words_aux)
+        rc = cz_cuda_memcpy_h2d(d_a, dens[0], words_aux * sizeof(uint64_t));
+    if (!rc && words_in)
+        rc = cz_cuda_memcpy_h2d(d_bi, dens[1], words_in * sizeof(uint64_t));
+    if (!rc && words_aux)
+        rc = cz_cuda_memcpy_h2d(d_ba, dens[2], words_aux * sizeof(uint64_t));
+    /* the MSMs of prove.c's CPU path, term for term */
+    cz_g1 t;
+    cz_g2 t2;
+    if (!rc)
+        rc = cz_cuda_g1_msm(&out->h, dp->h, abc, p->n_h, 0);
+    if (!rc)
+        rc = cz_cuda_g1_msm(&out->l, dp->l, wd + n_in, n_aux, 0);
+    if (!rc)
+        rc = cz_cuda_g1_msm(&out->a, dp->a, wd, n_in, 0);
+    if (!rc)
+        rc = cz_cuda_g1_msm_density(&t, dp->a + n_in, ca, wd + n_in, d_a, n_aux, 0);
+    if (!rc)
+        cz_g1_add(&out->a, &out->a, &t);
+    if (!rc)
+        rc = cz_cuda_g1_msm_density(&out->b_g1, dp->b_g1, cbi, wd, d_bi, n_in, 0);
+    if (!rc)
+        rc = cz_cuda_g1_msm_density(&t, dp->b_g1 + cbi, cba, wd + n_in, d_ba, n_aux, 0);
+    if (!rc)
+        cz_g1_add(&out->b_g1, &out->b_g1, &t);
+    if (!rc)
+        rc = cz_cuda_g2_msm_density(&out->b_g2, dp->b_g2, cbi, wd, d_bi, n_in, 0);
+    if (!rc)
+        rc = cz_cuda_g2_msm_density(&t2, dp->b_g2 + cbi, cba, wd + n_in, d_ba, n_aux, 0);
+    if (!rc)
+        cz_g2_add(&out->b_g2, &out->b_g2, &t2);
+    int r2 = cz_cuda_sync();
+    rc = rc ? rc : r2;
+    cz_cuda_free(abc);
+    cz_cuda_free(wd);
+    cz_cuda_free(dd);
+    if (dp) {
+        pthread_mutex_lock(&params_lock);
+        if (--dp->users == 0)
+            pthread_cond_broadcast(&params_idle);
+        pthread_mutex_unlock(&params_lock);
+    }
+    return rc;
+}
+
+} /* extern "C" */
