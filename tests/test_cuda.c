@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cuzk/cuda.h"
+#include "cuzk/engine.h"
 #include "cuzk/err.h"
 #include "cuzk/poly.h"
 #include "tf.h"
@@ -79,6 +80,10 @@ static void test_unavailable(void)
     TF_CHECK(cz_cuda_prepare(d) == CZ_ERR_UNSUPPORTED);
     TF_CHECK(cz_cuda_ntt(d, x, CZ_NTT_FORWARD, CZ_NTT_NR) == CZ_ERR_UNSUPPORTED);
     TF_CHECK(cz_cuda_ntt_batch(d, x, 2, CZ_NTT_FORWARD, CZ_NTT_NR) == CZ_ERR_UNSUPPORTED);
+    TF_CHECK(cz_cuda_device_count() == 0);
+    TF_CHECK(cz_cuda_set_device(0) == CZ_ERR_UNSUPPORTED);
+    cz_cuda_device_list l = {{0}, 1};
+    TF_CHECK(cz_cuda_device_list_check(&l, name, sizeof name) == CZ_ERR_UNSUPPORTED);
     TF_CHECK(cz_cuda_groth16_h(d, x, x + 1, x + 2, 0) == CZ_ERR_UNSUPPORTED);
     cz_cuda_timer *t = (cz_cuda_timer *)&p;
     TF_CHECK(cz_cuda_timer_new(&t) == CZ_ERR_UNSUPPORTED && t == NULL);
@@ -319,6 +324,18 @@ static void test_memory_check(void)
     char name[256];
     TF_CHECK(cz_cuda_device_name(name, sizeof name) == CZ_OK && name[0]);
     printf("test_cuda: device %s\n", name);
+    /* device selection: every present ordinal works, the next one is refused */
+    int count = cz_cuda_device_count();
+    TF_CHECK(count >= 1);
+    for (int i = 0; i < count; i++)
+        TF_CHECK(cz_cuda_set_device(i) == CZ_OK);
+    TF_CHECK(cz_cuda_set_device(count) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_cuda_set_device(0) == CZ_OK);
+    cz_cuda_device_list l = {{0, count}, 2};
+    char msg[128] = "";
+    TF_CHECK(cz_cuda_device_list_check(&l, msg, sizeof msg) == CZ_ERR_NOT_FOUND && msg[0]);
+    l.n = 1;
+    TF_CHECK(cz_cuda_device_list_check(&l, msg, sizeof msg) == CZ_OK);
 }
 
 static void test_setup(void)

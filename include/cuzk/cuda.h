@@ -38,6 +38,13 @@ extern "C" {
  * usable (a missing driver or device gives false, never a crash). */
 bool cz_cuda_available(void);
 
+/* Number of usable CUDA devices (0 without CUDA or a driver). */
+int cz_cuda_device_count(void);
+/* Makes device `ordinal` the calling thread's current device (every other
+ * call here works on it).  CZ_ERR_INVALID_ARG for an ordinal that is not
+ * there, CZ_ERR_UNSUPPORTED without CUDA. */
+int cz_cuda_set_device(int ordinal);
+
 /* Name of the current device ("" when none), NUL-terminated in len bytes. */
 int cz_cuda_device_name(char *buf, size_t len);
 

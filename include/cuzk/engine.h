@@ -84,9 +84,21 @@ typedef struct {
 
 /* The CPU back end: one device; ctx unused. */
 extern const cz_backend_ops cz_backend_cpu;
-/* The CUDA back end (first step: the H polynomial on the device, the MSMs
- * still on the CPU): one device when cz_cuda_available(), else none. */
+/* The CUDA back end (CZ_BACKEND_GPU: H and every MSM on the device): one
+ * engine device per CUDA device, each prover worker making its device
+ * current before prove_start.  ctx NULL: every device found; or a
+ * cz_cuda_device_list naming the ordinals to use (copy the ops and set
+ * ctx).  No device -> 0 devices, which cz_engine_new refuses. */
 extern const cz_backend_ops cz_backend_cuda;
+#define CZ_ENGINE_MAX_DEVICES 16
+typedef struct {
+    int ordinal[CZ_ENGINE_MAX_DEVICES];
+    unsigned n; /* 0: every device found */
+} cz_cuda_device_list;
+/* Checks a device list against the devices present: CZ_OK, or
+ * CZ_ERR_NOT_FOUND with a message naming the first ordinal that is not
+ * there (CZ_ERR_UNSUPPORTED when no device at all). */
+int cz_cuda_device_list_check(const cz_cuda_device_list *l, char *err, size_t errlen);
 
 /* -------------------------------------------------------------- config --- */
 
@@ -223,8 +235,8 @@ int cz_engine_preload(cz_engine *e, const char *id, bool *already, char *err, si
 
 typedef struct {
     char id[CZ_JOB_ID_MAX];
-    uint64_t bytes;   /* budget held */
-    uint32_t refs;    /* partitions using it now */
+    uint64_t bytes; /* budget held */
+    uint32_t refs;  /* partitions using it now */
     bool registered;
     bool loading;
 } cz_engine_circuit_info;

@@ -7,6 +7,10 @@
 
 bool cz_cuda_available(void) { return false; }
 
+int cz_cuda_device_count(void) { return 0; }
+
+int cz_cuda_set_device(int ordinal) { return CZ_ERR_UNSUPPORTED; }
+
 int cz_cuda_device_name(char *buf, size_t len)
 {
     if (!buf || !len)

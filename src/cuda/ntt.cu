@@ -433,6 +433,26 @@ extern "C" {
 
 bool cz_cuda_available(void) { return has_device(); }
 
+int cz_cuda_device_count(void)
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return count;
+}
+
+int cz_cuda_set_device(int ordinal)
+{
+    int count = cz_cuda_device_count();
+    if (!count)
+        return CZ_ERR_UNSUPPORTED;
+    if (ordinal < 0 || ordinal >= count)
+        return CZ_ERR_INVALID_ARG;
+    return cuda_err(cudaSetDevice(ordinal));
+}
+
 int cz_cuda_device_name(char *buf, size_t len)
 {
     if (!buf || !len)

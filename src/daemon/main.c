@@ -176,8 +176,22 @@ int main(int argc, char **argv)
     ec.timeline_log = cfg.timeline;
     ec.log = cz_log_stream();
     bool gpu = cz_cuda_available();
-    if (gpu)
-        ec.backend = &cz_backend_cuda;
+    static cz_cuda_device_list devs;
+    static cz_backend_ops cuda_ops;
+    if (gpu) {
+        /* [gpus] devices: the ordinals to use (default: every device) */
+        devs.n = cfg.n_gpus;
+        for (unsigned i = 0; i < cfg.n_gpus; i++)
+            devs.ordinal[i] = cfg.gpus_devices[i];
+        if (cz_cuda_device_list_check(&devs, err, sizeof err) != CZ_OK) {
+            cz_log(CZ_LOG_ERROR, "config: gpus.devices: %s", err);
+            return 1;
+        }
+        cuda_ops = cz_backend_cuda;
+        cuda_ops.ctx = &devs;
+        ec.backend = &cuda_ops;
+        ec.prover_workers = cfg.gpu_workers_per_device;
+    }
     cz_engine *e;
     if (cz_engine_new(&e, &ec, err, sizeof err) != CZ_OK) {
         cz_log(CZ_LOG_ERROR, "engine: %s", err);
