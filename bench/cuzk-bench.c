@@ -105,6 +105,7 @@ static void usage(void)
                     "  verify  check snarkjs proof.json/public.json against verification_key.json\n"
                     "  setup   INSECURE .zkey from a circom .r1cs for benchmarks\n"
                     "  engine  the proving engine in process on synthetic jobs\n"
+                    "  circuit-info  shape and R1CS digest of a gadget or circuit\n"
                     "  single, batch, stress, status, metrics, preload, evict, cancel\n"
                     "          client of cuzk-daemon (--addr ADDR; cuzk-bench batch --help)\n"
                     "options of micro: --filter S  --time SEC  --samples N  --csv\n");
@@ -124,6 +125,8 @@ int main(int argc, char **argv)
         return cz_bench_ntt(argc - 1, argv + 1);
     if (!strcmp(argv[1], "h"))
         return cz_bench_h(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "circuit-info"))
+        return cz_bench_circuit_info(argc - 1, argv + 1);
     if (!strcmp(argv[1], "prove"))
         return cz_bench_prove(argc - 1, argv + 1);
     if (!strcmp(argv[1], "verify"))

@@ -1,0 +1,247 @@
+/* cuzk-bench circuit-info: the shape and a fingerprint of a gadget or
+ * circuit, so that two implementations (ours, bellperson's) can be compared
+ * without comparing files.
+ *
+ *   cuzk-bench circuit-info poseidon-A        A in 2, 4, 8, 11, 16 (neptune's
+ *                                             legacy circuit on A aux inputs)
+ *   cuzk-bench circuit-info sha256-compress   one compression, variable
+ *                                             512-bit block, constant IV
+ *   cuzk-bench circuit-info sha256-N          SHA-256 of N variable bits
+ *                                             (N % 8 == 0, padding included)
+ *   cuzk-bench circuit-info synthetic-L       the built-in synthetic circuit
+ *                                             of 2^L rows
+ *
+ * Prints inputs (ONE included), aux, constraints (written by the circuit
+ * and in all, with the input constraints cz_cs_finish appends), the
+ * non-zero entries of A, B and C, the popcounts of the density bitmaps and
+ * the digest: SHA-256 over, in order, the u64 LE counts (inputs, aux, rows),
+ * then for A, B, C and each row in order the u64 LE entry count and per
+ * entry the u32 LE column and the 32-byte canonical LE coefficient.  Gadget
+ * variables are allocated with value zero (shape only); the SHA-256 inputs
+ * are allocated bits, so their counts include one constraint per input bit
+ * (bellpepper's 25,840 and 44,874 count the gadget alone). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "cuzk/cs.h"
+#include "cuzk/err.h"
+#include "cuzk/gadgets.h"
+#include "cuzk/poseidon.h"
+#include "cuzk/synthetic.h"
+
+/* Streaming SHA-256 over cz_sha256_compress. */
+typedef struct {
+    uint32_t h[8];
+    uint8_t buf[64];
+    size_t fill;
+    uint64_t len;
+} sha_stream;
+
+static void sha_init(sha_stream *s)
+{
+    static const uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    memcpy(s->h, iv, sizeof iv);
+    s->fill = 0;
+    s->len = 0;
+}
+
+static void sha_put(sha_stream *s, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    s->len += n;
+    while (n) {
+        size_t k = 64 - s->fill < n ? 64 - s->fill : n;
+        memcpy(s->buf + s->fill, b, k);
+        s->fill += k, b += k, n -= k;
+        if (s->fill == 64) {
+            cz_sha256_compress(s->h, s->buf);
+            s->fill = 0;
+        }
+    }
+}
+
+static void sha_u64(sha_stream *s, uint64_t v)
+{
+    uint8_t b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+    sha_put(s, b, 8);
+}
+
+static void sha_end(sha_stream *s, uint8_t out[32])
+{
+    uint64_t bits = s->len * 8;
+    uint8_t pad = 0x80, zero = 0;
+    sha_put(s, &pad, 1);
+    while (s->fill != 56)
+        sha_put(s, &zero, 1);
+    uint8_t be[8];
+    for (int i = 0; i < 8; i++)
+        be[i] = (uint8_t)(bits >> (56 - 8 * i));
+    sha_put(s, be, 8);
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 4; j++)
+            out[4 * i + j] = (uint8_t)(s->h[i] >> (24 - 8 * j));
+}
+
+/* Coefficient of entry k of row r (general ones consumed in order). */
+static void entry_coef(cz_fr *out, const cz_csr *m, uint32_t e, size_t *gen)
+{
+    switch (CZ_CSR_KIND(e)) {
+    case CZ_CSR_ONE:
+        *out = CZ_FR_ONE;
+        break;
+    case CZ_CSR_NEG:
+        cz_fr_neg(out, &CZ_FR_ONE);
+        break;
+    default:
+        *out = m->coef[(*gen)++];
+    }
+}
+
+static void digest(uint8_t out[32], const cz_r1cs *r)
+{
+    sha_stream s;
+    sha_init(&s);
+    size_t rows = cz_r1cs_num_constraints(r);
+    sha_u64(&s, cz_r1cs_num_inputs(r));
+    sha_u64(&s, cz_r1cs_num_aux(r));
+    sha_u64(&s, rows);
+    for (int mi = 0; mi < 3; mi++) {
+        const cz_csr *m = cz_r1cs_matrix(r, mi);
+        for (size_t row = 0; row < rows; row++) {
+            size_t gen = m->coef_blk[row / CZ_CSR_BLOCK];
+            /* general coefficients of earlier rows of the block */
+            for (size_t q = row / CZ_CSR_BLOCK * CZ_CSR_BLOCK; q < row; q++)
+                for (uint64_t k = m->row_ptr[q]; k < m->row_ptr[q + 1]; k++)
+                    gen += CZ_CSR_KIND(m->col[k]) == CZ_CSR_GEN;
+            sha_u64(&s, m->row_ptr[row + 1] - m->row_ptr[row]);
+            for (uint64_t k = m->row_ptr[row]; k < m->row_ptr[row + 1]; k++) {
+                uint32_t e = m->col[k], col = e & CZ_CSR_COL_MASK;
+                uint8_t le[4] = {(uint8_t)col, (uint8_t)(col >> 8), (uint8_t)(col >> 16),
+                                 (uint8_t)(col >> 24)};
+                cz_fr c;
+                uint8_t cb[32];
+                entry_coef(&c, m, e, &gen);
+                cz_fr_to_bytes_le(cb, &c);
+                sha_put(&s, le, 4);
+                sha_put(&s, cb, 32);
+            }
+        }
+    }
+    sha_end(&s, out);
+}
+
+/* Builds the named circuit into cs (recording); *pre = constraints spent
+ * allocating its inputs.  0, or -1 for an unknown name (message printed). */
+static int build(cz_cs *cs, const char *name, size_t *pre)
+{
+    *pre = 0;
+    unsigned v;
+    char tail;
+    if (sscanf(name, "poseidon-%u%c", &v, &tail) == 1) {
+        cz_var in[16], out;
+        if (v > 16 || !cz_poseidon_params_get(v)) {
+            fprintf(stderr, "circuit-info: Poseidon arity must be 2, 4, 8, 11 or 16\n");
+            return -1;
+        }
+        for (unsigned i = 0; i < v; i++)
+            in[i] = cz_cs_alloc_aux(cs, NULL);
+        return cz_poseidon_circuit(cs, in, v, &out) == CZ_OK ? 0 : -1;
+    }
+    if (!strcmp(name, "sha256-compress")) {
+        cz_bool block[512];
+        cz_u32 iv[8], out[8];
+        for (int i = 0; i < 512; i++)
+            block[i] = cz_bool_is(cz_abit_alloc(cs, false));
+        *pre = 512;
+        cz_sha256_iv_gadget(iv);
+        cz_sha256_compress_gadget(cs, block, iv, out);
+        return 0;
+    }
+    if (sscanf(name, "sha256-%u%c", &v, &tail) == 1) {
+        if (v % 8 || v > (1u << 20)) {
+            fprintf(stderr, "circuit-info: sha256-N needs N a multiple of 8, at most 2^20\n");
+            return -1;
+        }
+        cz_bool *bits = malloc((v ? v : 1) * sizeof *bits), out[256];
+        if (!bits)
+            return -1;
+        for (unsigned i = 0; i < v; i++)
+            bits[i] = cz_bool_is(cz_abit_alloc(cs, false));
+        *pre = v;
+        int rc = cz_sha256_gadget(cs, bits, v, out);
+        free(bits);
+        return rc == CZ_OK ? 0 : -1;
+    }
+    if (sscanf(name, "synthetic-%u%c", &v, &tail) == 1) {
+        char err[128];
+        cz_synthetic s = {v, 2, 1};
+        if (cz_synthetic_check(&s, err, sizeof err) != CZ_OK) {
+            fprintf(stderr, "circuit-info: %s\n", err);
+            return -1;
+        }
+        return cz_synthetic_synthesize(cs, &s, 0) == CZ_OK ? 0 : -1;
+    }
+    fprintf(stderr,
+            "circuit-info: unknown circuit %s (poseidon-A, sha256-compress, sha256-N, "
+            "synthetic-L)\n",
+            name);
+    return -1;
+}
+
+int cz_bench_circuit_info(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: cuzk-bench circuit-info poseidon-A | sha256-compress | sha256-N | "
+                        "synthetic-L\n");
+        return 2;
+    }
+    cz_cs *cs;
+    cz_r1cs *r = NULL;
+    if (cz_cs_new(&cs, CZ_CS_RECORD, 0) != CZ_OK) {
+        fprintf(stderr, "circuit-info: out of memory\n");
+        return 1;
+    }
+    size_t pre;
+    int rc = build(cs, argv[1], &pre);
+    if (!rc && cz_cs_error(cs) != CZ_OK) {
+        fprintf(stderr, "circuit-info: %s: %s\n", argv[1], cz_strerror(cz_cs_error(cs)));
+        rc = -1;
+    }
+    if (!rc && cz_cs_finish(cs, &r) != CZ_OK) {
+        fprintf(stderr, "circuit-info: %s: recording failed\n", argv[1]);
+        rc = -1;
+    }
+    cz_cs_free(cs);
+    if (rc)
+        return 1;
+    size_t da, dbi, dba;
+    cz_r1cs_density(r, CZ_DENSITY_A_AUX, &da);
+    cz_r1cs_density(r, CZ_DENSITY_B_INPUT, &dbi);
+    cz_r1cs_density(r, CZ_DENSITY_B_AUX, &dba);
+    uint8_t d[32];
+    digest(d, r);
+    printf("circuit      %s\n", argv[1]);
+    printf("inputs       %zu (ONE included)\naux          %zu\n", cz_r1cs_num_inputs(r),
+           cz_r1cs_num_aux(r));
+    printf("constraints  %zu (+ %zu input constraints = %zu rows)\n",
+           cz_r1cs_num_circuit_constraints(r), cz_r1cs_num_inputs(r), cz_r1cs_num_constraints(r));
+    if (pre)
+        printf("gadget       %zu constraints (%zu allocate the input bits)\n",
+               cz_r1cs_num_circuit_constraints(r) - pre, pre);
+    printf("nonzeros     A %llu  B %llu  C %llu\n",
+           (unsigned long long)cz_r1cs_matrix(r, CZ_MAT_A)->nnz,
+           (unsigned long long)cz_r1cs_matrix(r, CZ_MAT_B)->nnz,
+           (unsigned long long)cz_r1cs_matrix(r, CZ_MAT_C)->nnz);
+    printf("densities    A aux %zu  B inputs %zu  B aux %zu\n", da, dbi, dba);
+    printf("digest       ");
+    for (int i = 0; i < 32; i++)
+        printf("%02x", d[i]);
+    printf("\n");
+    cz_r1cs_free(r);
+    return 0;
+}
