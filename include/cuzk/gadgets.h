@@ -172,6 +172,23 @@ cz_u32 cz_u32_sha256_maj(cz_cs *cs, const cz_u32 *a, const cz_u32 *b, const cz_u
  * the result. */
 cz_u32 cz_u32_addmany(cz_multieq *m, const cz_u32 *ops, size_t n);
 
+/* ------------------------------------------------------------ insertion --- */
+
+/* storage-proofs-core's pick: allocates c = cond ? a : b (1 aux) and
+ * enforces (b - a) * cond = b - c (1 constraint). */
+cz_num cz_pick(cz_cs *cs, cz_bool cond, const cz_num *a, const cz_num *b);
+/* select: from[n] with n = 2^nbits, bits least significant first; a tree
+ * of n - 1 picks, most significant bit first.  CZ_ERR_INVALID_ARG for
+ * nbits 0 or above 16, CZ_ERR_NOMEM. */
+int cz_select(cz_cs *cs, const cz_num *from, const cz_bool *bits, unsigned nbits, cz_num *out);
+/* insert: element placed after the n-th of the 2^nbits - 1 elements (n
+ * given by bits, least significant first) into out[2^nbits]; insert_2 (2
+ * constraints), insert_4 (8) and insert_8 (22: nor and and of bits 0, 1,
+ * which must then be allocated and unnegated, else CZ_ERR_INVALID_ARG),
+ * otherwise size (size - 1) constraints through select. */
+int cz_insert(cz_cs *cs, const cz_num *element, const cz_bool *bits, unsigned nbits,
+              const cz_num *elements, cz_num *out);
+
 /* -------------------------------------------------------------- SHA-256 --- */
 
 /* The compression function on a 512-bit block (bits big-endian per
