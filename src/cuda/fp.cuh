@@ -278,122 +278,127 @@ __device__ __forceinline__ fp_t fp_neg(const fp_t &a)
     return fp_select(fp_is_zero(a), a, d);
 }
 
-/* Row i > 0 of fp_mul: t0..t12 += a b_i. */
-__device__ __forceinline__ void fp_mul_row_ab(uint32_t (&t)[13], const fp_t &a, uint32_t bi)
+/* Montgomery multiplication with even/odd accumulators.
+ *
+ * A row of CIOS adds a b_i and then m p (m = t_0 n0) to the running sum T
+ * and divides by 2^32.  Adding a word-by-word product x y into T one
+ * 32-bit half at a time needs two carry chains per row (lo halves at word
+ * j, hi halves at word j + 1), each partial product an IMAD plus an
+ * IADD3.X.  Here T = ACC + 2^32 ODD instead: the products of the even
+ * words, x_{2k} y, go whole (lo at word 2k, hi at 2k + 1) into ACC and
+ * those of the odd words into ODD at the same positions, so each product's
+ * two halves are consecutive in one carry chain (fp_mac6: 12 multiply-adds
+ * and one carry, which ptxas can issue as wide multiply-adds into register
+ * pairs).  T's word 0 is ACC's, so m = ACC_0 n0 and after adding m p,
+ * ACC_0 = 0; then T / 2^32 = (ODD + ACC_1) + 2^32 (ACC >> 64): the new ACC
+ * is ODD plus ACC_1 (fp_addw) and the new ODD is ACC shifted by two words,
+ * which keeps the pairs aligned.  At the end T = ACC + 2^32 ODD
+ * (fp_merge). */
+
+/* t[0..12] += sum_k x_k y 2^(64 k), k < 6, one carry chain. */
+__device__ __forceinline__ void fp_mac6(uint32_t (&t)[13], uint32_t x0, uint32_t x1, uint32_t x2,
+                                        uint32_t x3, uint32_t x4, uint32_t x5, uint32_t y)
 {
-    asm("mad.lo.cc.u32  %0, %13, %25, %0;\n\t"
-        "madc.lo.cc.u32 %1, %14, %25, %1;\n\t"
-        "madc.lo.cc.u32 %2, %15, %25, %2;\n\t"
-        "madc.lo.cc.u32 %3, %16, %25, %3;\n\t"
-        "madc.lo.cc.u32 %4, %17, %25, %4;\n\t"
-        "madc.lo.cc.u32 %5, %18, %25, %5;\n\t"
-        "madc.lo.cc.u32 %6, %19, %25, %6;\n\t"
-        "madc.lo.cc.u32 %7, %20, %25, %7;\n\t"
-        "madc.lo.cc.u32 %8, %21, %25, %8;\n\t"
-        "madc.lo.cc.u32 %9, %22, %25, %9;\n\t"
-        "madc.lo.cc.u32 %10, %23, %25, %10;\n\t"
-        "madc.lo.cc.u32 %11, %24, %25, %11;\n\t"
-        "addc.u32       %12, %12, 0;\n\t"
-        "mad.hi.cc.u32  %1, %13, %25, %1;\n\t"
-        "madc.hi.cc.u32 %2, %14, %25, %2;\n\t"
-        "madc.hi.cc.u32 %3, %15, %25, %3;\n\t"
-        "madc.hi.cc.u32 %4, %16, %25, %4;\n\t"
-        "madc.hi.cc.u32 %5, %17, %25, %5;\n\t"
-        "madc.hi.cc.u32 %6, %18, %25, %6;\n\t"
-        "madc.hi.cc.u32 %7, %19, %25, %7;\n\t"
-        "madc.hi.cc.u32 %8, %20, %25, %8;\n\t"
-        "madc.hi.cc.u32 %9, %21, %25, %9;\n\t"
-        "madc.hi.cc.u32 %10, %22, %25, %10;\n\t"
-        "madc.hi.cc.u32 %11, %23, %25, %11;\n\t"
-        "madc.hi.u32    %12, %24, %25, %12;"
+    asm("mad.lo.cc.u32 %0, %13, %19, %0;\n\t"
+        "madc.hi.cc.u32 %1, %13, %19, %1;\n\t"
+        "madc.lo.cc.u32 %2, %14, %19, %2;\n\t"
+        "madc.hi.cc.u32 %3, %14, %19, %3;\n\t"
+        "madc.lo.cc.u32 %4, %15, %19, %4;\n\t"
+        "madc.hi.cc.u32 %5, %15, %19, %5;\n\t"
+        "madc.lo.cc.u32 %6, %16, %19, %6;\n\t"
+        "madc.hi.cc.u32 %7, %16, %19, %7;\n\t"
+        "madc.lo.cc.u32 %8, %17, %19, %8;\n\t"
+        "madc.hi.cc.u32 %9, %17, %19, %9;\n\t"
+        "madc.lo.cc.u32 %10, %18, %19, %10;\n\t"
+        "madc.hi.cc.u32 %11, %18, %19, %11;\n\t"
+        "addc.u32 %12, %12, 0;"
         : "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]),
           "+r"(t[7]), "+r"(t[8]), "+r"(t[9]), "+r"(t[10]), "+r"(t[11]), "+r"(t[12])
-        : FP_IN(a), "r"(bi));
+        : "r"(x0), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x5), "r"(y));
 }
 
-/* Second half of every row: m = t0 n0 mod 2^32, t0..t12 += m p, after
- * which t0 = 0 (the caller drops it by renaming). */
-__device__ __forceinline__ void fp_mul_row_mp(uint32_t (&t)[13])
+/* t[0..12] += v. */
+__device__ __forceinline__ void fp_addw(uint32_t (&t)[13], uint32_t v)
 {
-    asm("{\n\t"
-        ".reg .u32 m;\n\t"
-        "mul.lo.u32     m, %0, %13;\n\t"
-        "mad.lo.cc.u32  %0, m, %14, %0;\n\t"
-        "madc.lo.cc.u32 %1, m, %15, %1;\n\t"
-        "madc.lo.cc.u32 %2, m, %16, %2;\n\t"
-        "madc.lo.cc.u32 %3, m, %17, %3;\n\t"
-        "madc.lo.cc.u32 %4, m, %18, %4;\n\t"
-        "madc.lo.cc.u32 %5, m, %19, %5;\n\t"
-        "madc.lo.cc.u32 %6, m, %20, %6;\n\t"
-        "madc.lo.cc.u32 %7, m, %21, %7;\n\t"
-        "madc.lo.cc.u32 %8, m, %22, %8;\n\t"
-        "madc.lo.cc.u32 %9, m, %23, %9;\n\t"
-        "madc.lo.cc.u32 %10, m, %24, %10;\n\t"
-        "madc.lo.cc.u32 %11, m, %25, %11;\n\t"
-        "addc.u32       %12, %12, 0;\n\t"
-        "mad.hi.cc.u32  %1, m, %14, %1;\n\t"
-        "madc.hi.cc.u32 %2, m, %15, %2;\n\t"
-        "madc.hi.cc.u32 %3, m, %16, %3;\n\t"
-        "madc.hi.cc.u32 %4, m, %17, %4;\n\t"
-        "madc.hi.cc.u32 %5, m, %18, %5;\n\t"
-        "madc.hi.cc.u32 %6, m, %19, %6;\n\t"
-        "madc.hi.cc.u32 %7, m, %20, %7;\n\t"
-        "madc.hi.cc.u32 %8, m, %21, %8;\n\t"
-        "madc.hi.cc.u32 %9, m, %22, %9;\n\t"
-        "madc.hi.cc.u32 %10, m, %23, %10;\n\t"
-        "madc.hi.cc.u32 %11, m, %24, %11;\n\t"
-        "madc.hi.u32    %12, m, %25, %12;\n\t"
-        "}"
+    asm("add.cc.u32 %0, %0, %13;\n\t"
+        "addc.cc.u32 %1, %1, 0;\n\t"
+        "addc.cc.u32 %2, %2, 0;\n\t"
+        "addc.cc.u32 %3, %3, 0;\n\t"
+        "addc.cc.u32 %4, %4, 0;\n\t"
+        "addc.cc.u32 %5, %5, 0;\n\t"
+        "addc.cc.u32 %6, %6, 0;\n\t"
+        "addc.cc.u32 %7, %7, 0;\n\t"
+        "addc.cc.u32 %8, %8, 0;\n\t"
+        "addc.cc.u32 %9, %9, 0;\n\t"
+        "addc.cc.u32 %10, %10, 0;\n\t"
+        "addc.cc.u32 %11, %11, 0;\n\t"
+        "addc.u32 %12, %12, 0;"
         : "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]),
           "+r"(t[7]), "+r"(t[8]), "+r"(t[9]), "+r"(t[10]), "+r"(t[11]), "+r"(t[12])
-        : "n"(FP_N0), FP_IN_P);
+        : "r"(v));
 }
 
-/* Montgomery product a b / 2^384 mod p, CIOS over 12 x 32-bit words, fully
- * reduced.  Accepts a, b < 2p (the lazy sums above), not only reduced
- * values: with T < 3p on entry to a row, (T + a b_i + m p) / 2^32 <
- * (3p + 2p (2^32 - 1) + p (2^32 - 1)) / 2^32 < 3p, so the 13 words never
- * overflow (3p 2^32 < 2^415), and the final T = (a b + M p) / 2^384 <
- * 4p^2 / 2^384 + p < 2p since 4p < 2^384: one conditional subtraction. */
+/* The low 12 words of acc + 2^32 odd. */
+__device__ __forceinline__ fp_t fp_merge(const uint32_t (&acc)[13], const uint32_t (&odd)[13])
+{
+    fp_t r;
+    r.l[0] = acc[0];
+    asm("add.cc.u32 %0, %11, %22;\n\t"
+        "addc.cc.u32 %1, %12, %23;\n\t"
+        "addc.cc.u32 %2, %13, %24;\n\t"
+        "addc.cc.u32 %3, %14, %25;\n\t"
+        "addc.cc.u32 %4, %15, %26;\n\t"
+        "addc.cc.u32 %5, %16, %27;\n\t"
+        "addc.cc.u32 %6, %17, %28;\n\t"
+        "addc.cc.u32 %7, %18, %29;\n\t"
+        "addc.cc.u32 %8, %19, %30;\n\t"
+        "addc.cc.u32 %9, %20, %31;\n\t"
+        "addc.u32 %10, %21, %32;"
+        : "=r"(r.l[1]), "=r"(r.l[2]), "=r"(r.l[3]), "=r"(r.l[4]), "=r"(r.l[5]), "=r"(r.l[6]),
+          "=r"(r.l[7]), "=r"(r.l[8]), "=r"(r.l[9]), "=r"(r.l[10]), "=r"(r.l[11])
+        : "r"(acc[1]), "r"(acc[2]), "r"(acc[3]), "r"(acc[4]), "r"(acc[5]), "r"(acc[6]), "r"(acc[7]),
+          "r"(acc[8]), "r"(acc[9]), "r"(acc[10]), "r"(acc[11]), "r"(odd[0]), "r"(odd[1]),
+          "r"(odd[2]), "r"(odd[3]), "r"(odd[4]), "r"(odd[5]), "r"(odd[6]), "r"(odd[7]), "r"(odd[8]),
+          "r"(odd[9]), "r"(odd[10]));
+    return r;
+}
+
+/* Montgomery product a b / 2^384 mod p, fully reduced.  Accepts a, b < 2p
+ * (the lazy sums above), not only reduced values: with T < 3p on entry to
+ * a row, (T + a b_i + m p) / 2^32 < (3p + 2p (2^32 - 1) + p (2^32 - 1)) /
+ * 2^32 < 3p, so ACC and ODD (each at most T before the division) fit
+ * their 13 words (3p 2^32 < 2^415), and the final T = (a b + M p) / 2^384
+ * < 4p^2 / 2^384 + p < 2p since 4p < 2^384: one conditional subtraction. */
 __device__ __forceinline__ fp_t fp_mul(const fp_t &a, const fp_t &b)
 {
-    uint32_t t[13];
-    /* row 0: t = a b_0 needs no carries in its low half */
-    uint32_t b0 = b.l[0];
+    uint32_t acc[13], odd[13];
 #pragma unroll
-    for (int j = 0; j < 12; j++)
-        t[j] = a.l[j] * b0;
-    t[12] = 0;
-    asm("mad.hi.cc.u32  %0, %12, %24, %0;\n\t"
-        "madc.hi.cc.u32 %1, %13, %24, %1;\n\t"
-        "madc.hi.cc.u32 %2, %14, %24, %2;\n\t"
-        "madc.hi.cc.u32 %3, %15, %24, %3;\n\t"
-        "madc.hi.cc.u32 %4, %16, %24, %4;\n\t"
-        "madc.hi.cc.u32 %5, %17, %24, %5;\n\t"
-        "madc.hi.cc.u32 %6, %18, %24, %6;\n\t"
-        "madc.hi.cc.u32 %7, %19, %24, %7;\n\t"
-        "madc.hi.cc.u32 %8, %20, %24, %8;\n\t"
-        "madc.hi.cc.u32 %9, %21, %24, %9;\n\t"
-        "madc.hi.cc.u32 %10, %22, %24, %10;\n\t"
-        "madc.hi.u32    %11, %23, %24, %11;"
-        : "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]), "+r"(t[7]),
-          "+r"(t[8]), "+r"(t[9]), "+r"(t[10]), "+r"(t[11]), "+r"(t[12])
-        : FP_IN(a), "r"(b0));
-    fp_mul_row_mp(t);
+    for (int j = 0; j < 13; j++)
+        acc[j] = odd[j] = 0;
 #pragma unroll
-    for (int i = 1; i < 12; i++) {
+    for (int i = 0; i < 12; i++) {
+        uint32_t bi = b.l[i];
+        fp_mac6(acc, a.l[0], a.l[2], a.l[4], a.l[6], a.l[8], a.l[10], bi);
+        fp_mac6(odd, a.l[1], a.l[3], a.l[5], a.l[7], a.l[9], a.l[11], bi);
+        uint32_t m = acc[0] * FP_N0;
+        fp_mac6(acc, FP_P0, FP_P2, FP_P4, FP_P6, FP_P8, FP_P10, m);
+        fp_mac6(odd, FP_P1, FP_P3, FP_P5, FP_P7, FP_P9, FP_P11, m);
+        fp_addw(odd, acc[1]);
+        /* (ACC, ODD) <- (ODD, ACC >> 64): renaming only, the loop being
+         * unrolled */
+        uint32_t t[13];
 #pragma unroll
-        for (int j = 0; j < 12; j++)
-            t[j] = t[j + 1];
-        t[12] = 0;
-        fp_mul_row_ab(t, a, b.l[i]);
-        fp_mul_row_mp(t);
+        for (int j = 0; j < 13; j++)
+            t[j] = acc[j];
+#pragma unroll
+        for (int j = 0; j < 13; j++)
+            acc[j] = odd[j];
+#pragma unroll
+        for (int j = 0; j < 11; j++)
+            odd[j] = t[j + 2];
+        odd[11] = odd[12] = 0;
     }
-    fp_t r;
-#pragma unroll
-    for (int j = 0; j < 12; j++)
-        r.l[j] = t[j + 1];
-    return fp_reduce_once(r);
+    return fp_reduce_once(fp_merge(acc, odd));
 }
 
 /* a^2: the product a a (a dedicated squaring that saves the 66 duplicated

@@ -134,71 +134,97 @@ __device__ __forceinline__ fr_t fr_sub(const fr_t &a, const fr_t &b)
     return r;
 }
 
-/* One CIOS row: t += a * bi, then t += m r with m = t0 * n0 (so t0 becomes
- * 0), 9 words t0..t8.  r's low word is 1 and n0 = -1 mod 2^32, so m = -t0
- * (a subtraction), m r0 = m (an addition) and hi(m r0) = 0 (skipped).
- * With a < r, bi < 2^32 and t < 2r on entry, the sum stays below
- * 2r (2^32 + 1) < 2^288, so nothing carries out of t8.  The caller drops
- * t0 (the division by 2^32) by renaming. */
-#define FR_CIOS_ROW(bi)                                                                            \
-    asm("mad.lo.cc.u32  %0, %9,  %17, %0;\n\t"                                                     \
-        "madc.lo.cc.u32 %1, %10, %17, %1;\n\t"                                                     \
-        "madc.lo.cc.u32 %2, %11, %17, %2;\n\t"                                                     \
-        "madc.lo.cc.u32 %3, %12, %17, %3;\n\t"                                                     \
-        "madc.lo.cc.u32 %4, %13, %17, %4;\n\t"                                                     \
-        "madc.lo.cc.u32 %5, %14, %17, %5;\n\t"                                                     \
-        "madc.lo.cc.u32 %6, %15, %17, %6;\n\t"                                                     \
-        "madc.lo.cc.u32 %7, %16, %17, %7;\n\t"                                                     \
-        "addc.u32       %8, %8, 0;\n\t"                                                            \
-        "mad.hi.cc.u32  %1, %9,  %17, %1;\n\t"                                                     \
-        "madc.hi.cc.u32 %2, %10, %17, %2;\n\t"                                                     \
-        "madc.hi.cc.u32 %3, %11, %17, %3;\n\t"                                                     \
-        "madc.hi.cc.u32 %4, %12, %17, %4;\n\t"                                                     \
-        "madc.hi.cc.u32 %5, %13, %17, %5;\n\t"                                                     \
-        "madc.hi.cc.u32 %6, %14, %17, %6;\n\t"                                                     \
-        "madc.hi.cc.u32 %7, %15, %17, %7;\n\t"                                                     \
-        "madc.hi.u32    %8, %16, %17, %8;\n\t"                                                     \
-        "{\n\t.reg .u32 m;\n\t"                                                                    \
-        "sub.u32        m, 0, %0;\n\t"                                                             \
-        "add.cc.u32     %0, %0, m;\n\t"                                                            \
-        "madc.lo.cc.u32 %1, m, %19, %1;\n\t"                                                       \
-        "madc.lo.cc.u32 %2, m, %20, %2;\n\t"                                                       \
-        "madc.lo.cc.u32 %3, m, %21, %3;\n\t"                                                       \
-        "madc.lo.cc.u32 %4, m, %22, %4;\n\t"                                                       \
-        "madc.lo.cc.u32 %5, m, %23, %5;\n\t"                                                       \
-        "madc.lo.cc.u32 %6, m, %24, %6;\n\t"                                                       \
-        "madc.lo.cc.u32 %7, m, %25, %7;\n\t"                                                       \
-        "addc.u32       %8, %8, 0;\n\t"                                                            \
-        "mad.hi.cc.u32  %2, m, %19, %2;\n\t"                                                       \
-        "madc.hi.cc.u32 %3, m, %20, %3;\n\t"                                                       \
-        "madc.hi.cc.u32 %4, m, %21, %4;\n\t"                                                       \
-        "madc.hi.cc.u32 %5, m, %22, %5;\n\t"                                                       \
-        "madc.hi.cc.u32 %6, m, %23, %6;\n\t"                                                       \
-        "madc.hi.cc.u32 %7, m, %24, %7;\n\t"                                                       \
-        "madc.hi.u32    %8, m, %25, %8;\n\t}"                                                      \
-        : "+r"(t0), "+r"(t1), "+r"(t2), "+r"(t3), "+r"(t4), "+r"(t5), "+r"(t6), "+r"(t7), "+r"(t8) \
-        : "r"(a.l[0]), "r"(a.l[1]), "r"(a.l[2]), "r"(a.l[3]), "r"(a.l[4]), "r"(a.l[5]),            \
-          "r"(a.l[6]), "r"(a.l[7]), "r"(bi), "n"(FR_P0), "n"(FR_P1), "n"(FR_P2), "n"(FR_P3),       \
-          "n"(FR_P4), "n"(FR_P5), "n"(FR_P6), "n"(FR_P7))
+/* Montgomery multiplication with even/odd accumulators, as fp.cuh's
+ * fp_mul (which explains the method) on 8 words. */
 
-/* Montgomery product a b / 2^256 mod r, CIOS over 8 x 32-bit words.
- * Multiplier instructions per multiply: per word of b, 8 lo + 8 hi for a bi
- * and 7 lo + 7 hi for m r (r's low word 1 costs none, m = -t0 none): 30,
- * so 240 IMAD in all, plus per row 4 additions (m = -t0, t0 + m, two
- * carries into t8) and at the end one conditional subtraction (8 SUB with
- * borrow, 8 SEL). */
+/* t[0..8] += sum_k x_k y 2^(64 k), k < 4, one carry chain. */
+__device__ __forceinline__ void fr_mac4(uint32_t (&t)[9], uint32_t x0, uint32_t x1, uint32_t x2,
+                                        uint32_t x3, uint32_t y)
+{
+    asm("mad.lo.cc.u32 %0, %9, %13, %0;\n\t"
+        "madc.hi.cc.u32 %1, %9, %13, %1;\n\t"
+        "madc.lo.cc.u32 %2, %10, %13, %2;\n\t"
+        "madc.hi.cc.u32 %3, %10, %13, %3;\n\t"
+        "madc.lo.cc.u32 %4, %11, %13, %4;\n\t"
+        "madc.hi.cc.u32 %5, %11, %13, %5;\n\t"
+        "madc.lo.cc.u32 %6, %12, %13, %6;\n\t"
+        "madc.hi.cc.u32 %7, %12, %13, %7;\n\t"
+        "addc.u32 %8, %8, 0;"
+        : "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]),
+          "+r"(t[7]), "+r"(t[8])
+        : "r"(x0), "r"(x1), "r"(x2), "r"(x3), "r"(y));
+}
+
+/* t[0..8] += v. */
+__device__ __forceinline__ void fr_addw(uint32_t (&t)[9], uint32_t v)
+{
+    asm("add.cc.u32 %0, %0, %9;\n\t"
+        "addc.cc.u32 %1, %1, 0;\n\t"
+        "addc.cc.u32 %2, %2, 0;\n\t"
+        "addc.cc.u32 %3, %3, 0;\n\t"
+        "addc.cc.u32 %4, %4, 0;\n\t"
+        "addc.cc.u32 %5, %5, 0;\n\t"
+        "addc.cc.u32 %6, %6, 0;\n\t"
+        "addc.cc.u32 %7, %7, 0;\n\t"
+        "addc.u32 %8, %8, 0;"
+        : "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]),
+          "+r"(t[7]), "+r"(t[8])
+        : "r"(v));
+}
+
+/* The low 8 words of acc + 2^32 odd. */
+__device__ __forceinline__ fr_t fr_merge(const uint32_t (&acc)[9], const uint32_t (&odd)[9])
+{
+    fr_t r;
+    r.l[0] = acc[0];
+    asm("add.cc.u32 %0, %7, %14;\n\t"
+        "addc.cc.u32 %1, %8, %15;\n\t"
+        "addc.cc.u32 %2, %9, %16;\n\t"
+        "addc.cc.u32 %3, %10, %17;\n\t"
+        "addc.cc.u32 %4, %11, %18;\n\t"
+        "addc.cc.u32 %5, %12, %19;\n\t"
+        "addc.u32 %6, %13, %20;"
+        : "=r"(r.l[1]), "=r"(r.l[2]), "=r"(r.l[3]), "=r"(r.l[4]), "=r"(r.l[5]), "=r"(r.l[6]),
+          "=r"(r.l[7])
+        : "r"(acc[1]), "r"(acc[2]), "r"(acc[3]), "r"(acc[4]), "r"(acc[5]), "r"(acc[6]), "r"(acc[7]),
+          "r"(odd[0]), "r"(odd[1]), "r"(odd[2]), "r"(odd[3]), "r"(odd[4]), "r"(odd[5]),
+          "r"(odd[6]));
+    return r;
+}
+
+/* Montgomery product a b / 2^256 mod r, fully reduced, for a, b < r.
+ * r's low word is 1, so n0 = -r^-1 = -1 mod 2^32 and m = -ACC_0.  With
+ * T < 2r on entry to a row, (T + a b_i + m r) / 2^32 < 2r, so ACC and ODD
+ * fit their 9 words (2r 2^32 < 2^288), and one conditional subtraction
+ * ends it. */
 __device__ __forceinline__ fr_t fr_mul(const fr_t &a, const fr_t &b)
 {
-    uint32_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5 = 0, t6 = 0, t7 = 0, t8 = 0;
+    uint32_t acc[9], odd[9];
+#pragma unroll
+    for (int j = 0; j < 9; j++)
+        acc[j] = odd[j] = 0;
 #pragma unroll
     for (int i = 0; i < 8; i++) {
-        FR_CIOS_ROW(b.l[i]);
-        t0 = t1, t1 = t2, t2 = t3, t3 = t4, t4 = t5, t5 = t6, t6 = t7, t7 = t8, t8 = 0;
+        uint32_t bi = b.l[i];
+        fr_mac4(acc, a.l[0], a.l[2], a.l[4], a.l[6], bi);
+        fr_mac4(odd, a.l[1], a.l[3], a.l[5], a.l[7], bi);
+        uint32_t m = 0u - acc[0];
+        fr_mac4(acc, FR_P0, FR_P2, FR_P4, FR_P6, m);
+        fr_mac4(odd, FR_P1, FR_P3, FR_P5, FR_P7, m);
+        fr_addw(odd, acc[1]);
+        uint32_t t[9];
+#pragma unroll
+        for (int j = 0; j < 9; j++)
+            t[j] = acc[j];
+#pragma unroll
+        for (int j = 0; j < 9; j++)
+            acc[j] = odd[j];
+#pragma unroll
+        for (int j = 0; j < 7; j++)
+            odd[j] = t[j + 2];
+        odd[7] = odd[8] = 0;
     }
-    fr_t t;
-    t.l[0] = t0, t.l[1] = t1, t.l[2] = t2, t.l[3] = t3;
-    t.l[4] = t4, t.l[5] = t5, t.l[6] = t6, t.l[7] = t7;
-    return fr_reduce_once(t);
+    return fr_reduce_once(fr_merge(acc, odd));
 }
 
 /* a^2: the product a a (a dedicated squaring that saves the 28 duplicated
