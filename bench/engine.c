@@ -2,6 +2,7 @@
  *
  *   cuzk-bench engine [--log L] [--partitions P] [--jobs N] [-j CONC]
  *                     [--synth-workers S] [--prover-threads T]
+ *                     [--backend cpu|gpu] [--devices LIST]
  *                     [--budget BYTES|auto] [--svg FILE] [--no-verify]
  *
  * Keeps CONC jobs of P partitions of the 2^L-row synthetic circuit in
@@ -9,13 +10,19 @@
  * circuit's one-time setup excluded by a warm-up job), job latency p50/p95,
  * peak RSS, peak tracked and reserved bytes, and each stage's utilisation
  * (busy time over wall time times its workers).  --svg draws the timeline:
- * one band per stage, one bar per partition, coloured by job. */
+ * one band per stage, one bar per partition, coloured by job.
+ *
+ * --backend gpu proves with the CUDA back end (cz_backend_cuda: H and every
+ * MSM on the device, two prover workers per device) on the CUDA devices
+ * --devices names (comma-separated ordinals; default every device); it
+ * fails with a message when no CUDA device is usable. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
 #include "bench.h"
+#include "cuzk/cuda.h"
 #include "cuzk/engine.h"
 #include "cuzk/err.h"
 
@@ -24,7 +31,47 @@ typedef struct {
     uint64_t budget;
     const char *svg;
     int verify;
+    int gpu;                  /* --backend gpu */
+    const char *devices;      /* --devices as given, NULL: every device */
+    cz_cuda_device_list devs; /* parsed --devices (n 0: every device) */
 } opts;
+
+static const char USAGE[] =
+    "usage: cuzk-bench engine [--log L] [--partitions P] [--jobs N] [-j CONC] "
+    "[--synth-workers S] [--prover-threads T] [--backend cpu|gpu] [--devices LIST] "
+    "[--budget BYTES|auto] [--svg FILE] [--no-verify]\n"
+    "  --backend gpu   the CUDA back end (default cpu)\n"
+    "  --devices LIST  CUDA ordinals for --backend gpu, comma-separated (default: every "
+    "device)\n";
+
+/* "0,1,3" -> l; -1 with a message for anything else. */
+static int parse_devices(const char *v, cz_cuda_device_list *l)
+{
+    l->n = 0;
+    const char *p = v;
+    for (;;) {
+        char *end;
+        long d = strtol(p, &end, 10);
+        if (end == p || d < 0 || d > 1023 || (*end != ',' && *end != '\0')) {
+            fprintf(stderr, "cuzk-bench engine: --devices %s: want CUDA ordinals like 0,1\n", v);
+            return -1;
+        }
+        if (l->n == CZ_ENGINE_MAX_DEVICES) {
+            fprintf(stderr, "cuzk-bench engine: --devices %s: at most %d devices\n", v,
+                    CZ_ENGINE_MAX_DEVICES);
+            return -1;
+        }
+        for (unsigned i = 0; i < l->n; i++)
+            if (l->ordinal[i] == (int)d) {
+                fprintf(stderr, "cuzk-bench engine: --devices %s: device %ld twice\n", v, d);
+                return -1;
+            }
+        l->ordinal[l->n++] = (int)d;
+        if (*end == '\0')
+            return 0;
+        p = end + 1;
+    }
+}
 
 static int parse(int argc, char **argv, opts *o)
 {
@@ -49,12 +96,20 @@ static int parse(int argc, char **argv, opts *o)
             o->svg = v, i++;
         else if (!strcmp(a, "--no-verify"))
             o->verify = 0;
-        else {
-            fprintf(stderr, "usage: cuzk-bench engine [--log L] [--partitions P] [--jobs N] "
-                            "[-j CONC] [--synth-workers S] [--prover-threads T] "
-                            "[--budget BYTES|auto] [--svg FILE] [--no-verify]\n");
+        else if (!strcmp(a, "--backend") && v && (!strcmp(v, "cpu") || !strcmp(v, "gpu")))
+            o->gpu = !strcmp(v, "gpu"), i++;
+        else if (!strcmp(a, "--devices") && v) {
+            if (parse_devices(v, &o->devs) != 0)
+                return -1;
+            o->devices = v, i++;
+        } else {
+            fprintf(stderr, "%s", USAGE);
             return -1;
         }
+    }
+    if (o->devices && !o->gpu) {
+        fprintf(stderr, "cuzk-bench engine: --devices needs --backend gpu\n");
+        return -1;
     }
     if (o->jobs < 1 || o->conc < 1 || o->parts < 1) {
         fprintf(stderr, "cuzk-bench engine: --jobs, -j and --partitions must be >= 1\n");
@@ -150,8 +205,35 @@ int cz_bench_engine(int argc, char **argv)
     cfg.synthesis_workers = o.synth;
     cfg.prover_threads = o.threads;
     cfg.self_verify = o.verify;
+    char err[512], id[CZ_JOB_ID_MAX], devices[256] = "";
+    cz_backend_ops cuda = cz_backend_cuda;
+    if (o.gpu) {
+        if (!cz_cuda_available()) {
+            fprintf(stderr, "cuzk-bench engine: --backend gpu: no usable CUDA device (a build "
+                            "without CUDA, no driver, or no GPU)\n");
+            return 1;
+        }
+        if (o.devs.n && cz_cuda_device_list_check(&o.devs, err, sizeof err) != CZ_OK) {
+            fprintf(stderr, "cuzk-bench engine: --devices %s: %s\n", o.devices, err);
+            return 1;
+        }
+        if (o.devs.n == 0) { /* every device */
+            int count = cz_cuda_device_count();
+            for (int d = 0; d < count && d < CZ_ENGINE_MAX_DEVICES; d++)
+                o.devs.ordinal[o.devs.n++] = d;
+        }
+        size_t len = 0;
+        for (unsigned i = 0; i < o.devs.n && len < sizeof devices; i++) {
+            char name[128] = "";
+            if (cz_cuda_set_device(o.devs.ordinal[i]) == CZ_OK)
+                cz_cuda_device_name(name, sizeof name);
+            len += (size_t)snprintf(devices + len, sizeof devices - len, "%s%d (%s)", i ? ", " : "",
+                                    o.devs.ordinal[i], name);
+        }
+        cuda.ctx = &o.devs;
+        cfg.backend = &cuda;
+    }
     cz_engine *e;
-    char err[512], id[CZ_JOB_ID_MAX];
     int rc = cz_engine_new(&e, &cfg, err, sizeof err);
     if (rc != CZ_OK) {
         fprintf(stderr, "cuzk-bench engine: %s\n", err);
@@ -160,7 +242,7 @@ int cz_bench_engine(int argc, char **argv)
     cz_job_synthetic in = {.circuit = {.log_rows = o.log, .n_public = 4, .seed = 1},
                            .partitions = o.parts};
     cz_job_request req = {.priority = CZ_PRIO_NORMAL, .kind = CZ_KIND_SYNTHETIC, .input = &in};
-    cz_job_result res;
+    cz_job_result res = {0};
     /* warm-up: loads the circuit (recording + setup), not timed */
     double tw = cz_bench_now();
     if ((rc = cz_engine_submit(e, &req, id, NULL, err, sizeof err)) != CZ_OK ||
@@ -170,9 +252,13 @@ int cz_bench_engine(int argc, char **argv)
         return 1;
     }
     cz_job_result_free(&res);
+    cz_engine_status st;
+    cz_engine_status_get(e, &st);
     printf("engine: synthetic 2^%u rows, %u partitions/job, %u jobs, %u in flight, %u synthesis "
-           "workers; circuit setup + warm-up job %.2f s\n",
-           o.log, o.parts, o.jobs, o.conc, o.synth, cz_bench_now() - tw);
+           "workers, %s back end%s%s, %u prover worker%s; circuit setup + warm-up job %.2f s\n",
+           o.log, o.parts, o.jobs, o.conc, st.synth_workers, o.gpu ? "gpu" : "cpu",
+           o.gpu ? " on devices " : "", devices, st.prove_workers, st.prove_workers == 1 ? "" : "s",
+           cz_bench_now() - tw);
     cz_timeline_event *ev0 = malloc(sizeof *ev0 * 65536);
     size_t skip = cz_engine_timeline(e, ev0, 65536);
 
@@ -201,7 +287,6 @@ int cz_bench_engine(int argc, char **argv)
         cz_job_result_free(&res);
     }
     double wall = cz_bench_now() - t0;
-    cz_engine_status st;
     cz_engine_status_get(e, &st);
     size_t n = cz_engine_timeline(e, ev0, 65536);
     cz_timeline_event *ev = ev0;

@@ -5,57 +5,13 @@
  * load whose memory invariants a monitor thread samples throughout.  Every
  * completed proof is verified (self_verify) and checked again here; every
  * counter returns to zero once the engine has drained. */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "cuzk/engine.h"
-#include "cuzk/err.h"
-#include "tf.h"
-
-static cz_engine_config base_config(uint64_t budget)
-{
-    cz_engine_config c = {0};
-    c.memory_budget = budget ? budget : (uint64_t)1 << 30;
-    c.synthesis_workers = 2;
-    c.prover_threads = 2;
-    c.self_verify = true;
-    return c;
-}
-
-static cz_job_request synth_req(cz_job_synthetic *in, const char *id, cz_priority prio,
-                                unsigned log_rows, uint32_t parts, uint64_t seed)
-{
-    memset(in, 0, sizeof *in);
-    in->circuit.log_rows = log_rows;
-    in->circuit.n_public = 2;
-    in->circuit.seed = seed;
-    in->partitions = parts;
-    cz_job_request r = {.id = id, .priority = prio, .kind = CZ_KIND_SYNTHETIC, .input = in};
-    return r;
-}
-
-/* Everything back to zero: no reservation or buffer left once the cached
- * circuits are evicted. */
-static void check_drained(cz_engine *e, const char *circuit)
-{
-    if (circuit)
-        TF_CHECK(cz_engine_evict(e, circuit) == CZ_OK);
-    cz_mem_snapshot s;
-    cz_budget_snapshot(cz_engine_budget(e), &s);
-    TF_CHECK_MSG(s.reserved == 0 && s.allocated == 0 && s.reservations == 0,
-                 "reserved %llu allocated %llu reservations %llu", (unsigned long long)s.reserved,
-                 (unsigned long long)s.allocated, (unsigned long long)s.reservations);
-    for (int k = 0; k < CZ_BUF__COUNT; k++) {
-        TF_CHECK_MSG(s.cls[k].live_count == 0 && s.cls[k].live_bytes == 0, "class %s: %llu live",
-                     cz_buf_class_name((cz_buf_class)k), (unsigned long long)s.cls[k].live_count);
-        TF_CHECK(s.cls[k].total_allocs == s.cls[k].total_frees);
-    }
-    TF_CHECK(cz_budget_live_buffers(cz_engine_budget(e), NULL, 0) == 0);
-}
+#include "engine_common.h"
 
 static void test_basic_job(void)
 {
@@ -300,7 +256,7 @@ static void test_faults(void)
     faulty f = {.fail_start_at = 2, .fail_finish_at = 3};
     atomic_init(&f.calls_start, 0);
     atomic_init(&f.calls_finish, 0);
-    cz_backend_ops ops = {"faulty", f_devices, f_start, f_finish, &f};
+    cz_backend_ops ops = {"faulty", f_devices, f_start, f_finish, &f, CZ_BACKEND_CPU};
     cz_engine_config cfg = base_config(0);
     cfg.synthesis_workers = 1;
     cfg.backend = &ops;
@@ -513,31 +469,6 @@ static void test_two_circuits(void)
 
 /* ------------------------------------------------------ randomized load --- */
 
-typedef struct {
-    cz_engine *e;
-    atomic_int stop;
-    int violations;
-    uint64_t samples;
-} monitor;
-
-static void *monitor_fn(void *arg)
-{
-    monitor *m = arg;
-    while (!atomic_load(&m->stop)) {
-        cz_mem_snapshot s;
-        cz_budget_snapshot(cz_engine_budget(m->e), &s);
-        uint64_t live = 0;
-        for (int k = 0; k < CZ_BUF__COUNT; k++)
-            live += s.cls[k].live_count;
-        if (s.allocated > s.reserved || s.reserved > s.total || s.peak_reserved > s.total)
-            m->violations++;
-        (void)live;
-        m->samples++;
-        usleep(2000);
-    }
-    return NULL;
-}
-
 static void test_random_load(void)
 {
     enum { JOBS = 10 };
@@ -548,10 +479,9 @@ static void test_random_load(void)
     cz_engine *e;
     char err[256], id[CZ_JOB_ID_MAX];
     TF_CHECK_MSG(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK, "%s", err);
-    monitor m = {.e = e};
-    atomic_init(&m.stop, 0);
+    monitor m;
     pthread_t th;
-    pthread_create(&th, NULL, monitor_fn, &m);
+    monitor_start(&m, &th, e);
     cz_job_synthetic in[JOBS];
     char ids[JOBS][16];
     int cancelled[JOBS] = {0};
@@ -584,10 +514,7 @@ static void test_random_load(void)
                          ids[i], res.message);
         cz_job_result_free(&res);
     }
-    atomic_store(&m.stop, 1);
-    pthread_join(th, NULL);
-    TF_CHECK_MSG(m.violations == 0, "%d budget invariant violations in %llu samples", m.violations,
-                 (unsigned long long)m.samples);
+    monitor_stop(&m, th);
     for (int lr = 10; lr <= 11; lr++) {
         char cid[32];
         snprintf(cid, sizeof cid, "synthetic-%d-2", lr);

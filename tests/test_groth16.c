@@ -352,10 +352,13 @@ static void test_argument_errors(void)
     TF_CHECK(cz_groth16_prove_start(&pd, &p, c.r, c.w, c.n, NULL, err, sizeof err) == CZ_OK);
     cz_groth16_pending_free(pd);
     cz_groth16_prove_sizes sz;
-    cz_groth16_prove_sizes_of(&sz, &p, c.r, 1);
+    cz_groth16_prove_sizes_of(&sz, &p, c.r, 1, CZ_BACKEND_CPU);
     TF_CHECK(sz.b2_scalars == p.n_b_g2 * sizeof(cz_fr));
     TF_CHECK(sz.abc >= 3 * cz_r1cs_num_constraints(c.r) * sizeof(cz_fr));
     TF_CHECK(sz.start_scratch > 0 && sz.finish_scratch > 0);
+    cz_groth16_prove_sizes gz;
+    cz_groth16_prove_sizes_of(&gz, &p, c.r, 1, CZ_BACKEND_GPU);
+    TF_CHECK(gz.abc == sz.abc && !gz.start_scratch && !gz.b2_scalars && !gz.finish_scratch);
     cz_groth16_params_free(&p);
     free_circuit(&c);
     free_circuit(&d);

@@ -67,7 +67,9 @@ int cz_cuda_sync(void);
  * transforms call it themselves; call it first to keep it out of a
  * timing. */
 int cz_cuda_prepare(const cz_ntt_domain *d);
-/* Frees every table cz_cuda_prepare kept, on every device. */
+/* Frees every table cz_cuda_prepare kept and the upload staging slots
+ * (src/cuda/upload.cuh: 128 MiB of page-locked memory per device used for
+ * copies from pageable memory), on every device. */
 void cz_cuda_release(void);
 
 /* cz_ntt on the device: x_dev holds n = cz_ntt_domain_size(d) elements in
@@ -90,7 +92,8 @@ int cz_cuda_groth16_h_dev(const cz_ntt_domain *d, cz_fr *a_dev, cz_fr *b_dev, cz
  * first n elements of a, b, c in, computes, copies the m results back into
  * a (b and c are left unchanged); waits for the result.  The uploads run on
  * their own stream, overlapped with the transforms of the vectors already
- * on the device (fully so from page-locked memory, cz_cuda_host_alloc).
+ * on the device; from pageable memory several host threads stage them
+ * through page-locked slots, so the link runs near its page-locked speed.
  * Needs 3 m elements of device memory besides the tables. */
 int cz_cuda_groth16_h(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size_t n);
 
@@ -108,7 +111,8 @@ int cz_cuda_groth16_h(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size
  * CZ_ERR_INVALID_ARG for NULL pointers with n > 0, n >= 2^31 or a bad
  * window; CZ_ERR_TOO_BIG when W n >= 2^32.  With CZ_CUDA_DEBUG set in the
  * environment, a failed device allocation is reported on stderr with its
- * size. */
+ * size; with CZ_CUDA_PROFILE=1, every MSM prints the time of its steps
+ * (sort into buckets, bucket sums, reduction, host) on stderr. */
 int cz_cuda_g1_msm(cz_g1 *out, const cz_g1_affine *bases_dev, const cz_fr *scalars_dev, size_t n,
                    unsigned flags);
 int cz_cuda_g2_msm(cz_g2 *out, const cz_g2_affine *bases_dev, const cz_fr *scalars_dev, size_t n,
@@ -135,8 +139,10 @@ int cz_cuda_g2_msm_density(cz_g2 *out, const cz_g2_affine *bases_dev, size_t n_b
  *   h = sum H_j h_j, l = sum w_aux l, a = sum w a (inputs dense, aux by
  *   dens[0]), b_g1 / b_g2 = sum w b (inputs by dens[1], aux by dens[2])
  * with w = n_in + n_aux assignment values (host) and dens the r1cs's A aux,
- * B input and B aux density bitmaps (host).  Waits for the result.
- * CZ_ERR_INVALID_ARG when the counts do not match. */
+ * B input and B aux density bitmaps (host).  a, b, c and w travel on a
+ * copy stream overlapped with H.  Waits for the result and reports the
+ * wall time of each step in out->ms.  CZ_ERR_INVALID_ARG when the counts
+ * do not match. */
 typedef struct {
     const void *key; /* identifies the parameter set (its cz_groth16_params) */
     const cz_g1_affine *h, *l, *a, *b_g1;
@@ -144,8 +150,17 @@ typedef struct {
     size_t n_h, n_l, n_a, n_b_g1, n_b_g2;
 } cz_cuda_params_view;
 typedef struct {
+    double h;            /* uploads of a, b, c, w, bitmaps and H, overlapped */
+    double msm_h;        /* the H MSM (m - 1 random scalars) */
+    double msm_l;        /* the L MSM (aux) */
+    double msm_a;        /* the A MSMs (inputs, then aux by density) */
+    double msm_b_g1;     /* the B_g1 MSMs (inputs and aux by density) */
+    double msm_b_g2;     /* the B_g2 MSMs */
+} cz_cuda_groth16_times; /* milliseconds */
+typedef struct {
     cz_g1 h, l, a, b_g1;
     cz_g2 b_g2;
+    cz_cuda_groth16_times ms;
 } cz_cuda_groth16_sums;
 int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                           const cz_ntt_domain *d, const cz_fr *a, const cz_fr *b, const cz_fr *c,

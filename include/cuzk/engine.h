@@ -80,6 +80,9 @@ typedef struct {
                        size_t w_len, const cz_groth16_prove_opts *opts, char *err, size_t errlen);
     int (*prove_finish)(void *ctx, cz_groth16_proof *proof, cz_groth16_pending *pending);
     void *ctx;
+    /* the groth16.h back end its prove_start passes on (sizes the
+     * partition's reservation: cz_groth16_prove_sizes_of) */
+    cz_backend kind;
 } cz_backend_ops;
 
 /* The CPU back end: one device; ctx unused. */

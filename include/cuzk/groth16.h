@@ -245,12 +245,13 @@ void cz_groth16_pending_free(cz_groth16_pending *pending);
  *   finish_scratch MSM scratch of prove_finish         prove_finish
  * The NTT domain's twiddles (cz_ntt_domain_bytes, at most 35 MiB) and the
  * small handle itself come from malloc.  nthreads: cz_msm_nthreads of the
- * pool used. */
+ * pool used.  With backend CZ_BACKEND_GPU every MSM runs on the device:
+ * only abc is allocated on the host (the others are 0). */
 typedef struct {
     size_t abc, start_scratch, b2_scalars, finish_scratch;
 } cz_groth16_prove_sizes;
 void cz_groth16_prove_sizes_of(cz_groth16_prove_sizes *s, const cz_groth16_params *params,
-                               const cz_r1cs *r1cs, unsigned nthreads);
+                               const cz_r1cs *r1cs, unsigned nthreads, cz_backend backend);
 
 /* start + finish. */
 int cz_groth16_prove(cz_groth16_proof *proof, const cz_groth16_params *params, const cz_r1cs *r1cs,

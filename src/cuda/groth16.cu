@@ -12,7 +12,11 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "cuda/cuda_err.cuh"
+#include "cuda/h_internal.cuh"
+#include "cuda/upload.cuh"
 #include "cuzk/cuda.h"
 #include "cuzk/err.h"
 
@@ -42,9 +46,9 @@ static void dev_params_free(dev_params *d)
 static int upload(void **dst, const void *src, size_t bytes)
 {
     int rc = cz_cuda_malloc(dst, bytes);
-    if (!rc && bytes)
-        rc = cz_cuda_memcpy_h2d(*dst, src, bytes);
-    return rc;
+    if (!rc)
+        rc = cz_cuda_upload(*dst, src, bytes, 0);
+    return rc ? rc : cuda_err(cudaStreamSynchronize(0));
 }
 
 /* p's device copy on the current device, made on first use; called under
@@ -84,6 +88,13 @@ static int get_params(const cz_cuda_params_view *p, dev_params **out)
     params_list = d;
     *out = d;
     return CZ_OK;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 extern "C" {
@@ -152,57 +163,77 @@ int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *
     pthread_mutex_unlock(&params_lock);
     cz_fr *abc = NULL, *wd = NULL;
     uint64_t *dd = NULL;
+    cudaStream_t st[2] = {NULL, NULL}; /* compute, copy */
     if (!rc)
         rc = cz_cuda_malloc((void **)&abc, 3 * m * sizeof(cz_fr));
     if (!rc)
         rc = cz_cuda_malloc((void **)&wd, (n ? n : 1) * sizeof(cz_fr));
     if (!rc)
         rc = cz_cuda_malloc((void **)&dd, (words_aux * 2 + words_in + 1) * sizeof(uint64_t));
+    for (int i = 0; i < 2 && !rc; i++)
+        rc = cuda_err(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
     uint64_t *d_a = dd, *d_bi = dd + words_aux, *d_ba = dd + words_aux + words_in;
-    if (!rc && h_on_host) {
-        rc = cz_cuda_memcpy_h2d(abc, a, p->n_h * sizeof(cz_fr));
-    } else if (!rc) {
-        rc = cz_cuda_memcpy_h2d(abc, a, rows * sizeof(cz_fr));
-        if (!rc)
-            rc = cz_cuda_memcpy_h2d(abc + m, b, rows * sizeof(cz_fr));
-        if (!rc)
-            rc = cz_cuda_memcpy_h2d(abc + 2 * m, c, rows * sizeof(cz_fr));
-        if (!rc)
-            rc = cz_cuda_groth16_h_dev(d, abc, abc + m, abc + 2 * m, rows);
+    double t0 = now_ms();
+    /* H on the compute stream while a, b, c, then the assignment and the
+     * bitmaps travel on the copy stream */
+    if (!rc && h_on_host)
+        rc = cz_cuda_upload(abc, a, p->n_h * sizeof(cz_fr), st[1]);
+    else if (!rc)
+        rc = cz_cuda_h_from_host(d, abc, a, b, c, rows, st[0], st[1]);
+    if (!rc)
+        rc = cz_cuda_upload(wd, w, n * sizeof(cz_fr), st[1]);
+    if (!rc)
+        rc = cz_cuda_upload(d_a, dens[0], words_aux * sizeof(uint64_t), st[1]);
+    if (!rc)
+        rc = cz_cuda_upload(d_bi, dens[1], words_in * sizeof(uint64_t), st[1]);
+    if (!rc)
+        rc = cz_cuda_upload(d_ba, dens[2], words_aux * sizeof(uint64_t), st[1]);
+    /* the MSMs below run on the default stream: everything above first */
+    for (int i = 0; i < 2; i++) {
+        if (st[i]) {
+            int r2 = cuda_err(cudaStreamSynchronize(st[i]));
+            rc = rc ? rc : r2;
+            cudaStreamDestroy(st[i]);
+        }
     }
-    if (!rc && n)
-        rc = cz_cuda_memcpy_h2d(wd, w, n * sizeof(cz_fr));
-    if (!rc && words_aux)
-        rc = cz_cuda_memcpy_h2d(d_a, dens[0], words_aux * sizeof(uint64_t));
-    if (!rc && words_in)
-        rc = cz_cuda_memcpy_h2d(d_bi, dens[1], words_in * sizeof(uint64_t));
-    if (!rc && words_aux)
-        rc = cz_cuda_memcpy_h2d(d_ba, dens[2], words_aux * sizeof(uint64_t));
+    cz_cuda_groth16_times *tm = &out->ms;
+    memset(tm, 0, sizeof *tm);
+    double t1 = now_ms();
+    tm->h = t1 - t0;
     /* the MSMs of prove.c's CPU path, term for term */
     cz_g1 t;
-    cz_g2 t2;
+    cz_g2 u;
     if (!rc)
         rc = cz_cuda_g1_msm(&out->h, dp->h, abc, p->n_h, 0);
+    double t2 = now_ms();
+    tm->msm_h = t2 - t1;
     if (!rc)
         rc = cz_cuda_g1_msm(&out->l, dp->l, wd + n_in, n_aux, 0);
+    double t3 = now_ms();
+    tm->msm_l = t3 - t2;
     if (!rc)
         rc = cz_cuda_g1_msm(&out->a, dp->a, wd, n_in, 0);
     if (!rc)
         rc = cz_cuda_g1_msm_density(&t, dp->a + n_in, ca, wd + n_in, d_a, n_aux, 0);
     if (!rc)
         cz_g1_add(&out->a, &out->a, &t);
+    double t4 = now_ms();
+    tm->msm_a = t4 - t3;
     if (!rc)
         rc = cz_cuda_g1_msm_density(&out->b_g1, dp->b_g1, cbi, wd, d_bi, n_in, 0);
     if (!rc)
         rc = cz_cuda_g1_msm_density(&t, dp->b_g1 + cbi, cba, wd + n_in, d_ba, n_aux, 0);
     if (!rc)
         cz_g1_add(&out->b_g1, &out->b_g1, &t);
+    double t5 = now_ms();
+    tm->msm_b_g1 = t5 - t4;
     if (!rc)
         rc = cz_cuda_g2_msm_density(&out->b_g2, dp->b_g2, cbi, wd, d_bi, n_in, 0);
     if (!rc)
-        rc = cz_cuda_g2_msm_density(&t2, dp->b_g2 + cbi, cba, wd + n_in, d_ba, n_aux, 0);
+        rc = cz_cuda_g2_msm_density(&u, dp->b_g2 + cbi, cba, wd + n_in, d_ba, n_aux, 0);
     if (!rc)
-        cz_g2_add(&out->b_g2, &out->b_g2, &t2);
+        cz_g2_add(&out->b_g2, &out->b_g2, &u);
+    tm->msm_b_g2 = now_ms() - t5;
     int r2 = cz_cuda_sync();
     rc = rc ? rc : r2;
     cz_cuda_free(abc);

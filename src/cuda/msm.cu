@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cub/device/device_scan.cuh>
 
@@ -220,7 +221,7 @@ template <class F> __device__ xyzz_t<F> sum_xyzz(const xyzz_t<F> *part, uint32_t
 {
     xyzz_t<F> acc = xyzz_inf<F>();
     for (uint32_t j = b; j < e; j++)
-        acc = xyzz_add(acc, xyzz_load(part + j));
+        acc = xyzz_add(acc, part[j]); /* operands straight from memory: fewer live registers */
     return acc;
 }
 
@@ -254,7 +255,7 @@ __global__ void seg_sum_final(const uint32_t *off, size_t S, const affine_t<F> *
 /* ------------------------------------------------------ bucket reduction */
 
 /* q P for q < 2^32 (double-and-add from the top bit). */
-template <class F> __device__ xyzz_t<F> xyzz_mul_small(const xyzz_t<F> &p, uint32_t q)
+template <class F> __device__ __noinline__ xyzz_t<F> xyzz_mul_small(const xyzz_t<F> &p, uint32_t q)
 {
     xyzz_t<F> acc = xyzz_inf<F>();
     for (int bit = 31 - __clz(q | 1); bit >= 0 && q; bit--) {
@@ -280,7 +281,7 @@ __global__ void bucket_slices(const xyzz_t<F> *bucket, unsigned W, uint32_t B, u
     const xyzz_t<F> *bw = bucket + (size_t)w * B;
     xyzz_t<F> R = xyzz_inf<F>(), S = xyzz_inf<F>();
     for (uint32_t j = hi; j-- > lo;) {
-        R = xyzz_add(R, xyzz_load(bw + j));
+        R = xyzz_add(R, bw[j]);
         S = xyzz_add(S, R);
     }
     xyzz_store(out + g, xyzz_add(S, xyzz_mul_small(R, lo)));
@@ -402,6 +403,42 @@ static int seg_sum(arena *ar, const uint32_t *off, size_t S, const affine_t<F> *
     return rc;
 }
 
+/* CZ_CUDA_PROFILE=1 in the environment: each MSM prints the wall time of
+ * its steps to stderr (the steps end in synchronous copies, so wall time
+ * is device time plus launch overhead). */
+struct prof {
+    bool on;
+    int n;
+    struct timespec t[6];
+};
+
+static void prof_mark(prof *p)
+{
+    if (p->n == 0) {
+        const char *e = getenv("CZ_CUDA_PROFILE");
+        p->on = e && *e && strcmp(e, "0");
+    }
+    if (p->on && p->n < 6) {
+        cudaDeviceSynchronize();
+        clock_gettime(CLOCK_MONOTONIC, &p->t[p->n]);
+    }
+    p->n++;
+}
+
+static void prof_report(const prof *p, const char *g, size_t n, unsigned c, unsigned W)
+{
+    if (!p->on || p->n < 5)
+        return;
+    double ms[4];
+    for (int i = 0; i < 4; i++)
+        ms[i] = (double)(p->t[i + 1].tv_sec - p->t[i].tv_sec) * 1e3 +
+                (double)(p->t[i + 1].tv_nsec - p->t[i].tv_nsec) / 1e6;
+    fprintf(stderr,
+            "msm %s n %zu window %u x %u: sort %.2f ms, bucket sums %.2f ms, reduce %.2f ms, "
+            "host %.2f ms\n",
+            g, n, c, W, ms[0], ms[1], ms[2], ms[3]);
+}
+
 /* Host-side curve operations for the final combination. */
 template <class F> struct host_curve;
 template <> struct host_curve<fp_t> {
@@ -423,7 +460,11 @@ template <> struct host_curve<fp2_t> {
 
 /* Window width for n points: about log2(n) - 8 (fewer, longer buckets cost
  * more additions per point; more buckets cost more reduction), clamped to
- * [8, 18]. */
+ * [8, 18].  Measured on the H200 (BENCHMARKS.md, 2026-11-30): a cost model
+ * counting additions picks c = 20 at 2^24 and 22 at 2^26 (12% and 13% fewer
+ * additions), yet the bucket sums took the same time (159 vs 160 ms, 576
+ * vs 590 ms) while sorting and reduction grew: the sums are bound by the
+ * scattered base loads per addition as much as by the additions. */
 static unsigned pick_window(size_t n)
 {
     unsigned lg = 0;
@@ -456,6 +497,8 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
     xyzz_t<F> *bucket, *slice, *wsum;
     uint32_t *soff;
     digit_args da = {(const fr_t *)k_dev, n, c, W, !(flags & CZ_MSM_CANONICAL)};
+    prof pf = {};
+    prof_mark(&pf); /* start */
     int rc = arena_alloc(&ar, (void **)&count, (nb + 1) * sizeof(uint32_t));
     if (!rc)
         rc = arena_alloc(&ar, (void **)&boff, (nb + 1) * sizeof(uint32_t));
@@ -476,10 +519,12 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
         msm_place<<<blocks_for(n), MSM_THREADS>>>(da, count, item);
         rc = cuda_err(cudaGetLastError());
     }
+    prof_mark(&pf); /* digits counted, sorted into buckets */
     if (!rc)
         rc = arena_alloc(&ar, (void **)&bucket, nb * sizeof(xyzz_t<F>));
     if (!rc)
         rc = seg_sum<F>(&ar, boff, nb, (const affine_t<F> *)bases_dev, item, NULL, bucket);
+    prof_mark(&pf); /* buckets summed */
     if (!rc)
         rc = arena_alloc(&ar, (void **)&slice, (size_t)W * T * sizeof(xyzz_t<F>));
     if (!rc) {
@@ -505,7 +550,8 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
     static_assert(sizeof(xyzz_t<F>) == sizeof(typename H::xyzz), "device and host XYZZ layouts");
     if (!rc)
         rc = cuda_err(cudaMemcpy(hw, wsum, W * sizeof(xyzz_t<F>), cudaMemcpyDeviceToHost));
-    if (!rc) { /* out = sum_w 2^(c w) S_w, Horner from the top window */
+    prof_mark(&pf); /* windows reduced, sums on the host */
+    if (!rc) {      /* out = sum_w 2^(c w) S_w, Horner from the top window */
         typename H::jac acc, s;
         H::inf(&acc);
         for (unsigned w = W; w-- > 0;) {
@@ -518,6 +564,8 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
     }
     free(hoff);
     free(hw);
+    prof_mark(&pf);
+    prof_report(&pf, sizeof(F) == sizeof(fp_t) ? "G1" : "G2", n, c, W);
     cudaError_t e = cudaDeviceSynchronize(); /* before freeing what kernels use */
     arena_free(&ar);
     return rc ? rc : cuda_err(e);

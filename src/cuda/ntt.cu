@@ -25,6 +25,8 @@
 
 #include "cuda/cuda_err.cuh"
 #include "cuda/fr.cuh"
+#include "cuda/h_internal.cuh"
+#include "cuda/upload.cuh"
 #include "cuzk/cuda.h"
 #include "cuzk/err.h"
 #include "poly/poly_internal.h"
@@ -553,6 +555,7 @@ void cz_cuda_release(void)
         cudaSetDevice(cur);
     }
     pthread_mutex_unlock(&tables_lock);
+    cz_cuda_upload_release();
 }
 
 int cz_cuda_ntt_batch(const cz_ntt_domain *d, cz_fr *x_dev, size_t count, cz_ntt_kind kind,
@@ -652,12 +655,35 @@ int cz_cuda_groth16_h_dev(const cz_ntt_domain *d, cz_fr *a_dev, cz_fr *b_dev, cz
     return rc ? rc : h_combine(dd, v[0], v[1], v[2], 0);
 }
 
-/* Host H: the uploads go on their own stream, each followed by an event
- * the compute stream waits for, so b and c travel while a (then b) is
- * transformed; the result comes back on the compute stream.  Copies from
- * pinned memory are asynchronous; from pageable memory the driver stages
- * them and the host waits for each, which still overlaps with the kernels
- * already queued. */
+int cz_cuda_h_from_host(const cz_ntt_domain *d, cz_fr *dev, const cz_fr *a, const cz_fr *b,
+                        const cz_fr *c, size_t n, cudaStream_t st, cudaStream_t cp)
+{
+    size_t m = d->n;
+    dev_domain *dd;
+    int rc = get_tables(d, &dd);
+    cudaEvent_t ev[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < 3 && !rc; i++)
+        rc = cuda_err(cudaEventCreateWithFlags(&ev[i], cudaEventDisableTiming));
+    fr_t *v[3] = {(fr_t *)dev, (fr_t *)dev + m, (fr_t *)dev + 2 * m};
+    const cz_fr *src[3] = {a, b, c};
+    for (int i = 0; i < 3 && !rc; i++) {
+        rc = cz_cuda_upload(v[i], src[i], n * sizeof(cz_fr), cp);
+        if (!rc)
+            rc = cuda_err(cudaEventRecord(ev[i], cp));
+        if (!rc)
+            rc = h_eval_coset(dd, v[i], n, st, ev[i]);
+    }
+    if (!rc)
+        rc = h_combine(dd, v[0], v[1], v[2], st);
+    /* an event may be destroyed while work waiting on it is queued */
+    for (int i = 0; i < 3; i++)
+        if (ev[i])
+            cudaEventDestroy(ev[i]);
+    return rc;
+}
+
+/* Host H: cz_cuda_h_from_host on a compute and a copy stream, the result
+ * coming back on the compute stream. */
 int cz_cuda_groth16_h(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size_t n)
 {
     if (!d || !a || !b || !c || n > d->n)
@@ -665,31 +691,15 @@ int cz_cuda_groth16_h(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size
     if (!has_device())
         return CZ_ERR_UNSUPPORTED;
     size_t m = d->n, bytes = m * sizeof(cz_fr);
-    dev_domain *dd;
-    int rc = get_tables(d, &dd);
     void *buf = NULL;
     cudaStream_t st[2] = {NULL, NULL};
-    cudaEvent_t ev[3] = {NULL, NULL, NULL};
-    if (!rc)
-        rc = dev_alloc(&buf, 3 * bytes);
+    int rc = dev_alloc(&buf, 3 * bytes);
     for (int i = 0; i < 2 && !rc; i++)
         rc = cuda_err(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
-    for (int i = 0; i < 3 && !rc; i++)
-        rc = cuda_err(cudaEventCreateWithFlags(&ev[i], cudaEventDisableTiming));
-    fr_t *v[3] = {(fr_t *)buf, (fr_t *)buf + m, (fr_t *)buf + 2 * m};
-    const cz_fr *src[3] = {a, b, c};
-    for (int i = 0; i < 3 && !rc; i++) {
-        rc = cuda_err(
-            cudaMemcpyAsync(v[i], src[i], n * sizeof(cz_fr), cudaMemcpyHostToDevice, st[1]));
-        if (!rc)
-            rc = cuda_err(cudaEventRecord(ev[i], st[1]));
-        if (!rc) /* queued before the next upload, which may block the host */
-            rc = h_eval_coset(dd, v[i], n, st[0], ev[i]);
-    }
     if (!rc)
-        rc = h_combine(dd, v[0], v[1], v[2], st[0]);
+        rc = cz_cuda_h_from_host(d, (cz_fr *)buf, a, b, c, n, st[0], st[1]);
     if (!rc)
-        rc = cuda_err(cudaMemcpyAsync(a, v[0], bytes, cudaMemcpyDeviceToHost, st[0]));
+        rc = cuda_err(cudaMemcpyAsync(a, buf, bytes, cudaMemcpyDeviceToHost, st[0]));
     /* wait for everything queued, also after an error */
     for (int i = 0; i < 2; i++) {
         if (st[i]) {
@@ -698,9 +708,6 @@ int cz_cuda_groth16_h(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size
             cudaStreamDestroy(st[i]);
         }
     }
-    for (int i = 0; i < 3; i++)
-        if (ev[i])
-            cudaEventDestroy(ev[i]);
     cudaFree(buf);
     return rc;
 }

@@ -198,7 +198,8 @@ static int cpu_finish(void *ctx, cz_groth16_proof *proof, cz_groth16_pending *pe
     return cz_groth16_prove_finish(proof, pending);
 }
 
-const cz_backend_ops cz_backend_cpu = {"cpu", cpu_devices, cpu_start, cpu_finish, NULL};
+const cz_backend_ops cz_backend_cpu = {"cpu",      cpu_devices, cpu_start,
+                                       cpu_finish, NULL,        CZ_BACKEND_CPU};
 
 /* The CUDA back end (see engine.h): engine device dev is CUDA device
  * list->ordinal[dev], or dev itself without a list. */
@@ -248,7 +249,8 @@ int cz_cuda_device_list_check(const cz_cuda_device_list *l, char *err, size_t er
     return CZ_OK;
 }
 
-const cz_backend_ops cz_backend_cuda = {"cuda", cuda_devices, cuda_start, cpu_finish, NULL};
+const cz_backend_ops cz_backend_cuda = {"cuda",     cuda_devices, cuda_start,
+                                        cpu_finish, NULL,         CZ_BACKEND_GPU};
 
 /* ------------------------------------------------------- job lifecycle --- */
 
@@ -617,7 +619,7 @@ static part *synth_partition(cz_engine *e, job *j, uint32_t idx)
             part_fail(e, p, CZ_ERR_INVALID_ARG, msg);
             return NULL;
         }
-        cz_groth16_prove_sizes_of(&p->sz, c->params, r, cz_msm_nthreads(e->pool));
+        cz_groth16_prove_sizes_of(&p->sz, c->params, r, cz_msm_nthreads(e->pool), e->be->kind);
         w_bytes = p->n_w * sizeof(cz_fr);
         synth_copy = j->kind == CZ_KIND_SYNTHETIC ? w_bytes : 0;
         uint64_t total = cz_mem_charge(w_bytes) + synth_copy + cz_mem_charge(p->sz.abc) +

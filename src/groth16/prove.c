@@ -107,13 +107,17 @@ static size_t round_align(size_t n)
 }
 
 void cz_groth16_prove_sizes_of(cz_groth16_prove_sizes *s, const cz_groth16_params *p,
-                               const cz_r1cs *r, unsigned nthreads)
+                               const cz_r1cs *r, unsigned nthreads, cz_backend backend)
 {
     size_t n = cz_r1cs_num_inputs(r) + cz_r1cs_num_aux(r);
     unsigned logm = cz_groth16_log_domain(cz_r1cs_num_constraints(r));
     size_t m = (size_t)1 << (logm > CZ_NTT_MAX_LOG ? CZ_NTT_MAX_LOG : logm);
     size_t big = p->n_h > n ? p->n_h : n;
     s->abc = 3 * m * sizeof(cz_fr);
+    if (backend == CZ_BACKEND_GPU) { /* every MSM on the device */
+        s->start_scratch = s->b2_scalars = s->finish_scratch = 0;
+        return;
+    }
     s->start_scratch = round_align(cz_g1_msm_scratch_bytes(big ? big : 1, nthreads, 0));
     s->b2_scalars = (p->n_b_g2 ? p->n_b_g2 : 1) * sizeof(cz_fr);
     s->finish_scratch =
@@ -166,9 +170,6 @@ static int gpu_start(cz_groth16_pending *pd, const cz_ntt_domain *dom, const cz_
     pd->b1_sum = s.b_g1;
     pd->b2_sum = s.b_g2;
     pd->b2_done = true;
-    cz_free(pd->alloc, pd->b2_scalars, pd->sz.b2_scalars);
-    pd->b2_scalars = NULL;
-    pd->n_b2 = 0;
     return CZ_OK;
 }
 
@@ -214,7 +215,7 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
     size_t m = (size_t)1 << logm;
     cz_pool *pool = opts->pool;
     cz_groth16_prove_sizes sz;
-    cz_groth16_prove_sizes_of(&sz, p, r1cs, cz_msm_nthreads(pool));
+    cz_groth16_prove_sizes_of(&sz, p, r1cs, cz_msm_nthreads(pool), opts->backend);
     size_t sbytes = sz.start_scratch;
     size_t ca, cbi, cba;
     const uint64_t *da = cz_r1cs_density(r1cs, CZ_DENSITY_A_AUX, &ca);
@@ -224,14 +225,16 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
     const cz_allocator *al = opts->alloc;
     cz_groth16_pending *pd = calloc(1, sizeof *pd);
     cz_fr *abc = cz_alloc(al, CZ_BUF_ABC, sz.abc);
-    void *scratch = cz_alloc(al, CZ_BUF_SCRATCH, sbytes);
+    void *scratch = sbytes ? cz_alloc(al, CZ_BUF_SCRATCH, sbytes) : NULL;
     cz_ntt_domain *dom = NULL;
     if (pd != NULL) {
         pd->alloc = al;
         pd->sz = sz;
-        pd->b2_scalars = cz_alloc(al, CZ_BUF_PENDING, sz.b2_scalars);
+        if (sz.b2_scalars)
+            pd->b2_scalars = cz_alloc(al, CZ_BUF_PENDING, sz.b2_scalars);
     }
-    if (pd == NULL || abc == NULL || scratch == NULL || pd->b2_scalars == NULL ||
+    if (pd == NULL || abc == NULL || (sbytes && scratch == NULL) ||
+        (sz.b2_scalars && pd->b2_scalars == NULL) ||
         cz_ntt_domain_new_root(&dom, logm,
                                p->flavor == CZ_GROTH16_SNARKJS ? CZ_NTT_ROOT_SNARKJS
                                                                : CZ_NTT_ROOT_BELLPERSON) != CZ_OK) {
@@ -322,7 +325,8 @@ done:
         pd->timings->msm_b_g1 = tm.msm_b_g1;
     }
     cz_free(al, abc, sz.abc);
-    cz_free(al, scratch, sbytes);
+    if (scratch)
+        cz_free(al, scratch, sbytes);
     cz_ntt_domain_free(dom);
     *out = pd;
     return CZ_OK;
@@ -348,17 +352,15 @@ int cz_groth16_prove_finish(cz_groth16_proof *proof, cz_groth16_pending *pd)
     if (pd->b2_done) {
         b2 = pd->b2_sum;
     } else {
-        size_t sbytes =
-            cz_g2_msm_scratch_bytes(pd->n_b2 ? pd->n_b2 : 1, cz_msm_nthreads(pd->pool), 0);
-        void *scratch =
-            aligned_alloc(CZ_MSM_SCRATCH_ALIGN, (sbytes + CZ_MSM_SCRATCH_ALIGN - 1) &
-                                                    ~(size_t)(CZ_MSM_SCRATCH_ALIGN - 1));
+        /* through the caller's allocator: the reservation covers it */
+        size_t sbytes = pd->sz.finish_scratch;
+        void *scratch = cz_alloc(pd->alloc, CZ_BUF_SCRATCH, sbytes);
         if (scratch == NULL) {
             cz_groth16_pending_free(pd);
             return CZ_ERR_NOMEM;
         }
         cz_g2_msm(&b2, p->b_g2, pd->b2_scalars, pd->n_b2, 0, pd->pool, scratch, sbytes);
-        free(scratch);
+        cz_free(pd->alloc, scratch, sbytes);
     }
     double t1 = now();
 

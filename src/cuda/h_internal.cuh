@@ -1,0 +1,21 @@
+/* Internal to src/cuda: the Groth16 H pipeline from host vectors, shared
+ * by cz_cuda_groth16_h (ntt.cu) and cz_cuda_groth16_start (groth16.cu). */
+#ifndef CZ_CUDA_H_INTERNAL_CUH
+#define CZ_CUDA_H_INTERNAL_CUH
+
+#include <cuda_runtime.h>
+
+#include "cuzk/cuda.h"
+
+/* Queues H of the host vectors a, b, c (n <= m = cz_ntt_domain_size(d)
+ * elements each, page-locked or not) into the device buffer dev of 3 m
+ * elements (a's slot [0, m), b's [m, 2m), c's [2m, 3m)): each vector is
+ * uploaded on stream cp (cz_cuda_upload) and its transforms, queued on
+ * stream st, wait only for its own upload, so b and c travel while a (then
+ * b) is transformed.  H's m coefficients end in dev[0, m) once st's work
+ * is done.  Returns when every byte has left a, b and c. */
+extern "C" int cz_cuda_h_from_host(const cz_ntt_domain *d, cz_fr *dev, const cz_fr *a,
+                                   const cz_fr *b, const cz_fr *c, size_t n, cudaStream_t st,
+                                   cudaStream_t cp);
+
+#endif /* CZ_CUDA_H_INTERNAL_CUH */

@@ -1,0 +1,170 @@
+/* Staged host-to-device copies (upload.cuh). */
+#include <cuda_runtime.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "cuda/cuda_err.cuh"
+#include "cuda/upload.cuh"
+#include "cuzk/err.h"
+
+#define MAX_DEVICES 16
+#define NSLOTS      (2 * CZ_UPLOAD_THREADS)
+
+struct staging {
+    void *slot[NSLOTS]; /* thread t owns slots 2t and 2t + 1 */
+    cudaEvent_t done[NSLOTS];
+};
+
+static pthread_mutex_t staging_lock[MAX_DEVICES] = {
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+    PTHREAD_MUTEX_INITIALIZER};
+static staging *stagings[MAX_DEVICES];
+
+static void staging_free(staging *s)
+{
+    for (int i = 0; i < NSLOTS; i++) {
+        if (s->done[i]) {
+            cudaEventSynchronize(s->done[i]);
+            cudaEventDestroy(s->done[i]);
+        }
+        if (s->slot[i])
+            cudaFreeHost(s->slot[i]);
+    }
+    delete s;
+}
+
+/* The current device's slots, made on first use; under its lock. */
+static int staging_get(int dev, staging **out)
+{
+    if (stagings[dev]) {
+        *out = stagings[dev];
+        return CZ_OK;
+    }
+    staging *s = new staging();
+    int rc = CZ_OK;
+    for (int i = 0; i < NSLOTS && !rc; i++) {
+        rc = cuda_err(cudaMallocHost(&s->slot[i], CZ_UPLOAD_SLOT));
+        if (!rc)
+            rc = cuda_err(cudaEventCreateWithFlags(&s->done[i], cudaEventDisableTiming));
+    }
+    if (rc) {
+        staging_free(s);
+        return rc;
+    }
+    *out = stagings[dev] = s;
+    return CZ_OK;
+}
+
+struct stripe {
+    int dev;
+    char *dst;
+    const char *src;
+    size_t bytes;
+    cudaStream_t st;
+    void *slot[2];
+    cudaEvent_t done[2];
+    int rc;
+};
+
+/* One stripe, slot by slot: wait until the slot's previous DMA is done,
+ * fill it, queue its DMA and mark its end. */
+static void *stripe_run(void *arg)
+{
+    stripe *s = (stripe *)arg;
+    int rc = cuda_err(cudaSetDevice(s->dev));
+    for (size_t off = 0, k = 0; off < s->bytes && !rc; off += CZ_UPLOAD_SLOT, k ^= 1) {
+        size_t len = s->bytes - off < CZ_UPLOAD_SLOT ? s->bytes - off : CZ_UPLOAD_SLOT;
+        rc = cuda_err(cudaEventSynchronize(s->done[k]));
+        if (rc)
+            break;
+        memcpy(s->slot[k], s->src + off, len);
+        rc =
+            cuda_err(cudaMemcpyAsync(s->dst + off, s->slot[k], len, cudaMemcpyHostToDevice, s->st));
+        if (!rc)
+            rc = cuda_err(cudaEventRecord(s->done[k], s->st));
+    }
+    s->rc = rc;
+    return NULL;
+}
+
+static bool page_locked(const void *p)
+{
+    cudaPointerAttributes at;
+    if (cudaPointerGetAttributes(&at, p) != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    return at.type == cudaMemoryTypeHost;
+}
+
+int cz_cuda_upload(void *dst, const void *src, size_t bytes, cudaStream_t st)
+{
+    if (!bytes)
+        return CZ_OK;
+    int dev = 0;
+    int rc = cuda_err(cudaGetDevice(&dev));
+    if (rc)
+        return rc;
+    /* small or page-locked sources: the DMA engine reads them directly */
+    if (dev >= MAX_DEVICES || bytes <= CZ_UPLOAD_SLOT || page_locked(src))
+        return cuda_err(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, st));
+    pthread_mutex_lock(&staging_lock[dev]);
+    staging *sg = NULL;
+    rc = staging_get(dev, &sg);
+    if (rc) {
+        pthread_mutex_unlock(&staging_lock[dev]);
+        return rc;
+    }
+    /* stripes of whole slots, at least one slot each */
+    size_t slots = (bytes + CZ_UPLOAD_SLOT - 1) / CZ_UPLOAD_SLOT;
+    unsigned nt = slots < CZ_UPLOAD_THREADS ? (unsigned)slots : CZ_UPLOAD_THREADS;
+    size_t per = (slots + nt - 1) / nt * CZ_UPLOAD_SLOT;
+    stripe sp[CZ_UPLOAD_THREADS];
+    pthread_t th[CZ_UPLOAD_THREADS];
+    bool started[CZ_UPLOAD_THREADS] = {false};
+    for (unsigned t = 0; t < nt; t++) {
+        size_t off = t * per < bytes ? t * per : bytes;
+        size_t len = bytes - off < per ? bytes - off : per;
+        sp[t] = stripe{dev,
+                       (char *)dst + off,
+                       (const char *)src + off,
+                       len,
+                       st,
+                       {sg->slot[2 * t], sg->slot[2 * t + 1]},
+                       {sg->done[2 * t], sg->done[2 * t + 1]},
+                       CZ_OK};
+        started[t] = pthread_create(&th[t], NULL, stripe_run, &sp[t]) == 0;
+        if (!started[t])
+            stripe_run(&sp[t]); /* no thread: this one copies it */
+    }
+    for (unsigned t = 0; t < nt; t++) {
+        if (started[t])
+            pthread_join(th[t], NULL);
+        rc = rc ? rc : sp[t].rc;
+    }
+    pthread_mutex_unlock(&staging_lock[dev]);
+    return rc;
+}
+
+void cz_cuda_upload_release(void)
+{
+    int cur = -1;
+    bool have_cur = cudaGetDevice(&cur) == cudaSuccess;
+    for (int dev = 0; dev < MAX_DEVICES; dev++) {
+        pthread_mutex_lock(&staging_lock[dev]);
+        if (stagings[dev]) {
+            cudaSetDevice(dev);
+            staging_free(stagings[dev]);
+            stagings[dev] = NULL;
+        }
+        pthread_mutex_unlock(&staging_lock[dev]);
+    }
+    if (have_cur)
+        cudaSetDevice(cur);
+    else
+        cudaGetLastError();
+}
