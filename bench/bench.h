@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/ec.h"
+
 typedef struct {
     const char *filter; /* run only benchmarks whose name contains this */
     double min_time;    /* seconds per timed sample */
@@ -30,6 +32,11 @@ double cz_bench_thread_cpu(void);
 void cz_bench_run_case(const cz_bench_opts *o, const cz_bench_case *c);
 void cz_bench_header(const cz_bench_opts *o);
 
+/* Bases s_i G with s_i = a + i s (i < n): one addition per point, then
+ * batch conversions to affine (distinct random points, fast to make). */
+void cz_bench_g1_progression(cz_g1_affine *out, size_t n, const cz_fr *a, const cz_fr *s);
+void cz_bench_g2_progression(cz_g2_affine *out, size_t n, const cz_fr *a, const cz_fr *s);
+
 int cz_bench_micro(int argc, char **argv);
 int cz_bench_msm(int argc, char **argv);
 int cz_bench_ntt(int argc, char **argv);
@@ -39,6 +46,7 @@ int cz_bench_verify(int argc, char **argv);
 int cz_bench_setup(int argc, char **argv);
 int cz_bench_engine(int argc, char **argv);
 int cz_bench_circuit_info(int argc, char **argv);
+int cz_bench_gpu_partition(int argc, char **argv);
 /* single, batch, stress, status, metrics, preload, evict, cancel (argv[0]) */
 int cz_bench_client(int argc, char **argv);
 

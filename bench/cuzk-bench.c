@@ -106,6 +106,7 @@ static void usage(void)
                     "  setup   INSECURE .zkey from a circom .r1cs for benchmarks\n"
                     "  engine  the proving engine in process on synthetic jobs\n"
                     "  circuit-info  shape and R1CS digest of a gadget or circuit\n"
+                    "  gpu-partition  prove_start of a PoRep-shaped partition on the GPU\n"
                     "  single, batch, stress, status, metrics, preload, evict, cancel\n"
                     "          client of cuzk-daemon (--addr ADDR; cuzk-bench batch --help)\n"
                     "options of micro: --filter S  --time SEC  --samples N  --csv\n");
@@ -125,6 +126,8 @@ int main(int argc, char **argv)
         return cz_bench_ntt(argc - 1, argv + 1);
     if (!strcmp(argv[1], "h"))
         return cz_bench_h(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "gpu-partition"))
+        return cz_bench_gpu_partition(argc - 1, argv + 1);
     if (!strcmp(argv[1], "circuit-info"))
         return cz_bench_circuit_info(argc - 1, argv + 1);
     if (!strcmp(argv[1], "prove"))

@@ -72,12 +72,10 @@ static double load_avg(void)
     return l;
 }
 
-/* Bases s_i G with s_i = a + i d: one addition per point, then one batch
- * conversion to affine (in blocks, to keep the Jacobian buffer small).
- * Written once for G = g1 and g2. */
+/* bench.h's progressions, written once for G = g1 and g2. */
 #define MAKE_PROGRESSION(G, GEN)                                                                   \
-    static void make_##G##_progression(cz_##G##_affine *out, size_t n, const cz_fr *a,             \
-                                       const cz_fr *s)                                             \
+    void cz_bench_##G##_progression(cz_##G##_affine *out, size_t n, const cz_fr *a,                \
+                                    const cz_fr *s)                                                \
     {                                                                                              \
         size_t blk = 4096;                                                                         \
         cz_##G p, dp, t, *buf = malloc(blk * sizeof *buf);                                         \
@@ -105,9 +103,9 @@ static void make_bases(msm_data *d, const msm_opts *o, cz_prng *g)
     size_t m = o->gpu && d->nbases > GPU_DISTINCT ? GPU_DISTINCT : d->nbases;
     size_t bsz = o->g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
     if (!o->g2)
-        make_g1_progression(d->bases, m, &a, &s);
+        cz_bench_g1_progression(d->bases, m, &a, &s);
     else
-        make_g2_progression(d->bases, m, &a, &s);
+        cz_bench_g2_progression(d->bases, m, &a, &s);
     for (size_t i = m; i < d->nbases; i += m) /* tile */
         memcpy((char *)d->bases + i * bsz, d->bases, (d->nbases - i < m ? d->nbases - i : m) * bsz);
 }

@@ -4,6 +4,14 @@
 # bit), run the GPU benchmarks, print a short table last.
 #
 #   scripts/gpu-check.sh            logs and reports go to $OUT (or build/gpu/out)
+#   PARTS="tests bench partition" scripts/gpu-check.sh   the default: all parts
+#   QUICK=1                         benchmark sizes of the targets only
+#
+# Parts: tests (GPU vs CPU tests, the GPU back end's proofs, the engine with
+# the GPU back end on every device), bench (NTT, H, MSM), partition (the
+# PoRep-sized partition at 2^27 step by step, and the engine with the GPU
+# back end on 10-partition jobs).  One call should stay under the device
+# tool's 10 minutes: split the parts over two calls when it would not.
 #
 # Build: CMake Release into build/gpu (the daemon is left out where its
 # libraries are missing).  The kernels' ptxas resource report (registers,
@@ -16,6 +24,8 @@ mkdir -p "$OUT"
 JOBS=$(nproc 2>/dev/null || echo 4)
 [ -x /usr/local/cuda/bin/nvcc ] && export PATH=/usr/local/cuda/bin:$PATH CUDACXX=/usr/local/cuda/bin/nvcc
 fail=0
+PARTS=${PARTS:-tests bench partition}
+part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 echo "== gpu-check $(date -u '+%Y-%m-%d %H:%M:%S UTC') on $(hostname)"
 nvidia-smi -L || echo "nvidia-smi -L failed"
@@ -33,7 +43,8 @@ if ! cmake -S . -B build/gpu -DCMAKE_BUILD_TYPE=Release -DCZ_WERROR=ON >"$OUT/cm
     echo "gpu-check: CMake did not configure a CUDA build (log: $OUT/cmake.log)"
     exit 1
 fi
-if ! cmake --build build/gpu -j"$JOBS" --target test_cuda test_cuda_ec test_cuda_msm test_groth16 cuzk-bench >"$OUT/build.log" 2>&1; then
+TARGETS="test_cuda test_cuda_ec test_cuda_msm test_groth16 test_engine_gpu cuzk-bench"
+if ! cmake --build build/gpu -j"$JOBS" --target $TARGETS >"$OUT/build.log" 2>&1; then
     tail -40 "$OUT/build.log"
     echo "gpu-check: BUILD FAILED (log: $OUT/build.log)"
     exit 1
@@ -57,6 +68,10 @@ awk '/Compiling entry/ {k=$0; sub(/.*function \047/, "", k); sub(/\047.*/, "", k
     sed "s/ptxas info    : //" | (c++filt 2>/dev/null || cat)
 
 # ------------------------------------------------------------------ tests --
+: >"$OUT/test_cuda.log"
+: >"$OUT/test_groth16.log"
+: >"$OUT/bench.log"
+if part tests; then
 echo "== test_cuda (GPU vs CPU, bit for bit)"
 timeout 240 "$TEST" 2>&1 | tee "$OUT/test_cuda.log"
 test_rc=${PIPESTATUS[0]}
@@ -72,15 +87,21 @@ echo "== test_groth16: GPU back end proofs equal the CPU's"
 timeout 120 build/gpu/test_groth16 --only test_gpu_backend 2>&1 | tee "$OUT/test_groth16.log"
 grep -q " 0 failed" "$OUT/test_groth16.log" && grep -q "equals the CPU" "$OUT/test_groth16.log" ||
     { echo "gpu-check: GPU BACK END PROOF TEST FAILED"; fail=1; }
+echo "== test_engine_gpu: the engine with the GPU back end on every device"
+timeout 240 build/gpu/test_engine_gpu 2>&1 | tee "$OUT/test_engine_gpu.log" | grep -vE "^  ok "
+[ "${PIPESTATUS[0]}" -ne 0 ] && fail=1
+grep -q "skipped" "$OUT/test_engine_gpu.log" && { echo "gpu-check: NO GPU SEEN by test_engine_gpu"; fail=1; }
+fi
 
-# ------------------------------------------------------------- benchmarks --
-echo "== benchmarks (data on device, CUDA events, 2 warm-up runs, median of 10)"
-: >"$OUT/bench.log"
 run_bench() {
     echo "-- cuzk-bench $*"
-    timeout 150 "$BENCH" "$@" 2>&1 | tee -a "$OUT/bench.log"
+    timeout "${BENCH_TIMEOUT:-150}" "$BENCH" "$@" 2>&1 | tee -a "$OUT/bench.log"
     [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "gpu-check: BENCH FAILED: $*"; fail=1; }
 }
+
+# ------------------------------------------------------------- benchmarks --
+if part bench; then
+echo "== benchmarks (data on device, CUDA events, 2 warm-up runs, median of 10)"
 # QUICK=1: the sizes of the targets only (saves device time)
 SIZES="20 24 27"
 [ -n "${QUICK:-}" ] && SIZES="24 27"
@@ -88,13 +109,22 @@ for k in $SIZES; do run_bench ntt --gpu --log $k; done
 run_bench ntt --gpu --coset --log 27
 [ -z "${QUICK:-}" ] && run_bench ntt --gpu --inverse --order RN --log 27
 for k in $SIZES; do run_bench h --gpu --log $k; done
-run_bench msm --gpu --log 20 --check --reps 3 --threads 16
+run_bench msm --gpu --log 20 --check --reps 3
 for k in 24 26; do run_bench msm --gpu --log $k --reps 3; done
 run_bench msm --gpu --log 26 --skewed --reps 3
 run_bench msm --gpu --g2 --log 22 --reps 3
 # many small transforms in one call (2^20 elements in all)
 run_bench ntt --gpu --log 10 --batch 1024
 run_bench ntt --gpu --log 14 --batch 64
+fi
+
+# ------------------------------------------------------------ partition --
+if part partition; then
+echo "== one PoRep-sized partition at 2^27 on the GPU, step by step"
+BENCH_TIMEOUT=300 run_bench gpu-partition --log 27 --reps 3
+echo "== the engine with the GPU back end: 10-partition jobs of 2^20"
+BENCH_TIMEOUT=240 run_bench engine --backend gpu --log 20 --partitions 10 --jobs 3 -j 2
+fi
 
 # ------------------------------------------------------------------ table --
 res() { awk -v t="$1" -v k="$2" '$1 == "RESULT" && $2 == t && $3 == k {print $4}' "$OUT/bench.log" | tail -1; }
