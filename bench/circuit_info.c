@@ -10,6 +10,16 @@
  *                                             (N % 8 == 0, padding included)
  *   cuzk-bench circuit-info synthetic-L       the built-in synthetic circuit
  *                                             of 2^L rows
+ *   cuzk-bench circuit-info insert-N          storage-proofs-core insert of an
+ *                                             element among N - 1 (N = 2^k,
+ *                                             k = 1..8; index bits allocated)
+ *   cuzk-bench circuit-info select-N          select one of N (N = 2^k, k =
+ *                                             1..16; index bits allocated)
+ *   cuzk-bench circuit-info to-bits           AllocatedNum::to_bits_le
+ *   cuzk-bench circuit-info to-bits-strict    AllocatedNum::to_bits_le_strict
+ *   cuzk-bench circuit-info uint64-input      UInt64 alloc + pack_into_input
+ *                                             (the PoRep challenge)
+ *   cuzk-bench circuit-info encode            encode(key, value)
  *
  * Prints inputs (ONE included), aux, constraints (written by the circuit
  * and in all, with the input constraints cz_cs_finish appends), the
@@ -135,6 +145,35 @@ static void digest(uint8_t out[32], const cz_r1cs *r)
     sha_end(&s, out);
 }
 
+/* insert (or select) over N zero-valued aux nums: the element and N - 1
+ * others (or N), then log2 N allocated index bits (*pre constraints). */
+static int build_insertion(cz_cs *cs, bool insert, unsigned n, size_t *pre)
+{
+    unsigned k = 0;
+    while (k < 17 && (1u << k) < n)
+        k++;
+    if (k == 0 || k > (insert ? 8u : 16u) || (1u << k) != n) {
+        fprintf(stderr, "circuit-info: %s-N needs N = 2^k, k = 1..%u\n",
+                insert ? "insert" : "select", insert ? 8u : 16u);
+        return -1;
+    }
+    cz_num *el = malloc((size_t)n * sizeof *el), *out = malloc((size_t)n * sizeof *out);
+    int rc = -1;
+    if (el && out) {
+        cz_bool bits[16];
+        for (unsigned i = 0; i < n; i++)
+            el[i] = cz_num_alloc(cs, &CZ_FR_ZERO);
+        for (unsigned i = 0; i < k; i++)
+            bits[i] = cz_bool_is(cz_abit_alloc(cs, false));
+        *pre = k;
+        rc = insert ? cz_insert(cs, &el[n - 1], bits, k, el, out) : cz_select(cs, el, bits, k, out);
+        rc = rc == CZ_OK ? 0 : -1;
+    }
+    free(el);
+    free(out);
+    return rc;
+}
+
 /* Builds the named circuit into cs (recording); *pre = constraints spent
  * allocating its inputs.  0, or -1 for an unknown name (message printed). */
 static int build(cz_cs *cs, const char *name, size_t *pre)
@@ -177,6 +216,27 @@ static int build(cz_cs *cs, const char *name, size_t *pre)
         free(bits);
         return rc == CZ_OK ? 0 : -1;
     }
+    if (sscanf(name, "insert-%u%c", &v, &tail) == 1 || sscanf(name, "select-%u%c", &v, &tail) == 1)
+        return build_insertion(cs, name[0] == 'i', v, pre);
+    if (!strcmp(name, "to-bits") || !strcmp(name, "to-bits-strict")) {
+        cz_num n = cz_num_alloc(cs, &CZ_FR_ZERO);
+        cz_bool bits[CZ_FR_NUM_BITS];
+        if (name[7] == '-')
+            cz_num_to_bits_le_strict(cs, &n, bits);
+        else
+            cz_num_to_bits_le(cs, &n, bits);
+        return 0;
+    }
+    if (!strcmp(name, "uint64-input")) {
+        cz_u64 x = cz_u64_alloc(cs, 0);
+        cz_u64_pack_into_input(cs, &x);
+        return 0;
+    }
+    if (!strcmp(name, "encode")) {
+        cz_num key = cz_num_alloc(cs, &CZ_FR_ZERO), value = cz_num_alloc(cs, &CZ_FR_ZERO);
+        (void)cz_encode(cs, &key, &value);
+        return 0;
+    }
     if (sscanf(name, "synthetic-%u%c", &v, &tail) == 1) {
         char err[128];
         cz_synthetic s = {v, 2, 1};
@@ -188,7 +248,7 @@ static int build(cz_cs *cs, const char *name, size_t *pre)
     }
     fprintf(stderr,
             "circuit-info: unknown circuit %s (poseidon-A, sha256-compress, sha256-N, "
-            "synthetic-L)\n",
+            "synthetic-L, insert-N, select-N, to-bits, to-bits-strict, uint64-input, encode)\n",
             name);
     return -1;
 }
@@ -197,7 +257,8 @@ int cz_bench_circuit_info(int argc, char **argv)
 {
     if (argc != 2) {
         fprintf(stderr, "usage: cuzk-bench circuit-info poseidon-A | sha256-compress | sha256-N | "
-                        "synthetic-L\n");
+                        "synthetic-L | insert-N | select-N | to-bits | to-bits-strict | "
+                        "uint64-input | encode\n");
         return 2;
     }
     cz_cs *cs;

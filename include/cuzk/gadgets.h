@@ -3,16 +3,20 @@
  * Filecoin's Groth16 parameters fix the position of every variable and
  * constraint, so these gadgets allocate the same variables and enforce the
  * same constraints (same coefficients, same order) as bellpepper-core's
- * boolean and num gadgets and bellpepper's uint32, multieq, multipack and
- * sha256 gadgets.  Each gadget runs in either mode of the cs (cs.h): values
- * are always computed, linear combinations only while recording.  A gadget
- * never fails by itself: allocation errors are sticky in the cs
- * (cz_cs_error), the only exception being an equality of two different
- * constants (cz_bool_enforce_equal).
+ * boolean and num gadgets, bellpepper's uint32, multieq, multipack and
+ * sha256 gadgets, storage-proofs-core's insertion, constraint, encode and
+ * UInt64 gadgets and storage-proofs-update's SnapDeals gadgets.  Each
+ * gadget runs in either mode of the cs (cs.h): values are always
+ * computed, linear combinations only while recording.  A gadget never
+ * fails by itself: allocation errors are sticky in the cs
+ * (cz_cs_error), the only exceptions being an equality of two different
+ * constants (cz_bool_enforce_equal) and a zero asserted non-zero
+ * (cz_num_assert_nonzero).
  *
- * Bits are little-endian inside a cz_u32 (bits[0] is the least significant)
- * and big-endian in byte-oriented bit strings (SHA-256 input and output:
- * the first bit is the most significant bit of the first byte).
+ * Bits are little-endian inside a cz_u32 or cz_u64 (bits[0] is the least
+ * significant) and big-endian in byte-oriented bit strings (SHA-256 input
+ * and output: the first bit is the most significant bit of the first
+ * byte).
  */
 #ifndef CUZK_GADGETS_H
 #define CUZK_GADGETS_H
@@ -208,6 +212,112 @@ void cz_sha256_iv_gadget(cz_u32 iv[8]);
 /* Native SHA-256 (FIPS 180-4). */
 void cz_sha256_compress(uint32_t state[8], const uint8_t block[64]);
 void cz_sha256(uint8_t out[32], const uint8_t *msg, size_t len);
+
+/* ------------------------------------------------ more bits and nums --- */
+
+/* AllocatedBit::alloc_conditionally: allocates a with value v and enforces
+ * (1 - must_be_false - a) * a = 0 (1 aux, 1 constraint): a boolean, and 0
+ * whenever must_be_false is 1. */
+cz_abit cz_abit_alloc_conditionally(cz_cs *cs, bool v, cz_abit must_be_false);
+
+/* AllocatedNum::to_bits_le_strict: the 255 bits of n's canonical value,
+ * least significant first, constrained to be below r.  Allocation runs
+ * over the bits of r - 1 from the most significant: a one of r - 1 is an
+ * alloc; where a run of zeros of r - 1 starts, the run's bits and the
+ * previous run's result (last) are and-ed left to right into a new
+ * result; a zero of r - 1 is an alloc_conditionally on that result.  Then
+ * 0 * 0 = sum 2^i b_i - n.  For BLS12-381: 255 bits, 132 ands and the
+ * unpacking, 388 constraints and 387 aux. */
+void cz_num_to_bits_le_strict(cz_cs *cs, const cz_num *n, cz_bool out[CZ_FR_NUM_BITS]);
+/* AllocatedNum::add / mul / square: allocate r and enforce (a + b) * 1 =
+ * r, a * b = r, a * a = r (1 aux, 1 constraint each).  cz_num_add writes
+ * the same rows as cz_constraint_add. */
+cz_num cz_num_add(cz_cs *cs, const cz_num *a, const cz_num *b);
+cz_num cz_num_mul(cz_cs *cs, const cz_num *a, const cz_num *b);
+cz_num cz_num_square(cz_cs *cs, const cz_num *a);
+/* AllocatedNum::assert_nonzero: allocates inv = 1 / a and enforces
+ * a * inv = 1.  For a zero value inv is 0 (the shape is the same) and the
+ * return is CZ_ERR_UNSATISFIED (bellpepper fails with DivisionByZero);
+ * otherwise CZ_OK. */
+int cz_num_assert_nonzero(cz_cs *cs, const cz_num *a);
+/* AllocatedNum::conditionally_reverse: (c, d) = cond ? (b, a) : (a, b).
+ * Allocates c and enforces (a - b) * cond = a - c, then allocates d and
+ * enforces (b - a) * cond = b - d (2 aux, 2 constraints; cond may be a
+ * constant or negated). */
+void cz_num_conditionally_reverse(cz_cs *cs, const cz_num *a, const cz_num *b, cz_bool cond,
+                                  cz_num *c, cz_num *d);
+
+/* ---------------------------------- storage-proofs-core constraint.rs --- */
+
+/* sum: (a + b) * 1 = sum.  difference: (diff + b) * 1 = a.  1 constraint
+ * each, nothing allocated. */
+void cz_constraint_sum(cz_cs *cs, const cz_num *a, const cz_num *b, const cz_num *sum);
+void cz_constraint_difference(cz_cs *cs, const cz_num *a, const cz_num *b, const cz_num *diff);
+/* add: allocates r = a + b, then sum(a, b, r).  sub: allocates r = a - b,
+ * then difference(a, b, r).  1 aux, 1 constraint each. */
+cz_num cz_constraint_add(cz_cs *cs, const cz_num *a, const cz_num *b);
+cz_num cz_constraint_sub(cz_cs *cs, const cz_num *a, const cz_num *b);
+
+/* encode.rs: encode = add(key, value) (key + value), decode =
+ * sub(value, key) (value - key); with the native counterparts of
+ * storage-proofs-porep's encode / decode. */
+cz_num cz_encode(cz_cs *cs, const cz_num *key, const cz_num *value);
+cz_num cz_decode(cz_cs *cs, const cz_num *key, const cz_num *value);
+void cz_encode_native(cz_fr *out, const cz_fr *key, const cz_fr *value);
+void cz_decode_native(cz_fr *out, const cz_fr *key, const cz_fr *value);
+
+/* --------------------------------------------------------------- UInt64 --- */
+
+/* storage-proofs-core's UInt64. */
+typedef struct {
+    cz_bool bits[64]; /* least significant first */
+    uint64_t value;
+} cz_u64;
+
+cz_u64 cz_u64_const(uint64_t v);
+/* 64 allocated bits, least significant first (64 aux, 64 constraints). */
+cz_u64 cz_u64_alloc(cz_cs *cs, uint64_t v);
+/* UInt64::from_bits / from_bits_be / to_bits_le / to_bits_be: from / to
+ * 64 bits, least (le) or most (be) significant first; the value is read
+ * from the bits (free). */
+cz_u64 cz_u64_from_bits_le(const cz_bool bits[64]);
+cz_u64 cz_u64_from_bits_be(const cz_bool bits[64]);
+void cz_u64_to_bits_le(const cz_u64 *x, cz_bool bits[64]);
+void cz_u64_to_bits_be(const cz_u64 *x, cz_bool bits[64]);
+/* UInt64::pack_into_input: cz_pack_into_inputs of the 64 bits (1 input of
+ * value x, 1 constraint). */
+void cz_u64_pack_into_input(cz_cs *cs, const cz_u64 *x);
+
+/* storage-proofs-core util::reverse_bit_numbering: pads in[0..n) with
+ * constant false bits to a multiple of 8 and reverses the bits of each
+ * byte (free).  Writes that many (returned) to out, which must not alias
+ * in. */
+size_t cz_reverse_bit_numbering(const cz_bool *in, size_t n, cz_bool *out);
+
+/* ------------------------------------- storage-proofs-update (SnapDeals) --- */
+
+/* allocated_num_to_allocated_bits: 255 allocated bits of n's canonical
+ * value, least significant first (255 constraints), then
+ * (sum 2^i b_i) * 1 = n ("binary decomp"; 256 constraints in all). */
+void cz_update_num_to_bits(cz_cs *cs, const cz_num *n, cz_abit out[CZ_FR_NUM_BITS]);
+/* get_challenge_high_bits: for each k < n_hs, c_high_k = pack_bits of the
+ * hs[k] most significant of the bit_len challenge bits (least significant
+ * first), then z_k = c_high_k * h_select[k] allocated and enforced
+ * (c_high_k * sel_k = z_k); finally out = sum z_k allocated with
+ * (sum z_k) * 1 = out.  2 n_hs + 1 constraints and aux.  h_select must
+ * have exactly one bit set for out to be the selected c_high (not checked
+ * here, as in rust-fil-proofs).  Returns CZ_OK, or CZ_ERR_INVALID_ARG
+ * (NULL, n_hs 0 or above 64, some hs[k] 0, above bit_len or above 64). */
+int cz_update_challenge_high_bits(cz_cs *cs, const cz_abit *c_bits, size_t bit_len,
+                                  const cz_abit *h_select, const size_t *hs, size_t n_hs,
+                                  cz_num *out);
+/* label_r_new = label_r_old + label_d_new * rho: cz_num_mul, then the rows
+ * of cz_constraint_add (2 aux, 2 constraints); with its native
+ * counterpart. */
+cz_num cz_update_label_r_new(cz_cs *cs, const cz_num *label_r_old, const cz_num *label_d_new,
+                             const cz_num *rho);
+void cz_update_label_r_new_native(cz_fr *out, const cz_fr *label_r_old, const cz_fr *label_d_new,
+                                  const cz_fr *rho);
 
 #ifdef __cplusplus
 }

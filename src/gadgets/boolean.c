@@ -27,6 +27,22 @@ cz_abit cz_abit_alloc(cz_cs *cs, bool v)
     return r;
 }
 
+/* (1 - m - a) * a = 0: a boolean that must be 0 while m is 1. */
+cz_abit cz_abit_alloc_conditionally(cz_cs *cs, bool v, cz_abit must_be_false)
+{
+    cz_abit r = new_bit(cs, v);
+    if (!cz_cs_is_recording(cs))
+        return r;
+    cz_g_abc x;
+    cz_g_abc_init(&x);
+    cz_lc_add(&x.a, CZ_CS_ONE);
+    cz_lc_sub(&x.a, must_be_false.var);
+    cz_lc_sub(&x.a, r.var);
+    cz_lc_add(&x.b, r.var);
+    cz_g_abc_enforce(cs, &x);
+    return r;
+}
+
 /* (2a) * b = a + b - r */
 cz_abit cz_abit_xor(cz_cs *cs, cz_abit a, cz_abit b)
 {
