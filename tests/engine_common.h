@@ -1,12 +1,13 @@
 /* Helpers shared by the engine tests (test_engine.c on the CPU back end,
  * test_engine_gpu.c on the CUDA one): a small engine configuration,
- * synthetic job requests, the drained-engine check and the monitor thread
- * that samples the budget's invariants during a randomized load. */
+ * synthetic job requests, the drained-engine check, the monitor thread
+ * that samples the budget's invariants and the randomized load itself. */
 #ifndef CZ_TESTS_ENGINE_COMMON_H
 #define CZ_TESTS_ENGINE_COMMON_H
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -100,6 +101,73 @@ static inline void monitor_stop(monitor *m, pthread_t th)
     pthread_join(th, NULL);
     TF_CHECK_MSG(m->violations == 0, "%d budget invariant violations in %llu samples",
                  m->violations, (unsigned long long)m->samples);
+}
+
+/* The randomized load, under the monitor thread: `jobs` (<= 32) synthetic
+ * jobs of 2^lr rows (lr = lr_min or lr_min + 1) with 1..max_parts
+ * partitions and random priorities, about a quarter cancelled after a
+ * random delay, awaits with short timeouts in between; then every job must
+ * have completed with all its proofs or have been cancelled by the load,
+ * and no reading may break the budget's invariants.  Returns the
+ * partitions proved.  The caller evicts the circuits (evict_synthetic) and
+ * checks the drain. */
+static inline uint32_t random_load(cz_engine *e, int jobs, unsigned lr_min, uint32_t max_parts)
+{
+    enum { MAX_JOBS = 32 };
+    if (jobs > MAX_JOBS)
+        jobs = MAX_JOBS;
+    monitor m;
+    pthread_t th;
+    monitor_start(&m, &th, e);
+    cz_job_synthetic in[MAX_JOBS];
+    char ids[MAX_JOBS][16], id[CZ_JOB_ID_MAX], err[256];
+    int cancelled[MAX_JOBS] = {0};
+    for (int i = 0; i < jobs; i++) {
+        snprintf(ids[i], sizeof ids[i], "r%d", i);
+        unsigned lr = lr_min + (unsigned)(cz_prng_next(&tf_rng) % 2);
+        uint32_t parts = 1 + (uint32_t)(cz_prng_next(&tf_rng) % max_parts);
+        cz_priority pr = (cz_priority)(cz_prng_next(&tf_rng) % 4);
+        cz_job_request r = synth_req(&in[i], ids[i], pr, lr, parts, cz_prng_next(&tf_rng));
+        TF_CHECK_MSG(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK, "%s", err);
+        if (cz_prng_next(&tf_rng) % 4 == 0) {
+            usleep((useconds_t)(cz_prng_next(&tf_rng) % 20000));
+            TF_CHECK(cz_engine_cancel(e, ids[i]) == CZ_OK);
+            cancelled[i] = 1;
+        }
+        cz_job_result res;
+        int rc =
+            cz_engine_await(e, ids[(i * 7) % (i + 1)], (int64_t)(cz_prng_next(&tf_rng) % 5), &res);
+        TF_CHECK(rc == CZ_OK || rc == CZ_ERR_TIMEOUT);
+        cz_job_result_free(&res);
+    }
+    uint32_t proved = 0;
+    for (int i = 0; i < jobs; i++) {
+        cz_job_result res;
+        TF_CHECK(cz_engine_await(e, ids[i], 300000, &res) == CZ_OK); /* none waits forever */
+        TF_CHECK_MSG(res.state == CZ_JOB_COMPLETED || res.state == CZ_JOB_CANCELLED, "%s %s: %s",
+                     ids[i], cz_job_state_name(res.state), res.message);
+        if (res.state == CZ_JOB_CANCELLED)
+            TF_CHECK(cancelled[i]);
+        else if (res.state == CZ_JOB_COMPLETED)
+            TF_CHECK_MSG(res.proofs != NULL && res.partitions_done == res.partitions, "%s: %s",
+                         ids[i], res.message);
+        proved += res.state == CZ_JOB_COMPLETED ? res.partitions : 0;
+        cz_job_result_free(&res);
+    }
+    monitor_stop(&m, th);
+    return proved;
+}
+
+/* Evicts the cached synthetic circuits of 2^lr_min .. 2^lr_max rows (those
+ * random_load made). */
+static inline void evict_synthetic(cz_engine *e, unsigned lr_min, unsigned lr_max)
+{
+    for (unsigned lr = lr_min; lr <= lr_max; lr++) {
+        char cid[32];
+        snprintf(cid, sizeof cid, "synthetic-%u-2", lr);
+        int rc = cz_engine_evict(e, cid);
+        TF_CHECK(rc == CZ_OK || rc == CZ_ERR_NOT_FOUND);
+    }
 }
 
 #endif /* CZ_TESTS_ENGINE_COMMON_H */

@@ -471,56 +471,15 @@ static void test_two_circuits(void)
 
 static void test_random_load(void)
 {
-    enum { JOBS = 10 };
     /* room for both circuits and a few partitions: jobs wait for memory */
     cz_engine_config cfg = base_config((uint64_t)12 << 20);
     cfg.synthesis_workers = 2;
     cfg.eviction_min_idle_ms = 0;
     cz_engine *e;
-    char err[256], id[CZ_JOB_ID_MAX];
+    char err[256];
     TF_CHECK_MSG(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK, "%s", err);
-    monitor m;
-    pthread_t th;
-    monitor_start(&m, &th, e);
-    cz_job_synthetic in[JOBS];
-    char ids[JOBS][16];
-    int cancelled[JOBS] = {0};
-    for (int i = 0; i < JOBS; i++) {
-        snprintf(ids[i], sizeof ids[i], "r%d", i);
-        unsigned lr = 10 + (unsigned)(cz_prng_next(&tf_rng) % 2);
-        uint32_t parts = 1 + (uint32_t)(cz_prng_next(&tf_rng) % 3);
-        cz_priority pr = (cz_priority)(cz_prng_next(&tf_rng) % 4);
-        cz_job_request r = synth_req(&in[i], ids[i], pr, lr, parts, cz_prng_next(&tf_rng));
-        TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
-        if (cz_prng_next(&tf_rng) % 4 == 0) {
-            usleep((useconds_t)(cz_prng_next(&tf_rng) % 20000));
-            TF_CHECK(cz_engine_cancel(e, ids[i]) == CZ_OK);
-            cancelled[i] = 1;
-        }
-        cz_job_result res;
-        int rc =
-            cz_engine_await(e, ids[(i * 7) % (i + 1)], (int64_t)(cz_prng_next(&tf_rng) % 5), &res);
-        TF_CHECK(rc == CZ_OK || rc == CZ_ERR_TIMEOUT);
-        cz_job_result_free(&res);
-    }
-    for (int i = 0; i < JOBS; i++) {
-        cz_job_result res;
-        TF_CHECK(cz_engine_await(e, ids[i], 300000, &res) == CZ_OK); /* none waits forever */
-        TF_CHECK(res.state == CZ_JOB_COMPLETED || res.state == CZ_JOB_CANCELLED);
-        if (res.state == CZ_JOB_CANCELLED)
-            TF_CHECK(cancelled[i]);
-        else
-            TF_CHECK_MSG(res.proofs != NULL && res.partitions_done == res.partitions, "%s: %s",
-                         ids[i], res.message);
-        cz_job_result_free(&res);
-    }
-    monitor_stop(&m, th);
-    for (int lr = 10; lr <= 11; lr++) {
-        char cid[32];
-        snprintf(cid, sizeof cid, "synthetic-%d-2", lr);
-        int rc = cz_engine_evict(e, cid);
-        TF_CHECK(rc == CZ_OK || rc == CZ_ERR_NOT_FOUND);
-    }
+    random_load(e, 10, 10, 3);
+    evict_synthetic(e, 10, 11);
     check_drained(e, NULL);
     cz_engine_free(e);
 }

@@ -29,13 +29,9 @@ void cz_num_inputize(cz_cs *cs, const cz_num *n)
     cz_g_abc_enforce(cs, &e);
 }
 
-/* 255 bits b_i (each (1 - b) * b = 0), then 0 * 0 = sum 2^i b_i - n. */
-void cz_num_to_bits_le(cz_cs *cs, const cz_num *n, cz_bool out[CZ_FR_NUM_BITS])
+/* 0 * 0 = sum 2^i b_i - n: the bits out pack to n (recording only). */
+static void enforce_packing(cz_cs *cs, const cz_bool out[CZ_FR_NUM_BITS], const cz_num *n)
 {
-    uint64_t l[4];
-    cz_fr_to_canonical(l, &n->value);
-    for (unsigned i = 0; i < CZ_FR_NUM_BITS; i++)
-        out[i] = cz_bool_is(cz_abit_alloc(cs, (l[i / 64] >> (i % 64)) & 1));
     if (!cz_cs_is_recording(cs))
         return;
     cz_g_abc e;
@@ -47,6 +43,16 @@ void cz_num_to_bits_le(cz_cs *cs, const cz_num *n, cz_bool out[CZ_FR_NUM_BITS])
     }
     cz_lc_sub(&e.c, n->var);
     cz_g_abc_enforce(cs, &e);
+}
+
+/* 255 bits b_i (each (1 - b) * b = 0), then 0 * 0 = sum 2^i b_i - n. */
+void cz_num_to_bits_le(cz_cs *cs, const cz_num *n, cz_bool out[CZ_FR_NUM_BITS])
+{
+    uint64_t l[4];
+    cz_fr_to_canonical(l, &n->value);
+    for (unsigned i = 0; i < CZ_FR_NUM_BITS; i++)
+        out[i] = cz_bool_is(cz_abit_alloc(cs, (l[i / 64] >> (i % 64)) & 1));
+    enforce_packing(cs, out, n);
 }
 
 /* a * 1 = b */
@@ -98,17 +104,7 @@ void cz_num_to_bits_le_strict(cz_cs *cs, const cz_num *n, cz_bool out[CZ_FR_NUM_
         }
         out[k] = cz_bool_is(b);
     }
-    if (!cz_cs_is_recording(cs))
-        return;
-    cz_g_abc e;
-    cz_g_abc_init(&e);
-    cz_fr coeff = CZ_FR_ONE;
-    for (unsigned i = 0; i < CZ_FR_NUM_BITS; i++) {
-        cz_lc_add_term(&e.c, out[i].bit.var, &coeff);
-        cz_fr_dbl(&coeff, &coeff);
-    }
-    cz_lc_sub(&e.c, n->var);
-    cz_g_abc_enforce(cs, &e);
+    enforce_packing(cs, out, n);
 }
 
 /* the rows of storage-proofs-core's constraint::add */
