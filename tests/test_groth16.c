@@ -584,8 +584,16 @@ static void test_snarkjs_zkey_fixture(void)
  * for byte with the same r, s: both flavors, a circuit with unused aux
  * variables (density holes), and a second proof with the same key (the
  * device copy of the parameters is reused). */
-static void check_gpu_backend(size_t n_cons, bool unused_aux, cz_groth16_flavor flavor)
+/* streamed: the parameters are not kept on the device but streamed in
+ * chunks of 300 points (CZ_CUDA_STREAM_PARAMS / CZ_CUDA_STREAM_CHUNK, read
+ * when the parameter set is first used on the device). */
+static void check_gpu_backend(size_t n_cons, bool unused_aux, cz_groth16_flavor flavor,
+                              bool streamed)
 {
+    if (streamed) {
+        setenv("CZ_CUDA_STREAM_PARAMS", "1", 1);
+        setenv("CZ_CUDA_STREAM_CHUNK", "300", 1);
+    }
     circuit c;
     make_circuit(&c, n_cons, 2, unused_aux);
     uint8_t seed[32];
@@ -615,22 +623,27 @@ static void check_gpu_backend(size_t n_cons, bool unused_aux, cz_groth16_flavor 
         TF_CHECK(cz_groth16_pvk_prepare(&pvk, &p.vk) == CZ_OK);
         TF_CHECK(cz_groth16_verify(&pvk, &b, c.w + 1, c.n_in - 1) == CZ_OK);
         cz_groth16_pvk_free(&pvk);
-        printf("test_groth16: GPU back end proof equals the CPU's (%s, %zu constraints%s, "
+        printf("test_groth16: GPU back end proof equals the CPU's (%s, %zu constraints%s%s, "
                "proof %d)\n",
                flavor == CZ_GROTH16_SNARKJS ? "snarkjs" : "bellperson",
-               cz_r1cs_num_constraints(c.r), unused_aux ? ", unused aux" : "", round + 1);
+               cz_r1cs_num_constraints(c.r), unused_aux ? ", unused aux" : "",
+               streamed ? ", parameters streamed" : "", round + 1);
     }
     cz_groth16_params_free(&p);
     free_circuit(&c);
+    unsetenv("CZ_CUDA_STREAM_PARAMS");
+    unsetenv("CZ_CUDA_STREAM_CHUNK");
 }
 
 static void test_gpu_backend(void)
 {
-    check_gpu_backend(3000, false, CZ_GROTH16_BELLPERSON);
+    check_gpu_backend(3000, false, CZ_GROTH16_BELLPERSON, false);
     if (!cz_cuda_available())
         return;
-    check_gpu_backend(5000, true, CZ_GROTH16_BELLPERSON);
-    check_gpu_backend(1000, true, CZ_GROTH16_SNARKJS);
+    check_gpu_backend(5000, true, CZ_GROTH16_BELLPERSON, false);
+    check_gpu_backend(1000, true, CZ_GROTH16_SNARKJS, false);
+    check_gpu_backend(5000, true, CZ_GROTH16_BELLPERSON, true);
+    check_gpu_backend(1000, true, CZ_GROTH16_SNARKJS, true);
 }
 
 TF_MAIN(TF_TEST(test_bellperson_prove_verify), TF_TEST(test_determinism_and_blinding),

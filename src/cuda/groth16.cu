@@ -4,7 +4,10 @@
  * Parameters: the five query arrays of a parameter set are copied to the
  * device on first use and kept, per device, until
  * cz_cuda_params_release(key) (cz_groth16_params_free calls it), so a circuit
- * that proves many partitions uploads its 44 GiB once.  Per proof the
+ * that proves many partitions uploads its 44 GiB once.  When they do not
+ * fit beside a proof's own device memory, the set is marked streamed
+ * instead: every MSM uploads its bases chunk by chunk, overlapped with the
+ * MSM of the chunk before (stream_msm.cuh).  Per proof the
  * device holds a, b, c (3 m scalars), the assignment (n scalars) and the
  * density bitmaps; the MSMs allocate their own scratch.  Every allocation
  * checks the free VRAM first (CZ_ERR_NOMEM). */
@@ -16,6 +19,7 @@
 
 #include "cuda/cuda_err.cuh"
 #include "cuda/h_internal.cuh"
+#include "cuda/stream_msm.cuh"
 #include "cuda/upload.cuh"
 #include "cuzk/cuda.h"
 #include "cuzk/err.h"
@@ -25,6 +29,7 @@ struct dev_params {
     int dev;
     cz_g1_affine *h, *l, *a, *b_g1;
     cz_g2_affine *b_g2;
+    bool streamed;  /* not resident: the MSMs stream the host arrays */
     unsigned users; /* proofs using it now: release waits for them */
     dev_params *next;
 };
@@ -51,9 +56,32 @@ static int upload(void **dst, const void *src, size_t bytes)
     return rc ? rc : cuda_err(cudaStreamSynchronize(0));
 }
 
-/* p's device copy on the current device, made on first use; called under
- * params_lock. */
-static int get_params(const cz_cuda_params_view *p, dev_params **out)
+/* CZ_CUDA_STREAM_PARAMS=1 in the environment streams every parameter set
+ * (for tests); CZ_CUDA_STREAM_CHUNK=N sets the points per upload. */
+static bool env_flag(const char *name)
+{
+    const char *e = getenv(name);
+    return e && *e && strcmp(e, "0");
+}
+
+/* Points per streamed upload: 3 GiB per buffer (two alternate), at most an
+ * eighth of the free device memory each, at least 64. */
+static size_t stream_chunk(size_t psize)
+{
+    const char *e = getenv("CZ_CUDA_STREAM_CHUNK");
+    size_t c = e && *e ? (size_t)strtoull(e, NULL, 0) : ((size_t)3 << 30) / psize;
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess)
+        cudaGetLastError();
+    else if (c > free_b / 8 / psize)
+        c = free_b / 8 / psize;
+    return c < 64 ? 64 : c;
+}
+
+/* p's device copy on the current device, made on first use, or a streamed
+ * entry when the five arrays and `need` bytes (one proof's device memory)
+ * do not fit in the free device memory; called under params_lock. */
+static int get_params(const cz_cuda_params_view *p, size_t need, dev_params **out)
 {
     int dev = 0;
     if (cudaGetDevice(&dev) != cudaSuccess) {
@@ -71,14 +99,20 @@ static int get_params(const cz_cuda_params_view *p, dev_params **out)
         return CZ_ERR_NOMEM;
     d->key = p->key;
     d->dev = dev;
-    int rc = upload((void **)&d->h, p->h, p->n_h * sizeof(cz_g1_affine));
-    if (!rc)
+    size_t bytes = (p->n_h + p->n_l + p->n_a + p->n_b_g1) * sizeof(cz_g1_affine) +
+                   p->n_b_g2 * sizeof(cz_g2_affine);
+    size_t free_b = 0, total_b = 0;
+    int rc = cuda_err(cudaMemGetInfo(&free_b, &total_b));
+    d->streamed = !rc && (env_flag("CZ_CUDA_STREAM_PARAMS") || bytes + need > free_b);
+    if (!rc && !d->streamed)
+        rc = upload((void **)&d->h, p->h, p->n_h * sizeof(cz_g1_affine));
+    if (!rc && !d->streamed)
         rc = upload((void **)&d->l, p->l, p->n_l * sizeof(cz_g1_affine));
-    if (!rc)
+    if (!rc && !d->streamed)
         rc = upload((void **)&d->a, p->a, p->n_a * sizeof(cz_g1_affine));
-    if (!rc)
+    if (!rc && !d->streamed)
         rc = upload((void **)&d->b_g1, p->b_g1, p->n_b_g1 * sizeof(cz_g1_affine));
-    if (!rc)
+    if (!rc && !d->streamed)
         rc = upload((void **)&d->b_g2, p->b_g2, p->n_b_g2 * sizeof(cz_g2_affine));
     if (rc) {
         dev_params_free(d);
@@ -88,6 +122,30 @@ static int get_params(const cz_cuda_params_view *p, dev_params **out)
     params_list = d;
     *out = d;
     return CZ_OK;
+}
+
+/* One query's MSM over bases [off, off + nb) of its array: from the
+ * resident copy dev, or streamed from the host copy.  dd / hd: the density
+ * bitmap on the device and on the host, or NULL for a dense MSM. */
+static int g1_query(cz_g1 *out, const dev_params *dp, const cz_g1_affine *dev,
+                    const cz_g1_affine *host, size_t off, size_t nb, const cz_fr *sd,
+                    const uint64_t *dd, const uint64_t *hd, size_t n)
+{
+    if (dp->streamed)
+        return cz_cuda_g1_msm_streamed(out, host + off, nb, sd, dd, hd, n,
+                                       stream_chunk(sizeof *host));
+    return dd ? cz_cuda_g1_msm_density(out, dev + off, nb, sd, dd, n, 0)
+              : cz_cuda_g1_msm(out, dev + off, sd, n, 0);
+}
+
+static int g2_query(cz_g2 *out, const dev_params *dp, const cz_g2_affine *dev,
+                    const cz_g2_affine *host, size_t off, size_t nb, const cz_fr *sd,
+                    const uint64_t *dd, const uint64_t *hd, size_t n)
+{
+    if (dp->streamed)
+        return cz_cuda_g2_msm_streamed(out, host + off, nb, sd, dd, hd, n,
+                                       stream_chunk(sizeof *host));
+    return cz_cuda_g2_msm_density(out, dev + off, nb, sd, dd, n, 0);
 }
 
 static double now_ms(void)
@@ -155,9 +213,15 @@ int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *
 
     /* the upload is under the lock (one copy per device); the proof only
      * holds a use count, so proofs on several devices run side by side */
+    /* one proof's device memory: a, b, c, w, the bitmaps and MSM scratch
+     * (about 4 W n bytes of bucket lists plus the buckets, under 64 n +
+     * 1 GiB for the largest MSM) */
+    size_t n_max = p->n_h > n ? p->n_h : n;
+    size_t need = (3 * m + n) * sizeof(cz_fr) + (words_aux * 2 + words_in) * 8 + 64 * n_max +
+                  ((size_t)1 << 30);
     pthread_mutex_lock(&params_lock);
     dev_params *dp = NULL;
-    int rc = get_params(p, &dp);
+    int rc = get_params(p, need, &dp);
     if (!rc)
         dp->users++;
     pthread_mutex_unlock(&params_lock);
@@ -204,33 +268,33 @@ int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *
     cz_g1 t;
     cz_g2 u;
     if (!rc)
-        rc = cz_cuda_g1_msm(&out->h, dp->h, abc, p->n_h, 0);
+        rc = g1_query(&out->h, dp, dp->h, p->h, 0, p->n_h, abc, NULL, NULL, p->n_h);
     double t2 = now_ms();
     tm->msm_h = t2 - t1;
     if (!rc)
-        rc = cz_cuda_g1_msm(&out->l, dp->l, wd + n_in, n_aux, 0);
+        rc = g1_query(&out->l, dp, dp->l, p->l, 0, n_aux, wd + n_in, NULL, NULL, n_aux);
     double t3 = now_ms();
     tm->msm_l = t3 - t2;
     if (!rc)
-        rc = cz_cuda_g1_msm(&out->a, dp->a, wd, n_in, 0);
+        rc = g1_query(&out->a, dp, dp->a, p->a, 0, n_in, wd, NULL, NULL, n_in);
     if (!rc)
-        rc = cz_cuda_g1_msm_density(&t, dp->a + n_in, ca, wd + n_in, d_a, n_aux, 0);
+        rc = g1_query(&t, dp, dp->a, p->a, n_in, ca, wd + n_in, d_a, dens[0], n_aux);
     if (!rc)
         cz_g1_add(&out->a, &out->a, &t);
     double t4 = now_ms();
     tm->msm_a = t4 - t3;
     if (!rc)
-        rc = cz_cuda_g1_msm_density(&out->b_g1, dp->b_g1, cbi, wd, d_bi, n_in, 0);
+        rc = g1_query(&out->b_g1, dp, dp->b_g1, p->b_g1, 0, cbi, wd, d_bi, dens[1], n_in);
     if (!rc)
-        rc = cz_cuda_g1_msm_density(&t, dp->b_g1 + cbi, cba, wd + n_in, d_ba, n_aux, 0);
+        rc = g1_query(&t, dp, dp->b_g1, p->b_g1, cbi, cba, wd + n_in, d_ba, dens[2], n_aux);
     if (!rc)
         cz_g1_add(&out->b_g1, &out->b_g1, &t);
     double t5 = now_ms();
     tm->msm_b_g1 = t5 - t4;
     if (!rc)
-        rc = cz_cuda_g2_msm_density(&out->b_g2, dp->b_g2, cbi, wd, d_bi, n_in, 0);
+        rc = g2_query(&out->b_g2, dp, dp->b_g2, p->b_g2, 0, cbi, wd, d_bi, dens[1], n_in);
     if (!rc)
-        rc = cz_cuda_g2_msm_density(&u, dp->b_g2 + cbi, cba, wd + n_in, d_ba, n_aux, 0);
+        rc = g2_query(&u, dp, dp->b_g2, p->b_g2, cbi, cba, wd + n_in, d_ba, dens[2], n_aux);
     if (!rc)
         cz_g2_add(&out->b_g2, &out->b_g2, &u);
     tm->msm_b_g2 = now_ms() - t5;
