@@ -9,9 +9,10 @@
 #
 # Parts: tests (GPU vs CPU tests, the GPU back end's proofs, the engine with
 # the GPU back end on every device), bench (NTT, H, MSM), partition (the
-# PoRep-sized partition at 2^27 step by step, and the engine with the GPU
-# back end on 10-partition jobs).  One call should stay under the device
-# tool's 10 minutes: split the parts over two calls when it would not.
+# PoRep-sized partition at 2^27 step by step, resident and streamed, and
+# the engine with the GPU back end on 10-partition jobs).  One call should
+# stay under the device tool's 10 minutes: split the parts over two calls
+# when it would not.
 #
 # Build: CMake Release into build/gpu (the daemon is left out where its
 # libraries are missing).  The kernels' ptxas resource report (registers,
@@ -122,6 +123,8 @@ fi
 if part partition; then
 echo "== one PoRep-sized partition at 2^27 on the GPU, step by step"
 BENCH_TIMEOUT=300 run_bench gpu-partition --log 27 --reps 3
+echo "== the same partition with the parameters streamed from page-locked host memory"
+CZ_CUDA_STREAM_PARAMS=1 BENCH_TIMEOUT=300 run_bench gpu-partition --log 27 --reps 2
 echo "== the engine with the GPU back end: 10-partition jobs of 2^20"
 BENCH_TIMEOUT=240 run_bench engine --backend gpu --log 20 --partitions 10 --jobs 3 -j 2
 fi

@@ -137,9 +137,10 @@ int cz_cuda_g2_msm_density(cz_g2 *out, const cz_g2_affine *bases_dev, size_t n_b
  * (uploaded on first use of key on the current device, kept until
  * cz_cuda_params_release(key)) or, when they do not fit in the free device
  * memory beside the proof, streamed from host memory in chunks overlapped
- * with the MSMs (CZ_CUDA_STREAM_PARAMS=1 in the environment forces that for
- * key sets first used afterwards; CZ_CUDA_STREAM_CHUNK=N sets the points per
- * chunk):
+ * with the MSMs, the host arrays page-locked in place on first use until
+ * cz_cuda_params_release (CZ_CUDA_STREAM_PARAMS=1 in the environment forces
+ * streaming for key sets first used afterwards; CZ_CUDA_STREAM_CHUNK=N sets
+ * the points per chunk; CZ_CUDA_PIN_PARAMS=0 leaves the arrays pageable):
  *   h = sum H_j h_j, l = sum w_aux l, a = sum w a (inputs dense, aux by
  *   dens[0]), b_g1 / b_g2 = sum w b (inputs by dens[1], aux by dens[2])
  * with w = n_in + n_aux assignment values (host) and dens the r1cs's A aux,

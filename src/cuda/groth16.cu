@@ -7,7 +7,10 @@
  * that proves many partitions uploads its 44 GiB once.  When they do not
  * fit beside a proof's own device memory, the set is marked streamed
  * instead: every MSM uploads its bases chunk by chunk, overlapped with the
- * MSM of the chunk before (stream_msm.cuh).  Per proof the
+ * MSM of the chunk before (stream_msm.cuh); the host arrays of a streamed
+ * set are page-locked in place (cudaHostRegister) on first use, so the
+ * chunks travel by DMA at the link's speed instead of through the staging
+ * slots, and unlocked by cz_cuda_params_release.  Per proof the
  * device holds a, b, c (3 m scalars), the assignment (n scalars) and the
  * density bitmaps; the MSMs allocate their own scratch.  Every allocation
  * checks the free VRAM first (CZ_ERR_NOMEM). */
@@ -34,9 +37,19 @@ struct dev_params {
     dev_params *next;
 };
 
+/* The host arrays of a streamed parameter set that this file page-locked
+ * (one record per key, shared by every device: the registration is
+ * portable). */
+struct host_pin {
+    const void *key;
+    void *ptr[5];
+    host_pin *next;
+};
+
 static pthread_mutex_t params_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t params_idle = PTHREAD_COND_INITIALIZER;
 static dev_params *params_list;
+static host_pin *pin_list;
 
 static void dev_params_free(dev_params *d)
 {
@@ -78,6 +91,56 @@ static size_t stream_chunk(size_t psize)
     return c < 64 ? 64 : c;
 }
 
+/* Page-locks p's five host arrays in place unless a record for p exists;
+ * called under params_lock.  An array already registered by its owner, or
+ * one the system refuses to lock (RLIMIT_MEMLOCK), is left as it is: its
+ * chunks are then staged by cz_cuda_upload, slower but correct.
+ * CZ_CUDA_PIN_PARAMS=0 in the environment disables the locking. */
+static void pin_host(const cz_cuda_params_view *p)
+{
+    const char *e = getenv("CZ_CUDA_PIN_PARAMS");
+    if (e && !strcmp(e, "0"))
+        return;
+    for (host_pin *h = pin_list; h; h = h->next)
+        if (h->key == p->key)
+            return;
+    host_pin *h = (host_pin *)calloc(1, sizeof *h);
+    if (!h)
+        return;
+    const void *arr[5] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
+    size_t bytes[5] = {p->n_h * sizeof(cz_g1_affine), p->n_l * sizeof(cz_g1_affine),
+                       p->n_a * sizeof(cz_g1_affine), p->n_b_g1 * sizeof(cz_g1_affine),
+                       p->n_b_g2 * sizeof(cz_g2_affine)};
+    for (int i = 0; i < 5; i++) {
+        if (!arr[i] || !bytes[i])
+            continue;
+        if (cudaHostRegister((void *)arr[i], bytes[i], cudaHostRegisterPortable) == cudaSuccess)
+            h->ptr[i] = (void *)arr[i];
+        else
+            cudaGetLastError(); /* left pageable: staged uploads */
+    }
+    h->key = p->key;
+    h->next = pin_list;
+    pin_list = h;
+}
+
+/* Unlocks what pin_host locked for key; called under params_lock once no
+ * device entry of key is left. */
+static void unpin_host(const void *key)
+{
+    for (host_pin **pp = &pin_list; *pp; pp = &(*pp)->next) {
+        host_pin *h = *pp;
+        if (h->key != key)
+            continue;
+        for (int i = 0; i < 5; i++)
+            if (h->ptr[i] && cudaHostUnregister(h->ptr[i]) != cudaSuccess)
+                cudaGetLastError();
+        *pp = h->next;
+        free(h);
+        return;
+    }
+}
+
 /* p's device copy on the current device, made on first use, or a streamed
  * entry when the five arrays and `need` bytes (one proof's device memory)
  * do not fit in the free device memory; called under params_lock. */
@@ -104,6 +167,8 @@ static int get_params(const cz_cuda_params_view *p, size_t need, dev_params **ou
     size_t free_b = 0, total_b = 0;
     int rc = cuda_err(cudaMemGetInfo(&free_b, &total_b));
     d->streamed = !rc && (env_flag("CZ_CUDA_STREAM_PARAMS") || bytes + need > free_b);
+    if (d->streamed)
+        pin_host(p);
     if (!rc && !d->streamed)
         rc = upload((void **)&d->h, p->h, p->n_h * sizeof(cz_g1_affine));
     if (!rc && !d->streamed)
@@ -183,6 +248,7 @@ void cz_cuda_params_release(const void *p)
         }
         cudaSetDevice(cur);
     }
+    unpin_host(p); /* after the devices' work with the arrays ended */
     pthread_mutex_unlock(&params_lock);
 }
 

@@ -7,7 +7,8 @@
  * the chunk's bitmap is the device bitmap from word s0 / 64 on, and its
  * base count is the popcount of those bits (counted on the host copy of the
  * bitmap).  Two device buffers alternate: a helper thread uploads chunk
- * k + 1 (cz_cuda_upload, staged when the host memory is pageable) while
+ * k + 1 (cz_cuda_upload: one DMA from page-locked memory, which groth16.cu
+ * arranges for parameter sets, else staged) while
  * the MSM of chunk k runs; the chunk sums are added on the host.  The
  * result is the same point as the MSM over all bases at once. */
 #ifndef CZ_CUDA_STREAM_MSM_CUH
