@@ -405,6 +405,12 @@ __device__ __forceinline__ fp_t fp_mul(const fp_t &a, const fp_t &b)
  * cross products is left for later). */
 __device__ __forceinline__ fp_t fp_sqr(const fp_t &a) { return fp_mul(a, a); }
 
+/* fp_mul as a called function: one copy per kernel (ec.cuh's G1 code). */
+static __device__ __noinline__ fp_t fp_mul_call(const fp_t &a, const fp_t &b)
+{
+    return fp_mul(a, b);
+}
+
 /* ----------------------------------------------------------------- Fp2 --- */
 
 __device__ __forceinline__ fp2_t fp2_load(const fp2_t *p)

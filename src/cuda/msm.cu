@@ -19,11 +19,18 @@
  *   3. place   digits again, each (point index, sign) written into its
  *              bucket's slice (a counting sort; the order inside a bucket
  *              does not matter: the sum is the same point);
- *   4. sum     every bucket's points by mixed XYZZ additions, in chunks of at
- *              most L0 points per thread; buckets longer than that leave
- *              partial sums that further rounds add up L1 at a time, so one
- *              bucket holding most points (the ones of a witness) is summed
- *              in parallel as well;
+ *   4. sum     every bucket's points by mixed XYZZ additions, a bucket of
+ *              len points in k = ceil(len / L0) chunks of equal length, one
+ *              thread each; buckets split in several chunks leave partial
+ *              sums that further rounds add up the same way (L1 at a time),
+ *              so one bucket holding most points (the ones of a witness) is
+ *              summed in parallel as well.  L0 is twice the mean bucket
+ *              length when buckets are many (first_chunk): with uniform
+ *              scalars nearly every bucket is one chunk and the lanes of a
+ *              warp do about as many additions each (with L0 = 512 at
+ *              2^26, mean 512, warps mixing chunks of ~512 and ~256 points
+ *              took 30% longer than with L0 = 1024, BENCHMARKS.md
+ *              2026-11-30);
  *   5. reduce  S_w by running sums, T slices of buckets per window: a slice
  *              [lo, hi) gives sum_{j in slice} (j - lo + 1) B_j and its plain
  *              sum R, and adds lo R (double-and-add) for the true weights;
@@ -50,7 +57,7 @@
 #include "cuzk/err.h"
 #include "cuzk/msm.h"
 
-#define MSM_L0      256 /* points per thread in the first summing round */
+#define MSM_L0      256 /* least points per thread in the first summing round */
 #define MSM_L1      32  /* partial sums per thread in later rounds */
 #define MSM_THREADS 128
 #define ARENA_MAX   128 /* rounds of a segmented sum allocate 4 each */
@@ -225,18 +232,19 @@ template <class F> __device__ xyzz_t<F> sum_xyzz(const xyzz_t<F> *part, uint32_t
     return acc;
 }
 
-/* One thread per chunk j of segment s = chunk_seg[j]: items
- * [off[s] + (j - coff[s]) L, ...) capped at off[s + 1]. */
+/* One thread per chunk j of segment s = chunk_seg[j]: chunk i = j - coff[s]
+ * of the k = coff[s + 1] - coff[s] equal parts of the segment's items. */
 template <class F, bool FIRST>
 __global__ void seg_sum_chunks(const uint32_t *off, const uint32_t *coff, const uint32_t *chunk_seg,
-                               size_t C, unsigned L, const affine_t<F> *bases, const uint32_t *item,
+                               size_t C, const affine_t<F> *bases, const uint32_t *item,
                                const xyzz_t<F> *part, xyzz_t<F> *out)
 {
     size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= C)
         return;
     uint32_t s = chunk_seg[j];
-    uint32_t b = off[s] + (uint32_t)(j - coff[s]) * L, e = min(b + L, off[s + 1]);
+    uint64_t len = off[s + 1] - off[s], k = coff[s + 1] - coff[s], i = j - coff[s];
+    uint32_t b = off[s] + (uint32_t)(len * i / k), e = off[s] + (uint32_t)(len * (i + 1) / k);
     xyzz_store(out + j, FIRST ? sum_points(bases, item, b, e) : sum_xyzz(part, b, e));
 }
 
@@ -334,11 +342,11 @@ static int scan_counts(arena *ar, const uint32_t *in, uint32_t *out, size_t n, u
     return rc;
 }
 
-/* out[s] = sum of segment s (offsets off[0..S]) of the first-round items or
- * of XYZZ partials, in rounds of chunks. */
+/* out[s] = sum of segment s (offsets off[0..S]) of the first-round items
+ * (chunks of at most l0) or of XYZZ partials, in rounds of chunks. */
 template <class F>
 static int seg_sum(arena *ar, const uint32_t *off, size_t S, const affine_t<F> *bases,
-                   const uint32_t *item, const xyzz_t<F> *part, xyzz_t<F> *out)
+                   const uint32_t *item, unsigned l0, const xyzz_t<F> *part, xyzz_t<F> *out)
 {
     bool first = bases != NULL;
     const uint32_t *cur_off = off;
@@ -350,7 +358,7 @@ static int seg_sum(arena *ar, const uint32_t *off, size_t S, const affine_t<F> *
     if (!rc)
         rc = arena_alloc(ar, (void **)&stats, sizeof(uint32_t));
     for (int round = 0; !rc; round++) {
-        unsigned L = first && round == 0 ? MSM_L0 : MSM_L1;
+        unsigned L = first && round == 0 ? l0 : MSM_L1;
         uint32_t big = 0, C = 0;
         rc = cuda_err(cudaMemset(stats, 0, sizeof(uint32_t)));
         if (!rc)
@@ -382,10 +390,10 @@ static int seg_sum(arena *ar, const uint32_t *off, size_t S, const affine_t<F> *
             break;
         seg_chunk_map<<<blocks_for(S), MSM_THREADS>>>(coff, S, chunk_seg);
         if (pts)
-            seg_sum_chunks<F, true><<<blocks_for(C), MSM_THREADS>>>(cur_off, coff, chunk_seg, C, L,
+            seg_sum_chunks<F, true><<<blocks_for(C), MSM_THREADS>>>(cur_off, coff, chunk_seg, C,
                                                                     bases, item, NULL, next);
         else
-            seg_sum_chunks<F, false><<<blocks_for(C), MSM_THREADS>>>(cur_off, coff, chunk_seg, C, L,
+            seg_sum_chunks<F, false><<<blocks_for(C), MSM_THREADS>>>(cur_off, coff, chunk_seg, C,
                                                                      NULL, NULL, cur, next);
         if ((rc = cuda_err(cudaGetLastError())))
             break;
@@ -425,7 +433,7 @@ static void prof_mark(prof *p)
     p->n++;
 }
 
-static void prof_report(const prof *p, const char *g, size_t n, unsigned c, unsigned W)
+static void prof_report(const prof *p, const char *g, size_t n, unsigned c, unsigned W, unsigned l0)
 {
     if (!p->on || p->n < 5)
         return;
@@ -434,9 +442,9 @@ static void prof_report(const prof *p, const char *g, size_t n, unsigned c, unsi
         ms[i] = (double)(p->t[i + 1].tv_sec - p->t[i].tv_sec) * 1e3 +
                 (double)(p->t[i + 1].tv_nsec - p->t[i].tv_nsec) / 1e6;
     fprintf(stderr,
-            "msm %s n %zu window %u x %u: sort %.2f ms, bucket sums %.2f ms, reduce %.2f ms, "
-            "host %.2f ms\n",
-            g, n, c, W, ms[0], ms[1], ms[2], ms[3]);
+            "msm %s n %zu window %u x %u, chunks <= %u: sort %.2f ms, bucket sums %.2f ms, "
+            "reduce %.2f ms, host %.2f ms\n",
+            g, n, c, W, l0, ms[0], ms[1], ms[2], ms[3]);
 }
 
 /* Host-side curve operations for the final combination. */
@@ -463,8 +471,9 @@ template <> struct host_curve<fp2_t> {
  * [8, 18].  Measured on the H200 (BENCHMARKS.md, 2026-11-30): a cost model
  * counting additions picks c = 20 at 2^24 and 22 at 2^26 (12% and 13% fewer
  * additions), yet the bucket sums took the same time (159 vs 160 ms, 576
- * vs 590 ms) while sorting and reduction grew: the sums are bound by the
- * scattered base loads per addition as much as by the additions. */
+ * vs 590 ms) while sorting and reduction grew.  (Measured before the
+ * chunks of step 4 were balanced: buckets of mean length 32 to 128 split
+ * unevenly then, which may have eaten the gain; not yet re-measured.) */
 static unsigned pick_window(size_t n)
 {
     unsigned lg = 0;
@@ -472,6 +481,27 @@ static unsigned pick_window(size_t n)
         lg++;
     unsigned c = lg > 16 ? lg - 8 : 8;
     return c > 18 ? 18 : c;
+}
+
+/* Most points per thread in the first round (step 4): twice the mean
+ * bucket length, at least MSM_L0, when there are buckets for eight waves of
+ * the bucket-sum kernel (so nearly every bucket is one chunk); else shorter
+ * chunks, items / (8 resident threads), so the grid still fills the GPU
+ * (one-chunk buckets at 2^20 in G1, 45 K threads, took 20 ms of bucket
+ * sums against 15 with 256-point chunks; G2, two blocks per SM, likewise
+ * at 2^22). */
+template <class F> static unsigned first_chunk(uint64_t items, uint64_t buckets)
+{
+    int sms = 0, blocks = 0;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, seg_sum_final<F, true>, MSM_THREADS,
+                                                      0) != cudaSuccess) {
+        cudaGetLastError();
+        return MSM_L0;
+    }
+    uint64_t waves8 = 8ull * (uint64_t)sms * (uint64_t)(blocks > 0 ? blocks : 1) * MSM_THREADS;
+    uint64_t l = buckets >= waves8 ? 2 * items / (buckets ? buckets : 1) : items / waves8;
+    return l < MSM_L0 ? MSM_L0 : l > 16 * MSM_L0 ? 16 * MSM_L0 : (unsigned)l;
 }
 
 template <class F>
@@ -494,6 +524,7 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
         T *= 2;
     arena ar = {{0}, 0};
     uint32_t *count, *boff, *item, total = 0;
+    unsigned l0 = 0;
     xyzz_t<F> *bucket, *slice, *wsum;
     uint32_t *soff;
     digit_args da = {(const fr_t *)k_dev, n, c, W, !(flags & CZ_MSM_CANONICAL)};
@@ -523,7 +554,8 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
     if (!rc)
         rc = arena_alloc(&ar, (void **)&bucket, nb * sizeof(xyzz_t<F>));
     if (!rc)
-        rc = seg_sum<F>(&ar, boff, nb, (const affine_t<F> *)bases_dev, item, NULL, bucket);
+        rc = seg_sum<F>(&ar, boff, nb, (const affine_t<F> *)bases_dev, item,
+                        l0 = first_chunk<F>(total, nb), NULL, bucket);
     prof_mark(&pf); /* buckets summed */
     if (!rc)
         rc = arena_alloc(&ar, (void **)&slice, (size_t)W * T * sizeof(xyzz_t<F>));
@@ -546,7 +578,7 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
     if (!rc)
         rc = arena_alloc(&ar, (void **)&wsum, W * sizeof(xyzz_t<F>));
     if (!rc)
-        rc = seg_sum<F>(&ar, soff, W, NULL, NULL, slice, wsum);
+        rc = seg_sum<F>(&ar, soff, W, NULL, NULL, 0, slice, wsum);
     static_assert(sizeof(xyzz_t<F>) == sizeof(typename H::xyzz), "device and host XYZZ layouts");
     if (!rc)
         rc = cuda_err(cudaMemcpy(hw, wsum, W * sizeof(xyzz_t<F>), cudaMemcpyDeviceToHost));
@@ -565,7 +597,7 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
     free(hoff);
     free(hw);
     prof_mark(&pf);
-    prof_report(&pf, sizeof(F) == sizeof(fp_t) ? "G1" : "G2", n, c, W);
+    prof_report(&pf, sizeof(F) == sizeof(fp_t) ? "G1" : "G2", n, c, W, l0);
     cudaError_t e = cudaDeviceSynchronize(); /* before freeing what kernels use */
     arena_free(&ar);
     return rc ? rc : cuda_err(e);
