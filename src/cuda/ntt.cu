@@ -429,6 +429,13 @@ static bool has_device(void)
     return count > 0;
 }
 
+/* d's tables on the current device (get_tables), CZ_ERR_UNSUPPORTED
+ * without a device: the entry points' common start. */
+static int device_tables(const cz_ntt_domain *d, dev_domain **dd)
+{
+    return has_device() ? get_tables(d, dd) : CZ_ERR_UNSUPPORTED;
+}
+
 /* ------------------------------------------------------------------ API */
 
 extern "C" {
@@ -527,10 +534,8 @@ int cz_cuda_prepare(const cz_ntt_domain *d)
 {
     if (!d)
         return CZ_ERR_INVALID_ARG;
-    if (!has_device())
-        return CZ_ERR_UNSUPPORTED;
     dev_domain *dd;
-    return get_tables(d, &dd);
+    return device_tables(d, &dd);
 }
 
 void cz_cuda_release(void)
@@ -566,10 +571,8 @@ int cz_cuda_ntt_batch(const cz_ntt_domain *d, cz_fr *x_dev, size_t count, cz_ntt
         return CZ_ERR_INVALID_ARG;
     if (count > (SIZE_MAX / sizeof(cz_fr)) >> d->log_n)
         return CZ_ERR_TOO_BIG;
-    if (!has_device())
-        return CZ_ERR_UNSUPPORTED;
     dev_domain *dd;
-    int rc = get_tables(d, &dd);
+    int rc = device_tables(d, &dd);
     if (rc)
         return rc;
     fr_t *x = (fr_t *)x_dev;
@@ -643,10 +646,8 @@ int cz_cuda_groth16_h_dev(const cz_ntt_domain *d, cz_fr *a_dev, cz_fr *b_dev, cz
 {
     if (!d || !a_dev || !b_dev || !c_dev || n > d->n)
         return CZ_ERR_INVALID_ARG;
-    if (!has_device())
-        return CZ_ERR_UNSUPPORTED;
     dev_domain *dd;
-    int rc = get_tables(d, &dd);
+    int rc = device_tables(d, &dd);
     if (rc)
         return rc;
     fr_t *v[3] = {(fr_t *)a_dev, (fr_t *)b_dev, (fr_t *)c_dev};
