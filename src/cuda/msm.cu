@@ -520,7 +520,11 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
         return CZ_ERR_TOO_BIG;
     uint32_t B = (uint32_t)1 << (c - 1);
     size_t nb = (size_t)W * B;
-    while (T < 256 && T * 2 <= B) /* slices per window */
+    /* slices per window: up to 256 (at least 2 buckets each), more while
+     * the W T threads are under 32 K and slices keep 16 buckets: with 256
+     * a window of 2^17 or 2^19 buckets left a few thousand threads walking
+     * 512 to 2048 buckets each (18 and 69 ms at c = 18 and 20) */
+    while (T * 2 <= B && (T < 256 || ((uint64_t)W * T < 32768 && T * 2 <= B / 16)))
         T *= 2;
     arena ar = {{0}, 0};
     uint32_t *count, *boff, *item, total = 0;
