@@ -471,9 +471,9 @@ template <> struct host_curve<fp2_t> {
  * [8, 18].  Measured on the H200 (BENCHMARKS.md, 2026-11-30): a cost model
  * counting additions picks c = 20 at 2^24 and 22 at 2^26 (12% and 13% fewer
  * additions), yet the bucket sums took the same time (159 vs 160 ms, 576
- * vs 590 ms) while sorting and reduction grew.  (Measured before the
- * chunks of step 4 were balanced: buckets of mean length 32 to 128 split
- * unevenly then, which may have eaten the gain; not yet re-measured.) */
+ * vs 590 ms) while sorting and reduction grew.  Re-measured with step 4's
+ * balanced chunks and step 5's wider slicing: 16 stays best at 2^24, 20
+ * beats 18 by 2% at 2^26 (559 vs 571 ms); kept until measured at 2^27. */
 static unsigned pick_window(size_t n)
 {
     unsigned lg = 0;
@@ -492,8 +492,9 @@ static unsigned pick_window(size_t n)
  * at 2^22). */
 template <class F> static unsigned first_chunk(uint64_t items, uint64_t buckets)
 {
-    int sms = 0, blocks = 0;
-    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess ||
+    int dev = 0, sms = 0, blocks = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, seg_sum_final<F, true>, MSM_THREADS,
                                                       0) != cudaSuccess) {
         cudaGetLastError();
