@@ -6,6 +6,14 @@
 #   scripts/gpu-check.sh            logs and reports go to $OUT (or build/gpu/out)
 #   PARTS="tests bench partition" scripts/gpu-check.sh   the default: all parts
 #   QUICK=1                         benchmark sizes of the targets only
+#   PREBUILT=1                      use the binaries already in build/gpu
+#
+# PREBUILT saves device time: build on a machine with the CUDA toolkit
+# (cmake -S . -B build/gpu -DCMAKE_BUILD_TYPE=Release
+# -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=TRUE, which leaves out the
+# gRPC client the GPU machine lacks; targets below), carry build/gpu's
+# binaries to the GPU machine and run this with PREBUILT=1 there
+# (LD_LIBRARY_PATH is pointed at /usr/local/cuda/lib64 for libcudart).
 #
 # Parts: tests (GPU vs CPU tests, the GPU back end's proofs, the engine with
 # the GPU back end on every device), bench (NTT, H, MSM), partition (the
@@ -37,36 +45,50 @@ nvcc --version | tail -1
 # ------------------------------------------------------------------ build --
 # CMake builds everything but the daemon when gRPC / protobuf-c /
 # libmicrohttpd are missing (as on the GPU machine's CUDA image).
-echo "== build: CMake Release with CUDA, build/gpu"
-if ! cmake -S . -B build/gpu -DCMAKE_BUILD_TYPE=Release -DCZ_WERROR=ON >"$OUT/cmake.log" 2>&1 ||
-    ! grep -q "CUDA back end ON" "$OUT/cmake.log"; then
-    tail -20 "$OUT/cmake.log"
-    echo "gpu-check: CMake did not configure a CUDA build (log: $OUT/cmake.log)"
-    exit 1
-fi
 TARGETS="test_cuda test_cuda_ec test_cuda_msm test_groth16 test_engine_gpu cuzk-bench"
-if ! cmake --build build/gpu -j"$JOBS" --target $TARGETS >"$OUT/build.log" 2>&1; then
-    tail -40 "$OUT/build.log"
-    echo "gpu-check: BUILD FAILED (log: $OUT/build.log)"
-    exit 1
+build() {
+    echo "== build: CMake Release with CUDA, build/gpu"
+    if ! cmake -S . -B build/gpu -DCMAKE_BUILD_TYPE=Release -DCZ_WERROR=ON >"$OUT/cmake.log" 2>&1 ||
+        ! grep -q "CUDA back end ON" "$OUT/cmake.log"; then
+        tail -20 "$OUT/cmake.log"
+        echo "gpu-check: CMake did not configure a CUDA build (log: $OUT/cmake.log)"
+        exit 1
+    fi
+    if ! cmake --build build/gpu -j"$JOBS" --target $TARGETS >"$OUT/build.log" 2>&1; then
+        tail -40 "$OUT/build.log"
+        echo "gpu-check: BUILD FAILED (log: $OUT/build.log)"
+        exit 1
+    fi
+}
+# resource report and SASS of the kernels (no device time)
+kernel_report() {
+    nvcc -arch=sm_90 -O3 -std=c++17 -lineinfo -Xptxas -v -Iinclude -Isrc -DCZ_HAVE_CUDA=1 \
+        -c src/cuda/ntt.cu -o "$OUT/ntt_cu.o" >"$OUT/ptxas.txt" 2>&1
+    cuobjdump --dump-sass "$OUT/ntt_cu.o" >"$OUT/ntt.sass" 2>/dev/null || true
+    # power_table does one Montgomery multiply per thread: its SASS mix
+    # shows the multiply's cost (fr.cuh counts 240 IMAD by design)
+    echo "== SASS of power_table (one fr_mul + loads/stores), top opcodes:"
+    awk '/Function : .*power_table/ {f=1; next} /Function :/ {f=0} f' "$OUT/ntt.sass" |
+        grep -oE '^ +/\*[0-9a-f]+\*/ +[A-Z0-9_.]+' | awk '{sub(/\..*/, "", $2); print $2}' |
+        sort | uniq -c | sort -rn | head -8 | tr '\n' ' '
+    echo
+    echo "   local memory (LDL/STL) in any kernel: $(grep -cE 'LDL|STL' "$OUT/ntt.sass" 2>/dev/null)"
+    echo "== ptxas (registers / spills per kernel)"
+    awk '/Compiling entry/ {k=$0; sub(/.*function \047/, "", k); sub(/\047.*/, "", k)} /registers/ {print "  " k ": " $0} /spill/ && !/0 bytes spill stores, 0 bytes spill loads/ {print "  SPILLS " k ": " $0}' "$OUT/ptxas.txt" |
+        sed "s/ptxas info    : //" | (c++filt 2>/dev/null || cat)
+}
+if [ -n "${PREBUILT:-}" ]; then
+    echo "== prebuilt binaries in build/gpu"
+    export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    for t in $TARGETS; do
+        [ -x "build/gpu/$t" ] || { echo "gpu-check: PREBUILT but build/gpu/$t is missing"; exit 1; }
+    done
+else
+    build
+    kernel_report
 fi
 TEST=build/gpu/test_cuda
 BENCH=build/gpu/cuzk-bench
-# resource report and SASS of the kernels (no device time)
-nvcc -arch=sm_90 -O3 -std=c++17 -lineinfo -Xptxas -v -Iinclude -Isrc -DCZ_HAVE_CUDA=1 \
-    -c src/cuda/ntt.cu -o "$OUT/ntt_cu.o" >"$OUT/ptxas.txt" 2>&1
-cuobjdump --dump-sass "$OUT/ntt_cu.o" >"$OUT/ntt.sass" 2>/dev/null || true
-# power_table does one Montgomery multiply per thread: its SASS mix shows
-# the multiply's cost (fr.cuh counts 240 IMAD by design)
-echo "== SASS of power_table (one fr_mul + loads/stores), top opcodes:"
-awk '/Function : .*power_table/ {f=1; next} /Function :/ {f=0} f' "$OUT/ntt.sass" |
-    grep -oE '^ +/\*[0-9a-f]+\*/ +[A-Z0-9_.]+' | awk '{sub(/\..*/, "", $2); print $2}' |
-    sort | uniq -c | sort -rn | head -8 | tr '\n' ' '
-echo
-echo "   local memory (LDL/STL) in any kernel: $(grep -cE 'LDL|STL' "$OUT/ntt.sass" 2>/dev/null)"
-echo "== ptxas (registers / spills per kernel)"
-awk '/Compiling entry/ {k=$0; sub(/.*function \047/, "", k); sub(/\047.*/, "", k)} /registers/ {print "  " k ": " $0} /spill/ && !/0 bytes spill stores, 0 bytes spill loads/ {print "  SPILLS " k ": " $0}' "$OUT/ptxas.txt" |
-    sed "s/ptxas info    : //" | (c++filt 2>/dev/null || cat)
 
 # ------------------------------------------------------------------ tests --
 : >"$OUT/test_cuda.log"
