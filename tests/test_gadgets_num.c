@@ -36,64 +36,6 @@ static void check_bump_breaks(sys *s, cz_var v)
     s->w[col(s, v)] = old;
 }
 
-/* Expected entries of one row as small integer coefficients. */
-typedef struct {
-    size_t col;
-    int64_t coeff;
-} entry;
-
-static void small_fr(cz_fr *r, int64_t v)
-{
-    cz_fr_from_u64(r, (uint64_t)(v < 0 ? -v : v));
-    if (v < 0)
-        cz_fr_neg(r, r);
-}
-
-/* The coefficient of entry k of matrix m, row `row`. */
-static void entry_coeff(const cz_csr *a, size_t row, uint64_t k, cz_fr *out)
-{
-    uint64_t g = a->coef_blk[row / CZ_CSR_BLOCK];
-    for (uint64_t q = a->row_ptr[row / CZ_CSR_BLOCK * CZ_CSR_BLOCK]; q < k; q++)
-        g += CZ_CSR_KIND(a->col[q]) == CZ_CSR_GEN;
-    switch (CZ_CSR_KIND(a->col[k])) {
-    case CZ_CSR_ONE:
-        *out = CZ_FR_ONE;
-        break;
-    case CZ_CSR_NEG:
-        cz_fr_neg(out, &CZ_FR_ONE);
-        break;
-    default:
-        *out = a->coef[g];
-        break;
-    }
-}
-
-/* Checks that row `row` of matrix m holds exactly the n entries want. */
-static void check_row(const cz_r1cs *r, int m, size_t row, const entry *want, size_t n)
-{
-    const cz_csr *a = cz_r1cs_matrix(r, m);
-    TF_CHECK_MSG(a->row_ptr[row + 1] - a->row_ptr[row] == n, "row %zu matrix %d: %llu entries", row,
-                 m, (unsigned long long)(a->row_ptr[row + 1] - a->row_ptr[row]));
-    for (uint64_t k = a->row_ptr[row]; k < a->row_ptr[row + 1]; k++) {
-        uint32_t c = a->col[k] & CZ_CSR_COL_MASK;
-        cz_fr got, exp = CZ_FR_ZERO;
-        entry_coeff(a, row, k, &got);
-        for (size_t j = 0; j < n; j++)
-            if (want[j].col == c)
-                small_fr(&exp, want[j].coeff);
-        TF_CHECK_MSG(cz_fr_equal(&got, &exp), "row %zu matrix %d column %u", row, m, c);
-    }
-}
-
-/* All three matrices of one row. */
-static void check_abc(const cz_r1cs *r, size_t row, const entry *a, size_t na, const entry *b,
-                      size_t nb, const entry *c, size_t nc)
-{
-    check_row(r, CZ_MAT_A, row, a, na);
-    check_row(r, CZ_MAT_B, row, b, nb);
-    check_row(r, CZ_MAT_C, row, c, nc);
-}
-
 static bool fr_bit(const cz_fr *x, unsigned i)
 {
     uint64_t l[4];

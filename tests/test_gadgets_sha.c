@@ -157,51 +157,6 @@ static void test_abit_ops(void)
             }
 }
 
-/* Row `row` of matrix m as small integer coefficients: want[k] = {column,
- * coefficient} for its n entries, every other column 0.  Checks the row
- * holds exactly those. */
-typedef struct {
-    size_t col;
-    int64_t coeff;
-} entry;
-
-static void small_fr(cz_fr *r, int64_t v)
-{
-    cz_fr_from_u64(r, (uint64_t)(v < 0 ? -v : v));
-    if (v < 0)
-        cz_fr_neg(r, r);
-}
-
-static void check_row(const cz_r1cs *r, int m, size_t row, const entry *want, size_t n)
-{
-    const cz_csr *a = cz_r1cs_matrix(r, m);
-    uint64_t g = a->coef_blk[row / CZ_CSR_BLOCK];
-    for (uint64_t k = a->row_ptr[row / CZ_CSR_BLOCK * CZ_CSR_BLOCK]; k < a->row_ptr[row]; k++)
-        g += CZ_CSR_KIND(a->col[k]) == CZ_CSR_GEN;
-    TF_CHECK_MSG(a->row_ptr[row + 1] - a->row_ptr[row] == n, "row %zu matrix %d: %llu entries", row,
-                 m, (unsigned long long)(a->row_ptr[row + 1] - a->row_ptr[row]));
-    for (uint64_t k = a->row_ptr[row]; k < a->row_ptr[row + 1]; k++) {
-        uint32_t e = a->col[k];
-        cz_fr got, exp = CZ_FR_ZERO;
-        switch (CZ_CSR_KIND(e)) {
-        case CZ_CSR_ONE:
-            got = CZ_FR_ONE;
-            break;
-        case CZ_CSR_NEG:
-            cz_fr_neg(&got, &CZ_FR_ONE);
-            break;
-        default:
-            got = a->coef[g++];
-            break;
-        }
-        for (size_t j = 0; j < n; j++)
-            if (want[j].col == (e & CZ_CSR_COL_MASK))
-                small_fr(&exp, want[j].coeff);
-        TF_CHECK_MSG(cz_fr_equal(&got, &exp), "row %zu matrix %d column %u", row, m,
-                     e & CZ_CSR_COL_MASK);
-    }
-}
-
 /* The rows bellpepper-core's boolean.rs writes, term by term:
  *   alloc (1 - x) * x = 0; xor (2a) * b = a + b - r; and a * b = r;
  *   and_not a * (1 - b) = r; nor (1 - a) * (1 - b) = r;

@@ -12,8 +12,8 @@ static cz_abit new_bit(cz_cs *cs, bool v)
     return r;
 }
 
-/* (1 - b) * b = 0 */
-cz_abit cz_abit_alloc(cz_cs *cs, bool v)
+/* (1 - m - b) * b = 0, without m when must_be_false is NULL. */
+static cz_abit alloc_bit(cz_cs *cs, bool v, const cz_abit *must_be_false)
 {
     cz_abit r = new_bit(cs, v);
     if (!cz_cs_is_recording(cs))
@@ -21,26 +21,21 @@ cz_abit cz_abit_alloc(cz_cs *cs, bool v)
     cz_g_abc x;
     cz_g_abc_init(&x);
     cz_lc_add(&x.a, CZ_CS_ONE);
+    if (must_be_false)
+        cz_lc_sub(&x.a, must_be_false->var);
     cz_lc_sub(&x.a, r.var);
     cz_lc_add(&x.b, r.var);
     cz_g_abc_enforce(cs, &x);
     return r;
 }
 
+/* (1 - b) * b = 0 */
+cz_abit cz_abit_alloc(cz_cs *cs, bool v) { return alloc_bit(cs, v, NULL); }
+
 /* (1 - m - a) * a = 0: a boolean that must be 0 while m is 1. */
 cz_abit cz_abit_alloc_conditionally(cz_cs *cs, bool v, cz_abit must_be_false)
 {
-    cz_abit r = new_bit(cs, v);
-    if (!cz_cs_is_recording(cs))
-        return r;
-    cz_g_abc x;
-    cz_g_abc_init(&x);
-    cz_lc_add(&x.a, CZ_CS_ONE);
-    cz_lc_sub(&x.a, must_be_false.var);
-    cz_lc_sub(&x.a, r.var);
-    cz_lc_add(&x.b, r.var);
-    cz_g_abc_enforce(cs, &x);
-    return r;
+    return alloc_bit(cs, v, &must_be_false);
 }
 
 /* (2a) * b = a + b - r */
