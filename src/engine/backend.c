@@ -1,0 +1,81 @@
+/* The engine's proving back ends: the CPU and CUDA (see cuzk/engine.h). */
+#include <stdio.h>
+
+#include "cuzk/cuda.h"
+#include "cuzk/engine.h"
+#include "cuzk/err.h"
+
+static unsigned cpu_devices(void *ctx)
+{
+    (void)ctx;
+    return 1;
+}
+
+static int cpu_start(void *ctx, unsigned dev, cz_groth16_pending **out,
+                     const cz_groth16_params *params, const cz_r1cs *r1cs, const cz_fr *w,
+                     size_t w_len, const cz_groth16_prove_opts *opts, char *err, size_t errlen)
+{
+    (void)ctx, (void)dev;
+    return cz_groth16_prove_start(out, params, r1cs, w, w_len, opts, err, errlen);
+}
+
+static int cpu_finish(void *ctx, cz_groth16_proof *proof, cz_groth16_pending *pending)
+{
+    (void)ctx;
+    return cz_groth16_prove_finish(proof, pending);
+}
+
+const cz_backend_ops cz_backend_cpu = {"cpu",      cpu_devices, cpu_start,
+                                       cpu_finish, NULL,        CZ_BACKEND_CPU};
+
+/* The CUDA back end (see engine.h): engine device dev is CUDA device
+ * list->ordinal[dev], or dev itself without a list. */
+static unsigned cuda_devices(void *ctx)
+{
+    const cz_cuda_device_list *l = ctx;
+    int count = cz_cuda_device_count();
+    if (l && l->n)
+        return cz_cuda_device_list_check(l, NULL, 0) == CZ_OK ? l->n : 0;
+    return count > CZ_ENGINE_MAX_DEVICES ? CZ_ENGINE_MAX_DEVICES : (unsigned)count;
+}
+
+static int cuda_start(void *ctx, unsigned dev, cz_groth16_pending **out,
+                      const cz_groth16_params *params, const cz_r1cs *r1cs, const cz_fr *w,
+                      size_t w_len, const cz_groth16_prove_opts *opts, char *err, size_t errlen)
+{
+    const cz_cuda_device_list *l = ctx;
+    int ordinal = l && l->n ? l->ordinal[dev] : (int)dev;
+    int rc = cz_cuda_set_device(ordinal);
+    if (rc != CZ_OK) {
+        cz_msgf(err, errlen, "CUDA device %d: %s", ordinal, cz_strerror(rc));
+        return rc;
+    }
+    cz_groth16_prove_opts o = *opts;
+    o.backend = CZ_BACKEND_GPU;
+    return cz_groth16_prove_start(out, params, r1cs, w, w_len, &o, err, errlen);
+}
+
+int cz_cuda_device_list_check(const cz_cuda_device_list *l, char *err, size_t errlen)
+{
+    int count = cz_cuda_device_count();
+    if (!count) {
+        cz_msgf(err, errlen, "no CUDA device");
+        return CZ_ERR_UNSUPPORTED;
+    }
+    if (l->n > CZ_ENGINE_MAX_DEVICES) {
+        cz_msgf(err, errlen, "%u devices listed, at most %d", l->n, CZ_ENGINE_MAX_DEVICES);
+        return CZ_ERR_INVALID_ARG;
+    }
+    for (unsigned i = 0; i < l->n; i++) {
+        if (l->ordinal[i] < 0 || l->ordinal[i] >= count) {
+            cz_msgf(err, errlen, "CUDA device %d is not there (%d found: 0..%d)", l->ordinal[i],
+                    count, count - 1);
+            return CZ_ERR_NOT_FOUND;
+        }
+    }
+    return CZ_OK;
+}
+
+const cz_backend_ops cz_backend_cuda = {"cuda",     cuda_devices, cuda_start,
+                                        cpu_finish, NULL,         CZ_BACKEND_GPU};
+

@@ -1,0 +1,188 @@
+/* The engine's records and the functions its parts share (internal to
+ * src/engine; the contract is cuzk/engine.h).
+ *
+ *   engine.c   engine lifetime, workers started and joined, sampler, status,
+ *              timeline
+ *   job.c      jobs: submit, await, cancel, history
+ *   circuit.c  the circuit cache: loading, pinning, eviction, registration
+ *   worker.c   the stages: synthesis, prove_start, prove_finish workers
+ *   backend.c  the CPU and CUDA back ends
+ *
+ * Locking: e->mu guards jobs, queues, the circuit cache and the counters
+ * (functions named _locked expect it held); e->tl_mu the timeline. */
+#ifndef CZ_ENGINE_INTERNAL_H
+#define CZ_ENGINE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "cuzk/engine.h"
+
+
+enum { C_LOADING, C_READY, C_FAILED };
+
+typedef struct circuit {
+    char id[CZ_JOB_ID_MAX];
+    int state, registered, refs;
+    double last_used_ms;
+    const cz_groth16_params *params;
+    const cz_r1cs *r1cs;
+    cz_groth16_params own_params;
+    cz_r1cs *own_r1cs;
+    cz_groth16_pvk pvk;
+    cz_resv *resv; /* its parameters, recorded R1CS (synthetic) or both (registered) */
+    cz_resv_allocator ra;
+    int load_err;
+    char load_msg[200];
+    struct circuit *next;
+} circuit;
+
+typedef struct job {
+    char id[CZ_JOB_ID_MAX];
+    uint64_t seq;
+    cz_priority prio;
+    cz_job_kind kind;
+    cz_job_synthetic syn;
+    char circuit_id[CZ_JOB_ID_MAX];
+    cz_fr *w; /* CZ_KIND_GROTH16: partitions x n_w */
+    size_t n_w;
+    uint32_t n_parts, next_part, done, in_flight;
+    cz_job_state state;
+    int finished;
+    int err;
+    char msg[256];
+    atomic_int cancel; /* set on cancel, failure and shutdown */
+    uint8_t *proofs;
+    double t_submit, t_first, t_end, synth_ms, prove_ms;
+    struct job *next;
+} job;
+
+typedef struct part {
+    job *j;
+    circuit *c;
+    uint32_t idx;
+    cz_resv *resv;
+    cz_resv_allocator ra;
+    cz_fr *w;
+    size_t n_w;
+    cz_groth16_prove_sizes sz;
+    cz_groth16_pending *pend;
+    cz_fr *pub;
+    size_t n_pub;
+    struct part *next;
+} part;
+
+typedef struct {
+    part *head, *tail;
+    unsigned n;
+} fifo;
+
+struct cz_engine {
+    cz_engine_config cfg;
+    const cz_backend_ops *be;
+    unsigned n_dev;
+    pthread_mutex_t *dev_mu;
+    cz_budget *budget;
+    cz_pool *pool;
+    pthread_mutex_t mu;
+    pthread_cond_t cv_work, cv_prove, cv_final, cv_space, cv_done, cv_circuit, cv_api;
+    bool stop;
+    job *live, *hist;
+    unsigned n_hist, n_api;
+    fifo pq, fq;
+    circuit *circuits;
+    uint64_t next_seq;
+    pthread_t *threads;
+    unsigned n_threads;
+    uint64_t submitted, completed, failed, cancelled, proved;
+    unsigned synth_busy, prove_busy, final_busy;
+    struct timespec t0;
+    pthread_mutex_t tl_mu;
+    cz_timeline_event *tl;
+    size_t tl_cap, tl_n, tl_pos;
+    FILE *log;
+    pthread_t sampler;
+    bool sampler_started;
+    pthread_cond_t cv_sampler;
+    uint64_t peak_rss, peak_untracked;
+};
+
+/* Stages of a partition (buffer tags, timeline events). */
+#define CZ_ENG_STAGE_SYNTH  "synth"
+#define CZ_ENG_STAGE_START  "prove_start"
+#define CZ_ENG_STAGE_FINISH "prove_finish"
+
+static inline double cz_eng_now_ms(const cz_engine *e)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - e->t0.tv_sec) * 1e3 + (double)(t.tv_nsec - e->t0.tv_nsec) * 1e-6;
+}
+
+static inline void cz_eng_fifo_push(fifo *q, part *p)
+{
+    p->next = NULL;
+    if (q->tail)
+        q->tail->next = p;
+    else
+        q->head = p;
+    q->tail = p;
+    q->n++;
+}
+
+static inline part *cz_eng_fifo_pop(fifo *q)
+{
+    part *p = q->head;
+    if (p) {
+        q->head = p->next;
+        if (!q->head)
+            q->tail = NULL;
+        q->n--;
+    }
+    return p;
+}
+
+
+typedef struct {
+    cz_engine *e;
+    unsigned dev;
+} cz_eng_prover_arg;
+
+/* engine.c: records one timeline event (and logs it with timeline_log). */
+void cz_eng_timeline(cz_engine *e, const job *j, uint32_t idx, const char *stage, double t0,
+                     double t1);
+
+/* job.c */
+void cz_eng_job_free(job *j);
+/* Marks j failed (or cancelled) once: later partitions stop at their next
+ * boundary.  Caller holds e->mu. */
+void cz_eng_job_fail_locked(cz_engine *e, job *j, int rc, const char *msg);
+/* Ends j if nothing of it is in flight any more.  Caller holds e->mu. */
+void cz_eng_job_check_end(cz_engine *e, job *j);
+
+/* circuit.c */
+circuit *cz_eng_find_circuit(cz_engine *e, const char *id); /* caller holds e->mu */
+/* Frees what a loaded (or failed) circuit holds; not the record.  Without
+ * e->mu. */
+void cz_eng_circuit_unload(circuit *c);
+/* Reserves bytes in key order; while they do not fit, idle circuits are
+ * evicted (re-checked every 100 ms, as circuits become idle long enough). */
+int cz_eng_reserve(cz_engine *e, uint64_t bytes, const cz_wait_key *key, const atomic_int *cancel,
+                   cz_resv **out, char *msg, size_t msglen);
+/* The circuit of job j with one more reference, loaded if needed (the
+ * first caller loads, the others wait).  NULL on failure with rc/msg set. */
+circuit *cz_eng_circuit_acquire(cz_engine *e, job *j, int *rc, char *msg, size_t msglen);
+void cz_eng_circuit_put(cz_engine *e, circuit *c);
+
+/* worker.c: the stage workers (thread functions; the prover's argument is
+ * a malloc'd cz_eng_prover_arg it frees) and partition teardown. */
+void *cz_eng_synth_worker(void *arg);
+void *cz_eng_prove_worker(void *arg);
+void *cz_eng_final_worker(void *arg);
+/* Frees everything a partition holds and ends it.  Without e->mu. */
+void cz_eng_part_drop(cz_engine *e, part *p);
+
+#endif

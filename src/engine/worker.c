@@ -1,0 +1,349 @@
+/* The stages of a partition: synthesis, prove_start, prove_finish (see
+ * engine_internal.h). */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/err.h"
+#include "cuzk/msm.h"
+#include "engine/engine_internal.h"
+
+/* --------------------------------------------------------------- parts --- */
+
+void cz_eng_part_drop(cz_engine *e, part *p)
+{
+    cz_groth16_pending_free(p->pend);
+    cz_mem_free(p->w);
+    cz_resv_release(p->resv);
+    free(p->pub);
+    if (p->c)
+        cz_eng_circuit_put(e, p->c);
+    pthread_mutex_lock(&e->mu);
+    p->j->in_flight--;
+    cz_eng_job_check_end(e, p->j);
+    pthread_mutex_unlock(&e->mu);
+    free(p);
+}
+
+static void part_fail(cz_engine *e, part *p, int rc, const char *msg)
+{
+    pthread_mutex_lock(&e->mu);
+    cz_eng_job_fail_locked(e, p->j, rc, msg);
+    pthread_mutex_unlock(&e->mu);
+    cz_eng_part_drop(e, p);
+}
+
+/* The partition's witness into p->w.  SYNTHETIC: witness-only synthesis
+ * (the cs keeps its own copy of the assignment until it is freed: the
+ * reservation includes it). */
+static int synthesize(const job *j, part *p, char *msg, size_t msglen)
+{
+    if (j->kind == CZ_KIND_GROTH16) {
+        memcpy(p->w, j->w + (size_t)p->idx * j->n_w, j->n_w * sizeof(cz_fr));
+        return CZ_OK;
+    }
+    cz_cs *cs;
+    int rc = cz_cs_new(&cs, CZ_CS_WITNESS, 0);
+    if (rc == CZ_OK) {
+        rc = cz_synthetic_synthesize(cs, &j->syn.circuit, p->idx);
+        if (rc == CZ_OK && cz_cs_num_inputs(cs) + cz_cs_num_aux(cs) != p->n_w)
+            rc = CZ_ERR_BAD_FORMAT;
+        if (rc == CZ_OK)
+            cz_cs_write_assignment(cs, p->w);
+        cz_cs_free(cs);
+    }
+    if (rc != CZ_OK)
+        cz_msgf(msg, msglen, "synthesis of partition %u failed: %s", p->idx, cz_strerror(rc));
+    return rc;
+}
+
+/* Synthesis of partition idx of j: NULL when it ended (failure, cancel). */
+static part *synth_partition(cz_engine *e, job *j, uint32_t idx)
+{
+    char msg[256] = "";
+    int rc;
+    part *p = calloc(1, sizeof *p);
+    if (p == NULL) {
+        pthread_mutex_lock(&e->mu);
+        cz_eng_job_fail_locked(e, j, CZ_ERR_NOMEM, "out of memory");
+        j->in_flight--;
+        cz_eng_job_check_end(e, j);
+        pthread_mutex_unlock(&e->mu);
+        return NULL;
+    }
+    p->j = j;
+    p->idx = idx;
+    double t0 = cz_eng_now_ms(e);
+    size_t n_in = 0, w_bytes = 0;
+    uint64_t synth_copy = 0;
+    /* Pin the circuit (loading it if needed) and reserve the partition's
+     * bytes.  A partition that has to wait for memory unpins its circuit
+     * while it waits, so idle circuits of waiting partitions can be evicted
+     * (otherwise two circuits pinned by waiting partitions could starve each
+     * other); once granted it pins the circuit again, and if that was
+     * evicted meanwhile it gives the bytes back and starts over. */
+    for (;;) {
+        p->c = cz_eng_circuit_acquire(e, j, &rc, msg, sizeof msg);
+        if (p->c == NULL) {
+            part_fail(e, p, rc, msg);
+            return NULL;
+        }
+        circuit *c = p->c;
+        const cz_r1cs *r = c->r1cs;
+        n_in = cz_r1cs_num_inputs(r);
+        p->n_w = n_in + cz_r1cs_num_aux(r);
+        if (j->kind == CZ_KIND_GROTH16 && j->n_w != p->n_w) {
+            cz_msgf(msg, sizeof msg, "the witness has %zu values, circuit %s needs %zu", j->n_w,
+                    j->circuit_id, p->n_w);
+            part_fail(e, p, CZ_ERR_INVALID_ARG, msg);
+            return NULL;
+        }
+        cz_groth16_prove_sizes_of(&p->sz, c->params, r, cz_msm_nthreads(e->pool), e->be->kind);
+        w_bytes = p->n_w * sizeof(cz_fr);
+        synth_copy = j->kind == CZ_KIND_SYNTHETIC ? w_bytes : 0;
+        uint64_t total = cz_mem_charge(w_bytes) + synth_copy + cz_mem_charge(p->sz.abc) +
+                         cz_mem_charge(p->sz.start_scratch) + cz_mem_charge(p->sz.b2_scalars) +
+                         cz_mem_charge(p->sz.finish_scratch);
+        /* its own circuit stays cached while it runs: what is left of the
+         * budget beside it is all a partition can ever get */
+        uint64_t held = c->resv ? cz_resv_size(c->resv) : 0;
+        uint64_t budget = cz_budget_total(e->budget);
+        if (total > budget - held) {
+            cz_msgf(msg, sizeof msg,
+                    "partition %u needs %llu bytes (witness %zu, a/b/c %zu, scratch %zu + %zu, "
+                    "B_g2 scalars %zu) and its circuit holds %llu, but the memory budget is "
+                    "%llu bytes",
+                    idx, (unsigned long long)total, w_bytes, p->sz.abc, p->sz.start_scratch,
+                    p->sz.finish_scratch, p->sz.b2_scalars, (unsigned long long)held,
+                    (unsigned long long)budget);
+            part_fail(e, p, CZ_ERR_TOO_BIG, msg);
+            return NULL;
+        }
+        cz_wait_key key = {(int)j->prio, j->seq, idx};
+        rc = cz_budget_reserve(e->budget, total, &key, 0, &j->cancel, &p->resv, msg, sizeof msg);
+        if (rc == CZ_OK)
+            break;
+        if (rc == CZ_ERR_TIMEOUT) { /* wait unpinned */
+            cz_eng_circuit_put(e, c);
+            p->c = NULL;
+            rc = cz_eng_reserve(e, total, &key, &j->cancel, &p->resv, msg, sizeof msg);
+        }
+        if (rc != CZ_OK) {
+            part_fail(e, p, rc, msg);
+            return NULL;
+        }
+        pthread_mutex_lock(&e->mu);
+        if (cz_eng_find_circuit(e, j->circuit_id) == c && c->state == C_READY) {
+            c->refs++;
+            p->c = c;
+        }
+        pthread_mutex_unlock(&e->mu);
+        if (p->c != NULL)
+            break;
+        cz_resv_release(p->resv); /* evicted while we waited: again */
+        p->resv = NULL;
+    }
+    cz_buf_tag tag = {j->seq, idx, CZ_ENG_STAGE_SYNTH};
+    rc = cz_mem_alloc((void **)&p->w, p->resv, CZ_BUF_WITNESS, w_bytes, &tag, msg, sizeof msg);
+    if (rc == CZ_OK)
+        rc = synthesize(j, p, msg, sizeof msg);
+    if (rc == CZ_OK && synth_copy)
+        cz_resv_shrink(p->resv, synth_copy); /* the cs's copy is gone */
+    if (rc == CZ_OK && n_in > 1) {
+        p->n_pub = n_in - 1;
+        p->pub = malloc(p->n_pub * sizeof(cz_fr));
+        if (p->pub == NULL)
+            rc = CZ_ERR_NOMEM;
+        else
+            memcpy(p->pub, p->w + 1, p->n_pub * sizeof(cz_fr));
+    }
+    if (rc != CZ_OK) {
+        part_fail(e, p, rc, msg);
+        return NULL;
+    }
+    double t1 = cz_eng_now_ms(e);
+    cz_eng_timeline(e, j, idx, CZ_ENG_STAGE_SYNTH, t0, t1);
+    pthread_mutex_lock(&e->mu);
+    j->synth_ms += t1 - t0;
+    pthread_mutex_unlock(&e->mu);
+    return p;
+}
+
+/* ------------------------------------------------------------- workers --- */
+
+/* The next (job, partition) for synthesis: the job first by priority then
+ * age, its lowest partition not yet started.  Caller holds e->mu. */
+static job *pick_job(cz_engine *e)
+{
+    job *best = NULL;
+    for (job *j = e->live; j; j = j->next) {
+        if (j->finished || atomic_load(&j->cancel) || j->next_part >= j->n_parts)
+            continue;
+        if (!best || j->prio > best->prio || (j->prio == best->prio && j->seq < best->seq))
+            best = j;
+    }
+    return best;
+}
+
+void *cz_eng_synth_worker(void *arg)
+{
+    cz_engine *e = arg;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        job *j;
+        while (!e->stop && (j = pick_job(e)) == NULL)
+            pthread_cond_wait(&e->cv_work, &e->mu);
+        if (e->stop)
+            break;
+        uint32_t idx = j->next_part++;
+        j->in_flight++;
+        if (j->state == CZ_JOB_QUEUED) {
+            j->state = CZ_JOB_RUNNING;
+            j->t_first = cz_eng_now_ms(e);
+        }
+        e->synth_busy++;
+        pthread_mutex_unlock(&e->mu);
+        part *p = synth_partition(e, j, idx);
+        pthread_mutex_lock(&e->mu);
+        e->synth_busy--;
+        if (p == NULL)
+            continue;
+        while (!e->stop && e->pq.n >= e->cfg.queue_depth && !atomic_load(&j->cancel))
+            pthread_cond_wait(&e->cv_space, &e->mu);
+        if (e->stop || atomic_load(&j->cancel)) {
+            pthread_mutex_unlock(&e->mu);
+            cz_eng_part_drop(e, p);
+            pthread_mutex_lock(&e->mu);
+            continue;
+        }
+        cz_mem_set_stage(p->w, CZ_ENG_STAGE_START);
+        cz_eng_fifo_push(&e->pq, p);
+        pthread_cond_signal(&e->cv_prove);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+/* With e->mu held: waits for a partition in q and pops it (partitions of
+ * cancelled or failed jobs are dropped on the way).  Returns it with the
+ * caller counted in *busy and e->mu released, or NULL with e->mu still held
+ * when the engine stops. */
+static part *take(cz_engine *e, fifo *q, pthread_cond_t *cv, unsigned *busy)
+{
+    for (;;) {
+        while (!e->stop && q->n == 0)
+            pthread_cond_wait(cv, &e->mu);
+        if (e->stop)
+            return NULL;
+        part *p = cz_eng_fifo_pop(q);
+        pthread_cond_broadcast(&e->cv_space);
+        if (!atomic_load(&p->j->cancel)) {
+            (*busy)++;
+            pthread_mutex_unlock(&e->mu);
+            return p;
+        }
+        pthread_mutex_unlock(&e->mu);
+        cz_eng_part_drop(e, p);
+        pthread_mutex_lock(&e->mu);
+    }
+}
+
+void *cz_eng_prove_worker(void *arg)
+{
+    cz_eng_prover_arg *pa = arg;
+    cz_engine *e = pa->e;
+    unsigned dev = pa->dev;
+    free(pa);
+    pthread_mutex_lock(&e->mu);
+    part *p;
+    while ((p = take(e, &e->pq, &e->cv_prove, &e->prove_busy)) != NULL) {
+        job *j = p->j;
+        char msg[256] = "";
+        cz_buf_tag tag = {j->seq, p->idx, CZ_ENG_STAGE_START};
+        cz_resv_allocator_init(&p->ra, p->resv, &tag);
+        cz_groth16_prove_opts o = {.pool = e->pool, .alloc = &p->ra.a};
+        double t0 = cz_eng_now_ms(e);
+        pthread_mutex_lock(&e->dev_mu[dev]);
+        int rc = e->be->prove_start(e->be->ctx, dev, &p->pend, p->c->params, p->c->r1cs, p->w,
+                                    p->n_w, &o, msg, sizeof msg);
+        pthread_mutex_unlock(&e->dev_mu[dev]);
+        double t1 = cz_eng_now_ms(e);
+        cz_mem_free(p->w);
+        p->w = NULL;
+        if (rc != CZ_OK) {
+            if (!msg[0])
+                cz_msgf(msg, sizeof msg, "prove_start of partition %u failed: %s", p->idx,
+                        cz_strerror(rc));
+            part_fail(e, p, rc == CZ_ERR_NOMEM ? rc : CZ_ERR_BACKEND, msg);
+            pthread_mutex_lock(&e->mu);
+            e->prove_busy--;
+            continue;
+        }
+        /* keep only what prove_finish still needs: its scratch */
+        uint64_t unused = cz_resv_size(p->resv) - cz_resv_used(p->resv);
+        uint64_t keep = cz_mem_charge(p->sz.finish_scratch);
+        if (unused > keep)
+            cz_resv_shrink(p->resv, unused - keep);
+        p->ra.tag.stage = CZ_ENG_STAGE_FINISH;
+        cz_eng_timeline(e, j, p->idx, CZ_ENG_STAGE_START, t0, t1);
+        pthread_mutex_lock(&e->mu);
+        j->prove_ms += t1 - t0;
+        while (!e->stop && e->fq.n >= e->cfg.queue_depth)
+            pthread_cond_wait(&e->cv_space, &e->mu);
+        if (e->stop) {
+            pthread_mutex_unlock(&e->mu);
+            cz_eng_part_drop(e, p);
+            pthread_mutex_lock(&e->mu);
+        } else {
+            cz_eng_fifo_push(&e->fq, p);
+            pthread_cond_signal(&e->cv_final);
+        }
+        e->prove_busy--;
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+void *cz_eng_final_worker(void *arg)
+{
+    cz_engine *e = arg;
+    pthread_mutex_lock(&e->mu);
+    part *p;
+    while ((p = take(e, &e->fq, &e->cv_final, &e->final_busy)) != NULL) {
+        job *j = p->j;
+        cz_groth16_proof pf;
+        double t0 = cz_eng_now_ms(e);
+        int rc = e->be->prove_finish(e->be->ctx, &pf, p->pend);
+        p->pend = NULL; /* consumed either way */
+        double t1 = cz_eng_now_ms(e);
+        char msg[256] = "";
+        if (rc != CZ_OK) {
+            cz_msgf(msg, sizeof msg, "prove_finish of partition %u failed: %s", p->idx,
+                    cz_strerror(rc));
+            rc = rc == CZ_ERR_NOMEM ? rc : CZ_ERR_BACKEND;
+        } else if (e->cfg.self_verify &&
+                   cz_groth16_verify(&p->c->pvk, &pf, p->pub, p->n_pub) != CZ_OK) {
+            rc = CZ_ERR_BAD_PROOF;
+            cz_msgf(msg, sizeof msg, "the proof of partition %u does not verify", p->idx);
+        }
+        cz_eng_timeline(e, j, p->idx, CZ_ENG_STAGE_FINISH, t0, t1);
+        if (rc != CZ_OK) {
+            part_fail(e, p, rc, msg);
+        } else {
+            cz_groth16_proof_to_bytes(j->proofs + (size_t)p->idx * CZ_GROTH16_PROOF_BYTES, &pf);
+            pthread_mutex_lock(&e->mu);
+            j->prove_ms += t1 - t0;
+            j->done++;
+            e->proved++;
+            pthread_mutex_unlock(&e->mu);
+            cz_eng_part_drop(e, p);
+        }
+        pthread_mutex_lock(&e->mu);
+        e->final_busy--;
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
