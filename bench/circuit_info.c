@@ -39,63 +39,8 @@
 #include "cuzk/err.h"
 #include "cuzk/gadgets.h"
 #include "cuzk/poseidon.h"
+#include "cuzk/sha256.h"
 #include "cuzk/synthetic.h"
-
-/* Streaming SHA-256 over cz_sha256_compress. */
-typedef struct {
-    uint32_t h[8];
-    uint8_t buf[64];
-    size_t fill;
-    uint64_t len;
-} sha_stream;
-
-static void sha_init(sha_stream *s)
-{
-    static const uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-    memcpy(s->h, iv, sizeof iv);
-    s->fill = 0;
-    s->len = 0;
-}
-
-static void sha_put(sha_stream *s, const void *p, size_t n)
-{
-    const uint8_t *b = p;
-    s->len += n;
-    while (n) {
-        size_t k = 64 - s->fill < n ? 64 - s->fill : n;
-        memcpy(s->buf + s->fill, b, k);
-        s->fill += k, b += k, n -= k;
-        if (s->fill == 64) {
-            cz_sha256_compress(s->h, s->buf);
-            s->fill = 0;
-        }
-    }
-}
-
-static void sha_u64(sha_stream *s, uint64_t v)
-{
-    uint8_t b[8];
-    for (int i = 0; i < 8; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-    sha_put(s, b, 8);
-}
-
-static void sha_end(sha_stream *s, uint8_t out[32])
-{
-    uint64_t bits = s->len * 8;
-    uint8_t pad = 0x80, zero = 0;
-    sha_put(s, &pad, 1);
-    while (s->fill != 56)
-        sha_put(s, &zero, 1);
-    uint8_t be[8];
-    for (int i = 0; i < 8; i++)
-        be[i] = (uint8_t)(bits >> (56 - 8 * i));
-    sha_put(s, be, 8);
-    for (int i = 0; i < 8; i++)
-        for (int j = 0; j < 4; j++)
-            out[4 * i + j] = (uint8_t)(s->h[i] >> (24 - 8 * j));
-}
 
 /* Coefficient of entry k of row r (general ones consumed in order). */
 static void entry_coef(cz_fr *out, const cz_csr *m, uint32_t e, size_t *gen)
@@ -114,12 +59,12 @@ static void entry_coef(cz_fr *out, const cz_csr *m, uint32_t e, size_t *gen)
 
 static void digest(uint8_t out[32], const cz_r1cs *r)
 {
-    sha_stream s;
-    sha_init(&s);
+    cz_sha256_ctx s;
+    cz_sha256_init(&s);
     size_t rows = cz_r1cs_num_constraints(r);
-    sha_u64(&s, cz_r1cs_num_inputs(r));
-    sha_u64(&s, cz_r1cs_num_aux(r));
-    sha_u64(&s, rows);
+    cz_sha256_update_u64(&s, cz_r1cs_num_inputs(r));
+    cz_sha256_update_u64(&s, cz_r1cs_num_aux(r));
+    cz_sha256_update_u64(&s, rows);
     for (int mi = 0; mi < 3; mi++) {
         const cz_csr *m = cz_r1cs_matrix(r, mi);
         for (size_t row = 0; row < rows; row++) {
@@ -128,7 +73,7 @@ static void digest(uint8_t out[32], const cz_r1cs *r)
             for (size_t q = row / CZ_CSR_BLOCK * CZ_CSR_BLOCK; q < row; q++)
                 for (uint64_t k = m->row_ptr[q]; k < m->row_ptr[q + 1]; k++)
                     gen += CZ_CSR_KIND(m->col[k]) == CZ_CSR_GEN;
-            sha_u64(&s, m->row_ptr[row + 1] - m->row_ptr[row]);
+            cz_sha256_update_u64(&s, m->row_ptr[row + 1] - m->row_ptr[row]);
             for (uint64_t k = m->row_ptr[row]; k < m->row_ptr[row + 1]; k++) {
                 uint32_t e = m->col[k], col = e & CZ_CSR_COL_MASK;
                 uint8_t le[4] = {(uint8_t)col, (uint8_t)(col >> 8), (uint8_t)(col >> 16),
@@ -137,12 +82,12 @@ static void digest(uint8_t out[32], const cz_r1cs *r)
                 uint8_t cb[32];
                 entry_coef(&c, m, e, &gen);
                 cz_fr_to_bytes_le(cb, &c);
-                sha_put(&s, le, 4);
-                sha_put(&s, cb, 32);
+                cz_sha256_update(&s, le, 4);
+                cz_sha256_update(&s, cb, 32);
             }
         }
     }
-    sha_end(&s, out);
+    cz_sha256_final(&s, out);
 }
 
 /* insert (or select) over N zero-valued aux nums: the element and N - 1

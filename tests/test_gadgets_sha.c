@@ -10,6 +10,7 @@
 #include "cuzk/cs.h"
 #include "cuzk/err.h"
 #include "cuzk/gadgets.h"
+#include "cuzk/sha256.h"
 #include "gadget_sys.h"
 #include "tf.h"
 

@@ -209,10 +209,6 @@ int cz_sha256_gadget(cz_cs *cs, const cz_bool *bits, size_t n, cz_bool out[256])
 /* The constant IV as cz_u32 words. */
 void cz_sha256_iv_gadget(cz_u32 iv[8]);
 
-/* Native SHA-256 (FIPS 180-4). */
-void cz_sha256_compress(uint32_t state[8], const uint8_t block[64]);
-void cz_sha256(uint8_t out[32], const uint8_t *msg, size_t len);
-
 /* ------------------------------------------------ more bits and nums --- */
 
 /* AllocatedBit::alloc_conditionally: allocates a with value v and enforces
