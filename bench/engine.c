@@ -25,6 +25,7 @@
 #include "cuzk/cuda.h"
 #include "cuzk/engine.h"
 #include "cuzk/err.h"
+#include "cuzk/units.h"
 
 typedef struct {
     unsigned log, parts, jobs, conc, synth, threads;
@@ -90,8 +91,14 @@ static int parse(int argc, char **argv, opts *o)
             o->synth = (unsigned)atoi(v), i++;
         else if (!strcmp(a, "--prover-threads") && v)
             o->threads = (unsigned)atoi(v), i++;
-        else if (!strcmp(a, "--budget") && v)
-            o->budget = !strcmp(v, "auto") ? 0 : strtoull(v, NULL, 0), i++;
+        else if (!strcmp(a, "--budget") && v) {
+            if (strcmp(v, "auto") != 0 && (cz_parse_size(v, &o->budget) != CZ_OK || !o->budget)) {
+                fprintf(stderr, "cuzk-bench engine: --budget %s is not \"auto\" or a size "
+                                "such as \"512MiB\" or \"64GiB\"\n", v);
+                return -1;
+            }
+            i++;
+        }
         else if (!strcmp(a, "--svg") && v)
             o->svg = v, i++;
         else if (!strcmp(a, "--no-verify"))
@@ -204,7 +211,7 @@ int cz_bench_engine(int argc, char **argv)
     cfg.memory_budget = o.budget;
     cfg.synthesis_workers = o.synth;
     cfg.prover_threads = o.threads;
-    cfg.self_verify = o.verify;
+    cfg.no_verify = !o.verify;
     char err[512], id[CZ_JOB_ID_MAX], devices[256] = "";
     cz_backend_ops cuda = cz_backend_cuda;
     if (o.gpu) {

@@ -15,15 +15,18 @@
 #include "cuzk/err.h"
 #include "tf.h"
 
-/* budget 0: 1 GiB; two synthesis workers, two prover threads, every
- * partition's proof verified by the engine. */
+/* budget 0: 1 GiB; two synthesis workers, two prover threads, a request
+ * pool of 1 MiB whatever the budget (so budgets derived from measured
+ * peaks hold the same pool); every partition's proof is verified by the
+ * engine (its default). */
+#define TEST_POOL ((uint64_t)1 << 20)
 static inline cz_engine_config base_config(uint64_t budget)
 {
     cz_engine_config c = {0};
     c.memory_budget = budget ? budget : (uint64_t)1 << 30;
     c.synthesis_workers = 2;
     c.prover_threads = 2;
-    c.self_verify = true;
+    c.request_pool = TEST_POOL;
     return c;
 }
 
@@ -42,15 +45,21 @@ static inline cz_job_request synth_req(cz_job_synthetic *in, const char *id, cz_
 }
 
 /* Everything back to zero: no reservation or buffer left once the cached
- * circuit (if not NULL) is evicted. */
+ * circuit (if not NULL) is evicted, but the request pool's (which must be
+ * empty). */
 static inline void check_drained(cz_engine *e, const char *circuit)
 {
     if (circuit)
         TF_CHECK(cz_engine_evict(e, circuit) == CZ_OK);
+    cz_engine_status st;
+    cz_engine_status_get(e, &st);
+    TF_CHECK_MSG(st.request_used == 0, "the request pool holds %llu bytes",
+                 (unsigned long long)st.request_used);
     cz_mem_snapshot s;
     cz_budget_snapshot(cz_engine_budget(e), &s);
-    TF_CHECK_MSG(s.reserved == 0 && s.allocated == 0 && s.reservations == 0,
-                 "reserved %llu allocated %llu reservations %llu", (unsigned long long)s.reserved,
+    TF_CHECK_MSG(s.reserved == st.request_pool && s.allocated == 0 && s.reservations == 1,
+                 "reserved %llu (pool %llu) allocated %llu reservations %llu",
+                 (unsigned long long)s.reserved, (unsigned long long)st.request_pool,
                  (unsigned long long)s.allocated, (unsigned long long)s.reservations);
     for (int k = 0; k < CZ_BUF__COUNT; k++) {
         TF_CHECK_MSG(s.cls[k].live_count == 0 && s.cls[k].live_bytes == 0, "class %s: %llu live",

@@ -75,7 +75,7 @@ static void test_defaults(void)
     TF_CHECK(c.synthesis_threads == 0 && c.synthesis_workers == 0);
     TF_CHECK(c.pipeline_enabled && c.synthesis_lookahead == 1 && c.synthesis_concurrency == 1);
     TF_CHECK(c.max_parallel_synthesis == 18 && c.slot_size == 0 && c.max_gpu_queue_depth == 0);
-    TF_CHECK(!c.self_verify && !c.timeline);
+    TF_CHECK(c.self_verify && !c.timeline);
     TF_CHECK(strcmp(c.log_level, "info") == 0 && strcmp(c.log_format, "text") == 0);
 
     /* An empty file, or one of comments and empty tables, is the defaults. */
@@ -195,7 +195,7 @@ static void test_all_keys(void)
         "[synthesis]\nthreads = 64\nworkers = 12\n"
         "[pipeline]\nenabled = false\nsynthesis_lookahead = 0\n"
         "synthesis_concurrency = 2\nmax_parallel_synthesis = 0\nslot_size = 3\n"
-        "max_gpu_queue_depth = 8\nself_verify = true\n"
+        "max_gpu_queue_depth = 8\nself_verify = false\n"
         "[logging]\nlevel = \"debug\"\nformat = \"json\"\ntimeline = true\n";
     cz_daemon_config c;
     warnings w = {0};
@@ -213,7 +213,7 @@ static void test_all_keys(void)
     TF_CHECK(c.synthesis_threads == 64 && c.synthesis_workers == 12);
     TF_CHECK(!c.pipeline_enabled && c.synthesis_lookahead == 0 && c.synthesis_concurrency == 2);
     TF_CHECK(c.max_parallel_synthesis == 18 && c.slot_size == 3 && c.max_gpu_queue_depth == 8);
-    TF_CHECK(c.self_verify && c.timeline);
+    TF_CHECK(!c.self_verify && c.timeline);
     TF_CHECK(strcmp(c.log_level, "debug") == 0 && strcmp(c.log_format, "json") == 0);
 
     /* Dotted keys at the top level reach the same fields. */

@@ -10,7 +10,7 @@
  * synthesis.partition_workers) are type-checked, ignored, and reported
  * through the warning callback.
  *
- * Sizes (memory.*) are strings such as "256GiB" (cz_parse_size) or integers
+ * Sizes (memory.*) are strings such as "256GiB" (cz_parse_size, cuzk/units.h) or integers
  * (bytes); memory.eviction_min_idle is a string such as "5m"
  * (cz_parse_duration_ms) or an integer (seconds).
  *
@@ -23,6 +23,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "cuzk/units.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,7 +65,8 @@ typedef struct {
     unsigned slot_size;              /* 0..1024, default 0 (off) */
     unsigned max_gpu_queue_depth;    /* 0..1024, default 0 (no throttle) */
     bool self_verify;                /* our key pipeline.self_verify: verify every
-                                        proof before returning it; default false */
+                                        proof before returning it; default true
+                                        (false: benchmarks only, warned) */
     /* [logging] */
     char log_level[16];  /* "trace" "debug" "info" (default) "warn" "error" */
     char log_format[16]; /* "text" (default) or "json" */
@@ -114,20 +117,6 @@ int cz_config_load_file(cz_daemon_config *c, const char *path, cz_config_warn_fn
  * only on success. */
 int cz_config_set(cz_daemon_config *c, const char *key, const char *value, char *err,
                   size_t errlen);
-
-/* Parses a size: decimal digits, optional spaces, an optional unit B, KiB,
- * MiB, GiB, TiB (powers of 1024) or KB, MB, GB, TB (powers of 1000); no
- * unit means bytes.  "256GiB", "5 GiB", "626MiB", "4096".  Returns CZ_OK or
- * CZ_ERR_BAD_FORMAT (empty, unknown unit, fraction, sign, above 2^64-1);
- * *out is set only on success.  ("auto" for memory.total_budget is the
- * caller's.) */
-int cz_parse_size(const char *s, uint64_t *out);
-
-/* Parses a duration as cuzk does: digits with an optional unit "ms", "s",
- * "m" or "h" (spaces allowed before it); no unit means seconds.  "5m",
- * "300s", "60", "1500ms".  Returns CZ_OK or CZ_ERR_BAD_FORMAT (also when the
- * result does not fit in 64 bits of milliseconds). */
-int cz_parse_duration_ms(const char *s, uint64_t *out);
 
 #ifdef __cplusplus
 }

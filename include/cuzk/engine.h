@@ -6,7 +6,8 @@
  *   submit -> [synthesis workers]   witness of partition i (kind-specific)
  *          -> [prover workers]      prove_start, per device, under the
  *                                   device's lock
- *          -> [finalizers]          prove_finish, optional self-verification,
+ *          -> [finalizers]          prove_finish, self-verification (every
+ *                                   proof, unless no_verify: benchmarks),
  *                                   job assembly when the last partition is in
  *
  * Scheduling: synthesis takes the next partition of the job that sorts first
@@ -25,10 +26,22 @@
  * partition's reservation cannot be granted.  A partition that can never fit
  * fails its job at once with an error naming the sizes.
  *
+ * Admission: a job is accepted only while the unfinished jobs and their
+ * unfinished partitions stay within max_jobs and max_partitions, and its
+ * input (a generic job's witness) fits in the request pool: a standing
+ * reservation of the budget (request_pool bytes) from which job inputs and
+ * the daemon's decoded requests are allocated, so queued work can neither
+ * take memory from running partitions nor exceed its share.  Beyond a limit
+ * cz_engine_submit answers CZ_ERR_LIMIT at once, naming it.
+ *
  * Cancellation: a queued job is removed at once; a running one stops at its
  * partitions' next stage boundary (or while waiting for memory), frees their
  * memory, and ends CANCELLED.  A failure (kind, back end, verification) ends
  * the job FAILED the same way; other jobs are not affected.
+ *
+ * Notification: watchers (cz_engine_watch) and the job event hook (on_job)
+ * are called from the engine's notifier thread, in the order the events
+ * happened, never with an engine lock held.
  *
  * Threads: every function may be called from any thread. */
 #ifndef CUZK_ENGINE_H
@@ -48,7 +61,13 @@
 extern "C" {
 #endif
 
-#define CZ_JOB_ID_MAX 64 /* bytes of a job or circuit id, NUL included */
+#define CZ_JOB_ID_MAX 128 /* bytes of a job or circuit id, NUL included */
+/* The engine's generated job ids are "job-<n>"; client ids may not begin
+ * with this prefix, so the two can never collide. */
+#define CZ_JOB_ID_GENERATED "job-"
+/* Circuit ids of the built-in kinds ("synthetic-<L>-<P>"): registered
+ * circuits cannot take them. */
+#define CZ_CIRCUIT_ID_SYNTHETIC "synthetic-"
 
 typedef enum {
     CZ_PRIO_LOW = 0,
@@ -105,6 +124,8 @@ int cz_cuda_device_list_check(const cz_cuda_device_list *l, char *err, size_t er
 
 /* -------------------------------------------------------------- config --- */
 
+struct cz_job_event; /* below */
+
 typedef struct {
     uint64_t memory_budget;        /* bytes; 0: MemTotal - safety_margin */
     uint64_t safety_margin;        /* for memory_budget 0; 0: 4 GiB or 1/8 of RAM */
@@ -117,22 +138,41 @@ typedef struct {
     unsigned queue_depth;          /* bound of each queue between stages; 0: 2 */
     unsigned history;              /* finished jobs kept for await/status; 0: 1024 */
     uint64_t eviction_min_idle_ms; /* a circuit idle this long may be evicted */
-    bool self_verify;              /* verify every partition's proof */
+    bool no_verify;                /* benchmarks only: return proofs without
+                                      verifying them (default: every partition's
+                                      proof is verified; one that fails ends its
+                                      job FAILED) */
+    bool no_synthetic;             /* refuse the built-in synthetic kind (a demo
+                                      and benchmark feature) */
+    unsigned max_jobs;             /* unfinished jobs at once; 0: 256 */
+    unsigned max_partitions;       /* their unfinished partitions; 0: 4096 */
+    uint64_t request_pool;         /* bytes of the budget for job inputs and
+                                      decoded requests; 0: an eighth of the
+                                      budget, at most 4 GiB */
+    unsigned max_watches;          /* cz_engine_watch calls pending at once;
+                                      0: 16384 */
     unsigned timeline_events;      /* events kept (ring); 0: 65536 */
     const cz_backend_ops *backend; /* NULL: cz_backend_cpu */
     unsigned rss_sample_ms;        /* RSS sampling period; 0: 1000 */
     unsigned mem_log_ms;           /* a memory log line this often; 0: never */
     FILE *log;                     /* where log lines go; NULL: stderr */
     bool timeline_log;             /* also log TIMELINE,<ms>,... lines */
+    /* Job events (see cz_job_event), from the notifier thread; NULL: none. */
+    void (*on_job)(void *ctx, const struct cz_job_event *ev);
+    void *on_job_ctx;
 } cz_engine_config;
 
 typedef struct cz_engine cz_engine;
 
-/* Starts the workers.  CZ_OK, CZ_ERR_INVALID_ARG, CZ_ERR_NOMEM,
- * CZ_ERR_THREAD, CZ_ERR_IO ("auto" budget unreadable), with err set. */
+/* Starts the workers.  CZ_OK, CZ_ERR_INVALID_ARG (a count out of range, a
+ * memory_budget above MemTotal, a safety_margin not below it, a request
+ * pool larger than half the budget), CZ_ERR_NOMEM, CZ_ERR_THREAD, CZ_ERR_IO
+ * (/proc/meminfo unreadable), with err set. */
 int cz_engine_new(cz_engine **out, const cz_engine_config *cfg, char *err, size_t errlen);
-/* Stops accepting jobs, cancels every unfinished one, joins the workers
- * and frees everything (awaiters get CZ_ERR_SHUTDOWN).  NULL: no-op. */
+/* Stops accepting jobs, cancels every unfinished one, joins the workers,
+ * delivers the pending notifications (watchers of cancelled jobs see them
+ * CANCELLED) and frees everything (cz_engine_await callers get
+ * CZ_ERR_SHUTDOWN).  NULL: no-op. */
 void cz_engine_free(cz_engine *e);
 
 /* ---------------------------------------------------------------- jobs --- */
@@ -144,38 +184,68 @@ typedef enum {
     CZ_KIND_GROTH16 = 2,   /* input: cz_job_groth16 */
 } cz_job_kind;
 
+/* "synthetic", "groth16"; "?" otherwise. */
+const char *cz_job_kind_name(cz_job_kind k);
+
 /* The built-in synthetic circuit family (cuzk/synthetic.h): circuit.seed
  * picks the witnesses; the circuit (and its insecure parameters) depends
  * only on log_rows and n_public, and is cached under the id
- * "synthetic-<log_rows>-<n_public>". */
+ * "synthetic-<log_rows>-<n_public>" (decimal, no leading zeros). */
 typedef struct {
     cz_synthetic circuit;
     uint32_t partitions; /* 1 .. 1024 */
 } cz_job_synthetic;
 
 /* A circuit registered with cz_engine_register_circuit and one full
- * assignment [inputs | aux] per partition, partitions x n_w values. */
+ * assignment [inputs | aux] per partition, partitions x n_w values: either
+ * w (field elements) or w_le (32-byte little-endian canonical encodings,
+ * checked: CZ_ERR_NOT_CANONICAL names the first value >= r).  The engine
+ * keeps its copy in the request pool (buffer class "input"), and checks
+ * that each partition's assignment satisfies the circuit before proving it
+ * (CZ_ERR_UNSATISFIED: the job FAILS naming the constraint). */
 typedef struct {
     const char *circuit;
     const cz_fr *w;
+    const uint8_t *w_le;
     size_t n_w;
     uint32_t partitions;
 } cz_job_groth16;
 
 typedef struct {
-    const char *id; /* idempotency key (< CZ_JOB_ID_MAX bytes); NULL: one is made */
+    /* Idempotency key: 1 .. CZ_JOB_ID_MAX - 1 bytes of UTF-8 without control
+     * characters, not beginning with CZ_JOB_ID_GENERATED; NULL: the engine
+     * makes one. */
+    const char *id;
     cz_priority priority;
     cz_job_kind kind;
     const void *input; /* cz_job_synthetic or cz_job_groth16 */
+    /* A synchronous caller (the Prove RPC): when its watch leaves because
+     * the client went away (cz_engine_unwatch, client_gone) and no other
+     * watch remains, the job is cancelled, unless it was also submitted
+     * without this flag. */
+    bool cancel_unwatched;
 } cz_job_request;
 
-/* Submits a job and writes its id to id_out (CZ_JOB_ID_MAX bytes).  If an
- * unfinished job, or a completed one still in the history, already has
- * req->id, nothing is submitted, *existing (may be NULL) is set true and
- * CZ_OK returned (a client retrying after a lost reply awaits the same
- * proof); a failed or cancelled id is submitted again.  Errors: CZ_ERR_INVALID_ARG
- * (bad request, message in err), CZ_ERR_NOT_FOUND (unknown circuit),
- * CZ_ERR_SHUTDOWN, CZ_ERR_NOMEM. */
+/* Checks an id for req->id's rules: CZ_OK, or CZ_ERR_INVALID_ARG with a
+ * message saying what is wrong (length, encoding, control characters,
+ * the generated prefix).  len: the id's bytes (a NUL inside is an error). */
+int cz_job_id_check(const char *id, size_t len, char *err, size_t errlen);
+
+/* Submits a job and writes its id to id_out (CZ_JOB_ID_MAX bytes).
+ *
+ * Idempotency: each job carries a digest of what determines its proofs
+ * (kind, circuit, shape, seed, partitions, the witness).  If an unfinished
+ * job, or a completed one still in the history, already has req->id: with
+ * the same digest nothing is submitted, *existing (may be NULL) is set true
+ * and CZ_OK returned (a client retrying after a lost reply gets the same
+ * proof); with another digest CZ_ERR_EXISTS, naming the job, and nothing
+ * is submitted.  A failed or cancelled id is submitted again.
+ *
+ * Errors (err says which limit or what is wrong): CZ_ERR_INVALID_ARG (bad
+ * request or id), CZ_ERR_NOT_FOUND (unknown circuit), CZ_ERR_NOT_CANONICAL
+ * (a witness value), CZ_ERR_UNSUPPORTED (the synthetic kind is off),
+ * CZ_ERR_EXISTS, CZ_ERR_LIMIT (max_jobs, max_partitions or the request
+ * pool), CZ_ERR_SHUTDOWN, CZ_ERR_NOMEM. */
 int cz_engine_submit(cz_engine *e, const cz_job_request *req, char id_out[CZ_JOB_ID_MAX],
                      bool *existing, char *err, size_t errlen);
 
@@ -203,12 +273,67 @@ int cz_engine_await(cz_engine *e, const char *id, int64_t timeout_ms, cz_job_res
 int cz_engine_job_status(cz_engine *e, const char *id, cz_job_result *res);
 void cz_job_result_free(cz_job_result *res);
 
+/* Asynchronous await: fn(arg, rc, res) is called exactly once, from the
+ * notifier thread, when job id finishes (rc CZ_OK, res its final state,
+ * proofs included when COMPLETED), or when timeout_ms (< 0: none) passes
+ * first (rc CZ_ERR_TIMEOUT, res the state then).  res is valid during the
+ * call only.  A waiting watch costs no thread.
+ *
+ * The caller provides w and keeps it valid until fn has returned or
+ * cz_engine_unwatch returned true; the engine owns its contents meanwhile.
+ * Returns CZ_OK (fn will be called, possibly before this returns, when the
+ * job has finished), CZ_ERR_NOT_FOUND, CZ_ERR_LIMIT (max_watches pending),
+ * CZ_ERR_SHUTDOWN (fn is not called then). */
+typedef void cz_job_watch_fn(void *arg, int rc, const cz_job_result *res);
+typedef struct cz_job_watch {
+    struct cz_job_watch *next, *prev;          /* the job's watches */
+    struct cz_job_watch *tnext, *tprev;        /* the timed ones */
+    struct cz_job_watch *fnext;                /* to be fired */
+    void *job;
+    cz_job_watch_fn *fn;
+    void *arg;
+    double deadline_ms; /* < 0: none */
+    int state;
+} cz_job_watch;
+int cz_engine_watch(cz_engine *e, const char *id, int64_t timeout_ms, cz_job_watch_fn *fn,
+                    void *arg, cz_job_watch *w);
+/* Takes a watch back before it fires: true when removed (fn will never be
+ * called), false when fn has been called or is being called.  client_gone:
+ * the watcher went away (a Prove whose client disconnected); see
+ * cz_job_request.cancel_unwatched. */
+bool cz_engine_unwatch(cz_engine *e, cz_job_watch *w, bool client_gone);
+
 /* Cancels a job.  CZ_OK (it will end CANCELLED unless it has finished
  * already), CZ_ERR_NOT_FOUND. */
 int cz_engine_cancel(cz_engine *e, const char *id);
 /* Cancels every unfinished job (graceful shutdown's last step); returns how
  * many. */
 unsigned cz_engine_cancel_all(cz_engine *e);
+/* Waits until no job is unfinished, or timeout_ms (< 0: no limit) passes:
+ * CZ_OK or CZ_ERR_TIMEOUT. */
+int cz_engine_wait_idle(cz_engine *e, int64_t timeout_ms);
+
+/* Job events, for per-job log lines: SUBMITTED (a new job: not for an
+ * idempotent repeat), STARTED (its first partition's synthesis begins),
+ * FINISHED (state COMPLETED, FAILED or CANCELLED, message why it did not
+ * complete).  Strings are valid during the call only. */
+typedef enum { CZ_JOB_EV_SUBMITTED, CZ_JOB_EV_STARTED, CZ_JOB_EV_FINISHED } cz_job_event_kind;
+typedef struct cz_job_event {
+    cz_job_event_kind what;
+    const char *id;
+    uint64_t seq;
+    cz_job_kind kind;
+    const char *circuit;
+    cz_priority priority;
+    uint32_t partitions;
+    cz_job_state state;
+    const char *message;
+    double queue_ms, synth_ms, prove_ms, total_ms;
+} cz_job_event;
+
+/* The request pool (see Admission above): the daemon draws its decoded
+ * requests from it with cz_mem_alloc, class CZ_BUF_INPUT. */
+cz_resv *cz_engine_request_pool(cz_engine *e);
 
 /* ------------------------------------------------------------ circuits --- */
 
@@ -216,7 +341,8 @@ unsigned cz_engine_cancel_all(cz_engine *e);
  * cz_engine_unregister_circuit) under id for CZ_KIND_GROTH16 jobs.  Their
  * sizes are charged to the budget while registered (CZ_ERR_TOO_BIG /
  * CZ_ERR_BUSY when they do not fit now).  CZ_ERR_BAD_FORMAT when params do
- * not match r1cs; CZ_ERR_INVALID_ARG for a duplicate id. */
+ * not match r1cs; CZ_ERR_INVALID_ARG for a duplicate id or one in a
+ * built-in kind's namespace (CZ_CIRCUIT_ID_SYNTHETIC...). */
 int cz_engine_register_circuit(cz_engine *e, const char *id, const cz_groth16_params *params,
                                const cz_r1cs *r1cs, char *err, size_t errlen);
 /* CZ_OK, CZ_ERR_NOT_FOUND, CZ_ERR_BUSY (unfinished jobs need it). */
@@ -232,8 +358,9 @@ int cz_engine_evict_ex(cz_engine *e, const char *id, uint64_t *freed);
  * "synthetic-<log_rows>-<n_public>" are recorded and set up (waiting for
  * budget like a job at CRITICAL priority); registered ids are always
  * loaded.  *already (may be NULL) says whether it was loaded before.
- * CZ_OK, CZ_ERR_NOT_FOUND (not a registered or synthetic id), or the
- * loading error with err set. */
+ * CZ_OK, CZ_ERR_NOT_FOUND (not a registered or synthetic id: synthetic ids
+ * are canonical, "synthetic-010-0" is none), CZ_ERR_UNSUPPORTED (the
+ * synthetic kind is off), or the loading error with err set. */
 int cz_engine_preload(cz_engine *e, const char *id, bool *already, char *err, size_t errlen);
 
 typedef struct {
@@ -253,12 +380,16 @@ typedef struct {
     uint64_t jobs_submitted, jobs_completed, jobs_failed, jobs_cancelled;
     uint64_t partitions_proved;
     uint32_t jobs_queued, jobs_running;
+    uint32_t partitions_unfinished;      /* of unfinished jobs */
+    uint32_t max_jobs, max_partitions;   /* admission limits */
+    uint32_t watches;                    /* cz_engine_watch calls pending */
+    uint64_t request_pool, request_used; /* the request pool's size and use */
     uint32_t synth_busy, prove_busy, final_busy; /* workers at work now */
     uint32_t synth_workers, prove_workers, finalizers;
     uint32_t prove_queue, final_queue; /* partitions waiting */
     uint32_t circuits_cached;
     uint64_t rss, untracked;           /* RSS, and RSS minus tracked allocations */
-    uint64_t peak_rss, peak_untracked; /* over the sampler's readings */
+    uint64_t peak_rss, peak_untracked; /* over every reading (>= rss, untracked) */
     cz_mem_snapshot mem;
 } cz_engine_status;
 

@@ -47,12 +47,13 @@ typedef enum {
     CZ_BUF_PENDING,    /* pending proofs between prove_start and prove_finish */
     CZ_BUF_SCRATCH,    /* MSM and NTT scratch, twiddle tables */
     CZ_BUF_STAGING,    /* device staging buffers */
+    CZ_BUF_INPUT,      /* job inputs and requests being decoded */
     CZ_BUF_OTHER,
     CZ_BUF__COUNT
 } cz_buf_class;
 
 /* "params", "r1cs", "witness", "abc", "density", "pending", "scratch",
- * "staging", "other"; "?" out of range. */
+ * "staging", "input", "other"; "?" out of range. */
 const char *cz_buf_class_name(cz_buf_class c);
 
 /* Who a buffer belongs to.  stage must be a string with static storage

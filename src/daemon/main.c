@@ -172,7 +172,7 @@ int main(int argc, char **argv)
     ec.eviction_min_idle_ms = cfg.eviction_min_idle_ms;
     ec.synthesis_workers = cfg.synthesis_workers;
     ec.prover_threads = cfg.gpu_threads;
-    ec.self_verify = cfg.self_verify;
+    ec.no_verify = !cfg.self_verify;
     ec.timeline_log = cfg.timeline;
     ec.log = cz_log_stream();
     bool gpu = cz_cuda_available();

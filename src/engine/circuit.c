@@ -95,6 +95,14 @@ static int load_synthetic(cz_engine *e, circuit *c, const job *j)
     cz_groth16_setup_sizes_bound(n_in, n_aux, (size_t)1 << shape.log_rows, CZ_GROTH16_BELLPERSON,
                                  &bblock, &btemp);
     uint64_t total = est + cz_mem_charge(bblock) + cz_mem_charge(btemp);
+    uint64_t room = cz_budget_total(e->budget) - cz_resv_size(e->request_pool);
+    if (total > room) {
+        cz_msgf(c->load_msg, sizeof c->load_msg,
+                "loading %s needs %llu bytes, but the memory budget less the request pool is "
+                "%llu bytes",
+                c->id, (unsigned long long)total, (unsigned long long)room);
+        return CZ_ERR_TOO_BIG;
+    }
     int rc = cz_eng_reserve(e, total, &key, &j->cancel, &c->resv, c->load_msg, sizeof c->load_msg);
     if (rc != CZ_OK)
         return rc;
@@ -207,6 +215,11 @@ int cz_engine_register_circuit(cz_engine *e, const char *id, const cz_groth16_pa
         cz_msgf(err, errlen, "register: bad arguments");
         return CZ_ERR_INVALID_ARG;
     }
+    if (strncmp(id, CZ_CIRCUIT_ID_SYNTHETIC, strlen(CZ_CIRCUIT_ID_SYNTHETIC)) == 0) {
+        cz_msgf(err, errlen, "register: ids beginning with \"%s\" belong to the built-in "
+                             "synthetic kind", CZ_CIRCUIT_ID_SYNTHETIC);
+        return CZ_ERR_INVALID_ARG;
+    }
     /* shape check through the prover's own validation (a 0-length dry run
      * is not possible): compare the counts it checks */
     size_t n_in = cz_r1cs_num_inputs(r1cs), n_aux = cz_r1cs_num_aux(r1cs);
@@ -296,12 +309,16 @@ size_t cz_engine_circuits(cz_engine *e, cz_engine_circuit_info *out, size_t max)
     return n;
 }
 
-/* "synthetic-<L>-<P>" -> its shape; false for anything else. */
+/* "synthetic-<L>-<P>" in its one canonical spelling (decimal, no sign,
+ * space or leading zero: the id jobs use) -> its shape; false otherwise. */
 static bool parse_synthetic_id(const char *id, cz_synthetic *s)
 {
     unsigned l, p;
-    char tail;
-    if (sscanf(id, "synthetic-%u-%u%c", &l, &p, &tail) != 2)
+    char tail, canon[CZ_JOB_ID_MAX];
+    if (sscanf(id, CZ_CIRCUIT_ID_SYNTHETIC "%u-%u%c", &l, &p, &tail) != 2)
+        return false;
+    snprintf(canon, sizeof canon, "%s%u-%u", CZ_CIRCUIT_ID_SYNTHETIC, l, p);
+    if (strcmp(canon, id) != 0)
         return false;
     memset(s, 0, sizeof *s);
     s->log_rows = l;
@@ -324,13 +341,21 @@ int cz_engine_preload(cz_engine *e, const char *id, bool *already, char *err, si
             *already = true;
         return CZ_OK;
     }
+    if (e->cfg.no_synthetic &&
+        strncmp(id, CZ_CIRCUIT_ID_SYNTHETIC, strlen(CZ_CIRCUIT_ID_SYNTHETIC)) == 0) {
+        cz_msgf(err, errlen, "preload: the built-in synthetic kind is turned off here");
+        return CZ_ERR_UNSUPPORTED;
+    }
     /* a private job record drives the load like a job's first partition */
     job *j = calloc(1, sizeof *j);
     if (j == NULL)
         return CZ_ERR_NOMEM;
     if (!parse_synthetic_id(id, &j->syn.circuit)) {
         free(j);
-        cz_msgf(err, errlen, "preload: %s is neither registered nor a synthetic circuit id", id);
+        cz_msgf(err, errlen,
+                "preload: %s is neither registered nor a synthetic circuit id "
+                "(synthetic-<log rows>-<public inputs>, decimal)",
+                id);
         return CZ_ERR_NOT_FOUND;
     }
     j->kind = CZ_KIND_SYNTHETIC;

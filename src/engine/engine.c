@@ -106,6 +106,51 @@ static void defaults(cz_engine_config *c)
         c->rss_sample_ms = 1000;
     if (c->prover_threads == 0)
         c->prover_threads = (unsigned)ncpu;
+    if (c->max_jobs == 0)
+        c->max_jobs = 256;
+    if (c->max_partitions == 0)
+        c->max_partitions = 4096;
+    if (c->max_watches == 0)
+        c->max_watches = 16384;
+}
+
+static double gib(uint64_t b) { return (double)b / (1u << 30); }
+
+/* The budget's total: memory_budget (at most MemTotal), or MemTotal less
+ * the safety margin. */
+static int budget_total(const cz_engine_config *c, uint64_t *total, char *err, size_t errlen)
+{
+    uint64_t mem;
+    if (cz_budget_auto_total(&mem, 0) != CZ_OK) {
+        cz_msgf(err, errlen, "engine: cannot read MemTotal from /proc/meminfo");
+        return CZ_ERR_IO;
+    }
+    if (c->memory_budget) {
+        if (c->memory_budget > mem) {
+            cz_msgf(err, errlen,
+                    "engine: the memory budget (%llu bytes, %.1f GiB) exceeds this machine's "
+                    "memory (MemTotal %llu bytes, %.1f GiB)",
+                    (unsigned long long)c->memory_budget, gib(c->memory_budget),
+                    (unsigned long long)mem, gib(mem));
+            return CZ_ERR_INVALID_ARG;
+        }
+        *total = c->memory_budget;
+        return CZ_OK;
+    }
+    if (c->safety_margin >= mem) {
+        cz_msgf(err, errlen,
+                "engine: the safety margin (%llu bytes, %.1f GiB) is not below this machine's "
+                "memory (MemTotal %llu bytes, %.1f GiB): no budget is left",
+                (unsigned long long)c->safety_margin, gib(c->safety_margin),
+                (unsigned long long)mem, gib(mem));
+        return CZ_ERR_INVALID_ARG;
+    }
+    /* no margin given: 4 GiB, or an eighth of a machine smaller than 32 GiB */
+    uint64_t margin = c->safety_margin ? c->safety_margin
+                      : mem / 8 < (4ull << 30) ? mem / 8
+                                               : (4ull << 30);
+    *total = mem - margin;
+    return CZ_OK;
 }
 
 int cz_engine_new(cz_engine **out, const cz_engine_config *cfg, char *err, size_t errlen)
@@ -122,16 +167,20 @@ int cz_engine_new(cz_engine **out, const cz_engine_config *cfg, char *err, size_
         cz_msgf(err, errlen, "engine: a worker count or queue depth is out of range");
         return CZ_ERR_INVALID_ARG;
     }
-    uint64_t total = c.memory_budget;
-    if (total == 0) {
-        uint64_t margin = c.safety_margin;
-        int rc = cz_budget_auto_total(&total, margin ? margin : (4ull << 30));
-        if (rc != CZ_OK && margin == 0)
-            rc = cz_budget_auto_total(&total, 0), total -= total / 8;
-        if (rc != CZ_OK) {
-            cz_msgf(err, errlen, "engine: cannot size the memory budget from /proc/meminfo");
-            return rc;
-        }
+    uint64_t total;
+    int brc = budget_total(&c, &total, err, errlen);
+    if (brc != CZ_OK)
+        return brc;
+    uint64_t pool = c.request_pool ? c.request_pool
+                    : total / 8 < (4ull << 30) ? total / 8
+                                               : (4ull << 30);
+    if (pool > total / 2 || pool < cz_mem_charge(1)) {
+        cz_msgf(err, errlen,
+                "engine: the request pool (%llu bytes) must be between %llu bytes and half the "
+                "memory budget (%llu bytes)",
+                (unsigned long long)pool, (unsigned long long)cz_mem_charge(1),
+                (unsigned long long)(total / 2));
+        return CZ_ERR_INVALID_ARG;
     }
     cz_engine *e = calloc(1, sizeof *e);
     if (e == NULL)
@@ -150,8 +199,9 @@ int cz_engine_new(cz_engine **out, const cz_engine_config *cfg, char *err, size_
     pthread_mutex_init(&e->mu, NULL);
     pthread_mutex_init(&e->tl_mu, NULL);
     e->log = c.log ? c.log : stderr;
-    pthread_cond_t *cvs[] = {&e->cv_work, &e->cv_prove,   &e->cv_final, &e->cv_space,
-                             &e->cv_done, &e->cv_circuit, &e->cv_api,   &e->cv_sampler};
+    pthread_cond_t *cvs[] = {&e->cv_work,    &e->cv_prove, &e->cv_final,   &e->cv_space,
+                             &e->cv_done,    &e->cv_circuit, &e->cv_api, &e->cv_sampler,
+                             &e->cv_notify};
     for (size_t i = 0; i < sizeof cvs / sizeof cvs[0]; i++)
         pthread_cond_init(cvs[i], NULL);
     e->tl_cap = c.timeline_events;
@@ -160,6 +210,10 @@ int cz_engine_new(cz_engine **out, const cz_engine_config *cfg, char *err, size_
     unsigned nt = c.synthesis_workers + e->n_dev * e->cfg.prover_workers + c.finalizers;
     e->threads = calloc(nt, sizeof *e->threads);
     int rc = (e->tl && e->dev_mu && e->threads) ? cz_budget_new(&e->budget, total) : CZ_ERR_NOMEM;
+    if (rc == CZ_OK) {
+        cz_wait_key key = {CZ_PRIO_CRITICAL + 1, 0, 0};
+        rc = cz_budget_reserve(e->budget, pool, &key, 0, NULL, &e->request_pool, NULL, 0);
+    }
     if (rc == CZ_OK && c.prover_threads > 1)
         rc = cz_pool_new(&e->pool, c.prover_threads - 1);
     if (rc != CZ_OK) {
@@ -198,6 +252,12 @@ int cz_engine_new(cz_engine **out, const cz_engine_config *cfg, char *err, size_
             rc = CZ_ERR_THREAD;
         else
             e->sampler_started = true;
+    }
+    if (rc == CZ_OK) {
+        if (pthread_create(&e->notifier, NULL, cz_eng_notifier, e) != 0)
+            rc = CZ_ERR_THREAD;
+        else
+            e->notifier_started = true;
     }
     if (rc != CZ_OK) {
         cz_msgf(err, errlen, "engine: starting the workers failed: %s", cz_strerror(rc));
@@ -239,9 +299,15 @@ void cz_engine_free(cz_engine *e)
         cz_eng_job_check_end(e, j); /* nothing in flight: ends (moves to history) */
         j = nx;
     }
-    while (e->n_api > 0) /* awaiters leave */
+    while (e->n_api > 0) /* awaiters and submitters leave */
         pthread_cond_wait(&e->cv_api, &e->mu);
+    /* every job has ended: the notifier delivers what is queued (watches
+     * included) and stops */
+    e->notifier_stop = true;
+    pthread_cond_signal(&e->cv_notify);
     pthread_mutex_unlock(&e->mu);
+    if (e->notifier_started)
+        pthread_join(e->notifier, NULL);
     for (job *j = e->hist; j;) {
         job *nx = j->next;
         cz_eng_job_free(j);
@@ -253,8 +319,10 @@ void cz_engine_free(cz_engine *e)
         free(c);
         c = nx;
     }
+    cz_resv_release(e->request_pool);
     cz_pool_free(e->pool);
     cz_budget_free(e->budget);
+    free(e->index);
     for (unsigned d = 0; e->dev_mu && d < e->n_dev; d++)
         pthread_mutex_destroy(&e->dev_mu[d]);
     pthread_mutex_destroy(&e->mu);
@@ -284,6 +352,10 @@ void cz_engine_status_get(cz_engine *e, cz_engine_status *s)
         else
             s->jobs_running++;
     }
+    s->partitions_unfinished = (uint32_t)e->live_parts;
+    s->max_jobs = e->cfg.max_jobs;
+    s->max_partitions = e->cfg.max_partitions;
+    s->watches = e->n_watches;
     s->synth_busy = e->synth_busy;
     s->prove_busy = e->prove_busy;
     s->final_busy = e->final_busy;
@@ -294,12 +366,22 @@ void cz_engine_status_get(cz_engine *e, cz_engine_status *s)
     s->final_queue = e->fq.n;
     for (circuit *c = e->circuits; c; c = c->next)
         s->circuits_cached++;
+    pthread_mutex_unlock(&e->mu);
+    cz_budget_snapshot(e->budget, &s->mem);
+    s->request_pool = cz_resv_size(e->request_pool);
+    s->request_used = cz_resv_used(e->request_pool);
+    s->rss = cz_mem_rss();
+    s->untracked = s->rss > s->mem.allocated ? s->rss - s->mem.allocated : 0;
+    /* this reading counts towards the peaks too, so a peak is never below
+     * the figure shown beside it */
+    pthread_mutex_lock(&e->mu);
+    if (s->rss > e->peak_rss)
+        e->peak_rss = s->rss;
+    if (s->untracked > e->peak_untracked)
+        e->peak_untracked = s->untracked;
     s->peak_rss = e->peak_rss;
     s->peak_untracked = e->peak_untracked;
     pthread_mutex_unlock(&e->mu);
-    cz_budget_snapshot(e->budget, &s->mem);
-    s->rss = cz_mem_rss();
-    s->untracked = s->rss > s->mem.allocated ? s->rss - s->mem.allocated : 0;
 }
 
 size_t cz_engine_timeline(cz_engine *e, cz_timeline_event *out, size_t max)

@@ -40,14 +40,26 @@ typedef struct circuit {
     struct circuit *next;
 } circuit;
 
+/* A notification for the notifier thread: a job event for on_job and/or
+ * watches to fire with a result (see job.c). */
+typedef struct notice {
+    struct notice *next;
+    bool has_event;
+    cz_job_event ev; /* its strings point into the fields below */
+    char id[CZ_JOB_ID_MAX], circuit[CZ_JOB_ID_MAX], message[256];
+    cz_job_watch *fire; /* watches to call with rc CZ_OK and res (fnext chain) */
+    cz_job_result res;  /* the job's final state, proofs owned */
+} notice;
+
 typedef struct job {
     char id[CZ_JOB_ID_MAX];
     uint64_t seq;
+    uint8_t digest[32]; /* what determines its proofs (job.c) */
     cz_priority prio;
     cz_job_kind kind;
     cz_job_synthetic syn;
     char circuit_id[CZ_JOB_ID_MAX];
-    cz_fr *w; /* CZ_KIND_GROTH16: partitions x n_w */
+    cz_fr *w; /* CZ_KIND_GROTH16: partitions x n_w, from the request pool */
     size_t n_w;
     uint32_t n_parts, next_part, done, in_flight;
     cz_job_state state;
@@ -55,9 +67,15 @@ typedef struct job {
     int err;
     char msg[256];
     atomic_int cancel; /* set on cancel, failure and shutdown */
+    bool cancel_unwatched;
+    bool admitting; /* submit is copying its input: not to be started or ended */
     uint8_t *proofs;
     double t_submit, t_first, t_end, synth_ms, prove_ms;
-    struct job *next;
+    cz_job_watch *watches;     /* pending cz_engine_watch calls */
+    notice *ev_submit, *ev_start, *ev_end; /* allocated at submit, queued once each */
+    bool indexed;              /* in e->index under id */
+    struct job *next;          /* live or history list */
+    struct job *hnext;         /* index chain */
 } job;
 
 typedef struct part {
@@ -91,7 +109,18 @@ struct cz_engine {
     pthread_cond_t cv_work, cv_prove, cv_final, cv_space, cv_done, cv_circuit, cv_api;
     bool stop;
     job *live, *hist;
-    unsigned n_hist, n_api;
+    unsigned n_live, n_hist, n_api;
+    uint64_t live_parts; /* unfinished partitions of live jobs */
+    job **index;         /* live and history jobs by id (chained hash) */
+    size_t index_cap, index_n;
+    cz_resv *request_pool;
+    /* notifier: queued notices, timed watches */
+    pthread_t notifier;
+    bool notifier_started, notifier_stop;
+    pthread_cond_t cv_notify;
+    notice *nq_head, *nq_tail;
+    cz_job_watch *timed;
+    unsigned n_watches;
     fifo pq, fq;
     circuit *circuits;
     uint64_t next_seq;
@@ -120,6 +149,20 @@ static inline double cz_eng_now_ms(const cz_engine *e)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)(t.tv_sec - e->t0.tv_sec) * 1e3 + (double)(t.tv_nsec - e->t0.tv_nsec) * 1e-6;
+}
+
+/* CLOCK_REALTIME ms from now, for pthread_cond_timedwait. */
+static inline struct timespec cz_eng_deadline(int64_t ms)
+{
+    struct timespec dl;
+    clock_gettime(CLOCK_REALTIME, &dl);
+    if (ms < 0)
+        ms = 0;
+    dl.tv_sec += (time_t)(ms / 1000);
+    dl.tv_nsec += (long)(ms % 1000) * 1000000;
+    if (dl.tv_nsec >= 1000000000)
+        dl.tv_sec++, dl.tv_nsec -= 1000000000;
+    return dl;
 }
 
 static inline void cz_eng_fifo_push(fifo *q, part *p)
@@ -157,11 +200,25 @@ void cz_eng_timeline(cz_engine *e, const job *j, uint32_t idx, const char *stage
 
 /* job.c */
 void cz_eng_job_free(job *j);
+/* The job indexed under id, NULL if none.  Caller holds e->mu. */
+job *cz_eng_find_job(cz_engine *e, const char *id);
+/* j's state (proofs copied when asked and COMPLETED).  Caller holds e->mu. */
+void cz_eng_fill_result(cz_engine *e, const job *j, cz_job_result *r, bool proofs);
+/* Queues the job's STARTED event.  Caller holds e->mu. */
+void cz_eng_job_started_locked(cz_engine *e, job *j);
 /* Marks j failed (or cancelled) once: later partitions stop at their next
  * boundary.  Caller holds e->mu. */
 void cz_eng_job_fail_locked(cz_engine *e, job *j, int rc, const char *msg);
 /* Ends j if nothing of it is in flight any more.  Caller holds e->mu. */
 void cz_eng_job_check_end(cz_engine *e, job *j);
+
+/* notify.c: the notifier thread (delivers notices and due watches until
+ * notifier_stop with nothing left); queueing a notice; taking a job's
+ * watches off to fire them (a list through fnext).  The _locked ones
+ * expect e->mu held. */
+void *cz_eng_notifier(void *arg);
+void cz_eng_notice_push_locked(cz_engine *e, notice *n);
+cz_job_watch *cz_eng_watches_take_locked(cz_engine *e, job *j);
 
 /* circuit.c */
 circuit *cz_eng_find_circuit(cz_engine *e, const char *id); /* caller holds e->mu */

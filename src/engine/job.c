@@ -1,5 +1,6 @@
-/* Jobs: submission, results, cancellation and the history (see
- * engine_internal.h). */
+/* Jobs: ids and their index, submission (idempotency by digest, admission
+ * limits, the input copied into the request pool), results, cancellation
+ * and the history (see engine_internal.h). */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -7,6 +8,8 @@
 #include <string.h>
 
 #include "cuzk/err.h"
+#include "cuzk/sha256.h"
+#include "cuzk/utf8.h"
 #include "engine/engine_internal.h"
 
 const char *cz_job_state_name(cz_job_state s)
@@ -15,23 +18,128 @@ const char *cz_job_state_name(cz_job_state s)
     return (unsigned)s < 5 ? n[s] : "?";
 }
 
-/* ------------------------------------------------------- job lifecycle --- */
-
-static job *find_job(cz_engine *e, const char *id)
+const char *cz_job_kind_name(cz_job_kind k)
 {
-    for (job *j = e->live; j; j = j->next)
-        if (!strcmp(j->id, id))
-            return j;
-    for (job *j = e->hist; j; j = j->next)
+    switch (k) {
+    case CZ_KIND_SYNTHETIC:
+        return "synthetic";
+    case CZ_KIND_GROTH16:
+        return "groth16";
+    }
+    return "?";
+}
+
+/* ----------------------------------------------------------------- ids --- */
+
+int cz_job_id_check(const char *id, size_t len, char *err, size_t errlen)
+{
+    size_t bad;
+    if (id == NULL || len == 0 || len >= CZ_JOB_ID_MAX) {
+        cz_msgf(err, errlen, "the id must have 1 to %d bytes, not %zu", CZ_JOB_ID_MAX - 1,
+                id ? len : 0);
+        return CZ_ERR_INVALID_ARG;
+    }
+    const char *nul = memchr(id, 0, len);
+    if (nul != NULL) {
+        cz_msgf(err, errlen, "the id has a NUL byte at offset %zu", (size_t)(nul - id));
+        return CZ_ERR_INVALID_ARG;
+    }
+    if (!cz_utf8_valid((const uint8_t *)id, len, &bad)) {
+        cz_msgf(err, errlen, "the id is not valid UTF-8 (at byte %zu)", bad);
+        return CZ_ERR_INVALID_ARG;
+    }
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)id[i];
+        /* C0 controls, DEL, and C1 controls (U+0080..U+009F: 0xC2 0x80..0x9F) */
+        if (c < 0x20 || c == 0x7f || (c == 0xc2 && (unsigned char)id[i + 1] < 0xa0)) {
+            cz_msgf(err, errlen, "the id has a control character at byte %zu", i);
+            return CZ_ERR_INVALID_ARG;
+        }
+    }
+    if (strncmp(id, CZ_JOB_ID_GENERATED, strlen(CZ_JOB_ID_GENERATED)) == 0) {
+        cz_msgf(err, errlen, "ids beginning with \"%s\" are the ones the engine makes",
+                CZ_JOB_ID_GENERATED);
+        return CZ_ERR_INVALID_ARG;
+    }
+    return CZ_OK;
+}
+
+/* The index: every live and history job reachable by its id, the newest
+ * one when an id was submitted again after failing. */
+static size_t id_hash(const char *id)
+{
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+    for (; *id; id++)
+        h = (h ^ (unsigned char)*id) * 0x100000001b3ull;
+    return (size_t)(h ^ (h >> 32));
+}
+
+static job *index_find(cz_engine *e, const char *id)
+{
+    if (e->index_cap == 0)
+        return NULL;
+    for (job *j = e->index[id_hash(id) & (e->index_cap - 1)]; j; j = j->hnext)
         if (!strcmp(j->id, id))
             return j;
     return NULL;
 }
 
+static void index_remove(cz_engine *e, job *j)
+{
+    if (!j->indexed)
+        return;
+    for (job **pp = &e->index[id_hash(j->id) & (e->index_cap - 1)]; *pp; pp = &(*pp)->hnext) {
+        if (*pp == j) {
+            *pp = j->hnext;
+            break;
+        }
+    }
+    j->indexed = false;
+    e->index_n--;
+}
+
+/* Adds j (replacing an older job of the same id), growing the table to
+ * keep chains short.  CZ_OK or CZ_ERR_NOMEM. */
+static int index_add(cz_engine *e, job *j)
+{
+    if (e->index_n + 1 > e->index_cap) {
+        size_t cap = e->index_cap ? 2 * e->index_cap : 256;
+        job **t = calloc(cap, sizeof *t);
+        if (t == NULL)
+            return CZ_ERR_NOMEM;
+        for (size_t i = 0; i < e->index_cap; i++) {
+            for (job *x = e->index[i], *nx; x; x = nx) {
+                nx = x->hnext;
+                size_t k = id_hash(x->id) & (cap - 1);
+                x->hnext = t[k];
+                t[k] = x;
+            }
+        }
+        free(e->index);
+        e->index = t;
+        e->index_cap = cap;
+    }
+    job *old = index_find(e, j->id);
+    if (old)
+        index_remove(e, old);
+    size_t k = id_hash(j->id) & (e->index_cap - 1);
+    j->hnext = e->index[k];
+    e->index[k] = j;
+    j->indexed = true;
+    e->index_n++;
+    return CZ_OK;
+}
+
+job *cz_eng_find_job(cz_engine *e, const char *id) { return index_find(e, id); }
+/* ------------------------------------------------------- job lifecycle --- */
+
 void cz_eng_job_free(job *j)
 {
-    free(j->w);
+    cz_mem_free(j->w);
     free(j->proofs);
+    free(j->ev_submit);
+    free(j->ev_start);
+    free(j->ev_end);
     free(j);
 }
 
@@ -45,188 +153,7 @@ void cz_eng_job_fail_locked(cz_engine *e, job *j, int rc, const char *msg)
     cz_budget_wake(e->budget);
 }
 
-void cz_eng_job_check_end(cz_engine *e, job *j)
-{
-    if (j->finished || j->in_flight > 0)
-        return;
-    if (j->err == CZ_OK && j->done < j->n_parts)
-        return;
-    j->finished = 1;
-    j->t_end = cz_eng_now_ms(e);
-    if (j->err == CZ_OK) {
-        j->state = CZ_JOB_COMPLETED;
-        e->completed++;
-    } else if (j->err == CZ_ERR_CANCELLED || j->err == CZ_ERR_SHUTDOWN) {
-        j->state = CZ_JOB_CANCELLED;
-        e->cancelled++;
-    } else {
-        j->state = CZ_JOB_FAILED;
-        e->failed++;
-    }
-    free(j->w);
-    j->w = NULL;
-    if (j->state != CZ_JOB_COMPLETED) {
-        free(j->proofs);
-        j->proofs = NULL;
-    }
-    /* live list -> history (newest first), trimmed to cfg.history */
-    for (job **pp = &e->live; *pp; pp = &(*pp)->next) {
-        if (*pp == j) {
-            *pp = j->next;
-            break;
-        }
-    }
-    j->next = e->hist;
-    e->hist = j;
-    if (++e->n_hist > e->cfg.history) {
-        job **pp = &e->hist;
-        for (unsigned i = 0; i < e->cfg.history && *pp; i++)
-            pp = &(*pp)->next;
-        job *old = *pp;
-        *pp = NULL;
-        while (old) {
-            job *nx = old->next;
-            cz_eng_job_free(old);
-            e->n_hist--;
-            old = nx;
-        }
-    }
-    pthread_cond_broadcast(&e->cv_done);
-}
-
-/* ---------------------------------------------------------------- jobs --- */
-
-static int check_request(cz_engine *e, const cz_job_request *req, job *j, char *err, size_t errlen)
-{
-    if ((unsigned)req->priority > CZ_PRIO_CRITICAL) {
-        cz_msgf(err, errlen, "job: priority %d is out of range", (int)req->priority);
-        return CZ_ERR_INVALID_ARG;
-    }
-    if (req->id && (strlen(req->id) == 0 || strlen(req->id) >= CZ_JOB_ID_MAX)) {
-        cz_msgf(err, errlen, "job: the id must have 1 to %d bytes", CZ_JOB_ID_MAX - 1);
-        return CZ_ERR_INVALID_ARG;
-    }
-    if (req->input == NULL) {
-        cz_msgf(err, errlen, "job: no input");
-        return CZ_ERR_INVALID_ARG;
-    }
-    if (req->kind == CZ_KIND_SYNTHETIC) {
-        const cz_job_synthetic *s = req->input;
-        int rc = cz_synthetic_check(&s->circuit, err, errlen);
-        if (rc != CZ_OK)
-            return rc;
-        if (s->partitions < 1 || s->partitions > 1024) {
-            cz_msgf(err, errlen, "job: %u partitions (need 1 to 1024)", s->partitions);
-            return CZ_ERR_INVALID_ARG;
-        }
-        j->syn = *s;
-        j->n_parts = s->partitions;
-        snprintf(j->circuit_id, sizeof j->circuit_id, "synthetic-%u-%u", s->circuit.log_rows,
-                 s->circuit.n_public);
-        return CZ_OK;
-    }
-    if (req->kind == CZ_KIND_GROTH16) {
-        const cz_job_groth16 *g = req->input;
-        if (g->circuit == NULL || strlen(g->circuit) >= CZ_JOB_ID_MAX || g->w == NULL ||
-            g->n_w == 0 || g->partitions < 1 || g->partitions > 1024) {
-            cz_msgf(err, errlen,
-                    "job: a groth16 job needs a circuit id, a witness and 1 to 1024 "
-                    "partitions");
-            return CZ_ERR_INVALID_ARG;
-        }
-        pthread_mutex_lock(&e->mu);
-        circuit *c = cz_eng_find_circuit(e, g->circuit);
-        size_t need =
-            c && c->registered ? cz_r1cs_num_inputs(c->r1cs) + cz_r1cs_num_aux(c->r1cs) : 0;
-        pthread_mutex_unlock(&e->mu);
-        if (c == NULL || !c->registered) {
-            cz_msgf(err, errlen, "job: circuit %s is not registered", g->circuit);
-            return CZ_ERR_NOT_FOUND;
-        }
-        if (need != g->n_w) {
-            cz_msgf(err, errlen, "job: the witness has %zu values, circuit %s needs %zu", g->n_w,
-                    g->circuit, need);
-            return CZ_ERR_INVALID_ARG;
-        }
-        snprintf(j->circuit_id, sizeof j->circuit_id, "%s", g->circuit);
-        j->n_w = g->n_w;
-        j->n_parts = g->partitions;
-        j->w = malloc((size_t)g->partitions * g->n_w * sizeof(cz_fr));
-        if (j->w == NULL) {
-            cz_msgf(err, errlen, "job: out of memory for the witness");
-            return CZ_ERR_NOMEM;
-        }
-        memcpy(j->w, g->w, (size_t)g->partitions * g->n_w * sizeof(cz_fr));
-        return CZ_OK;
-    }
-    cz_msgf(err, errlen, "job: unknown kind %d", (int)req->kind);
-    return CZ_ERR_INVALID_ARG;
-}
-
-int cz_engine_submit(cz_engine *e, const cz_job_request *req, char id_out[CZ_JOB_ID_MAX],
-                     bool *existing, char *err, size_t errlen)
-{
-    if (existing)
-        *existing = false;
-    if (e == NULL || req == NULL || id_out == NULL) {
-        cz_msgf(err, errlen, "job: NULL argument");
-        return CZ_ERR_INVALID_ARG;
-    }
-    id_out[0] = 0;
-    job *j = calloc(1, sizeof *j);
-    if (j == NULL)
-        return CZ_ERR_NOMEM;
-    int rc = check_request(e, req, j, err, errlen);
-    if (rc == CZ_OK) {
-        j->proofs = calloc(j->n_parts, CZ_GROTH16_PROOF_BYTES);
-        if (j->proofs == NULL)
-            rc = CZ_ERR_NOMEM;
-    }
-    if (rc != CZ_OK) {
-        cz_eng_job_free(j);
-        return rc;
-    }
-    j->prio = req->priority;
-    j->kind = req->kind;
-    atomic_init(&j->cancel, 0);
-    pthread_mutex_lock(&e->mu);
-    if (e->stop) {
-        pthread_mutex_unlock(&e->mu);
-        cz_eng_job_free(j);
-        cz_msgf(err, errlen, "job: the engine is shutting down");
-        return CZ_ERR_SHUTDOWN;
-    }
-    if (req->id) {
-        /* a live job, or a completed one still in the history (a client
-         * retrying after a lost reply gets its proof), is the same job; a
-         * failed or cancelled one is tried again */
-        job *o = find_job(e, req->id);
-        if (o && (!o->finished || o->state == CZ_JOB_COMPLETED)) {
-            snprintf(id_out, CZ_JOB_ID_MAX, "%s", o->id);
-            pthread_mutex_unlock(&e->mu);
-            cz_eng_job_free(j);
-            if (existing)
-                *existing = true;
-            return CZ_OK;
-        }
-    }
-    j->seq = ++e->next_seq;
-    if (req->id)
-        snprintf(j->id, sizeof j->id, "%s", req->id);
-    else
-        snprintf(j->id, sizeof j->id, "job-%llu", (unsigned long long)j->seq);
-    j->state = CZ_JOB_QUEUED;
-    j->t_submit = cz_eng_now_ms(e);
-    j->next = e->live;
-    e->live = j;
-    e->submitted++;
-    snprintf(id_out, CZ_JOB_ID_MAX, "%s", j->id);
-    pthread_cond_broadcast(&e->cv_work);
-    pthread_mutex_unlock(&e->mu);
-    return CZ_OK;
-}
-
-static void fill_result(cz_engine *e, const job *j, cz_job_result *r, bool proofs)
+void cz_eng_fill_result(cz_engine *e, const job *j, cz_job_result *r, bool proofs)
 {
     memset(r, 0, sizeof *r);
     r->state = j->state;
@@ -246,25 +173,397 @@ static void fill_result(cz_engine *e, const job *j, cz_job_result *r, bool proof
     }
 }
 
+/* Fills n's event from j (strings copied into n). */
+static void set_event(cz_engine *e, notice *n, const job *j, cz_job_event_kind what)
+{
+    cz_job_result r;
+    cz_eng_fill_result(e, j, &r, false);
+    snprintf(n->id, sizeof n->id, "%s", j->id);
+    snprintf(n->circuit, sizeof n->circuit, "%s", j->circuit_id);
+    snprintf(n->message, sizeof n->message, "%s", r.message);
+    n->has_event = true;
+    n->ev = (cz_job_event){.what = what,
+                           .id = n->id,
+                           .seq = j->seq,
+                           .kind = j->kind,
+                           .circuit = n->circuit,
+                           .priority = j->prio,
+                           .partitions = j->n_parts,
+                           .state = j->state,
+                           .message = n->message,
+                           .queue_ms = r.queue_ms,
+                           .synth_ms = r.synth_ms,
+                           .prove_ms = r.prove_ms,
+                           .total_ms = r.total_ms};
+}
+
+void cz_eng_job_started_locked(cz_engine *e, job *j)
+{
+    if (j->ev_start) {
+        set_event(e, j->ev_start, j, CZ_JOB_EV_STARTED);
+        cz_eng_notice_push_locked(e, j->ev_start);
+        j->ev_start = NULL;
+    }
+}
+
+void cz_eng_job_check_end(cz_engine *e, job *j)
+{
+    if (j->finished || j->admitting || j->in_flight > 0)
+        return;
+    if (j->err == CZ_OK && j->done < j->n_parts)
+        return;
+    j->finished = 1;
+    j->t_end = cz_eng_now_ms(e);
+    if (j->err == CZ_OK) {
+        j->state = CZ_JOB_COMPLETED;
+        e->completed++;
+    } else if (j->err == CZ_ERR_CANCELLED || j->err == CZ_ERR_SHUTDOWN) {
+        j->state = CZ_JOB_CANCELLED;
+        e->cancelled++;
+    } else {
+        j->state = CZ_JOB_FAILED;
+        e->failed++;
+    }
+    e->n_live--;
+    e->live_parts -= j->n_parts;
+    cz_mem_free(j->w); /* the input goes back to the request pool */
+    j->w = NULL;
+    if (j->state != CZ_JOB_COMPLETED) {
+        free(j->proofs);
+        j->proofs = NULL;
+    }
+    /* the FINISHED event, and every watch fired with the final state */
+    notice *n = j->ev_end;
+    j->ev_end = NULL;
+    set_event(e, n, j, CZ_JOB_EV_FINISHED);
+    cz_eng_fill_result(e, j, &n->res, true);
+    n->fire = cz_eng_watches_take_locked(e, j);
+    cz_eng_notice_push_locked(e, n);
+    /* live list -> history (newest first), trimmed to cfg.history */
+    for (job **pp = &e->live; *pp; pp = &(*pp)->next) {
+        if (*pp == j) {
+            *pp = j->next;
+            break;
+        }
+    }
+    j->next = e->hist;
+    e->hist = j;
+    if (++e->n_hist > e->cfg.history) {
+        job **pp = &e->hist;
+        for (unsigned i = 0; i < e->cfg.history && *pp; i++)
+            pp = &(*pp)->next;
+        job *old = *pp;
+        *pp = NULL;
+        while (old) {
+            job *nx = old->next;
+            index_remove(e, old);
+            cz_eng_job_free(old);
+            e->n_hist--;
+            old = nx;
+        }
+    }
+    pthread_cond_broadcast(&e->cv_done);
+}
+
+/* ---------------------------------------------------------- submission --- */
+
+/* The digest of what determines a job's proofs, and the kind's checks:
+ * j's shape (circuit id, partitions, n_w) is filled in.  Without e->mu
+ * except for the registered circuit's lookup. */
+static int check_request(cz_engine *e, const cz_job_request *req, job *j, char *err, size_t errlen)
+{
+    if ((unsigned)req->priority > CZ_PRIO_CRITICAL) {
+        cz_msgf(err, errlen, "job: priority %d is out of range", (int)req->priority);
+        return CZ_ERR_INVALID_ARG;
+    }
+    if (req->id) {
+        char why[160];
+        if (cz_job_id_check(req->id, strlen(req->id), why, sizeof why) != CZ_OK) {
+            cz_msgf(err, errlen, "job: %s", why);
+            return CZ_ERR_INVALID_ARG;
+        }
+    }
+    if (req->input == NULL) {
+        cz_msgf(err, errlen, "job: no input");
+        return CZ_ERR_INVALID_ARG;
+    }
+    cz_sha256_ctx h;
+    cz_sha256_init(&h);
+    cz_sha256_update(&h, "cuzk job v1", 11);
+    cz_sha256_update_u64(&h, (uint64_t)req->kind);
+    if (req->kind == CZ_KIND_SYNTHETIC) {
+        const cz_job_synthetic *s = req->input;
+        if (e->cfg.no_synthetic) {
+            cz_msgf(err, errlen, "job: the built-in synthetic kind is turned off here");
+            return CZ_ERR_UNSUPPORTED;
+        }
+        int rc = cz_synthetic_check(&s->circuit, err, errlen);
+        if (rc != CZ_OK)
+            return rc;
+        if (s->partitions < 1 || s->partitions > 1024) {
+            cz_msgf(err, errlen, "job: %u partitions (need 1 to 1024)", s->partitions);
+            return CZ_ERR_INVALID_ARG;
+        }
+        j->syn = *s;
+        j->n_parts = s->partitions;
+        snprintf(j->circuit_id, sizeof j->circuit_id, "%s%u-%u", CZ_CIRCUIT_ID_SYNTHETIC,
+                 s->circuit.log_rows, s->circuit.n_public);
+        cz_sha256_update_u64(&h, s->circuit.log_rows);
+        cz_sha256_update_u64(&h, s->circuit.n_public);
+        cz_sha256_update_u64(&h, s->circuit.seed);
+        cz_sha256_update_u64(&h, s->partitions);
+        cz_sha256_final(&h, j->digest);
+        return CZ_OK;
+    }
+    if (req->kind == CZ_KIND_GROTH16) {
+        const cz_job_groth16 *g = req->input;
+        if (g->circuit == NULL || strlen(g->circuit) >= CZ_JOB_ID_MAX ||
+            (g->w == NULL) == (g->w_le == NULL) || g->n_w == 0 || g->partitions < 1 ||
+            g->partitions > 1024) {
+            cz_msgf(err, errlen,
+                    "job: a groth16 job needs a circuit id, one witness (values or "
+                    "encodings) and 1 to 1024 partitions");
+            return CZ_ERR_INVALID_ARG;
+        }
+        pthread_mutex_lock(&e->mu);
+        circuit *c = cz_eng_find_circuit(e, g->circuit);
+        size_t need =
+            c && c->registered ? cz_r1cs_num_inputs(c->r1cs) + cz_r1cs_num_aux(c->r1cs) : 0;
+        pthread_mutex_unlock(&e->mu);
+        if (c == NULL || !c->registered) {
+            cz_msgf(err, errlen, "job: circuit %s is not registered", g->circuit);
+            return CZ_ERR_NOT_FOUND;
+        }
+        if (need != g->n_w) {
+            cz_msgf(err, errlen, "job: the witness has %zu values, circuit %s needs %zu", g->n_w,
+                    g->circuit, need);
+            return CZ_ERR_INVALID_ARG;
+        }
+        snprintf(j->circuit_id, sizeof j->circuit_id, "%s", g->circuit);
+        j->n_w = g->n_w;
+        j->n_parts = g->partitions;
+        size_t n = (size_t)g->partitions * g->n_w;
+        cz_sha256_update(&h, g->circuit, strlen(g->circuit) + 1);
+        cz_sha256_update_u64(&h, g->n_w);
+        cz_sha256_update_u64(&h, g->partitions);
+        if (g->w_le) {
+            cz_sha256_update(&h, g->w_le, 32 * n);
+        } else {
+            uint8_t b[32];
+            for (size_t i = 0; i < n; i++) {
+                cz_fr_to_bytes_le(b, &g->w[i]);
+                cz_sha256_update(&h, b, 32);
+            }
+        }
+        cz_sha256_final(&h, j->digest);
+        return CZ_OK;
+    }
+    cz_msgf(err, errlen, "job: unknown kind %d", (int)req->kind);
+    return CZ_ERR_INVALID_ARG;
+}
+
+/* The kind's input into the request pool (outside e->mu): a groth16
+ * job's witness, decoded and checked when it comes as encodings. */
+static int copy_input(cz_engine *e, const cz_job_request *req, job *j, char *err, size_t errlen)
+{
+    if (req->kind != CZ_KIND_GROTH16)
+        return CZ_OK;
+    const cz_job_groth16 *g = req->input;
+    size_t n = (size_t)g->partitions * g->n_w, bytes = n * sizeof(cz_fr);
+    uint64_t pool = cz_resv_size(e->request_pool);
+    if (cz_mem_charge(bytes) > pool) {
+        cz_msgf(err, errlen, "job: the witness (%zu bytes) is larger than the whole request pool "
+                             "(%llu bytes)", bytes, (unsigned long long)pool);
+        return CZ_ERR_TOO_BIG;
+    }
+    cz_buf_tag tag = {j->seq, UINT32_MAX, "queued"};
+    if (cz_mem_alloc((void **)&j->w, e->request_pool, CZ_BUF_INPUT, bytes, &tag, NULL, 0) !=
+        CZ_OK) {
+        cz_msgf(err, errlen,
+                "job: the request pool has %llu of %llu bytes free, the witness needs %zu: "
+                "retry when queued jobs have finished",
+                (unsigned long long)(pool - cz_resv_used(e->request_pool)),
+                (unsigned long long)pool, bytes);
+        return CZ_ERR_LIMIT;
+    }
+    if (g->w) {
+        memcpy(j->w, g->w, bytes);
+        return CZ_OK;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (cz_fr_from_bytes_le(&j->w[i], g->w_le + 32 * i) != CZ_OK) {
+            cz_msgf(err, errlen, "job: witness value %zu (partition %zu, index %zu) is not below "
+                                 "the scalar field modulus", i, i / g->n_w, i % g->n_w);
+            return CZ_ERR_NOT_CANONICAL;
+        }
+    }
+    return CZ_OK;
+}
+
+/* Removes a job that never got admitted.  Caller holds e->mu. */
+static void unadmit_locked(cz_engine *e, job *j)
+{
+    for (job **pp = &e->live; *pp; pp = &(*pp)->next) {
+        if (*pp == j) {
+            *pp = j->next;
+            break;
+        }
+    }
+    index_remove(e, j);
+    e->n_live--;
+    e->live_parts -= j->n_parts;
+}
+
+int cz_engine_submit(cz_engine *e, const cz_job_request *req, char id_out[CZ_JOB_ID_MAX],
+                     bool *existing, char *err, size_t errlen)
+{
+    if (existing)
+        *existing = false;
+    if (e == NULL || req == NULL || id_out == NULL) {
+        cz_msgf(err, errlen, "job: NULL argument");
+        return CZ_ERR_INVALID_ARG;
+    }
+    id_out[0] = 0;
+    job *j = calloc(1, sizeof *j);
+    if (j == NULL)
+        return CZ_ERR_NOMEM;
+    int rc = check_request(e, req, j, err, errlen);
+    if (rc == CZ_OK) {
+        j->proofs = calloc(j->n_parts, CZ_GROTH16_PROOF_BYTES);
+        j->ev_submit = calloc(1, sizeof(notice));
+        j->ev_start = calloc(1, sizeof(notice));
+        j->ev_end = calloc(1, sizeof(notice));
+        if (!j->proofs || !j->ev_submit || !j->ev_start || !j->ev_end) {
+            cz_msgf(err, errlen, "job: out of memory");
+            rc = CZ_ERR_NOMEM;
+        }
+    }
+    if (rc != CZ_OK) {
+        cz_eng_job_free(j);
+        return rc;
+    }
+    j->prio = req->priority;
+    j->kind = req->kind;
+    j->cancel_unwatched = req->cancel_unwatched;
+    atomic_init(&j->cancel, 0);
+
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        if (e->stop) {
+            pthread_mutex_unlock(&e->mu);
+            cz_eng_job_free(j);
+            cz_msgf(err, errlen, "job: the engine is shutting down");
+            return CZ_ERR_SHUTDOWN;
+        }
+        job *o = req->id ? index_find(e, req->id) : NULL;
+        if (o && o->admitting) { /* the same id being admitted: wait for it */
+            pthread_cond_wait(&e->cv_done, &e->mu);
+            continue;
+        }
+        /* a live job, or a completed one still in the history (a client
+         * retrying after a lost reply gets its proof), is the same job if
+         * it was asked for with the same parameters; a failed or cancelled
+         * one is tried again */
+        if (o && (!o->finished || o->state == CZ_JOB_COMPLETED)) {
+            rc = memcmp(o->digest, j->digest, sizeof j->digest) == 0 ? CZ_OK : CZ_ERR_EXISTS;
+            if (rc == CZ_OK) {
+                snprintf(id_out, CZ_JOB_ID_MAX, "%s", o->id);
+                if (!req->cancel_unwatched)
+                    o->cancel_unwatched = false; /* someone may await it later */
+                if (existing)
+                    *existing = true;
+            } else {
+                cz_msgf(err, errlen,
+                        "job: id %s is taken by a %s job (%s, %u partitions) with other "
+                        "parameters",
+                        o->id, cz_job_kind_name(o->kind), cz_job_state_name(o->state),
+                        o->n_parts);
+            }
+            pthread_mutex_unlock(&e->mu);
+            cz_eng_job_free(j);
+            return rc;
+        }
+        break;
+    }
+    if (e->n_live + 1 > e->cfg.max_jobs ||
+        e->live_parts + j->n_parts > (uint64_t)e->cfg.max_partitions) {
+        bool jobs = e->n_live + 1 > e->cfg.max_jobs;
+        cz_msgf(err, errlen,
+                jobs ? "job: %llu jobs are unfinished, the limit is %llu: retry later"
+                     : "job: %llu partitions are unfinished, %llu more would pass the limit "
+                       "%llu: retry later",
+                jobs ? (unsigned long long)e->n_live : (unsigned long long)e->live_parts,
+                jobs ? (unsigned long long)e->cfg.max_jobs : (unsigned long long)j->n_parts,
+                (unsigned long long)e->cfg.max_partitions);
+        pthread_mutex_unlock(&e->mu);
+        cz_eng_job_free(j);
+        return CZ_ERR_LIMIT;
+    }
+    j->seq = ++e->next_seq;
+    if (req->id)
+        snprintf(j->id, sizeof j->id, "%s", req->id);
+    else
+        snprintf(j->id, sizeof j->id, "%s%llu", CZ_JOB_ID_GENERATED, (unsigned long long)j->seq);
+    if (index_add(e, j) != CZ_OK) {
+        pthread_mutex_unlock(&e->mu);
+        cz_eng_job_free(j);
+        cz_msgf(err, errlen, "job: out of memory");
+        return CZ_ERR_NOMEM;
+    }
+    /* admitted provisionally: counted, findable, not startable until its
+     * input is in */
+    j->admitting = true;
+    j->state = CZ_JOB_QUEUED;
+    j->t_submit = cz_eng_now_ms(e);
+    j->next = e->live;
+    e->live = j;
+    e->n_live++;
+    e->live_parts += j->n_parts;
+    e->n_api++;
+    pthread_mutex_unlock(&e->mu);
+
+    rc = copy_input(e, req, j, err, errlen);
+
+    pthread_mutex_lock(&e->mu);
+    j->admitting = false;
+    if (rc == CZ_OK && e->stop) {
+        rc = CZ_ERR_SHUTDOWN;
+        cz_msgf(err, errlen, "job: the engine is shutting down");
+    }
+    if (rc != CZ_OK) {
+        unadmit_locked(e, j);
+    } else {
+        e->submitted++;
+        snprintf(id_out, CZ_JOB_ID_MAX, "%s", j->id);
+        set_event(e, j->ev_submit, j, CZ_JOB_EV_SUBMITTED);
+        cz_eng_notice_push_locked(e, j->ev_submit);
+        j->ev_submit = NULL;
+        cz_eng_job_check_end(e, j); /* cancelled while it was being admitted */
+        pthread_cond_broadcast(&e->cv_work);
+    }
+    pthread_cond_broadcast(&e->cv_done);
+    if (--e->n_api == 0)
+        pthread_cond_broadcast(&e->cv_api);
+    pthread_mutex_unlock(&e->mu);
+    if (rc != CZ_OK)
+        cz_eng_job_free(j);
+    return rc;
+}
+
+/* ------------------------------------------------------------- results --- */
+
 int cz_engine_await(cz_engine *e, const char *id, int64_t timeout_ms, cz_job_result *res)
 {
     if (e == NULL || id == NULL || res == NULL)
         return CZ_ERR_INVALID_ARG;
     memset(res, 0, sizeof *res);
-    struct timespec dl;
-    clock_gettime(CLOCK_REALTIME, &dl);
-    if (timeout_ms >= 0) {
-        dl.tv_sec += timeout_ms / 1000;
-        dl.tv_nsec += (timeout_ms % 1000) * 1000000;
-        if (dl.tv_nsec >= 1000000000)
-            dl.tv_sec++, dl.tv_nsec -= 1000000000;
-    }
+    struct timespec dl = cz_eng_deadline(timeout_ms);
     pthread_mutex_lock(&e->mu);
     e->n_api++;
     int rc = CZ_OK;
     job *j;
     for (;;) {
-        j = find_job(e, id);
+        j = index_find(e, id);
         if (j == NULL) {
             rc = CZ_ERR_NOT_FOUND;
             break;
@@ -277,7 +576,7 @@ int cz_engine_await(cz_engine *e, const char *id, int64_t timeout_ms, cz_job_res
         }
         if (timeout_ms >= 0) {
             if (pthread_cond_timedwait(&e->cv_done, &e->mu, &dl) != 0) {
-                j = find_job(e, id);
+                j = index_find(e, id);
                 rc = j == NULL ? CZ_ERR_NOT_FOUND : j->finished ? CZ_OK : CZ_ERR_TIMEOUT;
                 break;
             }
@@ -286,7 +585,7 @@ int cz_engine_await(cz_engine *e, const char *id, int64_t timeout_ms, cz_job_res
         }
     }
     if (j != NULL && rc != CZ_ERR_NOT_FOUND)
-        fill_result(e, j, res, rc == CZ_OK);
+        cz_eng_fill_result(e, j, res, rc == CZ_OK);
     if (--e->n_api == 0)
         pthread_cond_broadcast(&e->cv_api);
     pthread_mutex_unlock(&e->mu);
@@ -298,9 +597,9 @@ int cz_engine_job_status(cz_engine *e, const char *id, cz_job_result *res)
     if (e == NULL || id == NULL || res == NULL)
         return CZ_ERR_INVALID_ARG;
     pthread_mutex_lock(&e->mu);
-    job *j = find_job(e, id);
+    job *j = index_find(e, id);
     if (j)
-        fill_result(e, j, res, false);
+        cz_eng_fill_result(e, j, res, false);
     pthread_mutex_unlock(&e->mu);
     return j ? CZ_OK : CZ_ERR_NOT_FOUND;
 }
@@ -313,12 +612,14 @@ void cz_job_result_free(cz_job_result *res)
     }
 }
 
+/* -------------------------------------------------------- cancellation --- */
+
 int cz_engine_cancel(cz_engine *e, const char *id)
 {
     if (e == NULL || id == NULL)
         return CZ_ERR_INVALID_ARG;
     pthread_mutex_lock(&e->mu);
-    job *j = find_job(e, id);
+    job *j = index_find(e, id);
     if (j && !j->finished) {
         cz_eng_job_fail_locked(e, j, CZ_ERR_CANCELLED, "cancelled");
         cz_eng_job_check_end(e, j); /* a queued job ends at once */
@@ -345,3 +646,17 @@ unsigned cz_engine_cancel_all(cz_engine *e)
     return n;
 }
 
+int cz_engine_wait_idle(cz_engine *e, int64_t timeout_ms)
+{
+    struct timespec dl = cz_eng_deadline(timeout_ms);
+    int rc = CZ_OK;
+    pthread_mutex_lock(&e->mu);
+    while (e->n_live > 0 && rc == CZ_OK) {
+        if (timeout_ms < 0)
+            pthread_cond_wait(&e->cv_done, &e->mu);
+        else if (pthread_cond_timedwait(&e->cv_done, &e->mu, &dl) != 0)
+            rc = e->n_live > 0 ? CZ_ERR_TIMEOUT : CZ_OK;
+    }
+    pthread_mutex_unlock(&e->mu);
+    return rc;
+}

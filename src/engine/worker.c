@@ -37,12 +37,22 @@ static void part_fail(cz_engine *e, part *p, int rc, const char *msg)
 
 /* The partition's witness into p->w.  SYNTHETIC: witness-only synthesis
  * (the cs keeps its own copy of the assignment until it is freed: the
- * reservation includes it). */
-static int synthesize(const job *j, part *p, char *msg, size_t msglen)
+ * reservation includes it).  GROTH16: the client's assignment, which must
+ * satisfy the circuit (checked row by row: a failure names the constraint
+ * instead of surfacing later as a proof that does not verify). */
+static int synthesize(cz_engine *e, const job *j, part *p, char *msg, size_t msglen)
 {
     if (j->kind == CZ_KIND_GROTH16) {
         memcpy(p->w, j->w + (size_t)p->idx * j->n_w, j->n_w * sizeof(cz_fr));
-        return CZ_OK;
+        char why[200];
+        int rc = cz_r1cs_check(p->c->r1cs, p->w, p->n_w, e->pool, NULL, why, sizeof why);
+        if (rc == CZ_ERR_UNSATISFIED)
+            cz_msgf(msg, msglen, "the witness of partition %u does not satisfy circuit %s: %s",
+                    p->idx, j->circuit_id, why);
+        else if (rc != CZ_OK)
+            cz_msgf(msg, msglen, "checking the witness of partition %u failed: %s", p->idx,
+                    cz_strerror(rc));
+        return rc;
     }
     cz_cs *cs;
     int rc = cz_cs_new(&cs, CZ_CS_WITNESS, 0);
@@ -106,18 +116,19 @@ static part *synth_partition(cz_engine *e, job *j, uint32_t idx)
         uint64_t total = cz_mem_charge(w_bytes) + synth_copy + cz_mem_charge(p->sz.abc) +
                          cz_mem_charge(p->sz.start_scratch) + cz_mem_charge(p->sz.b2_scalars) +
                          cz_mem_charge(p->sz.finish_scratch);
-        /* its own circuit stays cached while it runs: what is left of the
-         * budget beside it is all a partition can ever get */
+        /* its own circuit stays cached while it runs, and the request pool
+         * stays reserved: what is left of the budget beside them is all a
+         * partition can ever get */
         uint64_t held = c->resv ? cz_resv_size(c->resv) : 0;
-        uint64_t budget = cz_budget_total(e->budget);
-        if (total > budget - held) {
+        uint64_t budget = cz_budget_total(e->budget), pool = cz_resv_size(e->request_pool);
+        if (total > budget - pool - held) {
             cz_msgf(msg, sizeof msg,
                     "partition %u needs %llu bytes (witness %zu, a/b/c %zu, scratch %zu + %zu, "
-                    "B_g2 scalars %zu) and its circuit holds %llu, but the memory budget is "
-                    "%llu bytes",
+                    "B_g2 scalars %zu), its circuit holds %llu and the request pool %llu, but "
+                    "the memory budget is %llu bytes",
                     idx, (unsigned long long)total, w_bytes, p->sz.abc, p->sz.start_scratch,
                     p->sz.finish_scratch, p->sz.b2_scalars, (unsigned long long)held,
-                    (unsigned long long)budget);
+                    (unsigned long long)pool, (unsigned long long)budget);
             part_fail(e, p, CZ_ERR_TOO_BIG, msg);
             return NULL;
         }
@@ -148,7 +159,7 @@ static part *synth_partition(cz_engine *e, job *j, uint32_t idx)
     cz_buf_tag tag = {j->seq, idx, CZ_ENG_STAGE_SYNTH};
     rc = cz_mem_alloc((void **)&p->w, p->resv, CZ_BUF_WITNESS, w_bytes, &tag, msg, sizeof msg);
     if (rc == CZ_OK)
-        rc = synthesize(j, p, msg, sizeof msg);
+        rc = synthesize(e, j, p, msg, sizeof msg);
     if (rc == CZ_OK && synth_copy)
         cz_resv_shrink(p->resv, synth_copy); /* the cs's copy is gone */
     if (rc == CZ_OK && n_in > 1) {
@@ -179,7 +190,7 @@ static job *pick_job(cz_engine *e)
 {
     job *best = NULL;
     for (job *j = e->live; j; j = j->next) {
-        if (j->finished || atomic_load(&j->cancel) || j->next_part >= j->n_parts)
+        if (j->finished || j->admitting || atomic_load(&j->cancel) || j->next_part >= j->n_parts)
             continue;
         if (!best || j->prio > best->prio || (j->prio == best->prio && j->seq < best->seq))
             best = j;
@@ -202,6 +213,7 @@ void *cz_eng_synth_worker(void *arg)
         if (j->state == CZ_JOB_QUEUED) {
             j->state = CZ_JOB_RUNNING;
             j->t_first = cz_eng_now_ms(e);
+            cz_eng_job_started_locked(e, j);
         }
         e->synth_busy++;
         pthread_mutex_unlock(&e->mu);
@@ -323,7 +335,7 @@ void *cz_eng_final_worker(void *arg)
             cz_msgf(msg, sizeof msg, "prove_finish of partition %u failed: %s", p->idx,
                     cz_strerror(rc));
             rc = rc == CZ_ERR_NOMEM ? rc : CZ_ERR_BACKEND;
-        } else if (e->cfg.self_verify &&
+        } else if (!e->cfg.no_verify &&
                    cz_groth16_verify(&p->c->pvk, &pf, p->pub, p->n_pub) != CZ_OK) {
             rc = CZ_ERR_BAD_PROOF;
             cz_msgf(msg, sizeof msg, "the proof of partition %u does not verify", p->idx);

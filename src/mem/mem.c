@@ -90,7 +90,8 @@ static size_t page_size(void)
 const char *cz_buf_class_name(cz_buf_class c)
 {
     static const char *const names[CZ_BUF__COUNT] = {
-        "params", "r1cs", "witness", "abc", "density", "pending", "scratch", "staging", "other",
+        "params",  "r1cs",    "witness", "abc",   "density",
+        "pending", "scratch", "staging", "input", "other",
     };
     return (unsigned)c < CZ_BUF__COUNT ? names[c] : "?";
 }
