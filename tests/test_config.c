@@ -48,7 +48,9 @@ static bool same(const cz_daemon_config *a, const cz_daemon_config *b)
         a->synthesis_workers == b->synthesis_workers &&
         a->pipeline_enabled == b->pipeline_enabled &&
         a->synthesis_lookahead == b->synthesis_lookahead &&
-        a->synthesis_concurrency == b->synthesis_concurrency &&
+        a->synthesis_concurrency == b->synthesis_concurrency && a->synthetic == b->synthetic &&
+        a->max_queued_jobs == b->max_queued_jobs &&
+        a->max_queued_partitions == b->max_queued_partitions &&
         a->max_parallel_synthesis == b->max_parallel_synthesis && a->slot_size == b->slot_size &&
         a->max_gpu_queue_depth == b->max_gpu_queue_depth && a->self_verify == b->self_verify &&
         strcmp(a->log_level, b->log_level) == 0 && strcmp(a->log_format, b->log_format) == 0 &&
@@ -109,23 +111,17 @@ static void test_example_file(void)
     tf_blob b = tf_fixture("..", "../docs/cuzk.example.toml");
     static const char *keys[] = {"listen",
                                  "status_listen",
-                                 "param_cache",
                                  "total_budget",
                                  "safety_margin",
                                  "eviction_min_idle",
                                  "devices",
                                  "gpu_threads",
                                  "gpu_workers_per_device",
-                                 "max_batch_size",
-                                 "max_batch_wait_ms",
-                                 "sort_by_type",
-                                 "threads",
+                                 "synthetic",
+                                 "max_queued_jobs",
+                                 "max_queued_partitions",
                                  "workers",
-                                 "enabled",
-                                 "synthesis_lookahead",
-                                 "synthesis_concurrency",
                                  "max_parallel_synthesis",
-                                 "slot_size",
                                  "max_gpu_queue_depth",
                                  "self_verify",
                                  "level",
@@ -135,6 +131,22 @@ static void test_example_file(void)
         char pat[64];
         snprintf(pat, sizeof pat, "\n%s = ", keys[i]);
         TF_CHECK_MSG(b.p != NULL && strstr((const char *)b.p, pat) != NULL, "%s", keys[i]);
+    }
+    /* the Rust cuzk's keys without effect here are listed, commented out */
+    static const char *noop[] = {"scheduler.max_batch_size", "scheduler.max_batch_wait_ms",
+                                 "scheduler.sort_by_type",   "synthesis.threads",
+                                 "pipeline.enabled",         "pipeline.synthesis_lookahead",
+                                 "pipeline.synthesis_concurrency", "pipeline.slot_size",
+                                 "srs.param_cache"};
+    for (size_t i = 0; i < sizeof noop / sizeof noop[0]; i++) {
+        char pat[80];
+        snprintf(pat, sizeof pat, "\n#   %s ", noop[i]);
+        const char *at = b.p ? strstr((const char *)b.p, pat) : NULL;
+        if (at == NULL) { /* a key alone on its line */
+            snprintf(pat, sizeof pat, "\n#   %s\n", noop[i]);
+            at = b.p ? strstr((const char *)b.p, pat) : NULL;
+        }
+        TF_CHECK_MSG(at != NULL, "%s is not listed", noop[i]);
     }
     free(b.p);
 
@@ -159,14 +171,22 @@ static void test_cuzk_files(void)
     warnings w = {0};
     char err[512];
     TF_CHECK_MSG(load(&c, current, &w, err, sizeof err) == CZ_OK, "%s", err);
-    TF_CHECK(w.n == 0 && strcmp(c.listen, "0.0.0.0:9820") == 0 && c.gpu_threads == 32);
+    TF_CHECK(strcmp(c.listen, "0.0.0.0:9820") == 0 && c.gpu_threads == 32);
     TF_CHECK(c.safety_margin == 8 * GIB && c.eviction_min_idle_ms == 600000);
+    /* its keys without effect here, one warning each: param_cache, the
+     * three of [scheduler], synthesis.threads, three of [pipeline] */
+    TF_CHECK_MSG(w.n == 8, "%d warnings", w.n);
+    TF_CHECK_MSG(strcmp(w.last, "t.toml:23: key pipeline.synthesis_concurrency has no effect "
+                                "here: synthesis and proving always overlap here, bounded by "
+                                "the memory budget") == 0,
+                 "%s", w.last);
+    w = (warnings){0};
 
     const char *old = "[srs]\nparam_cache = \"/p\"\npreload = [\"porep-32g\"]\n"
                       "[memory]\npinned_budget = \"50GiB\"\nworking_memory_budget = \"80GiB\"\n"
                       "[synthesis]\nthreads = 4\npartition_workers = 12\n";
     TF_CHECK_MSG(load(&c, old, &w, err, sizeof err) == CZ_OK, "%s", err);
-    TF_CHECK(w.n == 4 && c.synthesis_threads == 4 && strcmp(c.param_cache, "/p") == 0);
+    TF_CHECK(w.n == 6 && c.synthesis_threads == 4 && strcmp(c.param_cache, "/p") == 0);
     TF_CHECK_MSG(strcmp(w.last, "t.toml:9: key synthesis.partition_workers is deprecated: "
                                 "synthesis concurrency is managed by the memory budget; "
                                 "ignored") == 0,
@@ -186,12 +206,14 @@ static void test_all_keys(void)
 {
     const char *text =
         "[daemon]\nlisten = \"unix:///tmp/c.sock\"\nstatus_listen = \"[::1]:9821\"\n"
+        "synthetic = true\n"
         "[srs]\nparam_cache = 'C:\\params'\n"
         "[memory]\ntotal_budget = \"256GiB\"\nsafety_margin = 1_048_576\n"
         "eviction_min_idle = 90\n"
         "[gpus]\ndevices = [ 3, 0x1,\n  7, ] # three\ngpu_threads = 8\n"
         "gpu_workers_per_device = 1\n"
         "[scheduler]\nmax_batch_size = 3\nmax_batch_wait_ms = 0\nsort_by_type = false\n"
+        "max_queued_jobs = 9\nmax_queued_partitions = 99\n"
         "[synthesis]\nthreads = 64\nworkers = 12\n"
         "[pipeline]\nenabled = false\nsynthesis_lookahead = 0\n"
         "synthesis_concurrency = 2\nmax_parallel_synthesis = 0\nslot_size = 3\n"
@@ -214,6 +236,7 @@ static void test_all_keys(void)
     TF_CHECK(!c.pipeline_enabled && c.synthesis_lookahead == 0 && c.synthesis_concurrency == 2);
     TF_CHECK(c.max_parallel_synthesis == 18 && c.slot_size == 3 && c.max_gpu_queue_depth == 8);
     TF_CHECK(!c.self_verify && c.timeline);
+    TF_CHECK(c.synthetic && c.max_queued_jobs == 9 && c.max_queued_partitions == 99);
     TF_CHECK(strcmp(c.log_level, "debug") == 0 && strcmp(c.log_format, "json") == 0);
 
     /* Dotted keys at the top level reach the same fields. */
@@ -265,6 +288,12 @@ static void test_key_errors(void)
          "t.toml:2: key daemon.status_listen: 'unix:///x' is not HOST:PORT (or \"\" to disable)"},
         {"[daemon]\nstatus_listen = true\n",
          "t.toml:2: key daemon.status_listen: must be a string, not a boolean"},
+        {"[daemon]\nsynthetic = 1\n",
+         "t.toml:2: key daemon.synthetic: must be a boolean, not an integer"},
+        {"[scheduler]\nmax_queued_jobs = 0\n",
+         "t.toml:2: key scheduler.max_queued_jobs: 0 is out of range 1..65536"},
+        {"[scheduler]\nmax_queued_partitions = 1048577\n",
+         "t.toml:2: key scheduler.max_queued_partitions: 1048577 is out of range 1..1048576"},
         {"[srs]\nparam_cache = \"\"\n", "t.toml:2: key srs.param_cache: must not be empty"},
         {"[srs]\npreload = \"porep\"\n",
          "t.toml:2: key srs.preload: must be an array, not a string"},
@@ -730,6 +759,7 @@ static void test_circuits(void)
         "[circuits]\nx = \"a.params,\"\n",
         "[circuits]\nx = \"a.params,b,c\"\n",
         "[circuits]\n\"a b\" = \"k.zkey\"\n",
+        "[circuits]\nsynthetic-10-0 = \"k.zkey\"\n",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         TF_CHECK_MSG(load(&c, bad[i], &w, err, sizeof err) == CZ_ERR_BAD_FORMAT, "%s", bad[i]);

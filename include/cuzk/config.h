@@ -8,7 +8,11 @@
  * turned a malformed size into 50 GiB).  cuzk's deprecated keys
  * (memory.pinned_budget, memory.working_memory_budget, srs.preload,
  * synthesis.partition_workers) are type-checked, ignored, and reported
- * through the warning callback.
+ * through the warning callback; so are its keys that have no effect in
+ * this daemon (scheduler.max_batch_size, max_batch_wait_ms, sort_by_type;
+ * synthesis.threads; pipeline.enabled, synthesis_lookahead,
+ * synthesis_concurrency, slot_size; srs.param_cache until a Filecoin kind
+ * is proved), which are range-checked and then warned about when set.
  *
  * Sizes (memory.*) are strings such as "256GiB" (cz_parse_size, cuzk/units.h) or integers
  * (bytes); memory.eviction_min_idle is a string such as "5m"
@@ -38,8 +42,12 @@ typedef struct {
     char listen[256];        /* "unix:///PATH" (PATH < 108 bytes) or "HOST:PORT";
                                 default "unix:///run/curio/cuzk.sock" */
     char status_listen[256]; /* HTTP status endpoint "HOST:PORT"; "" (default): off */
+    bool synthetic;          /* our key daemon.synthetic: serve the built-in synthetic
+                                kind (a demo and benchmark feature); default false
+                                (cuzk-daemon without --config turns it on) */
     /* [srs] */
-    char param_cache[512]; /* directory of the .params/.vk files; default "/data/zk/params" */
+    char param_cache[512]; /* directory of the .params/.vk files; default "/data/zk/params"
+                              (no effect until a Filecoin kind is proved: warned) */
     /* [memory] */
     uint64_t total_budget;         /* bytes; 0: "auto" (default), MemTotal - safety_margin */
     uint64_t safety_margin;        /* bytes; default 5 GiB */
@@ -50,20 +58,26 @@ typedef struct {
     unsigned gpu_threads;                 /* CPU threads for GPU-side work; 0 (default): all CPUs */
     unsigned gpu_workers_per_device;      /* 1..16, default 2 */
     /* [scheduler] */
-    unsigned max_batch_size;    /* proofs per GPU batch, 1..64, default 1 */
-    uint64_t max_batch_wait_ms; /* 0..86400000, default 10000 */
-    bool sort_by_type;          /* default true */
+    unsigned max_batch_size;        /* 1..64, default 1 (no effect: warned) */
+    uint64_t max_batch_wait_ms;     /* 0..86400000, default 10000 (no effect: warned) */
+    bool sort_by_type;              /* default true (no effect: warned) */
+    unsigned max_queued_jobs;       /* our key: unfinished jobs accepted at once, 1..65536,
+                                       default 256; beyond, RESOURCE_EXHAUSTED */
+    unsigned max_queued_partitions; /* our key: their unfinished partitions, 1..2^20,
+                                       default 4096 */
     /* [synthesis] */
-    unsigned synthesis_threads; /* 0 (default): all CPUs */
+    unsigned synthesis_threads; /* 0 (default): all CPUs (no effect: warned) */
     unsigned synthesis_workers; /* our key synthesis.workers, 0..1024; 0 (default):
                                    chosen by the engine, memory bounded by the budget */
     /* [pipeline] */
-    bool pipeline_enabled;           /* default true */
-    unsigned synthesis_lookahead;    /* 0..1024, default 1 */
-    unsigned synthesis_concurrency;  /* 1..1024, default 1 */
-    unsigned max_parallel_synthesis; /* 1..1024, default 18 (a 0 in the file means 18) */
-    unsigned slot_size;              /* 0..1024, default 0 (off) */
-    unsigned max_gpu_queue_depth;    /* 0..1024, default 0 (no throttle) */
+    bool pipeline_enabled;           /* default true (no effect: warned) */
+    unsigned synthesis_lookahead;    /* 0..1024, default 1 (no effect: warned) */
+    unsigned synthesis_concurrency;  /* 1..1024, default 1 (no effect: warned) */
+    unsigned max_parallel_synthesis; /* 1..1024, default 18 (a 0 in the file means 18):
+                                        at most this many partition syntheses at once */
+    unsigned slot_size;              /* 0..1024, default 0 (no effect: warned) */
+    unsigned max_gpu_queue_depth;    /* 0..1024, default 0: synthesized partitions
+                                        waiting for the GPUs (0: the engine's 2) */
     bool self_verify;                /* our key pipeline.self_verify: verify every
                                         proof before returning it; default true
                                         (false: benchmarks only, warned) */
@@ -73,7 +87,8 @@ typedef struct {
     bool timeline;       /* our key logging.timeline: TIMELINE lines; default false */
 
     /* Our table [circuits]: circuits for GROTH16_GENERIC jobs, one key per
-     * circuit id (1..63 bytes of [A-Za-z0-9._-]) whose string value is a
+     * circuit id (1..63 bytes of [A-Za-z0-9._-], not beginning with
+     * "synthetic-", the built-in kind's) whose string value is a
      * snarkjs key "PATH.zkey" or bellperson files "PATH.params,PATH.pce"
      * (parameters and pre-compiled R1CS).  Loaded at start-up. */
     struct {
@@ -84,7 +99,8 @@ typedef struct {
     unsigned n_circuits;
 } cz_daemon_config;
 
-/* Receives one warning (a deprecated key), without a trailing newline:
+/* Receives one warning (a deprecated key, or one without effect here:
+ * "FILE:LINE: key K has no effect here: why"), without a trailing newline:
  * "FILE:LINE: key K is deprecated: why". */
 typedef void cz_config_warn_fn(void *ctx, const char *msg);
 
@@ -106,6 +122,11 @@ int cz_config_load_mem(cz_daemon_config *c, const char *text, size_t len, const 
  * that cannot be read: CZ_ERR_IO ("PATH: strerror"). */
 int cz_config_load_file(cz_daemon_config *c, const char *path, cz_config_warn_fn *warn,
                         void *warn_ctx, char *err, size_t errlen);
+
+/* Checks a gRPC listen address as daemon.listen does ("unix:///PATH" with
+ * PATH 1..107 bytes, or HOST:PORT): CZ_OK or CZ_ERR_BAD_FORMAT with err
+ * saying why. */
+int cz_config_check_listen(const char *addr, char *err, size_t errlen);
 
 /* Sets one key from the command line (--listen, --log-level, ...): key is
  * "table.key" as in the file, value its text: taken as a string for

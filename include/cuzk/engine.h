@@ -129,8 +129,8 @@ struct cz_job_event; /* below */
 typedef struct {
     uint64_t memory_budget;        /* bytes; 0: MemTotal - safety_margin */
     uint64_t safety_margin;        /* for memory_budget 0; 0: 4 GiB or 1/8 of RAM */
-    unsigned synthesis_workers;    /* 0: half the CPUs (1 to 8); the budget, not
-                                      this count, bounds their memory */
+    unsigned synthesis_workers;    /* 0: cz_engine_auto_synthesis_workers(); the
+                                      budget, not this count, bounds their memory */
     unsigned prover_workers;       /* per device; 0: 1 for the CPU back end, else 2 */
     unsigned finalizers;           /* 0: 1 */
     unsigned prover_threads;       /* threads of the CPU back end's pool (MSM,
@@ -163,6 +163,9 @@ typedef struct {
 } cz_engine_config;
 
 typedef struct cz_engine cz_engine;
+
+/* synthesis_workers 0's choice: half the CPUs, 1 to 8. */
+unsigned cz_engine_auto_synthesis_workers(void);
 
 /* Starts the workers.  CZ_OK, CZ_ERR_INVALID_ARG (a count out of range, a
  * memory_budget above MemTotal, a safety_margin not below it, a request
@@ -279,8 +282,10 @@ void cz_job_result_free(cz_job_result *res);
  * first (rc CZ_ERR_TIMEOUT, res the state then).  res is valid during the
  * call only.  A waiting watch costs no thread.
  *
- * The caller provides w and keeps it valid until fn has returned or
- * cz_engine_unwatch returned true; the engine owns its contents meanwhile.
+ * The caller provides w (zero-filled before its first use, so that a
+ * cz_engine_unwatch racing with this call sees an idle watch) and keeps it
+ * valid until fn has returned or cz_engine_unwatch returned true; the
+ * engine owns its contents meanwhile.
  * Returns CZ_OK (fn will be called, possibly before this returns, when the
  * job has finished), CZ_ERR_NOT_FOUND, CZ_ERR_LIMIT (max_watches pending),
  * CZ_ERR_SHUTDOWN (fn is not called then). */

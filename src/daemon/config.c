@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/engine.h"
 #include "cuzk/err.h"
 #include "cuzk/units.h"
 #include "daemon/toml.h"
@@ -33,7 +34,9 @@ typedef struct {
     size_t off, size;
     uint64_t min, max;
     const char *const *choices; /* K_CHOICE */
-    const char *note;           /* K_DEPRECATED: why */
+    const char *note;           /* K_DEPRECATED: why it is ignored; any other
+                                   kind: why it has no effect here (accepted
+                                   for the Rust cuzk's files, warned when set) */
 } keydef;
 
 #define F(field) offsetof(cz_daemon_config, field), sizeof(((cz_daemon_config *)0)->field)
@@ -41,10 +44,17 @@ typedef struct {
 static const char *const levels[] = {"trace", "debug", "info", "warn", "error", NULL};
 static const char *const formats[] = {"text", "json", NULL};
 
+static const char *const NO_BATCH =
+    "there is no cross-proof batching here: the partitions of every proof are pipelined";
+static const char *const PIPELINED =
+    "synthesis and proving always overlap here, bounded by the memory budget";
+
 static const keydef keys[] = {
     {"daemon", "listen", K_LISTEN, F(listen), 0, 0, NULL, NULL},
     {"daemon", "status_listen", K_HOSTPORT, F(status_listen), 0, 0, NULL, NULL},
-    {"srs", "param_cache", K_STRING, F(param_cache), 1, 0, NULL, NULL},
+    {"daemon", "synthetic", K_BOOL, F(synthetic), 0, 0, NULL, NULL},
+    {"srs", "param_cache", K_STRING, F(param_cache), 1, 0, NULL,
+     "this build proves no Filecoin kind yet"},
     {"srs", "preload", K_DEPRECATED, 0, 0, CZ_TOML_ARRAY, 0, NULL, "SRS is loaded on demand"},
     {"memory", "total_budget", K_BUDGET, F(total_budget), 0, 0, NULL, NULL},
     {"memory", "safety_margin", K_SIZE, F(safety_margin), 0, 0, NULL, NULL},
@@ -56,20 +66,25 @@ static const keydef keys[] = {
     {"gpus", "devices", K_DEVICES, 0, 0, 0, 1023, NULL, NULL},
     {"gpus", "gpu_threads", K_UNSIGNED, F(gpu_threads), 0, 4096, NULL, NULL},
     {"gpus", "gpu_workers_per_device", K_UNSIGNED, F(gpu_workers_per_device), 1, 16, NULL, NULL},
-    {"scheduler", "max_batch_size", K_UNSIGNED, F(max_batch_size), 1, 64, NULL, NULL},
-    {"scheduler", "max_batch_wait_ms", K_U64, F(max_batch_wait_ms), 0, 86400000, NULL, NULL},
-    {"scheduler", "sort_by_type", K_BOOL, F(sort_by_type), 0, 0, NULL, NULL},
-    {"synthesis", "threads", K_UNSIGNED, F(synthesis_threads), 0, 4096, NULL, NULL},
+    {"scheduler", "max_batch_size", K_UNSIGNED, F(max_batch_size), 1, 64, NULL, NO_BATCH},
+    {"scheduler", "max_batch_wait_ms", K_U64, F(max_batch_wait_ms), 0, 86400000, NULL, NO_BATCH},
+    {"scheduler", "sort_by_type", K_BOOL, F(sort_by_type), 0, 0, NULL, NO_BATCH},
+    {"scheduler", "max_queued_jobs", K_UNSIGNED, F(max_queued_jobs), 1, 65536, NULL, NULL},
+    {"scheduler", "max_queued_partitions", K_UNSIGNED, F(max_queued_partitions), 1, 1u << 20, NULL,
+     NULL},
+    {"synthesis", "threads", K_UNSIGNED, F(synthesis_threads), 0, 4096, NULL,
+     "each partition is synthesized on one thread; synthesis.workers sets how many at once"},
     {"synthesis", "workers", K_UNSIGNED, F(synthesis_workers), 0, 1024, NULL, NULL},
     {"synthesis", "partition_workers", K_DEPRECATED, 0, 0, CZ_TOML_INT, 0, NULL,
      "synthesis concurrency is managed by the memory budget"},
-    {"pipeline", "enabled", K_BOOL, F(pipeline_enabled), 0, 0, NULL, NULL},
-    {"pipeline", "synthesis_lookahead", K_UNSIGNED, F(synthesis_lookahead), 0, 1024, NULL, NULL},
+    {"pipeline", "enabled", K_BOOL, F(pipeline_enabled), 0, 0, NULL, PIPELINED},
+    {"pipeline", "synthesis_lookahead", K_UNSIGNED, F(synthesis_lookahead), 0, 1024, NULL,
+     PIPELINED},
     {"pipeline", "synthesis_concurrency", K_UNSIGNED, F(synthesis_concurrency), 1, 1024, NULL,
-     NULL},
+     PIPELINED},
     {"pipeline", "max_parallel_synthesis", K_UNSIGNED, F(max_parallel_synthesis), 0, 1024, NULL,
      NULL},
-    {"pipeline", "slot_size", K_UNSIGNED, F(slot_size), 0, 1024, NULL, NULL},
+    {"pipeline", "slot_size", K_UNSIGNED, F(slot_size), 0, 1024, NULL, PIPELINED},
     {"pipeline", "max_gpu_queue_depth", K_UNSIGNED, F(max_gpu_queue_depth), 0, 1024, NULL, NULL},
     {"pipeline", "self_verify", K_BOOL, F(self_verify), 0, 0, NULL, NULL},
     {"logging", "level", K_CHOICE, F(log_level), 0, 0, levels, NULL},
@@ -95,6 +110,8 @@ void cz_config_defaults(cz_daemon_config *c)
     c->synthesis_concurrency = 1;
     c->max_parallel_synthesis = 18;
     c->self_verify = true;
+    c->max_queued_jobs = 256;
+    c->max_queued_partitions = 4096;
     strcpy(c->log_level, "info");
     strcpy(c->log_format, "text");
 }
@@ -193,6 +210,23 @@ static bool host_port(const char *s)
            (colon[1] != '0' || colon[2] == 0);
 }
 
+int cz_config_check_listen(const char *addr, char *err, size_t errlen)
+{
+    if (strncmp(addr, "unix://", 7) == 0) {
+        size_t n = strlen(addr + 7);
+        if (n == 0 || n >= 108) {
+            cz_msgf(err, errlen, "a unix socket path must be 1 to 107 bytes");
+            return CZ_ERR_BAD_FORMAT;
+        }
+        return CZ_OK;
+    }
+    if (!host_port(addr)) {
+        cz_msgf(err, errlen, "'%s' is neither unix:///PATH nor HOST:PORT", addr);
+        return CZ_ERR_BAD_FORMAT;
+    }
+    return CZ_OK;
+}
+
 static int apply(const loader *ld, size_t k, const keydef *d, cz_daemon_config *c,
                  cz_config_warn_fn *warn, void *warn_ctx)
 {
@@ -203,18 +237,14 @@ static int apply(const loader *ld, size_t k, const keydef *d, cz_daemon_config *
     switch (d->kind) {
     case K_STRING:
         return set_string(ld, k, d, field);
-    case K_LISTEN:
+    case K_LISTEN: {
+        char why[300];
         if ((rc = set_string(ld, k, d, field)) != CZ_OK)
             return rc;
-        if (strncmp(field, "unix://", 7) == 0) {
-            size_t n = strlen(field + 7);
-            if (n == 0 || n >= 108)
-                return bad(ld, k, "a unix socket path must be 1 to 107 bytes");
-            return CZ_OK;
-        }
-        if (!host_port(field))
-            return bad(ld, k, "'%s' is neither unix:///PATH nor HOST:PORT", field);
+        if (cz_config_check_listen(field, why, sizeof why) != CZ_OK)
+            return bad(ld, k, "%s", why);
         return CZ_OK;
+    }
     case K_HOSTPORT:
         if ((rc = set_string(ld, k, d, field)) != CZ_OK)
             return rc;
@@ -348,6 +378,9 @@ static int apply_circuit(const loader *ld, size_t k, cz_daemon_config *c)
                        "abcdefghijklmnopqrstuvwxyz"
                        "0123456789._-") != n)
         return bad(ld, k, "a circuit id needs 1 to 63 characters of A-Z a-z 0-9 . _ -");
+    if (strncmp(v->key, CZ_CIRCUIT_ID_SYNTHETIC, strlen(CZ_CIRCUIT_ID_SYNTHETIC)) == 0)
+        return bad(ld, k, "ids beginning with \"%s\" belong to the built-in synthetic kind",
+                   CZ_CIRCUIT_ID_SYNTHETIC);
     if (v->type != CZ_TOML_STRING)
         return bad(ld, k, "expected a string: \"PATH.zkey\" or \"PATH.params,PATH.pce\"");
     if (c->n_circuits >= CZ_CONFIG_MAX_CIRCUITS)
@@ -412,6 +445,12 @@ int cz_config_load_mem(cz_daemon_config *c, const char *text, size_t len, const 
                 rc = apply_circuit(&ld, k, &nc);
             else
                 rc = d ? apply(&ld, k, d, &nc, warn, warn_ctx) : bad(&ld, k, "unknown key");
+            if (rc == CZ_OK && d && d->kind != K_DEPRECATED && d->note && warn) {
+                char msg[512];
+                snprintf(msg, sizeof msg, "%s:%zu: key %s.%s has no effect here: %s", name, v->line,
+                         d->table, d->key, d->note);
+                warn(warn_ctx, msg);
+            }
         }
     }
     if (rc == CZ_OK) {

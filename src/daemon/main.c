@@ -5,11 +5,14 @@
  *               [--log-level LEVEL] [--log-file FILE] [--grace-ms N]
  *
  * Without --config the embedded default runs: cuzk's defaults (see
- * docs/cuzk.example.toml), serving the built-in synthetic circuits with
- * generated parameters.  --listen may be given several times (TCP and unix
- * sockets at once).  Signals: SIGTERM / SIGINT stop accepting calls, let the
- * work in flight finish for --grace-ms (default 30000), cancel what is left
- * and exit 0; SIGHUP reopens the log file. */
+ * docs/cuzk.example.toml) with the built-in synthetic circuits served (a
+ * configuration file turns them on with daemon.synthetic).  --listen may be
+ * given up to 8 times (TCP and unix sockets at once).  Signals: SIGTERM /
+ * SIGINT stop accepting calls, let every accepted job finish for --grace-ms
+ * (default 30000; 0 to 86400000), cancel what is left and exit 0 with a
+ * last log line that counts every job; SIGHUP reopens the log file.  Each
+ * job is logged at info level when it is submitted, starts and ends. */
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,6 +26,7 @@
 #include "cuzk/err.h"
 #include "cuzk/groth16.h"
 #include "cuzk/http.h"
+#include "cuzk/units.h"
 #include "cuzk/zkey.h"
 #include "daemon/log.h"
 #include "daemon/rpc.h"
@@ -100,12 +104,39 @@ static double now_s(clockid_t c)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* The engine's job events as log lines. */
+static void on_job(void *ctx, const cz_job_event *ev)
+{
+    (void)ctx;
+    static const char *const prio[] = {"LOW", "NORMAL", "HIGH", "CRITICAL"};
+    switch (ev->what) {
+    case CZ_JOB_EV_SUBMITTED:
+        cz_log(CZ_LOG_INFO, "job %s submitted: %s %s, %u partition%s, priority %s", ev->id,
+               cz_job_kind_name(ev->kind), ev->circuit, ev->partitions,
+               ev->partitions == 1 ? "" : "s", prio[ev->priority & 3]);
+        break;
+    case CZ_JOB_EV_STARTED:
+        cz_log(CZ_LOG_INFO, "job %s started after %.0f ms in the queue", ev->id, ev->queue_ms);
+        break;
+    case CZ_JOB_EV_FINISHED:
+        if (ev->state == CZ_JOB_COMPLETED)
+            cz_log(CZ_LOG_INFO,
+                   "job %s completed in %.0f ms (queue %.0f, synthesis %.0f, proving %.0f)",
+                   ev->id, ev->total_ms, ev->queue_ms, ev->synth_ms, ev->prove_ms);
+        else
+            cz_log(ev->state == CZ_JOB_FAILED ? CZ_LOG_WARN : CZ_LOG_INFO,
+                   "job %s %s after %.0f ms: %s", ev->id, cz_job_state_name(ev->state),
+                   ev->total_ms, ev->message);
+        break;
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *config = NULL, *status_listen = NULL, *log_level = NULL, *log_file = NULL;
     const char *listen[8];
     size_t n_listen = 0;
-    long grace_ms = 30000;
+    uint64_t grace_ms = 30000;
     for (int i = 1; i < argc; i += 2) { /* every option takes one value */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -117,19 +148,27 @@ int main(int argc, char **argv)
             usage(stderr);
             return 2;
         }
-        if (!strcmp(a, "--config"))
+        if (!strcmp(a, "--config")) {
             config = v;
-        else if (!strcmp(a, "--listen") && n_listen < 8)
+        } else if (!strcmp(a, "--listen")) {
+            if (n_listen == 8) {
+                fprintf(stderr, "cuzk-daemon: at most 8 --listen addresses\n");
+                return 2;
+            }
             listen[n_listen++] = v;
-        else if (!strcmp(a, "--status-listen"))
+        } else if (!strcmp(a, "--status-listen")) {
             status_listen = v;
-        else if (!strcmp(a, "--log-level"))
+        } else if (!strcmp(a, "--log-level")) {
             log_level = v;
-        else if (!strcmp(a, "--log-file"))
+        } else if (!strcmp(a, "--log-file")) {
             log_file = v;
-        else if (!strcmp(a, "--grace-ms"))
-            grace_ms = strtol(v, NULL, 10);
-        else {
+        } else if (!strcmp(a, "--grace-ms")) {
+            if (cz_parse_u64(v, &grace_ms) != CZ_OK || grace_ms > 86400000) {
+                fprintf(stderr, "cuzk-daemon: --grace-ms %s is not a number of milliseconds "
+                                "from 0 to 86400000\n", v);
+                return 2;
+            }
+        } else {
             fprintf(stderr, "cuzk-daemon: unknown option %s\n", a);
             usage(stderr);
             return 2;
@@ -143,17 +182,29 @@ int main(int argc, char **argv)
         fprintf(stderr, "cuzk-daemon: %s\n", err);
         return 2;
     }
+    if (config == NULL)
+        cfg.synthetic = true; /* the embedded default is the demo */
     if (n_listen == 0)
         listen[n_listen++] = cfg.listen;
+    for (size_t i = 0; i < n_listen; i++) {
+        if (cz_config_check_listen(listen[i], err, sizeof err) != CZ_OK) {
+            fprintf(stderr, "cuzk-daemon: --listen: %s\n", err);
+            return 2;
+        }
+    }
     if ((status_listen &&
          cz_config_set(&cfg, "daemon.status_listen", status_listen, err, sizeof err) != CZ_OK) ||
         (log_level && cz_config_set(&cfg, "logging.level", log_level, err, sizeof err) != CZ_OK)) {
         fprintf(stderr, "cuzk-daemon: %s\n", err);
         return 2;
     }
-    if (cz_log_init(cfg.log_level, !strcmp(cfg.log_format, "json"), log_file) != CZ_OK) {
-        fprintf(stderr, "cuzk-daemon: bad log level '%s' or log file '%s'\n", cfg.log_level,
-                log_file ? log_file : "");
+    int lrc = cz_log_init(cfg.log_level, !strcmp(cfg.log_format, "json"), log_file);
+    if (lrc != CZ_OK) {
+        if (lrc == CZ_ERR_IO)
+            fprintf(stderr, "cuzk-daemon: cannot open the log file %s: %s\n", log_file,
+                    strerror(errno));
+        else
+            fprintf(stderr, "cuzk-daemon: bad log level '%s'\n", cfg.log_level);
         return 2;
     }
 
@@ -170,14 +221,32 @@ int main(int argc, char **argv)
     ec.memory_budget = cfg.total_budget;
     ec.safety_margin = cfg.safety_margin;
     ec.eviction_min_idle_ms = cfg.eviction_min_idle_ms;
-    ec.synthesis_workers = cfg.synthesis_workers;
+    /* at most max_parallel_synthesis partition syntheses at once */
+    ec.synthesis_workers =
+        cfg.synthesis_workers ? cfg.synthesis_workers : cz_engine_auto_synthesis_workers();
+    if (ec.synthesis_workers > cfg.max_parallel_synthesis)
+        ec.synthesis_workers = cfg.max_parallel_synthesis;
+    ec.queue_depth = cfg.max_gpu_queue_depth; /* 0: the engine's */
     ec.prover_threads = cfg.gpu_threads;
     ec.no_verify = !cfg.self_verify;
+    ec.no_synthetic = !cfg.synthetic;
+    ec.max_jobs = cfg.max_queued_jobs;
+    ec.max_partitions = cfg.max_queued_partitions;
     ec.timeline_log = cfg.timeline;
     ec.log = cz_log_stream();
+    ec.on_job = on_job;
     bool gpu = cz_cuda_available();
     static cz_cuda_device_list devs;
     static cz_backend_ops cuda_ops;
+    if (!gpu && cfg.n_gpus > 0) {
+        cz_log(CZ_LOG_ERROR,
+               "config: gpus.devices lists %u device%s, but %s: remove gpus.devices to prove "
+               "on the CPU",
+               cfg.n_gpus, cfg.n_gpus == 1 ? "" : "s",
+               cz_cuda_device_count() < 0 ? "this build has no CUDA back end"
+                                          : "this machine has no CUDA device");
+        return 1;
+    }
     if (gpu) {
         /* [gpus] devices: the ordinals to use (default: every device) */
         devs.n = cfg.n_gpus;
@@ -192,19 +261,26 @@ int main(int argc, char **argv)
         ec.backend = &cuda_ops;
         ec.prover_workers = cfg.gpu_workers_per_device;
     }
+    if (!cfg.self_verify)
+        cz_log(CZ_LOG_WARN, "pipeline.self_verify = false: proofs leave the daemon UNVERIFIED "
+                            "(a benchmark setting, never for production)");
     cz_engine *e;
     if (cz_engine_new(&e, &ec, err, sizeof err) != CZ_OK) {
-        cz_log(CZ_LOG_ERROR, "engine: %s", err);
+        cz_log(CZ_LOG_ERROR, "%s", err);
         return 1;
     }
     cz_engine_status st;
     cz_engine_status_get(e, &st);
     cz_log(CZ_LOG_INFO,
-           "cuzk-daemon %s: memory budget %.1f GiB, %u synthesis workers, %u prover "
-           "workers (%s back end)%s",
-           CZ_VERSION, (double)st.mem.total / (1u << 30), st.synth_workers, st.prove_workers,
-           gpu ? "cuda" : "cpu",
-           config ? "" : "; embedded default (no --config): built-in synthetic circuits");
+           "cuzk-daemon %s: memory budget %.1f GiB (request pool %.1f GiB), %u synthesis "
+           "workers, %u prover workers (%s back end), at most %u jobs of %u partitions "
+           "queued%s",
+           CZ_VERSION, (double)st.mem.total / (1u << 30), (double)st.request_pool / (1u << 30),
+           st.synth_workers, st.prove_workers, gpu ? "cuda" : "cpu", st.max_jobs,
+           st.max_partitions,
+           !cfg.synthetic ? ""
+           : config       ? "; the built-in synthetic circuits are served (daemon.synthetic)"
+                          : "; embedded default (no --config): built-in synthetic circuits");
 
     static circuits cs;
     if (load_circuits(&cs, &cfg, e) != CZ_OK) {
@@ -262,19 +338,27 @@ int main(int argc, char **argv)
             cz_log(CZ_LOG_INFO, "SIGHUP: log reopened");
             continue;
         }
-        cz_log(CZ_LOG_INFO, "%s: stopping (grace %ld ms, %u calls in flight)",
-               sig == SIGTERM ? "SIGTERM" : "SIGINT", grace_ms, cz_rpc_server_active(srv));
+        cz_engine_status_get(e, &st);
+        cz_log(CZ_LOG_INFO,
+               "%s: stopping (grace %llu ms, %u calls in flight, %u jobs queued, %u running)",
+               sig == SIGTERM ? "SIGTERM" : "SIGINT", (unsigned long long)grace_ms,
+               cz_rpc_server_active(srv), st.jobs_queued, st.jobs_running);
         break;
     }
-    cz_rpc_server_stop(srv, grace_ms);
+    unsigned cancelled = cz_rpc_server_stop(srv, (int64_t)grace_ms);
     cz_http_stop(http);
     cz_metrics_free(own_metrics);
+    /* jobs cancelled at the deadline end at their next stage boundary */
+    if (cz_engine_wait_idle(e, 60000) != CZ_OK)
+        cz_log(CZ_LOG_WARN, "jobs still running 60 s after they were cancelled");
     cz_engine_status_get(e, &st);
     cz_engine_free(e);
     free_circuits(&cs);
-    cz_log(CZ_LOG_INFO, "stopped: %llu jobs completed, %llu failed, %llu cancelled",
-           (unsigned long long)st.jobs_completed, (unsigned long long)st.jobs_failed,
-           (unsigned long long)st.jobs_cancelled);
+    cz_log(CZ_LOG_INFO,
+           "stopped: %llu jobs submitted: %llu completed, %llu failed, %llu cancelled (%u of "
+           "them unfinished at the end of the grace period)",
+           (unsigned long long)st.jobs_submitted, (unsigned long long)st.jobs_completed,
+           (unsigned long long)st.jobs_failed, (unsigned long long)st.jobs_cancelled, cancelled);
     cz_log_close();
     return 0;
 }

@@ -1,6 +1,27 @@
 /* The gRPC side of cuzk-daemon: the cuzk.v1.ProvingEngine server on gRPC's
  * core C library, and a small blocking client for cuzk-bench and tests.
- * Internal to the daemon (not part of libcuzk's public API). */
+ * Internal to the daemon (not part of libcuzk's public API).
+ *
+ * Bounds, so that no client can make the server take threads or memory
+ * without limit:
+ *   - calls are served by a fixed pool of CZ_RPC_HANDLERS threads (and one
+ *     more for PreloadSRS, whose loads can take minutes, with at most
+ *     CZ_RPC_SLOW_QUEUE of them waiting); AwaitProof and Prove hold no
+ *     thread while they wait (an engine watch answers them);
+ *   - at most CZ_RPC_MAX_CALLS calls at once (the next is answered
+ *     RESOURCE_EXHAUSTED at once, its message unread), at most
+ *     CZ_RPC_MAX_STREAMS per connection; gRPC's own buffers for messages
+ *     being received are bounded by a resource quota (CZ_RPC_QUOTA);
+ *   - a request is scanned before it is decoded (daemon/wire.h: at most
+ *     CZ_RPC_MAX_FIELDS fields and CZ_RPC_MAX_UNKNOWN unknown ones, strings
+ *     UTF-8 without NUL), and decoded into memory of the engine's request
+ *     pool sized by that scan, so a request's decoded form is charged to
+ *     the memory budget and cannot grow past it;
+ *   - messages at most CZ_RPC_MAX_MESSAGE bytes either way, uncompressed.
+ * A Prove whose client goes away (cancels, disconnects, passes its
+ * deadline; dead connections are found by keepalive pings) cancels its job
+ * unless another call awaits it or it was also submitted with
+ * SubmitProof. */
 #ifndef CZ_DAEMON_RPC_H
 #define CZ_DAEMON_RPC_H
 
@@ -11,6 +32,13 @@
 
 /* Message limit both ways (cuzk's is 128 MiB; C1 outputs are ~50 MB). */
 #define CZ_RPC_MAX_MESSAGE (256u << 20)
+#define CZ_RPC_HANDLERS    4
+#define CZ_RPC_SLOW_QUEUE  8
+#define CZ_RPC_MAX_CALLS   4096
+#define CZ_RPC_MAX_STREAMS 1024
+#define CZ_RPC_QUOTA       ((size_t)1 << 30)
+#define CZ_RPC_MAX_FIELDS  65536
+#define CZ_RPC_MAX_UNKNOWN 256
 
 /* gRPC status codes used here (grpc_status_code values). */
 enum {
@@ -19,8 +47,9 @@ enum {
     CZ_RPC_INVALID_ARGUMENT = 3,
     CZ_RPC_DEADLINE_EXCEEDED = 4,
     CZ_RPC_NOT_FOUND = 5,
-    CZ_RPC_FAILED_PRECONDITION = 9,
+    CZ_RPC_ALREADY_EXISTS = 6,
     CZ_RPC_RESOURCE_EXHAUSTED = 8,
+    CZ_RPC_FAILED_PRECONDITION = 9,
     CZ_RPC_UNIMPLEMENTED = 12,
     CZ_RPC_INTERNAL = 13,
     CZ_RPC_UNAVAILABLE = 14,
@@ -36,11 +65,14 @@ typedef struct {
 
 typedef struct cz_rpc_server cz_rpc_server;
 
-/* Listens on every address: "unix:///path" or "unix:/path" (a unix socket;
- * refused with CZ_ERR_BUSY when another server answers on it, a stale
- * socket file is replaced) or "host:port" (TCP; port reuse off, so a second
- * daemon cannot bind the same port: CZ_ERR_BUSY).  Returns CZ_OK or a code
- * with err set. */
+/* Listens on every address: "unix:///path" or "unix:/path" (a unix socket:
+ * refused when another server answers on it, when the path exists and is
+ * not a socket, or when its directory is missing or not writable; a stale
+ * socket file is replaced) or "host:port" (TCP; port reuse off, so a
+ * second daemon cannot bind the same port).  Returns CZ_OK, or
+ * CZ_ERR_BUSY (in use), CZ_ERR_INVALID_ARG (a bad address, a path that is
+ * not a socket), CZ_ERR_IO (a directory problem, a bind failure) with err
+ * saying which and why. */
 int cz_rpc_server_start(cz_rpc_server **out, const char *const *addrs, size_t n_addrs,
                         const cz_rpc_ctx *ctx, char *err, size_t errlen);
 
@@ -50,10 +82,12 @@ int cz_rpc_server_port(const cz_rpc_server *s, size_t i);
 /* Number of calls being served now. */
 unsigned cz_rpc_server_active(cz_rpc_server *s);
 
-/* Graceful stop: new calls are refused at once; calls in flight get up to
- * grace_ms to finish, then every unfinished engine job is cancelled (their
- * awaiters answer CANCELLED) and remaining calls are cancelled; then the
- * server is destroyed and unix socket files removed.  NULL: no-op. */
-void cz_rpc_server_stop(cz_rpc_server *s, int64_t grace_ms);
+/* Graceful stop: new calls are refused at once; the engine's unfinished
+ * jobs (awaited or not) get until grace_ms to finish, and the calls in
+ * flight to be answered; then every job still unfinished is cancelled
+ * (their awaiters answer CANCELLED) and calls left after 5 s more are
+ * cancelled; then the server is destroyed and its unix socket files
+ * removed.  Returns how many jobs it cancelled.  NULL: no-op, 0. */
+unsigned cz_rpc_server_stop(cz_rpc_server *s, int64_t grace_ms);
 
 #endif

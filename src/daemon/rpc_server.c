@@ -1,53 +1,85 @@
-/* cuzk.v1.ProvingEngine on gRPC's core C API (see rpc.h).
+/* cuzk.v1.ProvingEngine's transport on gRPC's core C API (see rpc.h).
  *
- * One poller thread drives a completion queue.  Each call goes through
- *   NEW   grpc_server_request_call completed: post the next request, then
- *         receive the request message;
- *   RECV  the message is in: a handler thread decodes it (protobuf-c), runs
- *         the RPC against the engine (AwaitProof and Prove block there),
- *         and posts the reply (initial metadata, message, status, close);
- *   SENT  the reply is out: the call is released.
- * Handlers run on their own detached threads so a long AwaitProof never
- * holds up other calls.  Replies are handed to gRPC without a second copy
- * (the packed buffer becomes the slice). */
+ * One poller thread drives a completion queue; every call carries one tag
+ * per batch of operations:
+ *   NEW    grpc_server_request_call completed: post the next request, then
+ *          start RECV_MESSAGE (RECV) and RECV_CLOSE_ON_SERVER (CLOSE) as
+ *          two batches, or past CZ_RPC_MAX_CALLS answer RESOURCE_EXHAUSTED
+ *          at once without reading the message;
+ *   RECV   the message is in: the call joins a handler pool's queue; a
+ *          handler scans it (daemon/wire.h), decodes it into memory of the
+ *          engine's request pool and runs the method (rpc_methods.c);
+ *   CLOSE  the call is over for gRPC: when the client cancelled it (went
+ *          away, passed its deadline) before our answer, a pending engine
+ *          watch is taken back, which may cancel a Prove's job;
+ *   SENT   our answer (initial metadata, message, status) is out.
+ * A call is reference counted: a reference per pending batch, one for the
+ * handler that runs it, one for a pending watch; the last one frees it.
+ * Replies are handed to gRPC without a second copy (the packed buffer
+ * becomes the slice). */
 #include <errno.h>
 #include <grpc/byte_buffer.h>
-#include <grpc/byte_buffer_reader.h>
 #include <grpc/grpc.h>
 #include <grpc/grpc_security.h>
 #include <grpc/slice.h>
 #include <grpc/support/alloc.h>
 #include <grpc/support/time.h>
+#include <libgen.h>
+#include <netdb.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cuzk/err.h"
-#include "cuzk/http.h"
-#include "cuzk/v1/proving.pb-c.h"
-#include "daemon/rpc.h"
+#include "daemon/log.h"
+#include "daemon/rpc_internal.h"
+#include "daemon/wire.h"
 
 #define MAX_ADDRS        8
 #define PENDING_REQUESTS 8
+#define SMALL_REQUEST    (64u << 10) /* decoded below this: malloc, not the pool */
 
-typedef enum { T_NEW, T_RECV, T_SENT, T_SHUTDOWN } tag_kind;
+typedef enum { T_NEW, T_RECV, T_CLOSE, T_SENT, T_SHUTDOWN } tag_kind;
 
-typedef struct rpc_call {
+typedef struct {
     tag_kind kind;
-    struct cz_rpc_server *s;
+    rpc_call *c;
+} tag;
+
+struct rpc_call {
+    cz_rpc_server *s;
+    tag t_new, t_recv, t_close, t_sent;
     grpc_call *call;
     grpc_call_details details;
     grpc_metadata_array md;
     grpc_byte_buffer *req, *resp;
-    int cancelled;
+    int cancelled; /* set by RECV_CLOSE_ON_SERVER */
     grpc_slice status_details;
-} rpc_call;
+    atomic_int refs;
+    atomic_bool answered, closed, watching;
+    const cz_rpc_method *m;
+    cz_job_watch watch;
+    cz_job_watch_fn *watch_fn;
+    rpc_call *qnext;
+    _Alignas(16) unsigned char scratch[CZ_RPC_SCRATCH];
+};
+
+/* A handler pool: threads taking calls from a queue (bounded when max). */
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    rpc_call *head, *tail;
+    unsigned n, max;
+    pthread_t threads[CZ_RPC_HANDLERS];
+    unsigned n_threads;
+    bool stop;
+} handler_pool;
 
 struct cz_rpc_server {
     grpc_server *server;
@@ -57,39 +89,49 @@ struct cz_rpc_server {
     cz_rpc_ctx ctx;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    unsigned active;   /* calls between NEW and SENT */
-    unsigned handlers; /* handler threads running */
+    unsigned active; /* calls between NEW and their last reference */
     bool stopping, shutdown_done;
-    rpc_call shutdown_tag;
+    tag shutdown_tag;
+    handler_pool fast, slow;
     int ports[MAX_ADDRS];
     size_t n_addrs;
     char unix_paths[MAX_ADDRS][108];
     size_t n_unix;
 };
 
+const cz_rpc_ctx *cz_rpc_call_ctx(const rpc_call *c) { return &c->s->ctx; }
+
+void *cz_rpc_call_scratch(rpc_call *c) { return c->scratch; }
+
 /* ------------------------------------------------------------ calls --- */
 
-static int post_request(cz_rpc_server *s)
+static void post_request(cz_rpc_server *s)
 {
     rpc_call *c = calloc(1, sizeof *c);
-    if (c == NULL)
-        return CZ_ERR_NOMEM;
-    c->kind = T_NEW;
+    if (c == NULL) {
+        cz_log(CZ_LOG_ERROR, "rpc: out of memory for a call");
+        return;
+    }
     c->s = s;
+    c->t_new = (tag){T_NEW, c};
+    c->t_recv = (tag){T_RECV, c};
+    c->t_close = (tag){T_CLOSE, c};
+    c->t_sent = (tag){T_SENT, c};
+    atomic_init(&c->refs, 1); /* the NEW request */
     grpc_call_details_init(&c->details);
     grpc_metadata_array_init(&c->md);
-    if (grpc_server_request_call(s->server, &c->call, &c->details, &c->md, s->cq, s->cq, c) !=
-        GRPC_CALL_OK) {
+    if (grpc_server_request_call(s->server, &c->call, &c->details, &c->md, s->cq, s->cq,
+                                 &c->t_new) != GRPC_CALL_OK) {
         grpc_call_details_destroy(&c->details);
         grpc_metadata_array_destroy(&c->md);
         free(c);
-        return CZ_ERR_INVALID_ARG;
     }
-    return CZ_OK;
 }
 
+/* Frees a call that was counted active. */
 static void call_free(rpc_call *c)
 {
+    cz_rpc_server *s = c->s;
     if (c->req)
         grpc_byte_buffer_destroy(c->req);
     if (c->resp)
@@ -100,507 +142,366 @@ static void call_free(rpc_call *c)
     grpc_call_details_destroy(&c->details);
     grpc_metadata_array_destroy(&c->md);
     free(c);
+    pthread_mutex_lock(&s->mu);
+    s->active--;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
 }
 
-/* Posts the reply: message (may be NULL for an error) and status. */
-static void reply(rpc_call *c, void *packed, size_t len, int code, const char *details)
+void cz_rpc_call_ref(rpc_call *c) { atomic_fetch_add(&c->refs, 1); }
+
+void cz_rpc_call_unref(rpc_call *c)
 {
-    grpc_op ops[4];
+    if (atomic_fetch_sub(&c->refs, 1) == 1)
+        call_free(c);
+}
+
+/* Starts a batch holding a reference of its own. */
+static bool start(rpc_call *c, const grpc_op *ops, size_t n, tag *t)
+{
+    cz_rpc_call_ref(c);
+    grpc_call_error e = grpc_call_start_batch(c->call, ops, n, t, NULL);
+    if (e != GRPC_CALL_OK) {
+        cz_log(CZ_LOG_ERROR, "rpc: grpc_call_start_batch failed (%d)", (int)e);
+        cz_rpc_call_unref(c);
+        return false;
+    }
+    return true;
+}
+
+static const char *code_name(int code)
+{
+    static const char *const n[] = {"OK",
+                                    "CANCELLED",
+                                    "UNKNOWN",
+                                    "INVALID_ARGUMENT",
+                                    "DEADLINE_EXCEEDED",
+                                    "NOT_FOUND",
+                                    "ALREADY_EXISTS",
+                                    "PERMISSION_DENIED",
+                                    "RESOURCE_EXHAUSTED",
+                                    "FAILED_PRECONDITION",
+                                    "ABORTED",
+                                    "OUT_OF_RANGE",
+                                    "UNIMPLEMENTED",
+                                    "INTERNAL",
+                                    "UNAVAILABLE"};
+    return code >= 0 && code < (int)(sizeof n / sizeof n[0]) ? n[code] : "?";
+}
+
+/* The one answer of a call: packed (may be NULL; owned) and status. */
+static void answer(rpc_call *c, void *packed, size_t len, int code, const char *details)
+{
+    if (atomic_exchange(&c->answered, true)) {
+        free(packed);
+        return;
+    }
+    grpc_op ops[3];
     size_t n = 0;
     memset(ops, 0, sizeof ops);
-    ops[n].op = GRPC_OP_SEND_INITIAL_METADATA;
-    n++;
+    ops[n++].op = GRPC_OP_SEND_INITIAL_METADATA;
     if (packed != NULL && code == CZ_RPC_OK) {
         grpc_slice sl = grpc_slice_new(packed, len, free);
         c->resp = grpc_raw_byte_buffer_create(&sl, 1);
         grpc_slice_unref(sl);
         ops[n].op = GRPC_OP_SEND_MESSAGE;
-        ops[n].data.send_message.send_message = c->resp;
-        n++;
+        ops[n++].data.send_message.send_message = c->resp;
     } else {
         free(packed);
     }
     c->status_details = grpc_slice_from_copied_string(details ? details : "");
     ops[n].op = GRPC_OP_SEND_STATUS_FROM_SERVER;
     ops[n].data.send_status_from_server.status = (grpc_status_code)code;
-    ops[n].data.send_status_from_server.status_details = &c->status_details;
-    n++;
-    ops[n].op = GRPC_OP_RECV_CLOSE_ON_SERVER;
-    ops[n].data.recv_close_on_server.cancelled = &c->cancelled;
-    n++;
-    c->kind = T_SENT;
-    if (grpc_call_start_batch(c->call, ops, n, c, NULL) != GRPC_CALL_OK) {
-        /* cannot happen for a well-formed batch; release the call here */
-        cz_rpc_server *s = c->s;
-        call_free(c);
-        pthread_mutex_lock(&s->mu);
-        s->active--;
-        pthread_cond_broadcast(&s->cv);
-        pthread_mutex_unlock(&s->mu);
-    }
+    ops[n++].data.send_status_from_server.status_details = &c->status_details;
+    cz_log(CZ_LOG_DEBUG, "rpc %s: %s%s%s", c->m ? c->m->name : "?", code_name(code),
+           details && details[0] ? ": " : "", details ? details : "");
+    start(c, ops, n, &c->t_sent);
 }
 
-/* Packs a response message into a malloc'd buffer for reply(). */
-static void reply_msg(rpc_call *c, const ProtobufCMessage *m)
+void cz_rpc_reply_status(rpc_call *c, int code, const char *details)
+{
+    answer(c, NULL, 0, code, details);
+}
+
+void cz_rpc_reply_msg(rpc_call *c, const ProtobufCMessage *m)
 {
     size_t len = protobuf_c_message_get_packed_size(m);
     uint8_t *buf = malloc(len ? len : 1);
     if (buf == NULL) {
-        reply(c, NULL, 0, CZ_RPC_RESOURCE_EXHAUSTED, "out of memory");
+        answer(c, NULL, 0, CZ_RPC_RESOURCE_EXHAUSTED, "out of memory packing the answer");
         return;
     }
     protobuf_c_message_pack(m, buf);
-    reply(c, buf, len, CZ_RPC_OK, NULL);
+    answer(c, buf, len, CZ_RPC_OK, NULL);
 }
 
-/* ---------------------------------------------------------- handlers --- */
+/* ------------------------------------------------------------ watches --- */
 
-static double mono_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int rpc_code_of(int rc)
-{
-    switch (rc) {
-    case CZ_OK:
-        return CZ_RPC_OK;
-    case CZ_ERR_NOT_FOUND:
-        return CZ_RPC_NOT_FOUND;
-    case CZ_ERR_INVALID_ARG:
-    case CZ_ERR_BAD_FORMAT:
-    case CZ_ERR_NOT_CANONICAL:
-    case CZ_ERR_BAD_LENGTH:
-        return CZ_RPC_INVALID_ARGUMENT;
-    case CZ_ERR_NOMEM:
-    case CZ_ERR_TOO_BIG:
-        return CZ_RPC_RESOURCE_EXHAUSTED;
-    case CZ_ERR_BUSY:
-        return CZ_RPC_FAILED_PRECONDITION;
-    case CZ_ERR_SHUTDOWN:
-        return CZ_RPC_UNAVAILABLE;
-    case CZ_ERR_UNSUPPORTED:
-        return CZ_RPC_UNIMPLEMENTED;
-    default:
-        return CZ_RPC_INTERNAL;
-    }
-}
-
-static cz_priority prio_of(Cuzk__V1__Priority p)
-{
-    switch (p) {
-    case CUZK__V1__PRIORITY__LOW:
-        return CZ_PRIO_LOW;
-    case CUZK__V1__PRIORITY__HIGH:
-        return CZ_PRIO_HIGH;
-    case CUZK__V1__PRIORITY__CRITICAL:
-        return CZ_PRIO_CRITICAL;
-    default:
-        return CZ_PRIO_NORMAL;
-    }
-}
-
-static const char *kind_name(int k)
-{
-    switch (k) {
-    case CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT:
-        return "POREP_SEAL_COMMIT";
-    case CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE:
-        return "SNAP_DEALS_UPDATE";
-    case CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION:
-        return "WINDOW_POST_PARTITION";
-    case CUZK__V1__PROOF_KIND__WINNING_POST:
-        return "WINNING_POST";
-    default:
-        return NULL;
-    }
-}
-
-/* Submits the request's job; on success id holds its id. */
-static int submit(cz_rpc_server *s, const Cuzk__V1__SubmitProofRequest *r, char id[CZ_JOB_ID_MAX],
-                  int *code, char *msg, size_t msglen)
-{
-    cz_job_request jr = {.priority = prio_of(r->priority)};
-    if (r->request_id && r->request_id[0])
-        jr.id = r->request_id;
-    cz_job_synthetic syn;
-    cz_job_groth16 g;
-    cz_fr *w = NULL;
-    if (r->proof_kind == CUZK__V1__PROOF_KIND__SYNTHETIC) {
-        memset(&syn, 0, sizeof syn);
-        syn.circuit.log_rows = r->synthetic_log_rows;
-        syn.circuit.n_public = r->synthetic_public;
-        syn.circuit.seed = r->synthetic_seed;
-        syn.partitions = r->partitions ? r->partitions : 1;
-        jr.kind = CZ_KIND_SYNTHETIC;
-        jr.input = &syn;
-    } else if (r->proof_kind == CUZK__V1__PROOF_KIND__GROTH16_GENERIC) {
-        uint32_t parts = r->partitions ? r->partitions : 1;
-        size_t len = r->witness.len;
-        if (len == 0 || len % ((size_t)32 * parts) != 0) {
-            *code = CZ_RPC_INVALID_ARGUMENT;
-            cz_msgf(msg, msglen, "witness: %zu bytes is not %u partitions of 32-byte values", len,
-                    parts);
-            return CZ_ERR_INVALID_ARG;
-        }
-        size_t n = len / 32;
-        w = malloc(n * sizeof(cz_fr));
-        if (w == NULL) {
-            *code = CZ_RPC_RESOURCE_EXHAUSTED;
-            cz_msgf(msg, msglen, "out of memory for the witness");
-            return CZ_ERR_NOMEM;
-        }
-        for (size_t i = 0; i < n; i++) {
-            if (cz_fr_from_bytes_le(&w[i], r->witness.data + 32 * i) != CZ_OK) {
-                free(w);
-                *code = CZ_RPC_INVALID_ARGUMENT;
-                cz_msgf(msg, msglen, "witness: value %zu is not below the scalar field modulus", i);
-                return CZ_ERR_NOT_CANONICAL;
-            }
-        }
-        g = (cz_job_groth16){
-            .circuit = r->circuit_id, .w = w, .n_w = n / parts, .partitions = parts};
-        jr.kind = CZ_KIND_GROTH16;
-        jr.input = &g;
-    } else {
-        const char *kn = kind_name(r->proof_kind);
-        *code = kn ? CZ_RPC_UNIMPLEMENTED : CZ_RPC_INVALID_ARGUMENT;
-        if (kn)
-            cz_msgf(msg, msglen, "proof kind %s is not supported by this build yet", kn);
-        else
-            cz_msgf(msg, msglen, "unknown proof kind %d", (int)r->proof_kind);
-        return kn ? CZ_ERR_UNSUPPORTED : CZ_ERR_INVALID_ARG;
-    }
-    int rc = cz_engine_submit(s->ctx.engine, &jr, id, NULL, msg, msglen);
-    free(w);
-    *code = rpc_code_of(rc);
-    return rc;
-}
-
-/* Fills an AwaitProofResponse from an engine result (proof copied). */
-static void fill_await(Cuzk__V1__AwaitProofResponse *a, const char *id, int rc,
-                       const cz_job_result *res, uint8_t **proof_buf)
-{
-    a->job_id = (char *)id;
-    *proof_buf = NULL;
-    if (rc == CZ_ERR_TIMEOUT) {
-        a->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__TIMEOUT;
-    } else {
-        switch (res->state) {
-        case CZ_JOB_COMPLETED:
-            a->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED;
-            break;
-        case CZ_JOB_FAILED:
-            a->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
-            break;
-        case CZ_JOB_CANCELLED:
-            a->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED;
-            break;
-        default:
-            a->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__UNKNOWN;
-        }
-    }
-    a->error_message = (char *)res->message;
-    if (res->proofs) {
-        a->proof.data = res->proofs;
-        a->proof.len = (size_t)res->partitions * CZ_GROTH16_PROOF_BYTES;
-    }
-    a->queue_wait_ms = (uint64_t)res->queue_ms;
-    a->synthesis_ms = (uint64_t)res->synth_ms;
-    a->gpu_compute_ms = (uint64_t)res->prove_ms;
-    a->total_ms = (uint64_t)res->total_ms;
-}
-
-static void do_await(rpc_call *c, const char *id, uint64_t timeout_ms, bool wrap)
-{
-    cz_job_result res;
-    memset(&res, 0, sizeof res);
-    int64_t t = timeout_ms == 0              ? -1
-                : timeout_ms > INT64_MAX / 2 ? INT64_MAX / 2
-                                             : (int64_t)timeout_ms;
-    int rc = cz_engine_await(c->s->ctx.engine, id, t, &res);
-    if (rc != CZ_OK && rc != CZ_ERR_TIMEOUT) {
-        char m[160];
-        cz_msgf(m, sizeof m, rc == CZ_ERR_NOT_FOUND ? "job %s not found" : "job %s: %s", id,
-                cz_strerror(rc));
-        reply(c, NULL, 0, rpc_code_of(rc), m);
-        return;
-    }
-    Cuzk__V1__AwaitProofResponse a = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
-    uint8_t *pb;
-    fill_await(&a, id, rc, &res, &pb);
-    if (wrap) {
-        Cuzk__V1__ProveResponse p = CUZK__V1__PROVE_RESPONSE__INIT;
-        p.result = &a;
-        reply_msg(c, &p.base);
-    } else {
-        reply_msg(c, &a.base);
-    }
-    cz_job_result_free(&res);
-}
-
-static void rpc_submit(rpc_call *c, const uint8_t *d, size_t n)
-{
-    Cuzk__V1__SubmitProofRequest *r = cuzk__v1__submit_proof_request__unpack(NULL, n, d);
-    if (r == NULL) {
-        reply(c, NULL, 0, CZ_RPC_INVALID_ARGUMENT, "malformed SubmitProofRequest");
-        return;
-    }
-    char id[CZ_JOB_ID_MAX], msg[256] = "";
-    int code;
-    if (submit(c->s, r, id, &code, msg, sizeof msg) != CZ_OK) {
-        reply(c, NULL, 0, code, msg);
-    } else {
-        cz_engine_status st;
-        cz_engine_status_get(c->s->ctx.engine, &st);
-        Cuzk__V1__SubmitProofResponse o = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
-        o.job_id = id;
-        o.queue_position = st.jobs_queued;
-        o.assigned_gpu = "";
-        reply_msg(c, &o.base);
-    }
-    cuzk__v1__submit_proof_request__free_unpacked(r, NULL);
-}
-
-static void rpc_await(rpc_call *c, const uint8_t *d, size_t n)
-{
-    Cuzk__V1__AwaitProofRequest *r = cuzk__v1__await_proof_request__unpack(NULL, n, d);
-    if (r == NULL || r->job_id == NULL || !r->job_id[0]) {
-        reply(c, NULL, 0, CZ_RPC_INVALID_ARGUMENT, r ? "job_id is empty" : "malformed request");
-    } else {
-        do_await(c, r->job_id, r->timeout_ms, false);
-    }
-    if (r)
-        cuzk__v1__await_proof_request__free_unpacked(r, NULL);
-}
-
-static void rpc_prove(rpc_call *c, const uint8_t *d, size_t n)
-{
-    Cuzk__V1__ProveRequest *r = cuzk__v1__prove_request__unpack(NULL, n, d);
-    if (r == NULL || r->submit == NULL) {
-        reply(c, NULL, 0, CZ_RPC_INVALID_ARGUMENT,
-              r ? "ProveRequest without submit" : "malformed ProveRequest");
-        if (r)
-            cuzk__v1__prove_request__free_unpacked(r, NULL);
-        return;
-    }
-    char id[CZ_JOB_ID_MAX], msg[256] = "";
-    int code;
-    if (submit(c->s, r->submit, id, &code, msg, sizeof msg) != CZ_OK)
-        reply(c, NULL, 0, code, msg);
-    else
-        do_await(c, id, 0, true);
-    cuzk__v1__prove_request__free_unpacked(r, NULL);
-}
-
-static void rpc_cancel(rpc_call *c, const uint8_t *d, size_t n)
-{
-    Cuzk__V1__CancelProofRequest *r = cuzk__v1__cancel_proof_request__unpack(NULL, n, d);
-    if (r == NULL || r->job_id == NULL || !r->job_id[0]) {
-        reply(c, NULL, 0, CZ_RPC_INVALID_ARGUMENT, r ? "job_id is empty" : "malformed request");
-    } else {
-        cz_job_result st;
-        int rc = cz_engine_job_status(c->s->ctx.engine, r->job_id, &st);
-        if (rc == CZ_OK)
-            rc = cz_engine_cancel(c->s->ctx.engine, r->job_id);
-        if (rc != CZ_OK) {
-            char m[160];
-            cz_msgf(m, sizeof m, "job %s not found", r->job_id);
-            reply(c, NULL, 0, rpc_code_of(rc), m);
-        } else {
-            Cuzk__V1__CancelProofResponse o = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
-            o.was_running = st.state == CZ_JOB_RUNNING;
-            reply_msg(c, &o.base);
-        }
-    }
-    if (r)
-        cuzk__v1__cancel_proof_request__free_unpacked(r, NULL);
-}
-
-static void rpc_status(rpc_call *c, const uint8_t *d, size_t n)
-{
-    Cuzk__V1__GetStatusRequest *r = cuzk__v1__get_status_request__unpack(NULL, n, d);
-    if (r == NULL) {
-        reply(c, NULL, 0, CZ_RPC_INVALID_ARGUMENT, "malformed GetStatusRequest");
-        return;
-    }
-    cuzk__v1__get_status_request__free_unpacked(r, NULL);
-    cz_engine *e = c->s->ctx.engine;
-    cz_engine_status st;
-    cz_engine_status_get(e, &st);
-    Cuzk__V1__GetStatusResponse o = CUZK__V1__GET_STATUS_RESPONSE__INIT;
-    enum { MAXC = 64 };
-    cz_engine_circuit_info ci[MAXC];
-    size_t nc = cz_engine_circuits(e, ci, MAXC);
-    if (nc > MAXC)
-        nc = MAXC;
-    Cuzk__V1__SRSStatus srs[MAXC], *srsp[MAXC];
-    for (size_t i = 0; i < nc; i++) {
-        cuzk__v1__srsstatus__init(&srs[i]);
-        srs[i].circuit_id = ci[i].id;
-        srs[i].tier =
-            ci[i].loading ? CUZK__V1__SRSSTATUS__TIER__WARM : CUZK__V1__SRSSTATUS__TIER__HOT;
-        srs[i].size_bytes = ci[i].bytes;
-        srs[i].ref_count = ci[i].refs;
-        srsp[i] = &srs[i];
-    }
-    o.n_loaded_srs = nc;
-    o.loaded_srs = srsp;
-    Cuzk__V1__QueueStatus q = CUZK__V1__QUEUE_STATUS__INIT, *qp = &q;
-    q.proof_kind = "all";
-    q.pending = st.jobs_queued;
-    q.in_progress = st.jobs_running;
-    o.n_queues = 1;
-    o.queues = &qp;
-    o.total_proofs_completed = st.jobs_completed;
-    o.total_proofs_failed = st.jobs_failed;
-    o.total_proofs_cancelled = st.jobs_cancelled;
-    o.uptime_seconds = (uint64_t)(mono_s() - c->s->ctx.start_time);
-    o.memory_budget_bytes = st.mem.total;
-    o.memory_reserved_bytes = st.mem.reserved;
-    o.memory_tracked_bytes = st.mem.allocated;
-    o.rss_bytes = st.rss;
-    o.untracked_rss_bytes = st.untracked;
-    Cuzk__V1__BufferClassStatus bc[CZ_BUF__COUNT], *bcp[CZ_BUF__COUNT];
-    for (int k = 0; k < CZ_BUF__COUNT; k++) {
-        cuzk__v1__buffer_class_status__init(&bc[k]);
-        bc[k].name = (char *)cz_buf_class_name((cz_buf_class)k);
-        bc[k].live_count = st.mem.cls[k].live_count;
-        bc[k].live_bytes = st.mem.cls[k].live_bytes;
-        bc[k].high_water_bytes = st.mem.cls[k].high_water_bytes;
-        bc[k].total_allocs = st.mem.cls[k].total_allocs;
-        bc[k].total_frees = st.mem.cls[k].total_frees;
-        bcp[k] = &bc[k];
-    }
-    o.n_buffer_classes = CZ_BUF__COUNT;
-    o.buffer_classes = bcp;
-    reply_msg(c, &o.base);
-}
-
-static void rpc_metrics(rpc_call *c, const uint8_t *d, size_t n)
-{
-    Cuzk__V1__GetMetricsRequest *r = cuzk__v1__get_metrics_request__unpack(NULL, n, d);
-    if (r == NULL) {
-        reply(c, NULL, 0, CZ_RPC_INVALID_ARGUMENT, "malformed GetMetricsRequest");
-        return;
-    }
-    cuzk__v1__get_metrics_request__free_unpacked(r, NULL);
-    char *text = NULL;
-    if (cz_metrics_text(c->s->ctx.engine, c->s->ctx.metrics, &text) != CZ_OK) {
-        reply(c, NULL, 0, CZ_RPC_INTERNAL, "metrics unavailable");
-        return;
-    }
-    Cuzk__V1__GetMetricsResponse o = CUZK__V1__GET_METRICS_RESPONSE__INIT;
-    o.prometheus_text = text;
-    reply_msg(c, &o.base);
-    free(text);
-}
-
-static void rpc_preload(rpc_call *c, const uint8_t *d, size_t n)
-{
-    Cuzk__V1__PreloadSrsRequest *r = cuzk__v1__preload_srs_request__unpack(NULL, n, d);
-    if (r == NULL || r->circuit_id == NULL || !r->circuit_id[0]) {
-        reply(c, NULL, 0, CZ_RPC_INVALID_ARGUMENT, r ? "circuit_id is empty" : "malformed request");
-    } else {
-        bool already;
-        char msg[256] = "";
-        double t0 = mono_s();
-        int rc = cz_engine_preload(c->s->ctx.engine, r->circuit_id, &already, msg, sizeof msg);
-        if (rc != CZ_OK) {
-            reply(c, NULL, 0, rpc_code_of(rc), msg[0] ? msg : cz_strerror(rc));
-        } else {
-            Cuzk__V1__PreloadSrsResponse o = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
-            o.already_loaded = already;
-            o.load_time_ms = (uint64_t)((mono_s() - t0) * 1e3);
-            reply_msg(c, &o.base);
-        }
-    }
-    if (r)
-        cuzk__v1__preload_srs_request__free_unpacked(r, NULL);
-}
-
-static void rpc_evict(rpc_call *c, const uint8_t *d, size_t n)
-{
-    Cuzk__V1__EvictSrsRequest *r = cuzk__v1__evict_srs_request__unpack(NULL, n, d);
-    if (r == NULL || r->circuit_id == NULL || !r->circuit_id[0]) {
-        reply(c, NULL, 0, CZ_RPC_INVALID_ARGUMENT, r ? "circuit_id is empty" : "malformed request");
-    } else {
-        uint64_t freed = 0;
-        int rc = cz_engine_evict_ex(c->s->ctx.engine, r->circuit_id, &freed);
-        if (rc == CZ_ERR_BUSY) {
-            char m[200];
-            cz_msgf(m, sizeof m, "circuit %s is in use by proofs in flight; not evicted",
-                    r->circuit_id);
-            reply(c, NULL, 0, CZ_RPC_FAILED_PRECONDITION, m);
-        } else {
-            /* not loaded is an answer, not an error (as cuzk's was_loaded) */
-            Cuzk__V1__EvictSrsResponse o = CUZK__V1__EVICT_SRS_RESPONSE__INIT;
-            o.was_loaded = rc == CZ_OK;
-            o.freed_bytes = freed;
-            reply_msg(c, &o.base);
-        }
-    }
-    if (r)
-        cuzk__v1__evict_srs_request__free_unpacked(r, NULL);
-}
-
-static const struct {
-    const char *method;
-    void (*fn)(rpc_call *, const uint8_t *, size_t);
-} METHODS[] = {
-    {"/cuzk.v1.ProvingEngine/SubmitProof", rpc_submit},
-    {"/cuzk.v1.ProvingEngine/AwaitProof", rpc_await},
-    {"/cuzk.v1.ProvingEngine/Prove", rpc_prove},
-    {"/cuzk.v1.ProvingEngine/CancelProof", rpc_cancel},
-    {"/cuzk.v1.ProvingEngine/GetStatus", rpc_status},
-    {"/cuzk.v1.ProvingEngine/GetMetrics", rpc_metrics},
-    {"/cuzk.v1.ProvingEngine/PreloadSRS", rpc_preload},
-    {"/cuzk.v1.ProvingEngine/EvictSRS", rpc_evict},
-};
-
-static void *handler(void *arg)
+static void watch_fired(void *arg, int rc, const cz_job_result *res)
 {
     rpc_call *c = arg;
-    cz_rpc_server *s = c->s;
-    size_t i = 0, nm = sizeof METHODS / sizeof METHODS[0];
-    while (i < nm && grpc_slice_str_cmp(c->details.method, METHODS[i].method) != 0)
-        i++;
-    if (i == nm) {
+    atomic_store(&c->watching, false);
+    c->watch_fn(c, rc, res);
+    cz_rpc_call_unref(c);
+}
+
+int cz_rpc_watch(rpc_call *c, const char *job_id, int64_t timeout_ms, cz_job_watch_fn *fn)
+{
+    cz_engine *e = c->s->ctx.engine;
+    c->watch_fn = fn;
+    cz_rpc_call_ref(c); /* the watch's */
+    atomic_store(&c->watching, true);
+    int rc = cz_engine_watch(e, job_id, timeout_ms, watch_fired, c, &c->watch);
+    if (rc != CZ_OK) {
+        atomic_store(&c->watching, false);
+        cz_rpc_call_unref(c);
+        return rc;
+    }
+    /* the client may have gone while the watch was being set up: the
+     * poller saw no watch then, so take it back here */
+    if (atomic_load(&c->closed) && cz_engine_unwatch(e, &c->watch, true)) {
+        atomic_store(&c->watching, false);
+        cz_rpc_call_unref(c);
+    }
+    return CZ_OK;
+}
+
+/* ----------------------------------------------------------- handlers --- */
+
+/* Request memory: malloc when small, else the engine's request pool (so
+ * it is charged to the budget).  NULL with msg set when the pool is full. */
+static void *req_alloc(rpc_call *c, size_t n, bool *pooled, char *msg, size_t msglen)
+{
+    *pooled = n > SMALL_REQUEST;
+    if (!*pooled) {
+        void *p = malloc(n ? n : 1);
+        if (p == NULL)
+            cz_msgf(msg, msglen, "out of memory for a %zu-byte request", n);
+        return p;
+    }
+    cz_resv *pool = cz_engine_request_pool(c->s->ctx.engine);
+    cz_buf_tag t = {0, UINT32_MAX, "request"};
+    void *p;
+    if (cz_mem_alloc(&p, pool, CZ_BUF_INPUT, n, &t, NULL, 0) != CZ_OK) {
+        uint64_t size = cz_resv_size(pool), used = cz_resv_used(pool);
+        cz_msgf(msg, msglen,
+                "the request pool has %llu of %llu bytes free, decoding this request takes "
+                "%zu: retry when queued jobs have finished",
+                (unsigned long long)(size - used), (unsigned long long)size, n);
+        return NULL;
+    }
+    return p;
+}
+
+static void req_free(void *p, bool pooled)
+{
+    if (pooled)
+        cz_mem_free(p);
+    else
+        free(p);
+}
+
+/* Scans, decodes and runs c's method. */
+static void handle(rpc_call *c)
+{
+    char msg[300];
+    if (c->m == NULL) {
         char *m = grpc_slice_to_c_string(c->details.method);
-        char msg[300];
         cz_msgf(msg, sizeof msg, "unknown method %s", m);
         gpr_free(m);
-        reply(c, NULL, 0, CZ_RPC_UNIMPLEMENTED, msg);
-    } else if (c->req == NULL) {
-        reply(c, NULL, 0, CZ_RPC_INVALID_ARGUMENT, "no request message");
+        cz_rpc_reply_status(c, CZ_RPC_UNIMPLEMENTED, msg);
+        return;
+    }
+    grpc_byte_buffer *bb = c->req;
+    if (bb == NULL) {
+        cz_rpc_reply_status(c, CZ_RPC_INVALID_ARGUMENT, "no request message");
+        return;
+    }
+    if (bb->type != GRPC_BB_RAW || bb->data.raw.compression != GRPC_COMPRESS_NONE) {
+        cz_rpc_reply_status(c, CZ_RPC_INVALID_ARGUMENT, "compressed messages are not accepted");
+        return;
+    }
+    const grpc_slice_buffer *sb = &bb->data.raw.slice_buffer;
+    size_t len = sb->length;
+    const uint8_t *p = NULL;
+    void *flat = NULL;
+    bool flat_pooled = false;
+    if (sb->count == 1) {
+        p = GRPC_SLICE_START_PTR(sb->slices[0]);
+    } else if (sb->count > 1) { /* a contiguous copy, charged like the rest */
+        flat = req_alloc(c, len, &flat_pooled, msg, sizeof msg);
+        if (flat == NULL) {
+            cz_rpc_reply_status(c, CZ_RPC_RESOURCE_EXHAUSTED, msg);
+            return;
+        }
+        size_t at = 0;
+        for (size_t i = 0; i < sb->count; i++) {
+            memcpy((uint8_t *)flat + at, GRPC_SLICE_START_PTR(sb->slices[i]),
+                   GRPC_SLICE_LENGTH(sb->slices[i]));
+            at += GRPC_SLICE_LENGTH(sb->slices[i]);
+        }
+        p = flat;
+    }
+    static const cz_wire_limits lim = {CZ_RPC_MAX_FIELDS, CZ_RPC_MAX_UNKNOWN, 4};
+    cz_wire_scan sc;
+    char why[240];
+    if (cz_wire_scan_message(c->m->request, p, len, &lim, &sc, why, sizeof why) != CZ_OK) {
+        cz_msgf(msg, sizeof msg, "%s refused: %s", c->m->request->short_name, why);
+        cz_rpc_reply_status(c, CZ_RPC_INVALID_ARGUMENT, msg);
     } else {
-        grpc_byte_buffer_reader rd;
-        const grpc_byte_buffer *bb = c->req;
-        if (bb->type == GRPC_BB_RAW && bb->data.raw.compression == GRPC_COMPRESS_NONE &&
-            bb->data.raw.slice_buffer.count == 1) {
-            /* one uncompressed slice: decode in place (a 50 MB C1 output is
-             * then copied once, by protobuf-c, not twice) */
-            grpc_slice one = bb->data.raw.slice_buffer.slices[0];
-            METHODS[i].fn(c, GRPC_SLICE_START_PTR(one), GRPC_SLICE_LENGTH(one));
-        } else if (!grpc_byte_buffer_reader_init(&rd, c->req)) {
-            reply(c, NULL, 0, CZ_RPC_INVALID_ARGUMENT, "unreadable request message");
+        bool pooled;
+        void *mem = req_alloc(c, sc.arena, &pooled, msg, sizeof msg);
+        if (mem == NULL) {
+            cz_rpc_reply_status(c, CZ_RPC_RESOURCE_EXHAUSTED, msg);
         } else {
-            grpc_slice all = grpc_byte_buffer_reader_readall(&rd);
-            grpc_byte_buffer_reader_destroy(&rd);
-            METHODS[i].fn(c, GRPC_SLICE_START_PTR(all), GRPC_SLICE_LENGTH(all));
-            grpc_slice_unref(all);
+            cz_wire_arena ar;
+            cz_wire_arena_init(&ar, mem, sc.arena);
+            ProtobufCMessage *req = protobuf_c_message_unpack(c->m->request, &ar.a, len, p);
+            if (req == NULL) {
+                cz_msgf(msg, sizeof msg, "malformed %s", c->m->request->short_name);
+                cz_rpc_reply_status(c, CZ_RPC_INVALID_ARGUMENT, msg);
+            } else {
+                c->m->fn(c, req);
+            }
+            req_free(mem, pooled);
         }
     }
-    pthread_mutex_lock(&s->mu);
-    s->handlers--;
-    pthread_cond_broadcast(&s->cv);
-    pthread_mutex_unlock(&s->mu);
+    if (flat)
+        req_free(flat, flat_pooled);
+}
+
+static void *pool_worker(void *arg)
+{
+    handler_pool *q = arg;
+    pthread_mutex_lock(&q->mu);
+    for (;;) {
+        while (!q->stop && q->head == NULL)
+            pthread_cond_wait(&q->cv, &q->mu);
+        if (q->head == NULL)
+            break;
+        rpc_call *c = q->head;
+        q->head = c->qnext;
+        if (q->head == NULL)
+            q->tail = NULL;
+        q->n--;
+        pthread_mutex_unlock(&q->mu);
+        handle(c);
+        cz_rpc_call_unref(c); /* the RECV reference, handed over */
+        pthread_mutex_lock(&q->mu);
+    }
+    pthread_mutex_unlock(&q->mu);
     return NULL;
 }
 
+/* Queues c (its RECV reference goes with it): false when the queue is full. */
+static bool pool_push(handler_pool *q, rpc_call *c)
+{
+    pthread_mutex_lock(&q->mu);
+    bool ok = q->max == 0 || q->n < q->max;
+    if (ok) {
+        c->qnext = NULL;
+        if (q->tail)
+            q->tail->qnext = c;
+        else
+            q->head = c;
+        q->tail = c;
+        q->n++;
+        pthread_cond_signal(&q->cv);
+    }
+    pthread_mutex_unlock(&q->mu);
+    return ok;
+}
+
+static int pool_start(handler_pool *q, unsigned threads, unsigned max)
+{
+    pthread_mutex_init(&q->mu, NULL);
+    pthread_cond_init(&q->cv, NULL);
+    q->max = max;
+    for (unsigned i = 0; i < threads; i++) {
+        if (pthread_create(&q->threads[i], NULL, pool_worker, q) != 0)
+            return CZ_ERR_THREAD;
+        q->n_threads++;
+    }
+    return CZ_OK;
+}
+
+static void pool_stop(handler_pool *q)
+{
+    pthread_mutex_lock(&q->mu);
+    q->stop = true;
+    pthread_cond_broadcast(&q->cv);
+    pthread_mutex_unlock(&q->mu);
+    for (unsigned i = 0; i < q->n_threads; i++)
+        pthread_join(q->threads[i], NULL);
+    pthread_mutex_destroy(&q->mu);
+    pthread_cond_destroy(&q->cv);
+}
+
 /* ------------------------------------------------------------ poller --- */
+
+static void on_new(cz_rpc_server *s, rpc_call *c)
+{
+    pthread_mutex_lock(&s->mu);
+    unsigned active = ++s->active;
+    bool stopping = s->stopping;
+    pthread_mutex_unlock(&s->mu);
+    if (!stopping)
+        post_request(s);
+    for (size_t i = 0; i < cz_rpc_n_methods; i++)
+        if (grpc_slice_str_cmp(c->details.method, cz_rpc_methods[i].path) == 0)
+            c->m = &cz_rpc_methods[i];
+    grpc_op op;
+    memset(&op, 0, sizeof op);
+    if (active > CZ_RPC_MAX_CALLS) {
+        /* answered unread; RECV_CLOSE rides along for the SENT batch */
+        char msg[120];
+        cz_msgf(msg, sizeof msg, "%u calls are in flight, the limit is %u: retry later",
+                active - 1, CZ_RPC_MAX_CALLS);
+        grpc_op ops[3];
+        memset(ops, 0, sizeof ops);
+        ops[0].op = GRPC_OP_SEND_INITIAL_METADATA;
+        c->status_details = grpc_slice_from_copied_string(msg);
+        ops[1].op = GRPC_OP_SEND_STATUS_FROM_SERVER;
+        ops[1].data.send_status_from_server.status = GRPC_STATUS_RESOURCE_EXHAUSTED;
+        ops[1].data.send_status_from_server.status_details = &c->status_details;
+        ops[2].op = GRPC_OP_RECV_CLOSE_ON_SERVER;
+        ops[2].data.recv_close_on_server.cancelled = &c->cancelled;
+        atomic_store(&c->answered, true);
+        start(c, ops, 3, &c->t_sent);
+    } else {
+        op.op = GRPC_OP_RECV_MESSAGE;
+        op.data.recv_message.recv_message = &c->req;
+        start(c, &op, 1, &c->t_recv);
+        memset(&op, 0, sizeof op);
+        op.op = GRPC_OP_RECV_CLOSE_ON_SERVER;
+        op.data.recv_close_on_server.cancelled = &c->cancelled;
+        start(c, &op, 1, &c->t_close);
+    }
+    cz_rpc_call_unref(c); /* the NEW reference */
+}
+
+static void on_recv(cz_rpc_server *s, rpc_call *c)
+{
+    handler_pool *q = c->m && c->m->slow ? &s->slow : &s->fast;
+    if (pool_push(q, c))
+        return;
+    char msg[120];
+    cz_msgf(msg, sizeof msg, "%u %s calls are waiting already: retry later", q->max,
+            c->m->name);
+    cz_rpc_reply_status(c, CZ_RPC_RESOURCE_EXHAUSTED, msg);
+    cz_rpc_call_unref(c);
+}
+
+static void on_close(cz_rpc_server *s, rpc_call *c)
+{
+    atomic_store(&c->closed, true);
+    if (c->cancelled && atomic_load(&c->watching) &&
+        cz_engine_unwatch(s->ctx.engine, &c->watch, true)) {
+        atomic_store(&c->watching, false);
+        cz_rpc_call_unref(c); /* the watch's */
+    }
+    cz_rpc_call_unref(c);
+}
 
 static void *poller(void *arg)
 {
@@ -611,57 +512,32 @@ static void *poller(void *arg)
             break;
         if (ev.type != GRPC_OP_COMPLETE)
             continue;
-        rpc_call *c = ev.tag;
-        switch (c->kind) {
+        tag *t = ev.tag;
+        rpc_call *c = t->c;
+        switch (t->kind) {
         case T_SHUTDOWN:
             pthread_mutex_lock(&s->mu);
             s->shutdown_done = true;
             pthread_cond_broadcast(&s->cv);
             pthread_mutex_unlock(&s->mu);
             break;
-        case T_NEW: {
-            if (!ev.success) { /* the server is shutting down */
-                call_free(c);
+        case T_NEW:
+            if (!ev.success) { /* the server is shutting down: never counted */
+                grpc_call_details_destroy(&c->details);
+                grpc_metadata_array_destroy(&c->md);
+                free(c);
                 break;
             }
-            pthread_mutex_lock(&s->mu);
-            s->active++;
-            bool stopping = s->stopping;
-            pthread_mutex_unlock(&s->mu);
-            if (!stopping)
-                post_request(s);
-            grpc_op op;
-            memset(&op, 0, sizeof op);
-            op.op = GRPC_OP_RECV_MESSAGE;
-            op.data.recv_message.recv_message = &c->req;
-            c->kind = T_RECV;
-            if (grpc_call_start_batch(c->call, &op, 1, c, NULL) != GRPC_CALL_OK)
-                reply(c, NULL, 0, CZ_RPC_INTERNAL, "cannot receive the request");
+            on_new(s, c);
             break;
-        }
-        case T_RECV: {
-            pthread_t th;
-            pthread_attr_t at;
-            pthread_attr_init(&at);
-            pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-            pthread_mutex_lock(&s->mu);
-            s->handlers++;
-            pthread_mutex_unlock(&s->mu);
-            if (pthread_create(&th, &at, handler, c) != 0) {
-                pthread_mutex_lock(&s->mu);
-                s->handlers--;
-                pthread_mutex_unlock(&s->mu);
-                reply(c, NULL, 0, CZ_RPC_RESOURCE_EXHAUSTED, "cannot start a handler thread");
-            }
-            pthread_attr_destroy(&at);
+        case T_RECV:
+            on_recv(s, c);
             break;
-        }
+        case T_CLOSE:
+            on_close(s, c);
+            break;
         case T_SENT:
-            call_free(c);
-            pthread_mutex_lock(&s->mu);
-            s->active--;
-            pthread_cond_broadcast(&s->cv);
-            pthread_mutex_unlock(&s->mu);
+            cz_rpc_call_unref(c);
             break;
         }
     }
@@ -679,13 +555,46 @@ static const char *unix_path_of(const char *addr)
     return NULL;
 }
 
-/* CZ_ERR_BUSY when a server answers on the socket; a stale file (nobody
- * listening) is removed. */
+/* May a server listen on the unix socket path?  Refused: a path that
+ * exists and is not a socket (never deleted), a socket someone answers on,
+ * a missing or unwritable directory.  A stale socket (nobody listening) is
+ * removed. */
 static int claim_unix(const char *path, char *err, size_t errlen)
 {
     struct sockaddr_un sa;
-    if (strlen(path) >= sizeof sa.sun_path) {
-        cz_msgf(err, errlen, "unix socket path too long: %s", path);
+    if (strlen(path) == 0 || strlen(path) >= sizeof sa.sun_path) {
+        cz_msgf(err, errlen, "unix:%s: a socket path needs 1 to %zu bytes", path,
+                sizeof sa.sun_path - 1);
+        return CZ_ERR_INVALID_ARG;
+    }
+    char dir[sizeof sa.sun_path];
+    snprintf(dir, sizeof dir, "%s", path);
+    const char *d = dirname(dir);
+    struct stat st;
+    if (stat(d, &st) != 0) {
+        cz_msgf(err, errlen, "unix:%s: the directory %s %s", path, d,
+                errno == ENOENT ? "does not exist" : strerror(errno));
+        return CZ_ERR_IO;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        cz_msgf(err, errlen, "unix:%s: %s is not a directory", path, d);
+        return CZ_ERR_IO;
+    }
+    if (access(d, W_OK | X_OK) != 0) {
+        cz_msgf(err, errlen, "unix:%s: cannot create a socket in %s: %s", path, d,
+                strerror(errno));
+        return CZ_ERR_IO;
+    }
+    if (lstat(path, &st) != 0) {
+        if (errno == ENOENT)
+            return CZ_OK;
+        cz_msgf(err, errlen, "unix:%s: %s", path, strerror(errno));
+        return CZ_ERR_IO;
+    }
+    if (!S_ISSOCK(st.st_mode)) {
+        cz_msgf(err, errlen, "unix:%s exists and is not a socket (%s): refusing to replace it",
+                path, S_ISREG(st.st_mode) ? "a regular file" : S_ISDIR(st.st_mode) ? "a directory"
+                                                                                 : "not a socket");
         return CZ_ERR_INVALID_ARG;
     }
     memset(&sa, 0, sizeof sa);
@@ -708,6 +617,63 @@ static int claim_unix(const char *path, char *err, size_t errlen)
     return CZ_OK;
 }
 
+/* Why gRPC could not listen on TCP address addr: a bind of our own tells. */
+static int tcp_failure(const char *addr, char *err, size_t errlen)
+{
+    char host[256];
+    const char *colon = strrchr(addr, ':');
+    if (colon == NULL || (size_t)(colon - addr) >= sizeof host) {
+        cz_msgf(err, errlen, "cannot listen on %s: not HOST:PORT", addr);
+        return CZ_ERR_INVALID_ARG;
+    }
+    memcpy(host, addr, (size_t)(colon - addr));
+    host[colon - addr] = 0;
+    size_t hl = strlen(host);
+    if (hl >= 2 && host[0] == '[' && host[hl - 1] == ']') {
+        memmove(host, host + 1, hl - 2);
+        host[hl - 2] = 0;
+    }
+    struct addrinfo hints = {0}, *res = NULL;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE;
+    int g = getaddrinfo(host[0] ? host : NULL, colon + 1, &hints, &res);
+    if (g != 0) {
+        cz_msgf(err, errlen, "cannot listen on %s: %s", addr, gai_strerror(g));
+        return CZ_ERR_INVALID_ARG;
+    }
+    int fd = socket(res->ai_family, SOCK_STREAM, 0), e = 0;
+    if (fd < 0 || bind(fd, res->ai_addr, res->ai_addrlen) != 0)
+        e = errno;
+    if (fd >= 0)
+        close(fd);
+    freeaddrinfo(res);
+    if (e == EADDRINUSE) {
+        cz_msgf(err, errlen, "cannot listen on %s: the address is in use (another daemon?)",
+                addr);
+        return CZ_ERR_BUSY;
+    }
+    cz_msgf(err, errlen, "cannot listen on %s: %s", addr,
+            e ? strerror(e) : "gRPC refused the address");
+    return CZ_ERR_IO;
+}
+
+static void destroy_unstarted(cz_rpc_server *s)
+{
+    grpc_server_shutdown_and_notify(s->server, s->cq, &s->shutdown_tag);
+    grpc_server_cancel_all_calls(s->server);
+    grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+    grpc_server_destroy(s->server);
+    grpc_completion_queue_shutdown(s->cq);
+    while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type !=
+           GRPC_QUEUE_SHUTDOWN)
+        ;
+    grpc_completion_queue_destroy(s->cq);
+    grpc_shutdown();
+    pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->cv);
+    free(s);
+}
+
 int cz_rpc_server_start(cz_rpc_server **out, const char *const *addrs, size_t n_addrs,
                         const cz_rpc_ctx *ctx, char *err, size_t errlen)
 {
@@ -720,39 +686,51 @@ int cz_rpc_server_start(cz_rpc_server **out, const char *const *addrs, size_t n_
     if (s == NULL)
         return CZ_ERR_NOMEM;
     s->ctx = *ctx;
-    s->shutdown_tag.kind = T_SHUTDOWN;
+    s->shutdown_tag = (tag){T_SHUTDOWN, NULL};
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->cv, NULL);
     grpc_init();
-    grpc_arg args[3];
+    grpc_resource_quota *quota = grpc_resource_quota_create("cuzk-daemon");
+    grpc_resource_quota_resize(quota, CZ_RPC_QUOTA);
+    grpc_arg args[9];
     memset(args, 0, sizeof args);
-    args[0].type = GRPC_ARG_INTEGER;
-    args[0].key = GRPC_ARG_ALLOW_REUSEPORT;
-    args[0].value.integer = 0;
-    args[1].type = GRPC_ARG_INTEGER;
-    args[1].key = GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
-    args[1].value.integer = (int)CZ_RPC_MAX_MESSAGE;
-    args[2].type = GRPC_ARG_INTEGER;
-    args[2].key = GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
-    args[2].value.integer = (int)CZ_RPC_MAX_MESSAGE;
-    grpc_channel_args ca = {3, args};
+    size_t na = 0;
+#define INT_ARG(k, v)                                                                              \
+    (args[na].type = GRPC_ARG_INTEGER, args[na].key = (char *)(k), args[na].value.integer = (v),   \
+     na++)
+    INT_ARG(GRPC_ARG_ALLOW_REUSEPORT, 0);
+    INT_ARG(GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH, (int)CZ_RPC_MAX_MESSAGE);
+    INT_ARG(GRPC_ARG_MAX_SEND_MESSAGE_LENGTH, (int)CZ_RPC_MAX_MESSAGE);
+    INT_ARG(GRPC_ARG_MAX_CONCURRENT_STREAMS, CZ_RPC_MAX_STREAMS);
+    INT_ARG(GRPC_COMPRESSION_CHANNEL_ENABLED_ALGORITHMS_BITSET, 1); /* identity only */
+    /* keepalive pings find clients that vanished without closing */
+    INT_ARG(GRPC_ARG_KEEPALIVE_TIME_MS, 60000);
+    INT_ARG(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 20000);
+    INT_ARG(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
+#undef INT_ARG
+    args[na].type = GRPC_ARG_POINTER;
+    args[na].key = (char *)GRPC_ARG_RESOURCE_QUOTA;
+    args[na].value.pointer.p = quota;
+    args[na].value.pointer.vtable = grpc_resource_quota_arg_vtable();
+    na++;
+    grpc_channel_args ca = {na, args};
     s->server = grpc_server_create(&ca, NULL);
+    grpc_resource_quota_unref(quota);
     s->cq = grpc_completion_queue_create_for_next(NULL);
     grpc_server_register_completion_queue(s->server, s->cq, NULL);
     int rc = CZ_OK;
     for (size_t i = 0; i < n_addrs && rc == CZ_OK; i++) {
         const char *up = unix_path_of(addrs[i]);
-        if (up) {
-            rc = claim_unix(up, err, errlen);
-            if (rc != CZ_OK)
-                break;
-        }
+        if (up && (rc = claim_unix(up, err, errlen)) != CZ_OK)
+            break;
         grpc_server_credentials *cr = grpc_insecure_server_credentials_create();
         int port = grpc_server_add_http2_port(s->server, addrs[i], cr);
         grpc_server_credentials_release(cr);
         if (port == 0) {
-            cz_msgf(err, errlen, "cannot listen on %s (in use, or a bad address)", addrs[i]);
-            rc = CZ_ERR_BUSY;
+            if (up)
+                cz_msgf(err, errlen, "cannot listen on %s", addrs[i]), rc = CZ_ERR_IO;
+            else
+                rc = tcp_failure(addrs[i], err, errlen);
             break;
         }
         s->ports[i] = up ? 0 : port;
@@ -761,21 +739,16 @@ int cz_rpc_server_start(cz_rpc_server **out, const char *const *addrs, size_t n_
         s->n_addrs = i + 1;
     }
     if (rc != CZ_OK) {
-        /* never started: destroy directly */
-        s->n_unix = 0; /* the files are not ours */
-        grpc_server_shutdown_and_notify(s->server, s->cq, &s->shutdown_tag);
-        grpc_server_cancel_all_calls(s->server);
-        grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
-        grpc_server_destroy(s->server);
-        grpc_completion_queue_shutdown(s->cq);
-        while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type !=
-               GRPC_QUEUE_SHUTDOWN)
-            ;
-        grpc_completion_queue_destroy(s->cq);
-        grpc_shutdown();
-        pthread_mutex_destroy(&s->mu);
-        pthread_cond_destroy(&s->cv);
-        free(s);
+        destroy_unstarted(s); /* the socket files are not ours */
+        return rc;
+    }
+    rc = pool_start(&s->fast, CZ_RPC_HANDLERS, 0);
+    if (rc == CZ_OK && (rc = pool_start(&s->slow, 1, CZ_RPC_SLOW_QUEUE)) != CZ_OK)
+        pool_stop(&s->slow);
+    if (rc != CZ_OK) {
+        cz_msgf(err, errlen, "rpc: cannot start the handler threads");
+        pool_stop(&s->fast);
+        destroy_unstarted(s);
         return rc;
     }
     grpc_server_start(s->server);
@@ -800,7 +773,7 @@ unsigned cz_rpc_server_active(cz_rpc_server *s)
     return n;
 }
 
-/* Waits until cond holds or the deadline (CLOCK_REALTIME) passes. */
+/* Waits until cond holds or the deadline (CLOCK_REALTIME; NULL: none). */
 static bool wait_until(cz_rpc_server *s, bool (*cond)(cz_rpc_server *), const struct timespec *dl)
 {
     pthread_mutex_lock(&s->mu);
@@ -815,35 +788,54 @@ static bool wait_until(cz_rpc_server *s, bool (*cond)(cz_rpc_server *), const st
     return ok;
 }
 
-static bool idle(cz_rpc_server *s) { return s->active == 0 && s->handlers == 0; }
+static bool idle(cz_rpc_server *s) { return s->active == 0; }
 static bool down(cz_rpc_server *s) { return s->shutdown_done; }
 
-void cz_rpc_server_stop(cz_rpc_server *s, int64_t grace_ms)
+static struct timespec after_ms(int64_t ms)
+{
+    struct timespec dl;
+    clock_gettime(CLOCK_REALTIME, &dl);
+    if (ms < 0)
+        ms = 0;
+    dl.tv_sec += (time_t)(ms / 1000);
+    dl.tv_nsec += (long)(ms % 1000) * 1000000;
+    if (dl.tv_nsec >= 1000000000)
+        dl.tv_sec++, dl.tv_nsec -= 1000000000;
+    return dl;
+}
+
+static int64_t mono_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+unsigned cz_rpc_server_stop(cz_rpc_server *s, int64_t grace_ms)
 {
     if (s == NULL)
-        return;
+        return 0;
     pthread_mutex_lock(&s->mu);
     s->stopping = true;
     pthread_mutex_unlock(&s->mu);
-    grpc_server_shutdown_and_notify(s->server, s->cq, &s->shutdown_tag);
-    struct timespec dl;
-    clock_gettime(CLOCK_REALTIME, &dl);
-    int64_t g = grace_ms < 0 ? 0 : grace_ms;
-    dl.tv_sec += g / 1000;
-    dl.tv_nsec += (g % 1000) * 1000000;
-    if (dl.tv_nsec >= 1000000000)
-        dl.tv_sec++, dl.tv_nsec -= 1000000000;
-    if (!wait_until(s, idle, &dl)) {
-        /* out of grace: cancel the work, so awaiting calls answer now */
-        cz_engine_cancel_all(s->ctx.engine);
-        clock_gettime(CLOCK_REALTIME, &dl);
-        dl.tv_sec += 5;
-        if (!wait_until(s, idle, &dl))
-            grpc_server_cancel_all_calls(s->server);
-        wait_until(s, idle, NULL);
+    grpc_server_shutdown_and_notify(s->server, s->cq, &s->shutdown_tag); /* no new calls */
+    int64_t end = mono_ms() + (grace_ms < 0 ? 0 : grace_ms);
+    /* every accepted job, awaited or not, may finish within the grace
+     * period; then the calls answered by them drain */
+    unsigned cancelled = 0;
+    if (cz_engine_wait_idle(s->ctx.engine, end - mono_ms()) != CZ_OK) {
+        cancelled = cz_engine_cancel_all(s->ctx.engine);
+        cz_log(CZ_LOG_WARN, "grace period over: %u unfinished jobs cancelled", cancelled);
     }
+    int64_t left = end - mono_ms();
+    struct timespec dl = after_ms(left > 5000 ? left : 5000);
+    if (!wait_until(s, idle, &dl))
+        grpc_server_cancel_all_calls(s->server);
+    wait_until(s, idle, NULL);
     wait_until(s, down, NULL);
     grpc_server_destroy(s->server);
+    pool_stop(&s->fast);
+    pool_stop(&s->slow);
     grpc_completion_queue_shutdown(s->cq);
     if (s->poller_started)
         pthread_join(s->poller, NULL);
@@ -854,4 +846,5 @@ void cz_rpc_server_stop(cz_rpc_server *s, int64_t grace_ms)
     pthread_mutex_destroy(&s->mu);
     pthread_cond_destroy(&s->cv);
     free(s);
+    return cancelled;
 }

@@ -87,13 +87,19 @@ static void *sampler_fn(void *arg)
 
 /* -------------------------------------------------------------- engine --- */
 
+unsigned cz_engine_auto_synthesis_workers(void)
+{
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    return ncpu >= 4 ? (unsigned)(ncpu / 2 < 8 ? ncpu / 2 : 8) : 1;
+}
+
 static void defaults(cz_engine_config *c)
 {
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     if (ncpu < 1)
         ncpu = 1;
     if (c->synthesis_workers == 0) /* memory is bounded by the budget, not by this */
-        c->synthesis_workers = ncpu >= 4 ? (unsigned)(ncpu / 2 < 8 ? ncpu / 2 : 8) : 1;
+        c->synthesis_workers = cz_engine_auto_synthesis_workers();
     if (c->finalizers == 0)
         c->finalizers = 1;
     if (c->queue_depth == 0)
@@ -334,6 +340,8 @@ void cz_engine_free(cz_engine *e)
 }
 
 cz_budget *cz_engine_budget(cz_engine *e) { return e->budget; }
+
+cz_resv *cz_engine_request_pool(cz_engine *e) { return e->request_pool; }
 
 /* -------------------------------------------------------------- status --- */
 

@@ -128,11 +128,11 @@ int cz_engine_watch(cz_engine *e, const char *id, int64_t timeout_ms, cz_job_wat
 {
     if (e == NULL || id == NULL || fn == NULL || w == NULL)
         return CZ_ERR_INVALID_ARG;
+    pthread_mutex_lock(&e->mu); /* w's contents are read under it (unwatch) */
     memset(w, 0, sizeof *w);
     w->fn = fn;
     w->arg = arg;
     w->deadline_ms = -1;
-    pthread_mutex_lock(&e->mu);
     job *j;
     int rc = CZ_OK;
     for (;;) {

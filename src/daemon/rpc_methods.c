@@ -1,0 +1,484 @@
+/* cuzk.v1.ProvingEngine's methods over the engine (see rpc.h).
+ *
+ * SubmitProof / Prove check the request field by field before the engine
+ * sees it: the priority must be a Priority value (0 means NORMAL), the
+ * request_id an id (cz_job_id_check), the kind known, and every field the
+ * kind does not use left unset, so a field this daemon would ignore is
+ * refused by name rather than dropped.  AwaitProof and Prove wait through
+ * an engine watch (no thread held); Prove's job is cancelled when its
+ * client goes away (cz_job_request.cancel_unwatched). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cuzk/err.h"
+#include "cuzk/http.h"
+#include "cuzk/v1/proving.pb-c.h"
+#include "daemon/rpc_internal.h"
+
+static double mono_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int rpc_code_of(int rc)
+{
+    switch (rc) {
+    case CZ_OK:
+        return CZ_RPC_OK;
+    case CZ_ERR_NOT_FOUND:
+        return CZ_RPC_NOT_FOUND;
+    case CZ_ERR_INVALID_ARG:
+    case CZ_ERR_BAD_FORMAT:
+    case CZ_ERR_NOT_CANONICAL:
+    case CZ_ERR_BAD_LENGTH:
+        return CZ_RPC_INVALID_ARGUMENT;
+    case CZ_ERR_EXISTS:
+        return CZ_RPC_ALREADY_EXISTS;
+    case CZ_ERR_NOMEM:
+    case CZ_ERR_TOO_BIG:
+    case CZ_ERR_LIMIT:
+        return CZ_RPC_RESOURCE_EXHAUSTED;
+    case CZ_ERR_BUSY:
+        return CZ_RPC_FAILED_PRECONDITION;
+    case CZ_ERR_SHUTDOWN:
+        return CZ_RPC_UNAVAILABLE;
+    case CZ_ERR_UNSUPPORTED:
+        return CZ_RPC_UNIMPLEMENTED;
+    default:
+        return CZ_RPC_INTERNAL;
+    }
+}
+
+static cz_engine *engine_of(rpc_call *c) { return cz_rpc_call_ctx(c)->engine; }
+
+/* --------------------------------------------------------- submission --- */
+
+static const char *kind_name(int k)
+{
+    switch (k) {
+    case CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT:
+        return "POREP_SEAL_COMMIT";
+    case CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE:
+        return "SNAP_DEALS_UPDATE";
+    case CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION:
+        return "WINDOW_POST_PARTITION";
+    case CUZK__V1__PROOF_KIND__WINNING_POST:
+        return "WINNING_POST";
+    case CUZK__V1__PROOF_KIND__GROTH16_GENERIC:
+        return "GROTH16_GENERIC";
+    case CUZK__V1__PROOF_KIND__SYNTHETIC:
+        return "SYNTHETIC";
+    default:
+        return NULL;
+    }
+}
+
+/* Is field f of message m set (non-default, as proto3 reads it)? */
+static bool field_set(const ProtobufCMessage *m, const ProtobufCFieldDescriptor *f)
+{
+    const char *at = (const char *)m + f->offset;
+    if (f->label == PROTOBUF_C_LABEL_REPEATED)
+        return *(const size_t *)((const char *)m + f->quantifier_offset) > 0;
+    switch (f->type) {
+    case PROTOBUF_C_TYPE_STRING: {
+        const char *str = *(char *const *)at;
+        return str != NULL && str[0] != 0;
+    }
+    case PROTOBUF_C_TYPE_BYTES:
+        return ((const ProtobufCBinaryData *)at)->len > 0;
+    case PROTOBUF_C_TYPE_MESSAGE:
+        return *(void *const *)at != NULL;
+    case PROTOBUF_C_TYPE_UINT64:
+    case PROTOBUF_C_TYPE_INT64:
+    case PROTOBUF_C_TYPE_SINT64:
+    case PROTOBUF_C_TYPE_FIXED64:
+    case PROTOBUF_C_TYPE_SFIXED64:
+    case PROTOBUF_C_TYPE_DOUBLE:
+        return *(const uint64_t *)at != 0;
+    case PROTOBUF_C_TYPE_BOOL:
+        return *(const protobuf_c_boolean *)at != 0;
+    default:
+        return *(const uint32_t *)at != 0;
+    }
+}
+
+/* Every set field of r must be among the kind's (a NULL-terminated list,
+ * the common ones implied). */
+static bool only_fields(const Cuzk__V1__SubmitProofRequest *r, const char *const *used,
+                        const char *kind, char *msg, size_t msglen)
+{
+    static const char *const common[] = {"request_id", "proof_kind", "priority", NULL};
+    const ProtobufCMessageDescriptor *d = r->base.descriptor;
+    for (unsigned i = 0; i < d->n_fields; i++) {
+        const ProtobufCFieldDescriptor *f = &d->fields[i];
+        bool ok = !field_set(&r->base, f);
+        for (const char *const *u = common; !ok && *u; u++)
+            ok = !strcmp(*u, f->name);
+        for (const char *const *u = used; !ok && *u; u++)
+            ok = !strcmp(*u, f->name);
+        if (!ok) {
+            cz_msgf(msg, msglen, "field %s (%u) is not used by %s requests", f->name, f->id, kind);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Submits r's job (cancel_unwatched for Prove); on success id holds its
+ * id.  Otherwise *code and msg say why. */
+static int submit(rpc_call *c, const Cuzk__V1__SubmitProofRequest *r, bool sync,
+                  char id[CZ_JOB_ID_MAX], int *code, char *msg, size_t msglen)
+{
+    static const cz_priority prio[] = {CZ_PRIO_NORMAL, CZ_PRIO_LOW, CZ_PRIO_NORMAL, CZ_PRIO_HIGH,
+                                       CZ_PRIO_CRITICAL};
+    *code = CZ_RPC_INVALID_ARGUMENT;
+    if ((unsigned)r->priority > CUZK__V1__PRIORITY__CRITICAL) {
+        cz_msgf(msg, msglen,
+                "priority %d is not a Priority: 1 LOW, 2 NORMAL, 3 HIGH, 4 CRITICAL (0: NORMAL)",
+                (int)r->priority);
+        return CZ_ERR_INVALID_ARG;
+    }
+    cz_job_request jr = {.priority = prio[r->priority], .cancel_unwatched = sync};
+    if (r->request_id && r->request_id[0]) {
+        char why[160];
+        if (cz_job_id_check(r->request_id, strlen(r->request_id), why, sizeof why) != CZ_OK) {
+            cz_msgf(msg, msglen, "request_id: %s", why);
+            return CZ_ERR_INVALID_ARG;
+        }
+        jr.id = r->request_id;
+    }
+    const char *kn = kind_name(r->proof_kind);
+    cz_job_synthetic syn;
+    cz_job_groth16 g;
+    if (r->proof_kind == CUZK__V1__PROOF_KIND__SYNTHETIC) {
+        static const char *const used[] = {"partitions", "synthetic_log_rows", "synthetic_public",
+                                           "synthetic_seed", NULL};
+        if (!only_fields(r, used, kn, msg, msglen))
+            return CZ_ERR_INVALID_ARG;
+        memset(&syn, 0, sizeof syn);
+        syn.circuit.log_rows = r->synthetic_log_rows;
+        syn.circuit.n_public = r->synthetic_public;
+        syn.circuit.seed = r->synthetic_seed;
+        syn.partitions = r->partitions ? r->partitions : 1;
+        jr.kind = CZ_KIND_SYNTHETIC;
+        jr.input = &syn;
+    } else if (r->proof_kind == CUZK__V1__PROOF_KIND__GROTH16_GENERIC) {
+        static const char *const used[] = {"circuit_id", "witness", "partitions", NULL};
+        if (!only_fields(r, used, kn, msg, msglen))
+            return CZ_ERR_INVALID_ARG;
+        uint32_t parts = r->partitions ? r->partitions : 1;
+        size_t len = r->witness.len;
+        if (len == 0 || len % ((size_t)32 * parts) != 0) {
+            cz_msgf(msg, msglen, "witness: %zu bytes is not %u partitions of 32-byte values", len,
+                    parts);
+            return CZ_ERR_INVALID_ARG;
+        }
+        g = (cz_job_groth16){.circuit = r->circuit_id,
+                             .w_le = r->witness.data,
+                             .n_w = len / 32 / parts,
+                             .partitions = parts};
+        jr.kind = CZ_KIND_GROTH16;
+        jr.input = &g;
+    } else {
+        *code = kn ? CZ_RPC_UNIMPLEMENTED : CZ_RPC_INVALID_ARGUMENT;
+        if (kn)
+            cz_msgf(msg, msglen, "proof kind %s is not supported by this build yet", kn);
+        else
+            cz_msgf(msg, msglen, "unknown proof kind %d", (int)r->proof_kind);
+        return kn ? CZ_ERR_UNSUPPORTED : CZ_ERR_INVALID_ARG;
+    }
+    int rc = cz_engine_submit(engine_of(c), &jr, id, NULL, msg, msglen);
+    *code = rpc_code_of(rc);
+    return rc;
+}
+
+/* ------------------------------------------------------------- awaits --- */
+
+static Cuzk__V1__AwaitProofResponse__Status status_of(int rc, cz_job_state s)
+{
+    if (rc == CZ_ERR_TIMEOUT)
+        return CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__TIMEOUT;
+    switch (s) {
+    case CZ_JOB_COMPLETED:
+        return CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED;
+    case CZ_JOB_FAILED:
+        return CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
+    case CZ_JOB_CANCELLED:
+        return CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED;
+    default:
+        return CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__UNKNOWN;
+    }
+}
+
+/* The answer to an AwaitProof or Prove from the job's result. */
+static void answer_result(rpc_call *c, const char *id, int rc, const cz_job_result *res, bool wrap)
+{
+    if (rc == CZ_OK && res->state == CZ_JOB_COMPLETED && res->proofs == NULL) {
+        cz_rpc_reply_status(c, CZ_RPC_RESOURCE_EXHAUSTED,
+                            "out of memory copying the proof: AwaitProof again");
+        return;
+    }
+    Cuzk__V1__AwaitProofResponse a = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+    a.job_id = (char *)id;
+    a.status = status_of(rc, res->state);
+    a.error_message = (char *)res->message;
+    if (rc == CZ_OK && res->proofs) {
+        a.proof.data = res->proofs;
+        a.proof.len = (size_t)res->partitions * CZ_GROTH16_PROOF_BYTES;
+    }
+    a.queue_wait_ms = (uint64_t)res->queue_ms;
+    a.synthesis_ms = (uint64_t)res->synth_ms;
+    a.gpu_compute_ms = (uint64_t)res->prove_ms;
+    a.total_ms = (uint64_t)res->total_ms;
+    if (wrap) {
+        Cuzk__V1__ProveResponse p = CUZK__V1__PROVE_RESPONSE__INIT;
+        p.result = &a;
+        cz_rpc_reply_msg(c, &p.base);
+    } else {
+        cz_rpc_reply_msg(c, &a.base);
+    }
+}
+
+/* An await's state, kept in the call's scratch space for the watch's life
+ * (the request is gone by then). */
+typedef struct {
+    char id[CZ_JOB_ID_MAX];
+    bool wrap;
+} await_ctx;
+
+_Static_assert(sizeof(await_ctx) <= CZ_RPC_SCRATCH, "await_ctx must fit a call's scratch");
+
+static void awaited(void *arg, int rc, const cz_job_result *res)
+{
+    rpc_call *c = arg;
+    const await_ctx *a = cz_rpc_call_scratch(c);
+    answer_result(c, a->id, rc, res, a->wrap);
+}
+
+static void start_await(rpc_call *c, const char *id, uint64_t timeout_ms, bool wrap)
+{
+    await_ctx *a = cz_rpc_call_scratch(c);
+    snprintf(a->id, sizeof a->id, "%s", id);
+    a->wrap = wrap;
+    int64_t t = timeout_ms == 0              ? -1
+                : timeout_ms > INT64_MAX / 2 ? INT64_MAX / 2
+                                             : (int64_t)timeout_ms;
+    int rc = cz_rpc_watch(c, a->id, t, awaited);
+    if (rc != CZ_OK) {
+        char m[CZ_JOB_ID_MAX + 64];
+        cz_msgf(m, sizeof m, rc == CZ_ERR_NOT_FOUND ? "job %s not found" : "job %s: %s", id,
+                rc == CZ_ERR_LIMIT ? "too many calls await jobs now: retry later"
+                                   : cz_strerror(rc));
+        cz_rpc_reply_status(c, rpc_code_of(rc), m);
+    }
+}
+
+/* An id argument: 1..CZ_JOB_ID_MAX-1 bytes (the scan checked UTF-8). */
+static bool id_arg(rpc_call *c, const char *field, const char *v)
+{
+    char m[120];
+    if (v == NULL || !v[0] || strlen(v) >= CZ_JOB_ID_MAX) {
+        cz_msgf(m, sizeof m, "%s must have 1 to %d bytes", field, CZ_JOB_ID_MAX - 1);
+        cz_rpc_reply_status(c, CZ_RPC_INVALID_ARGUMENT, m);
+        return false;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------ methods --- */
+
+static void rpc_submit(rpc_call *c, const ProtobufCMessage *req)
+{
+    const Cuzk__V1__SubmitProofRequest *r = (const void *)req;
+    char id[CZ_JOB_ID_MAX], msg[300] = "";
+    int code;
+    if (submit(c, r, false, id, &code, msg, sizeof msg) != CZ_OK) {
+        cz_rpc_reply_status(c, code, msg);
+        return;
+    }
+    cz_engine_status st;
+    cz_engine_status_get(engine_of(c), &st);
+    Cuzk__V1__SubmitProofResponse o = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
+    o.job_id = id;
+    o.queue_position = st.jobs_queued;
+    o.assigned_gpu = "";
+    cz_rpc_reply_msg(c, &o.base);
+}
+
+static void rpc_prove(rpc_call *c, const ProtobufCMessage *req)
+{
+    const Cuzk__V1__ProveRequest *r = (const void *)req;
+    if (r->submit == NULL) {
+        cz_rpc_reply_status(c, CZ_RPC_INVALID_ARGUMENT, "ProveRequest.submit is missing");
+        return;
+    }
+    char id[CZ_JOB_ID_MAX], msg[300] = "";
+    int code;
+    if (submit(c, r->submit, true, id, &code, msg, sizeof msg) != CZ_OK) {
+        cz_rpc_reply_status(c, code, msg);
+        return;
+    }
+    start_await(c, id, 0, true);
+}
+
+static void rpc_await(rpc_call *c, const ProtobufCMessage *req)
+{
+    const Cuzk__V1__AwaitProofRequest *r = (const void *)req;
+    if (id_arg(c, "job_id", r->job_id))
+        start_await(c, r->job_id, r->timeout_ms, false);
+}
+
+static void rpc_cancel(rpc_call *c, const ProtobufCMessage *req)
+{
+    const Cuzk__V1__CancelProofRequest *r = (const void *)req;
+    if (!id_arg(c, "job_id", r->job_id))
+        return;
+    cz_job_result st;
+    int rc = cz_engine_job_status(engine_of(c), r->job_id, &st);
+    if (rc == CZ_OK)
+        rc = cz_engine_cancel(engine_of(c), r->job_id);
+    if (rc != CZ_OK) {
+        char m[CZ_JOB_ID_MAX + 32];
+        cz_msgf(m, sizeof m, "job %s not found", r->job_id);
+        cz_rpc_reply_status(c, rpc_code_of(rc), m);
+        return;
+    }
+    Cuzk__V1__CancelProofResponse o = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
+    o.was_running = st.state == CZ_JOB_RUNNING;
+    cz_rpc_reply_msg(c, &o.base);
+}
+
+static void rpc_status(rpc_call *c, const ProtobufCMessage *req)
+{
+    (void)req;
+    const cz_rpc_ctx *ctx = cz_rpc_call_ctx(c);
+    cz_engine *e = ctx->engine;
+    cz_engine_status st;
+    cz_engine_status_get(e, &st);
+    Cuzk__V1__GetStatusResponse o = CUZK__V1__GET_STATUS_RESPONSE__INIT;
+    enum { MAXC = 64 };
+    cz_engine_circuit_info ci[MAXC];
+    size_t nc = cz_engine_circuits(e, ci, MAXC);
+    if (nc > MAXC)
+        nc = MAXC;
+    Cuzk__V1__SRSStatus srs[MAXC], *srsp[MAXC];
+    for (size_t i = 0; i < nc; i++) {
+        cuzk__v1__srsstatus__init(&srs[i]);
+        srs[i].circuit_id = ci[i].id;
+        srs[i].tier =
+            ci[i].loading ? CUZK__V1__SRSSTATUS__TIER__WARM : CUZK__V1__SRSSTATUS__TIER__HOT;
+        srs[i].size_bytes = ci[i].bytes;
+        srs[i].ref_count = ci[i].refs;
+        srsp[i] = &srs[i];
+    }
+    o.n_loaded_srs = nc;
+    o.loaded_srs = srsp;
+    Cuzk__V1__QueueStatus q = CUZK__V1__QUEUE_STATUS__INIT, *qp = &q;
+    q.proof_kind = "all";
+    q.pending = st.jobs_queued;
+    q.in_progress = st.jobs_running;
+    o.n_queues = 1;
+    o.queues = &qp;
+    o.total_proofs_completed = st.jobs_completed;
+    o.total_proofs_failed = st.jobs_failed;
+    o.total_proofs_cancelled = st.jobs_cancelled;
+    o.uptime_seconds = (uint64_t)(mono_s() - ctx->start_time);
+    o.memory_budget_bytes = st.mem.total;
+    o.memory_reserved_bytes = st.mem.reserved;
+    o.memory_tracked_bytes = st.mem.allocated;
+    o.rss_bytes = st.rss;
+    o.untracked_rss_bytes = st.untracked;
+    Cuzk__V1__BufferClassStatus bc[CZ_BUF__COUNT], *bcp[CZ_BUF__COUNT];
+    for (int k = 0; k < CZ_BUF__COUNT; k++) {
+        cuzk__v1__buffer_class_status__init(&bc[k]);
+        bc[k].name = (char *)cz_buf_class_name((cz_buf_class)k);
+        bc[k].live_count = st.mem.cls[k].live_count;
+        bc[k].live_bytes = st.mem.cls[k].live_bytes;
+        bc[k].high_water_bytes = st.mem.cls[k].high_water_bytes;
+        bc[k].total_allocs = st.mem.cls[k].total_allocs;
+        bc[k].total_frees = st.mem.cls[k].total_frees;
+        bcp[k] = &bc[k];
+    }
+    o.n_buffer_classes = CZ_BUF__COUNT;
+    o.buffer_classes = bcp;
+    cz_rpc_reply_msg(c, &o.base);
+}
+
+static void rpc_metrics(rpc_call *c, const ProtobufCMessage *req)
+{
+    (void)req;
+    const cz_rpc_ctx *ctx = cz_rpc_call_ctx(c);
+    char *text = NULL;
+    if (cz_metrics_text(ctx->engine, ctx->metrics, &text) != CZ_OK) {
+        cz_rpc_reply_status(c, CZ_RPC_INTERNAL, "metrics unavailable");
+        return;
+    }
+    Cuzk__V1__GetMetricsResponse o = CUZK__V1__GET_METRICS_RESPONSE__INIT;
+    o.prometheus_text = text;
+    cz_rpc_reply_msg(c, &o.base);
+    free(text);
+}
+
+static void rpc_preload(rpc_call *c, const ProtobufCMessage *req)
+{
+    const Cuzk__V1__PreloadSrsRequest *r = (const void *)req;
+    if (!id_arg(c, "circuit_id", r->circuit_id))
+        return;
+    bool already;
+    char msg[300] = "";
+    double t0 = mono_s();
+    int rc = cz_engine_preload(engine_of(c), r->circuit_id, &already, msg, sizeof msg);
+    if (rc != CZ_OK) {
+        cz_rpc_reply_status(c, rpc_code_of(rc), msg[0] ? msg : cz_strerror(rc));
+        return;
+    }
+    Cuzk__V1__PreloadSrsResponse o = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
+    o.already_loaded = already;
+    o.load_time_ms = (uint64_t)((mono_s() - t0) * 1e3);
+    cz_rpc_reply_msg(c, &o.base);
+}
+
+static void rpc_evict(rpc_call *c, const ProtobufCMessage *req)
+{
+    const Cuzk__V1__EvictSrsRequest *r = (const void *)req;
+    if (!id_arg(c, "circuit_id", r->circuit_id))
+        return;
+    uint64_t freed = 0;
+    int rc = cz_engine_evict_ex(engine_of(c), r->circuit_id, &freed);
+    if (rc == CZ_ERR_BUSY) {
+        char m[CZ_JOB_ID_MAX + 80];
+        cz_msgf(m, sizeof m, "circuit %s is in use by proofs in flight; not evicted",
+                r->circuit_id);
+        cz_rpc_reply_status(c, CZ_RPC_FAILED_PRECONDITION, m);
+        return;
+    }
+    /* not loaded is an answer, not an error (as cuzk's was_loaded) */
+    Cuzk__V1__EvictSrsResponse o = CUZK__V1__EVICT_SRS_RESPONSE__INIT;
+    o.was_loaded = rc == CZ_OK;
+    o.freed_bytes = freed;
+    cz_rpc_reply_msg(c, &o.base);
+}
+
+const cz_rpc_method cz_rpc_methods[] = {
+    {"/cuzk.v1.ProvingEngine/SubmitProof", "SubmitProof",
+     &cuzk__v1__submit_proof_request__descriptor, rpc_submit, false},
+    {"/cuzk.v1.ProvingEngine/AwaitProof", "AwaitProof", &cuzk__v1__await_proof_request__descriptor,
+     rpc_await, false},
+    {"/cuzk.v1.ProvingEngine/Prove", "Prove", &cuzk__v1__prove_request__descriptor, rpc_prove,
+     false},
+    {"/cuzk.v1.ProvingEngine/CancelProof", "CancelProof",
+     &cuzk__v1__cancel_proof_request__descriptor, rpc_cancel, false},
+    {"/cuzk.v1.ProvingEngine/GetStatus", "GetStatus", &cuzk__v1__get_status_request__descriptor,
+     rpc_status, false},
+    {"/cuzk.v1.ProvingEngine/GetMetrics", "GetMetrics", &cuzk__v1__get_metrics_request__descriptor,
+     rpc_metrics, false},
+    {"/cuzk.v1.ProvingEngine/PreloadSRS", "PreloadSRS", &cuzk__v1__preload_srs_request__descriptor,
+     rpc_preload, true},
+    {"/cuzk.v1.ProvingEngine/EvictSRS", "EvictSRS", &cuzk__v1__evict_srs_request__descriptor,
+     rpc_evict, false},
+};
+const size_t cz_rpc_n_methods = sizeof cz_rpc_methods / sizeof cz_rpc_methods[0];
