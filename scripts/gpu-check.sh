@@ -43,8 +43,8 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,memory.used,memo
 nvcc --version | tail -1
 
 # ------------------------------------------------------------------ build --
-# CMake builds everything but the daemon when gRPC / protobuf-c /
-# libmicrohttpd are missing (as on the GPU machine's CUDA image).
+# CMake builds everything but the daemon when gRPC / protobuf-c are missing
+# (as on the GPU machine's CUDA image).
 TARGETS="test_cuda test_cuda_ec test_cuda_msm test_groth16 test_engine_gpu cuzk-bench"
 build() {
     echo "== build: CMake Release with CUDA, build/gpu"

@@ -2,14 +2,24 @@
  * ran one synthetic job, over real sockets with a small HTTP/1.0 client:
  * /status parses as strict JSON and agrees with the engine's own status,
  * /metrics parses as Prometheus text with monotonic histograms, 404 / 405,
- * bad addresses, many concurrent clients beside a stalled one, and the JSON
- * writer's escaping on random strings. */
+ * bad addresses and a taken port, many concurrent clients beside a stalled
+ * one, and the JSON writer's escaping on random strings.  The server's own
+ * HTTP/1.x layer (an idle engine): request lines accepted and refused, a
+ * head in pieces, HEAD, the head size limit (431), the head deadline that
+ * trickled bytes do not extend, eviction at the per-address and total
+ * connection limits, and the trickle attack that took libmicrohttpd down,
+ * with client sockets bound to other 127.0.0.0/8 addresses. */
 #define _GNU_SOURCE /* strcasestr */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <time.h>
@@ -49,7 +59,9 @@ static void run_job(cz_engine *e, uint64_t seed)
     cz_job_result_free(&r);
 }
 
-static bool server_start(server *s)
+/* An engine (that ran one synthetic job when job is set) and a server on
+ * 127.0.0.1, a free port. */
+static bool server_open(server *s, bool job)
 {
     cz_engine_config cfg = {0};
     cfg.memory_budget = BUDGET;
@@ -61,7 +73,8 @@ static bool server_start(server *s)
         TF_CHECK_MSG(0, "engine: %s", err);
         return false;
     }
-    run_job(s->e, tf_rng.s[0]);
+    if (job)
+        run_job(s->e, tf_rng.s[0]);
     cz_http_info info = {.version = VERSION, .start_time_s = 1.0, .listen = "127.0.0.1:9090"};
     int rc = cz_http_start(&s->h, "127.0.0.1:0", s->e, &info, err, sizeof err);
     TF_CHECK_MSG(rc == CZ_OK, "http: %s", err);
@@ -73,6 +86,11 @@ static bool server_start(server *s)
     TF_CHECK(s->port > 0);
     return true;
 }
+
+static bool server_start(server *s) { return server_open(s, true); }
+
+/* Without a job: for the tests of the HTTP layer alone. */
+static bool server_start_idle(server *s) { return server_open(s, false); }
 
 static void server_stop(server *s)
 {
@@ -89,14 +107,31 @@ typedef struct {
     size_t body_len;
 } reply;
 
-static int dial(unsigned port)
+static double mono_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* A connection to 127.0.0.1:port from source address src ("127.0.0.N":
+ * all of 127.0.0.0/8 is loopback on Linux; NULL: the kernel's choice). */
+static int dial_from(const char *src, unsigned port)
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     if (fd < 0)
         return -1;
     struct timeval tv = {.tv_sec = 20};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    struct sockaddr_in sa = {.sin_family = AF_INET};
+    if (src) {
+        inet_pton(AF_INET, src, &sa.sin_addr);
+        if (bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+            close(fd);
+            return -1;
+        }
+    }
+    sa.sin_port = htons((uint16_t)port);
     sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
         close(fd);
@@ -105,33 +140,30 @@ static int dial(unsigned port)
     return fd;
 }
 
-/* One HTTP/1.0 exchange (the server closes after the reply).  Returns false
- * on a transport or framing error. */
-static bool http(unsigned port, const char *method, const char *path, const char *body, reply *out)
+static int dial(unsigned port) { return dial_from(NULL, port); }
+
+/* Sends req[0, len) from src and reads the reply to the server's close.
+ * Returns false on a transport or framing error (a Content-Length that
+ * does not match the body included, unless head: a HEAD reply). */
+static bool exchange(const char *src, unsigned port, const char *req, size_t len, bool head,
+                     reply *out)
 {
     memset(out, 0, sizeof *out);
-    int fd = dial(port);
+    int fd = dial_from(src, port);
     if (fd < 0)
         return false;
-    char req[512];
-    int n = snprintf(req, sizeof req, "%s %s HTTP/1.0\r\nHost: localhost\r\n", method, path);
-    if (body)
-        n += snprintf(req + n, sizeof req - (size_t)n, "Content-Length: %zu\r\n\r\n%s",
-                      strlen(body), body);
-    else
-        n += snprintf(req + n, sizeof req - (size_t)n, "\r\n");
-    if (send(fd, req, (size_t)n, MSG_NOSIGNAL) != n) {
+    if (send(fd, req, len, MSG_NOSIGNAL) != (ssize_t)len) {
         close(fd);
         return false;
     }
-    size_t len = 0, cap = 4096;
+    size_t got = 0, cap = 4096;
     char *buf = malloc(cap + 1);
     for (;;) {
-        if (len == cap) {
+        if (got == cap) {
             cap *= 2;
             buf = realloc(buf, cap + 1);
         }
-        ssize_t r = recv(fd, buf + len, cap - len, 0);
+        ssize_t r = recv(fd, buf + got, cap - got, 0);
         if (r < 0) {
             free(buf);
             close(fd);
@@ -139,10 +171,10 @@ static bool http(unsigned port, const char *method, const char *path, const char
         }
         if (r == 0)
             break;
-        len += (size_t)r;
+        got += (size_t)r;
     }
     close(fd);
-    buf[len] = '\0';
+    buf[got] = '\0';
     char *sep = strstr(buf, "\r\n\r\n");
     if (sep == NULL || sscanf(buf, "HTTP/1.%*d %d", &out->status) != 1) {
         free(buf);
@@ -150,16 +182,34 @@ static bool http(unsigned port, const char *method, const char *path, const char
     }
     size_t head_len = (size_t)(sep - buf);
     out->head = strndup(buf, head_len);
-    out->body_len = len - head_len - 4;
+    out->body_len = got - head_len - 4;
     out->body = malloc(out->body_len + 1);
     memcpy(out->body, sep + 4, out->body_len + 1);
     free(buf);
     /* Content-Length, when sent, matches (a HEAD reply has none of the body) */
     const char *cl = strcasestr(out->head, "\r\nContent-Length:");
-    if (cl && strcmp(method, "HEAD") != 0 &&
-        strtoull(cl + 17, NULL, 10) != (unsigned long long)out->body_len)
+    if (cl && !head && strtoull(cl + 17, NULL, 10) != (unsigned long long)out->body_len)
         return false;
     return true;
+}
+
+/* One HTTP/1.0 exchange from src (the server closes after the reply). */
+static bool http_from(const char *src, unsigned port, const char *method, const char *path,
+                      const char *body, reply *out)
+{
+    char req[512];
+    int n = snprintf(req, sizeof req, "%s %s HTTP/1.0\r\nHost: localhost\r\n", method, path);
+    if (body)
+        n += snprintf(req + n, sizeof req - (size_t)n, "Content-Length: %zu\r\n\r\n%s",
+                      strlen(body), body);
+    else
+        n += snprintf(req + n, sizeof req - (size_t)n, "\r\n");
+    return exchange(src, port, req, (size_t)n, strcmp(method, "HEAD") == 0, out);
+}
+
+static bool http(unsigned port, const char *method, const char *path, const char *body, reply *out)
+{
+    return http_from(NULL, port, method, path, body, out);
 }
 
 static void reply_free(reply *r)
@@ -555,17 +605,10 @@ static void test_errors(void)
     reply_free(&r);
     TF_CHECK(http(s.port, "DELETE", "/metrics", NULL, &r) && r.status == 405);
     reply_free(&r);
-    /* malformed request line: the server answers 400 or closes, and lives */
-    int fd = dial(s.port);
-    TF_CHECK(fd >= 0);
-    if (fd >= 0) {
-        const char junk[] = "\x01\x02 garbage\r\n\r\n";
-        TF_CHECK(send(fd, junk, sizeof junk - 1, MSG_NOSIGNAL) > 0);
-        char buf[256];
-        ssize_t n = recv(fd, buf, sizeof buf - 1, 0);
-        TF_CHECK(n <= 0 || (buf[n] = '\0', strstr(buf, " 400 ") != NULL));
-        close(fd);
-    }
+    /* malformed request line: 400, and the server lives */
+    static const char junk[] = "\x01\x02 garbage\r\n\r\n";
+    TF_CHECK(exchange(NULL, s.port, junk, sizeof junk - 1, false, &r) && r.status == 400);
+    reply_free(&r);
     TF_CHECK(http(s.port, "GET", "/status", NULL, &r) && r.status == 200);
     reply_free(&r);
     server_stop(&s);
@@ -590,7 +633,9 @@ static void test_bad_addresses(void)
     char addr[64];
     snprintf(addr, sizeof addr, "127.0.0.1:%u", s.port);
     TF_CHECK(cz_http_start(&h, addr, s.e, NULL, err, sizeof err) == CZ_ERR_IO && h == NULL);
-    TF_CHECK_MSG(strstr(err, addr) != NULL, "%s", err);
+    TF_CHECK_MSG(strstr(err, "http: cannot listen on ") == err && strstr(err, addr) != NULL &&
+                     strstr(err, "in use") != NULL,
+                 "%s", err);
     TF_CHECK(cz_http_start(&h, "no-such-host.invalid:0", s.e, NULL, err, sizeof err) == CZ_ERR_IO);
     TF_CHECK(cz_http_start(NULL, ":0", s.e, NULL, err, sizeof err) == CZ_ERR_INVALID_ARG);
     /* ":port" and IPv6 loopback, without info */
@@ -661,6 +706,399 @@ static void test_concurrent(void)
     server_stop(&s);
     if (open_fd >= 0)
         close(open_fd);
+}
+
+/* ------------------------------------------------------ HTTP details --- */
+
+static int status_of(unsigned port, const char *req, size_t len)
+{
+    reply r;
+    int st = exchange(NULL, port, req, len, false, &r) ? r.status : -1;
+    reply_free(&r);
+    return st;
+}
+
+/* Request lines and framings the server accepts or refuses. */
+static void test_protocol(void)
+{
+    server s;
+    if (!server_start_idle(&s))
+        return;
+    static const struct {
+        const char *req;
+        int status;
+    } cases[] = {
+        {"GET /status HTTP/1.1\r\nHost: localhost\r\nAccept: */*\r\n\r\n", 200},
+        {"GET /metrics HTTP/1.1\nHost: localhost\n\n", 200}, /* bare LF */
+        {"\r\nGET /status HTTP/1.0\r\n\r\n", 200},           /* an empty line first */
+        {"GET http://localhost:9/metrics?x=1 HTTP/1.1\r\nHost: localhost:9\r\n\r\n", 200},
+        {"GET HTTP://localhost HTTP/1.1\r\n\r\n", 404}, /* absolute form, path "/" */
+        {"GET /status?x=%2f#f HTTP/1.1\r\n\r\n", 200},
+        {"GET /status HTTP/1.1\r\nContent-Length: 5\r\n\r\nabcde", 200}, /* body not read */
+        {"GET /status HTTP/2.0\r\n\r\n", 505},
+        {"GET /status\r\n\r\n", 400},
+        {"GET  /status HTTP/1.1\r\n\r\n", 400},
+        {"GET /status HTTP/1.1 \r\n\r\n", 400},
+        {"GET /status HTTP/1.10\r\n\r\n", 400},
+        {"GET status HTTP/1.1\r\n\r\n", 400},
+        {"G@T /status HTTP/1.1\r\n\r\n", 400},
+        {"\r\n\r\n", 400},
+        {"get /status HTTP/1.1\r\n\r\n", 405}, /* methods are case-sensitive */
+        {"OPTIONS * HTTP/1.1\r\n\r\n", 400},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int st = status_of(s.port, cases[i].req, strlen(cases[i].req));
+        TF_CHECK_MSG(st == cases[i].status, "case %zu: status %d, want %d", i, st, cases[i].status);
+    }
+    reply r;
+    TF_CHECK(http(s.port, "GET", "/status", NULL, &r) && r.status == 200);
+    TF_CHECK(has_header(&r, "\r\nConnection: close") &&
+             has_header(&r, "\r\nCache-Control: no-store") && has_header(&r, "\r\nDate: ") &&
+             strncmp(r.head, "HTTP/1.1 200 OK\r\n", 17) == 0);
+    reply_free(&r);
+    /* a head in pieces, the final CRLF CRLF split too */
+    int fd = dial(s.port);
+    TF_CHECK(fd >= 0);
+    if (fd >= 0) {
+        static const char *const parts[] = {"GET /sta", "tus HTTP/1.1\r", "\nHost: x\r\n", "\r",
+                                            "\n"};
+        for (size_t i = 0; i < 5; i++) {
+            TF_CHECK(send(fd, parts[i], strlen(parts[i]), MSG_NOSIGNAL) > 0);
+            nanosleep(&(struct timespec){.tv_nsec = 20 * 1000000}, NULL);
+        }
+        char buf[64] = {0};
+        TF_CHECK(recv(fd, buf, sizeof buf - 1, 0) > 12 && strncmp(buf, "HTTP/1.1 200 ", 13) == 0);
+        close(fd);
+    }
+    server_stop(&s);
+}
+
+/* HEAD: the header fields of GET, no body. */
+static void test_head(void)
+{
+    server s;
+    if (!server_start_idle(&s))
+        return;
+    static const struct {
+        const char *path, *type;
+        int status;
+    } cases[] = {{"/status", "application/json", 200},
+                 {"/metrics", "text/plain; version=0.0.4", 200},
+                 {"/nope", "application/json", 404}};
+    for (size_t i = 0; i < 3; i++) {
+        reply r;
+        char type[64];
+        snprintf(type, sizeof type, "\r\nContent-Type: %s", cases[i].type);
+        TF_CHECK(http(s.port, "HEAD", cases[i].path, NULL, &r));
+        const char *cl = r.head ? strcasestr(r.head, "\r\nContent-Length: ") : NULL;
+        TF_CHECK_MSG(r.status == cases[i].status && r.body_len == 0 && has_header(&r, type) && cl &&
+                         strtoull(cl + 18, NULL, 10) > 10,
+                     "HEAD %s: %d, %zu body bytes", cases[i].path, r.status, r.body_len);
+        reply_free(&r);
+    }
+    server_stop(&s);
+}
+
+/* "GET /status HTTP/1.1" and a header field padded to total bytes in all. */
+static char *padded_request(size_t total)
+{
+    static const char pre[] = "GET /status HTTP/1.1\r\nHost: localhost\r\nX-Pad: ";
+    char *req = malloc(total + 1);
+    size_t pad = total - (sizeof pre - 1) - 4;
+    memcpy(req, pre, sizeof pre - 1);
+    memset(req + sizeof pre - 1, 'a', pad);
+    memcpy(req + total - 4, "\r\n\r\n", 5);
+    return req;
+}
+
+/* A request head over CZ_HTTP_HEAD_MAX gets 431; one of exactly that size
+ * is served. */
+static void test_head_limit(void)
+{
+    server s;
+    if (!server_start_idle(&s))
+        return;
+    static const struct {
+        size_t len;
+        int status;
+    } cases[] = {{9 * 1024, 431}, {CZ_HTTP_HEAD_MAX + 1, 431}, {CZ_HTTP_HEAD_MAX, 200}};
+    for (size_t i = 0; i < 3; i++) {
+        char *req = padded_request(cases[i].len);
+        int st = status_of(s.port, req, cases[i].len);
+        TF_CHECK_MSG(st == cases[i].status, "%zu-byte head: %d, want %d", cases[i].len, st,
+                     cases[i].status);
+        free(req);
+    }
+    server_stop(&s);
+}
+
+/* -------------------------------------------------------- slow clients --- */
+
+/* Whether the server closed fd within secs (EOF or reset). */
+static bool closed_within(int fd, double secs)
+{
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    if (poll(&p, 1, (int)(secs * 1000)) != 1)
+        return false;
+    char b[256];
+    ssize_t r = recv(fd, b, sizeof b, MSG_DONTWAIT);
+    return r == 0 || (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+}
+
+/* Whether fd is still open with nothing to read. */
+static bool still_open(int fd)
+{
+    char b[1];
+    return recv(fd, b, 1, MSG_DONTWAIT) < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+}
+
+static const char TRICKLE[] = "GET /status HTTP/1.1\r\nHost: localhost\r\nX-Trickle: ";
+
+/* The byte a trickler sends after `sent` others: a head that never ends. */
+static char trickle_byte(size_t sent) { return sent < sizeof TRICKLE - 1 ? TRICKLE[sent] : 'a'; }
+
+/* A connection that keeps sending a byte every 100 ms is closed when its
+ * head deadline passes, as is an idle one: the deadline is not reset by
+ * arriving bytes. */
+static void test_head_deadline(void)
+{
+    server s;
+    if (!server_start_idle(&s))
+        return;
+    int fd[2] = {dial(s.port), dial(s.port)}; /* trickling, idle */
+    double t0 = mono_s(), closed_at[2] = {0, 0};
+    TF_CHECK(fd[0] >= 0 && fd[1] >= 0);
+    size_t sent = 0;
+    bool answered = false;
+    while (fd[0] >= 0 && fd[1] >= 0 && mono_s() - t0 < 6 && (!closed_at[0] || !closed_at[1])) {
+        char ch = trickle_byte(sent);
+        if (!closed_at[0] && send(fd[0], &ch, 1, MSG_NOSIGNAL) == 1)
+            sent++;
+        struct pollfd p[2] = {{.fd = closed_at[0] ? -1 : fd[0], .events = POLLIN},
+                              {.fd = closed_at[1] ? -1 : fd[1], .events = POLLIN}};
+        poll(p, 2, 100);
+        for (int i = 0; i < 2; i++) {
+            if (p[i].revents == 0)
+                continue;
+            char b[256];
+            ssize_t r = recv(fd[i], b, sizeof b, MSG_DONTWAIT);
+            if (r > 0)
+                answered = true;
+            else if (r == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
+                closed_at[i] = mono_s() - t0;
+        }
+    }
+    double limit = CZ_HTTP_HEAD_TIMEOUT_MS * 1e-3;
+    TF_CHECK_MSG(closed_at[0] >= limit - 0.2 && closed_at[0] <= limit + 0.5,
+                 "trickler closed after %.3f s (%zu bytes sent)", closed_at[0], sent);
+    TF_CHECK_MSG(sent >= 20, "%zu bytes sent", sent);
+    TF_CHECK_MSG(closed_at[1] >= limit - 0.2 && closed_at[1] <= limit + 0.5,
+                 "idle connection closed after %.3f s", closed_at[1]);
+    TF_CHECK(!answered);
+    for (int i = 0; i < 2; i++)
+        if (fd[i] >= 0)
+            close(fd[i]);
+    reply r;
+    TF_CHECK(http(s.port, "GET", "/status", NULL, &r) && r.status == 200);
+    reply_free(&r);
+    server_stop(&s);
+}
+
+/* The connection over one address's limit closes that address's oldest
+ * idle one; the others stay. */
+static void test_evict_addr(void)
+{
+    server s;
+    if (!server_start_idle(&s))
+        return;
+    enum { K = CZ_HTTP_MAX_PER_ADDR };
+    int fd[K];
+    for (int i = 0; i < K; i++) {
+        fd[i] = dial_from("127.0.0.9", s.port);
+        TF_CHECK(fd[i] >= 0);
+    }
+    int other = dial_from("127.0.0.10", s.port);
+    reply r;
+    TF_CHECK(http_from("127.0.0.9", s.port, "GET", "/status", NULL, &r) && r.status == 200 &&
+             r.body_len > 100);
+    reply_free(&r);
+    TF_CHECK(fd[0] >= 0 && closed_within(fd[0], 2));
+    for (int i = 1; i < K; i++)
+        TF_CHECK_MSG(fd[i] >= 0 && still_open(fd[i]), "connection %d", i);
+    TF_CHECK(other >= 0 && still_open(other));
+    for (int i = 0; i < K; i++)
+        if (fd[i] >= 0)
+            close(fd[i]);
+    if (other >= 0)
+        close(other);
+    server_stop(&s);
+}
+
+/* The connection over the total limit closes the oldest idle one of all. */
+static void test_evict_total(void)
+{
+    enum { N = CZ_HTTP_MAX_CONNS };
+    struct rlimit rl;
+    rlim_t need = 2 * N + 64;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < need &&
+        (rl.rlim_max < need || (rl.rlim_cur = need, setrlimit(RLIMIT_NOFILE, &rl) != 0))) {
+        printf("  test_evict_total: skipped (%llu file descriptors allowed)\n",
+               (unsigned long long)rl.rlim_max);
+        return;
+    }
+    server s;
+    if (!server_start_idle(&s))
+        return;
+    int *fd = malloc(N * sizeof *fd);
+    for (int i = 0; i < N; i++) {
+        char src[32];
+        snprintf(src, sizeof src, "127.0.1.%d", 1 + i / CZ_HTTP_MAX_PER_ADDR);
+        fd[i] = dial_from(src, s.port);
+        TF_CHECK(fd[i] >= 0);
+    }
+    reply r;
+    TF_CHECK(http_from("127.0.2.1", s.port, "GET", "/metrics", NULL, &r) && r.status == 200 &&
+             r.body_len > 100);
+    reply_free(&r);
+    TF_CHECK(fd[0] >= 0 && closed_within(fd[0], 2));
+    int open = 0;
+    for (int i = 1; i < N; i++)
+        open += fd[i] >= 0 && still_open(fd[i]);
+    TF_CHECK_MSG(open == N - 1, "%d of %d still open", open, N - 1);
+    for (int i = 0; i < N; i++)
+        if (fd[i] >= 0)
+            close(fd[i]);
+    free(fd);
+    server_stop(&s);
+}
+
+/* The attack that took libmicrohttpd's endpoint down: 64 connections from
+ * three addresses and 32 from 127.0.0.1, each trickling a request head a
+ * byte every 100-300 ms and reconnecting 100-400 ms after the server closes
+ * it.  Driven by one thread (poll) to spare the CI's two cores. */
+enum { ATTACKERS = 96 };
+
+typedef struct {
+    unsigned port;
+    cz_prng rng;
+    atomic_bool stop;
+    atomic_uint connects, closed, live, answered;
+    int fd[ATTACKERS];
+    char src[ATTACKERS][16];
+    double next[ATTACKERS]; /* next byte, or next connect */
+    size_t sent[ATTACKERS];
+} attack;
+
+static double pause_s(cz_prng *g, unsigned lo_ms, unsigned hi_ms)
+{
+    return (lo_ms + (double)(cz_prng_next(g) % (hi_ms - lo_ms + 1))) * 1e-3;
+}
+
+static void *attack_run(void *p)
+{
+    attack *a = p;
+    double end = mono_s() + 20; /* bounded even if nobody stops it */
+    while (!atomic_load(&a->stop) && mono_s() < end) {
+        double now = mono_s();
+        for (int i = 0; i < ATTACKERS; i++) {
+            if (a->next[i] > now)
+                continue;
+            if (a->fd[i] < 0) {
+                a->fd[i] = dial_from(a->src[i], a->port);
+                a->sent[i] = 0;
+                if (a->fd[i] < 0) {
+                    a->next[i] = now + pause_s(&a->rng, 100, 400);
+                    continue;
+                }
+                atomic_fetch_add(&a->connects, 1);
+                atomic_fetch_add(&a->live, 1);
+            }
+            char ch = trickle_byte(a->sent[i]);
+            if (send(a->fd[i], &ch, 1, MSG_NOSIGNAL | MSG_DONTWAIT) == 1)
+                a->sent[i]++;
+            a->next[i] = now + pause_s(&a->rng, 100, 300);
+        }
+        struct pollfd pfd[ATTACKERS];
+        int idx[ATTACKERS], n = 0;
+        for (int i = 0; i < ATTACKERS; i++)
+            if (a->fd[i] >= 0) {
+                pfd[n] = (struct pollfd){.fd = a->fd[i], .events = POLLIN};
+                idx[n++] = i;
+            }
+        poll(pfd, (nfds_t)n, 20);
+        now = mono_s();
+        for (int k = 0; k < n; k++) {
+            if (pfd[k].revents == 0)
+                continue;
+            int i = idx[k];
+            char b[256];
+            ssize_t r = recv(a->fd[i], b, sizeof b, MSG_DONTWAIT);
+            if (r > 0)
+                atomic_fetch_add(&a->answered, 1);
+            else if (r == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+                close(a->fd[i]);
+                a->fd[i] = -1;
+                atomic_fetch_add(&a->closed, 1);
+                atomic_fetch_sub(&a->live, 1);
+                a->next[i] = now + pause_s(&a->rng, 100, 400);
+            }
+        }
+    }
+    return NULL;
+}
+
+/* While the attack goes on, GET /status and /metrics from 127.0.0.1 (an
+ * attacked address) and 127.0.0.5 are answered in full within 1 s. */
+static void test_trickle_attack(void)
+{
+    server s;
+    if (!server_start_idle(&s))
+        return;
+    attack *a = calloc(1, sizeof *a);
+    a->port = s.port;
+    cz_prng_seed(&a->rng, cz_prng_next(&tf_rng));
+    for (int i = 0; i < ATTACKERS; i++) {
+        snprintf(a->src[i], sizeof a->src[i], "127.0.0.%d", i < 64 ? 2 + i % 3 : 1);
+        a->fd[i] = -1;
+    }
+    pthread_t th;
+    TF_CHECK(pthread_create(&th, NULL, attack_run, a) == 0);
+    /* every trickler in once, the surplus over the address limits closed */
+    unsigned surplus = ATTACKERS - 4 * CZ_HTTP_MAX_PER_ADDR;
+    double t0 = mono_s();
+    while ((atomic_load(&a->connects) < ATTACKERS || atomic_load(&a->closed) < surplus) &&
+           mono_s() - t0 < 2)
+        nanosleep(&(struct timespec){.tv_nsec = 10 * 1000000}, NULL);
+    TF_CHECK_MSG(atomic_load(&a->connects) >= ATTACKERS && atomic_load(&a->closed) >= surplus,
+                 "%u connects, %u closed", atomic_load(&a->connects), atomic_load(&a->closed));
+    static const char *const srcs[] = {"127.0.0.1", "127.0.0.5"};
+    static const char *const paths[] = {"/status", "/metrics"};
+    unsigned min_live = ATTACKERS;
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 4; i++) {
+            unsigned live = atomic_load(&a->live);
+            min_live = live < min_live ? live : min_live;
+            reply r;
+            double t = mono_s();
+            bool ok = http_from(srcs[i / 2], s.port, "GET", paths[i % 2], NULL, &r);
+            t = mono_s() - t;
+            TF_CHECK_MSG(ok && r.status == 200 && r.body_len > 100 && t < 1.0,
+                         "round %d, GET %s from %s: status %d, %zu bytes in %.3f s", round,
+                         paths[i % 2], srcs[i / 2], r.status, r.body_len, t);
+            reply_free(&r);
+        }
+        nanosleep(&(struct timespec){.tv_nsec = 50 * 1000000}, NULL);
+    }
+    /* the tricklers were in all along (the server holds 8 per address) */
+    TF_CHECK_MSG(min_live >= 3 * CZ_HTTP_MAX_PER_ADDR, "%u tricklers connected at least", min_live);
+    TF_CHECK(atomic_load(&a->answered) == 0);
+    atomic_store(&a->stop, true);
+    pthread_join(th, NULL);
+    server_stop(&s); /* with the tricklers' connections still open */
+    for (int i = 0; i < ATTACKERS; i++)
+        if (a->fd[i] >= 0)
+            close(a->fd[i]);
+    free(a);
 }
 
 /* Random strings through the writer: always strict JSON; valid UTF-8 comes
@@ -740,4 +1178,6 @@ static void test_json_quote(void)
 
 TF_MAIN(TF_TEST(test_status), TF_TEST(test_metrics), TF_TEST(test_metrics_window),
         TF_TEST(test_errors), TF_TEST(test_bad_addresses), TF_TEST(test_concurrent),
-        TF_TEST(test_json_quote))
+        TF_TEST(test_protocol), TF_TEST(test_head), TF_TEST(test_head_limit),
+        TF_TEST(test_head_deadline), TF_TEST(test_evict_addr), TF_TEST(test_evict_total),
+        TF_TEST(test_trickle_attack), TF_TEST(test_json_quote))

@@ -1,500 +1,179 @@
-/* The HTTP status endpoint (contract in cuzk/http.h). */
+/* The status endpoint's HTTP/1.x server (contract in cuzk/http.h).
+ *
+ * One thread runs the loop: poll the wake pipe, the listening socket and
+ * every connection, then
+ *   1. I/O on the connections that are ready: read the head (READ), write
+ *      the response (WRITE), discard what the client still sends (LINGER);
+ *   2. close the connections past their state's deadline;
+ *   3. accept at most ACCEPT_BATCH new connections, making room by
+ *      eviction, and read each at once: a request already in is answered
+ *      before newer connections could evict it.
+ * Connections sit in one array in accept order, so the first match of a
+ * scan is the oldest.  Only the event thread touches them; cz_http_stop
+ * wakes it through the pipe and joins it. */
 #include "cuzk/http.h"
 
-#include <math.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
-
-#include <microhttpd.h>
+#include <unistd.h>
 
 #include "cuzk/err.h"
 #include "daemon/json_out.h"
 
-/* ------------------------------------------------------------- metrics --- */
+#define ACCEPT_BATCH    16  /* accepts per loop round, so connections are served meanwhile */
+#define ACCEPT_PAUSE_MS 100 /* out of file descriptors: wait this long before accepting again */
+#define DRAIN_READS     16  /* recv calls at most to empty a socket before closing it */
 
-/* Upper bounds (seconds) of the duration buckets; +Inf follows. */
-static const double BUCKETS[] = {0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
-                                 2.5,   5,     10,   30,    60,   120, 300,  600};
-#define N_BUCKETS  (sizeof BUCKETS / sizeof BUCKETS[0])
-#define MAX_STAGES 8
+typedef enum { C_READ, C_WRITE, C_LINGER } conn_state;
 
 typedef struct {
-    char name[32];
-    uint64_t bucket[N_BUCKETS]; /* not cumulative: events in (prev, le] */
-    uint64_t count;
-    double sum;
-} stage_hist;
+    int family; /* AF_INET or AF_INET6 */
+    unsigned char a[16];
+} peer_addr;
 
-struct cz_metrics {
-    pthread_mutex_t mu;
-    stage_hist stages[MAX_STAGES];
-    unsigned n_stages;
-    uint64_t gaps;
-    bool have_last; /* the last event counted, to find where new ones start */
-    uint64_t last_job;
-    uint32_t last_partition;
-    char last_stage[32];
-    cz_timeline_event *ev; /* CZ_METRICS_WINDOW events of scratch */
-};
-
-int cz_metrics_new(cz_metrics **out)
-{
-    if (out == NULL)
-        return CZ_ERR_INVALID_ARG;
-    *out = NULL;
-    cz_metrics *m = calloc(1, sizeof *m);
-    if (m == NULL)
-        return CZ_ERR_NOMEM;
-    m->ev = malloc(CZ_METRICS_WINDOW * sizeof *m->ev);
-    if (m->ev == NULL) {
-        free(m);
-        return CZ_ERR_NOMEM;
-    }
-    pthread_mutex_init(&m->mu, NULL);
-    /* the engine's stages first, so their series exist from the start */
-    static const char *const known[] = {"synth", "prove_start", "prove_finish"};
-    for (unsigned i = 0; i < 3; i++)
-        snprintf(m->stages[i].name, sizeof m->stages[i].name, "%s", known[i]);
-    m->n_stages = 3;
-    *out = m;
-    return CZ_OK;
-}
-
-void cz_metrics_free(cz_metrics *m)
-{
-    if (m == NULL)
-        return;
-    pthread_mutex_destroy(&m->mu);
-    free(m->ev);
-    free(m);
-}
-
-static bool same_event(const cz_metrics *m, const cz_timeline_event *ev)
-{
-    return ev->job_seq == m->last_job && ev->partition == m->last_partition &&
-           strcmp(ev->stage ? ev->stage : "", m->last_stage) == 0;
-}
-
-static void count_event(cz_metrics *m, const cz_timeline_event *ev)
-{
-    const char *name = ev->stage ? ev->stage : "?";
-    stage_hist *h = NULL;
-    for (unsigned i = 0; i < m->n_stages; i++)
-        if (strcmp(m->stages[i].name, name) == 0)
-            h = &m->stages[i];
-    if (h == NULL) {
-        if (m->n_stages == MAX_STAGES)
-            return; /* an engine with more stages than we expect */
-        h = &m->stages[m->n_stages++];
-        snprintf(h->name, sizeof h->name, "%s", name);
-    }
-    double s = (ev->end_ms - ev->start_ms) * 1e-3;
-    if (!(s >= 0))
-        s = 0;
-    h->count++;
-    h->sum += s;
-    for (size_t k = 0; k < N_BUCKETS; k++)
-        if (s <= BUCKETS[k]) {
-            h->bucket[k]++;
-            break;
-        }
-}
-
-/* Counts the events that appeared since the last call.  A partition's
- * stage runs once, so (job, partition, stage) names an event. */
-static void consume_events(cz_metrics *m, cz_engine *e)
-{
-    size_t n = cz_engine_timeline(e, m->ev, CZ_METRICS_WINDOW);
-    size_t start = 0;
-    if (m->have_last) {
-        size_t i = n;
-        while (i > 0 && !same_event(m, &m->ev[i - 1]))
-            i--;
-        if (i > 0)
-            start = i;
-        else if (n > 0)
-            m->gaps++; /* the last one counted has left the window */
-    }
-    for (size_t i = start; i < n; i++)
-        count_event(m, &m->ev[i]);
-    if (n > 0) {
-        const cz_timeline_event *last = &m->ev[n - 1];
-        m->have_last = true;
-        m->last_job = last->job_seq;
-        m->last_partition = last->partition;
-        snprintf(m->last_stage, sizeof m->last_stage, "%s", last->stage ? last->stage : "");
-    }
-}
-
-/* A Prometheus label value: backslash, quote and newline escaped. */
-static void label_value(cz_strbuf *b, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '\\')
-            cz_strbuf_puts(b, "\\\\");
-        else if (*s == '"')
-            cz_strbuf_puts(b, "\\\"");
-        else if (*s == '\n')
-            cz_strbuf_puts(b, "\\n");
-        else
-            cz_strbuf_put(b, s, 1);
-    }
-}
-
-static void family(cz_strbuf *b, const char *name, const char *type, const char *help)
-{
-    cz_strbuf_printf(b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
-}
-
-static void sample(cz_strbuf *b, const char *name, const char *label, const char *value, uint64_t v)
-{
-    cz_strbuf_puts(b, name);
-    if (label) {
-        cz_strbuf_printf(b, "{%s=\"", label);
-        label_value(b, value);
-        cz_strbuf_puts(b, "\"}");
-    }
-    cz_strbuf_printf(b, " %llu\n", (unsigned long long)v);
-}
-
-static void one(cz_strbuf *b, const char *name, const char *type, const char *help, uint64_t v)
-{
-    family(b, name, type, help);
-    sample(b, name, NULL, NULL, v);
-}
-
-static void histograms(cz_strbuf *b, cz_metrics *m)
-{
-    family(b, "cuzk_stage_duration_seconds", "histogram",
-           "Duration of partition stages (synth, prove_start, prove_finish).");
-    for (unsigned i = 0; i < m->n_stages; i++) {
-        const stage_hist *h = &m->stages[i];
-        uint64_t cum = 0;
-        for (size_t k = 0; k < N_BUCKETS; k++) {
-            cum += h->bucket[k];
-            cz_strbuf_puts(b, "cuzk_stage_duration_seconds_bucket{stage=\"");
-            label_value(b, h->name);
-            cz_strbuf_printf(b, "\",le=\"%g\"} %llu\n", BUCKETS[k], (unsigned long long)cum);
-        }
-        cz_strbuf_puts(b, "cuzk_stage_duration_seconds_bucket{stage=\"");
-        label_value(b, h->name);
-        cz_strbuf_printf(b, "\",le=\"+Inf\"} %llu\n", (unsigned long long)h->count);
-        cz_strbuf_puts(b, "cuzk_stage_duration_seconds_sum{stage=\"");
-        label_value(b, h->name);
-        cz_strbuf_printf(b, "\"} %.6f\n", h->sum);
-        cz_strbuf_puts(b, "cuzk_stage_duration_seconds_count{stage=\"");
-        label_value(b, h->name);
-        cz_strbuf_printf(b, "\"} %llu\n", (unsigned long long)h->count);
-    }
-    one(b, "cuzk_stage_timeline_gaps_total", "counter",
-        "Scrapes that found more new timeline events than the window holds (some went uncounted).",
-        m->gaps);
-}
-
-int cz_metrics_text(cz_engine *e, cz_metrics *m, char **out)
-{
-    if (out == NULL)
-        return CZ_ERR_INVALID_ARG;
-    *out = NULL;
-    if (e == NULL)
-        return CZ_ERR_INVALID_ARG;
-    cz_engine_status s;
-    cz_engine_status_get(e, &s);
-    cz_strbuf b;
-    cz_strbuf_init(&b);
-
-    family(&b, "cuzk_jobs_total", "counter", "Finished jobs by outcome.");
-    sample(&b, "cuzk_jobs_total", "outcome", "completed", s.jobs_completed);
-    sample(&b, "cuzk_jobs_total", "outcome", "failed", s.jobs_failed);
-    sample(&b, "cuzk_jobs_total", "outcome", "cancelled", s.jobs_cancelled);
-    one(&b, "cuzk_jobs_submitted_total", "counter", "Jobs submitted.", s.jobs_submitted);
-    one(&b, "cuzk_proofs_total", "counter", "Partitions proved.", s.partitions_proved);
-    family(&b, "cuzk_jobs_unfinished", "gauge", "Unfinished jobs by state.");
-    sample(&b, "cuzk_jobs_unfinished", "state", "queued", s.jobs_queued);
-    sample(&b, "cuzk_jobs_unfinished", "state", "running", s.jobs_running);
-    family(&b, "cuzk_queue_depth", "gauge", "Partitions waiting for a stage.");
-    sample(&b, "cuzk_queue_depth", "stage", "prove", s.prove_queue);
-    sample(&b, "cuzk_queue_depth", "stage", "final", s.final_queue);
-    family(&b, "cuzk_workers_busy", "gauge", "Workers at work, by stage.");
-    sample(&b, "cuzk_workers_busy", "stage", "synth", s.synth_busy);
-    sample(&b, "cuzk_workers_busy", "stage", "prove", s.prove_busy);
-    sample(&b, "cuzk_workers_busy", "stage", "final", s.final_busy);
-    family(&b, "cuzk_workers", "gauge", "Workers, by stage.");
-    sample(&b, "cuzk_workers", "stage", "synth", s.synth_workers);
-    sample(&b, "cuzk_workers", "stage", "prove", s.prove_workers);
-    sample(&b, "cuzk_workers", "stage", "final", s.finalizers);
-    one(&b, "cuzk_circuits_cached", "gauge", "Circuits in the cache.", s.circuits_cached);
-
-    one(&b, "cuzk_memory_budget_bytes", "gauge", "Memory budget.", s.mem.total);
-    one(&b, "cuzk_memory_reserved_bytes", "gauge", "Bytes reserved from the budget.",
-        s.mem.reserved);
-    one(&b, "cuzk_memory_peak_reserved_bytes", "gauge", "Highest reserved bytes.",
-        s.mem.peak_reserved);
-    one(&b, "cuzk_memory_tracked_bytes", "gauge", "Bytes of live tracked buffers.",
-        s.mem.allocated);
-    one(&b, "cuzk_memory_peak_tracked_bytes", "gauge", "Highest tracked bytes.",
-        s.mem.peak_allocated);
-    one(&b, "cuzk_memory_reservations", "gauge", "Live reservations.", s.mem.reservations);
-    one(&b, "cuzk_memory_waiters", "gauge", "Reservations waiting for memory.", s.mem.waiters);
-    family(&b, "cuzk_buffer_bytes", "gauge", "Bytes of live buffers, by class.");
-    for (int k = 0; k < CZ_BUF__COUNT; k++)
-        sample(&b, "cuzk_buffer_bytes", "class", cz_buf_class_name((cz_buf_class)k),
-               s.mem.cls[k].live_bytes);
-    family(&b, "cuzk_buffer_live", "gauge", "Live buffers, by class.");
-    for (int k = 0; k < CZ_BUF__COUNT; k++)
-        sample(&b, "cuzk_buffer_live", "class", cz_buf_class_name((cz_buf_class)k),
-               s.mem.cls[k].live_count);
-    family(&b, "cuzk_buffer_high_water_bytes", "gauge", "Highest live bytes, by class.");
-    for (int k = 0; k < CZ_BUF__COUNT; k++)
-        sample(&b, "cuzk_buffer_high_water_bytes", "class", cz_buf_class_name((cz_buf_class)k),
-               s.mem.cls[k].high_water_bytes);
-    family(&b, "cuzk_buffer_allocs_total", "counter", "Buffers allocated, by class.");
-    for (int k = 0; k < CZ_BUF__COUNT; k++)
-        sample(&b, "cuzk_buffer_allocs_total", "class", cz_buf_class_name((cz_buf_class)k),
-               s.mem.cls[k].total_allocs);
-    one(&b, "cuzk_rss_bytes", "gauge", "Resident set size.", s.rss);
-    one(&b, "cuzk_untracked_rss_bytes", "gauge", "Resident set size minus tracked bytes.",
-        s.untracked);
-    one(&b, "cuzk_peak_rss_bytes", "gauge", "Highest sampled resident set size.", s.peak_rss);
-    one(&b, "cuzk_peak_untracked_rss_bytes", "gauge", "Highest sampled untracked bytes.",
-        s.peak_untracked);
-
-    if (m) {
-        pthread_mutex_lock(&m->mu);
-        consume_events(m, e);
-        histograms(&b, m);
-        pthread_mutex_unlock(&m->mu);
-    }
-    *out = cz_strbuf_take(&b, NULL);
-    return *out ? CZ_OK : CZ_ERR_NOMEM;
-}
-
-/* -------------------------------------------------------------- status --- */
-
-static double realtime_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static void busy_total(cz_jw *w, const char *key, uint64_t busy, uint64_t total)
-{
-    cz_jw_object(w, key);
-    cz_jw_u64(w, "busy", busy);
-    cz_jw_u64(w, "total", total);
-    cz_jw_end(w);
-}
-
-static void memory_json(cz_jw *w, const cz_engine_status *s)
-{
-    cz_jw_object(w, "memory");
-    cz_jw_u64(w, "budget", s->mem.total);
-    cz_jw_u64(w, "reserved", s->mem.reserved);
-    cz_jw_u64(w, "peak_reserved", s->mem.peak_reserved);
-    cz_jw_u64(w, "allocated", s->mem.allocated);
-    cz_jw_u64(w, "peak_allocated", s->mem.peak_allocated);
-    cz_jw_u64(w, "reservations", s->mem.reservations);
-    cz_jw_u64(w, "waiters", s->mem.waiters);
-    cz_jw_u64(w, "rss", s->rss);
-    cz_jw_u64(w, "untracked", s->untracked);
-    cz_jw_u64(w, "peak_rss", s->peak_rss);
-    cz_jw_u64(w, "peak_untracked", s->peak_untracked);
-    cz_jw_object(w, "classes");
-    for (int k = 0; k < CZ_BUF__COUNT; k++) {
-        const cz_buf_class_stats *c = &s->mem.cls[k];
-        cz_jw_object(w, cz_buf_class_name((cz_buf_class)k));
-        cz_jw_u64(w, "live_count", c->live_count);
-        cz_jw_u64(w, "live_bytes", c->live_bytes);
-        cz_jw_u64(w, "high_water", c->high_water_bytes);
-        cz_jw_u64(w, "allocs", c->total_allocs);
-        cz_jw_u64(w, "frees", c->total_frees);
-        cz_jw_u64(w, "alloc_bytes", c->total_alloc_bytes);
-        cz_jw_u64(w, "free_bytes", c->total_free_bytes);
-        cz_jw_end(w);
-    }
-    cz_jw_end(w);
-    cz_jw_end(w);
-}
-
-int cz_status_json(cz_engine *e, const cz_http_info *info, char **out)
-{
-    if (out == NULL)
-        return CZ_ERR_INVALID_ARG;
-    *out = NULL;
-    if (e == NULL)
-        return CZ_ERR_INVALID_ARG;
-    cz_buf_info *bufs = malloc(CZ_HTTP_MAX_BUFFERS * sizeof *bufs);
-    cz_timeline_event *ev = malloc(CZ_HTTP_MAX_EVENTS * sizeof *ev);
-    cz_engine_circuit_info *circ = malloc(CZ_HTTP_MAX_CIRCUITS * sizeof *circ);
-    if (bufs == NULL || ev == NULL || circ == NULL) {
-        free(bufs);
-        free(ev);
-        free(circ);
-        return CZ_ERR_NOMEM;
-    }
-    cz_engine_status s;
-    cz_engine_status_get(e, &s);
-    size_t n_live = cz_budget_live_buffers(cz_engine_budget(e), bufs, CZ_HTTP_MAX_BUFFERS);
-    size_t n_shown = n_live < CZ_HTTP_MAX_BUFFERS ? n_live : CZ_HTTP_MAX_BUFFERS;
-    size_t n_ev = cz_engine_timeline(e, ev, CZ_HTTP_MAX_EVENTS);
-    size_t n_circ = cz_engine_circuits(e, circ, CZ_HTTP_MAX_CIRCUITS);
-    if (n_circ > CZ_HTTP_MAX_CIRCUITS)
-        n_circ = CZ_HTTP_MAX_CIRCUITS;
-
-    cz_strbuf b;
-    cz_strbuf_init(&b);
-    cz_jw w;
-    cz_jw_init(&w, &b);
-    cz_jw_object(&w, NULL);
-    cz_jw_str(&w, "version", info ? info->version : NULL);
-    cz_jw_str(&w, "grpc_listen", info ? info->listen : NULL);
-    if (info && info->start_time_s > 0) {
-        cz_jw_f64(&w, "start_time", info->start_time_s);
-        cz_jw_f64(&w, "uptime_s", realtime_s() - info->start_time_s);
-    } else {
-        cz_jw_null(&w, "start_time");
-        cz_jw_null(&w, "uptime_s");
-    }
-
-    cz_jw_object(&w, "jobs");
-    cz_jw_u64(&w, "submitted", s.jobs_submitted);
-    cz_jw_u64(&w, "completed", s.jobs_completed);
-    cz_jw_u64(&w, "failed", s.jobs_failed);
-    cz_jw_u64(&w, "cancelled", s.jobs_cancelled);
-    cz_jw_u64(&w, "queued", s.jobs_queued);
-    cz_jw_u64(&w, "running", s.jobs_running);
-    cz_jw_u64(&w, "partitions_proved", s.partitions_proved);
-    cz_jw_end(&w);
-
-    cz_jw_object(&w, "workers");
-    busy_total(&w, "synthesis", s.synth_busy, s.synth_workers);
-    busy_total(&w, "provers", s.prove_busy, s.prove_workers);
-    busy_total(&w, "finalizers", s.final_busy, s.finalizers);
-    cz_jw_end(&w);
-    cz_jw_object(&w, "queues");
-    cz_jw_u64(&w, "prove", s.prove_queue);
-    cz_jw_u64(&w, "final", s.final_queue);
-    cz_jw_end(&w);
-    cz_jw_u64(&w, "circuits_cached", s.circuits_cached);
-    cz_jw_array(&w, "circuits");
-    for (size_t i = 0; i < n_circ; i++) {
-        cz_jw_object(&w, NULL);
-        cz_jw_str(&w, "id", circ[i].id);
-        cz_jw_u64(&w, "bytes", circ[i].bytes);
-        cz_jw_u64(&w, "refs", circ[i].refs);
-        cz_jw_bool(&w, "registered", circ[i].registered);
-        cz_jw_bool(&w, "loading", circ[i].loading);
-        cz_jw_end(&w);
-    }
-    cz_jw_end(&w);
-
-    memory_json(&w, &s);
-
-    cz_jw_object(&w, "live_buffers");
-    cz_jw_u64(&w, "count", n_live);
-    cz_jw_array(&w, "buffers");
-    for (size_t i = 0; i < n_shown; i++) {
-        cz_jw_object(&w, NULL);
-        cz_jw_str(&w, "class", cz_buf_class_name(bufs[i].cls));
-        cz_jw_u64(&w, "bytes", bufs[i].bytes);
-        if (bufs[i].tag.job)
-            cz_jw_u64(&w, "job", bufs[i].tag.job);
-        else
-            cz_jw_null(&w, "job");
-        if (bufs[i].tag.partition != UINT32_MAX)
-            cz_jw_u64(&w, "partition", bufs[i].tag.partition);
-        else
-            cz_jw_null(&w, "partition");
-        cz_jw_str(&w, "stage", bufs[i].tag.stage);
-        cz_jw_end(&w);
-    }
-    cz_jw_end(&w);
-    cz_jw_end(&w);
-
-    cz_jw_array(&w, "timeline");
-    for (size_t i = 0; i < n_ev; i++) {
-        cz_jw_object(&w, NULL);
-        cz_jw_u64(&w, "job", ev[i].job_seq);
-        cz_jw_u64(&w, "partition", ev[i].partition);
-        cz_jw_str(&w, "stage", ev[i].stage);
-        cz_jw_f64(&w, "start_ms", ev[i].start_ms);
-        cz_jw_f64(&w, "end_ms", ev[i].end_ms);
-        cz_jw_end(&w);
-    }
-    cz_jw_end(&w);
-    cz_jw_end(&w);
-    free(bufs);
-    free(ev);
-    free(circ);
-    *out = cz_strbuf_take(&b, NULL);
-    return *out ? CZ_OK : CZ_ERR_NOMEM;
-}
-
-/* -------------------------------------------------------------- server --- */
+typedef struct {
+    int fd;
+    conn_state state;
+    int64_t deadline_ms; /* of the current state, CLOCK_MONOTONIC */
+    peer_addr peer;
+    char *out; /* WRITE: the response, out_off of out_len bytes sent */
+    size_t out_len, out_off;
+    size_t head_len; /* READ: bytes in head */
+    size_t scanned;  /* head[0, scanned) holds no end of the head */
+    char head[CZ_HTTP_HEAD_MAX];
+} conn;
 
 struct cz_http {
-    struct MHD_Daemon *d;
     cz_engine *e;
     cz_metrics *m;
     cz_http_info info; /* strings owned */
     char *version, *listen;
     unsigned port;
-    pthread_mutex_t log_mu; /* MHD's messages: kept while starting, then dropped
-                               (they are about clients: probes, junk requests) */
-    bool starting;
-    char start_msg[256];
+    int lfd;
+    int wake[2]; /* cz_http_stop writes to wake[1] */
+    pthread_t thread;
+    /* the event thread's own */
+    conn *conns[CZ_HTTP_MAX_CONNS]; /* accept order */
+    size_t n;
+    int64_t accept_resume_ms;
 };
 
-static void on_log(void *cls, const char *fmt, va_list ap)
+static int64_t now_ms(void)
 {
-    cz_http *h = cls;
-    char msg[256];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    size_t n = strlen(msg);
-    while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == '\r'))
-        msg[--n] = '\0';
-    pthread_mutex_lock(&h->log_mu);
-    if (h->starting)
-        snprintf(h->start_msg, sizeof h->start_msg, "%s", msg);
-    pthread_mutex_unlock(&h->log_mu);
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-/* Queues body (malloc'd; NULL: out of memory, answered 500) with status
- * code and content type; takes ownership of body. */
-static enum MHD_Result respond(struct MHD_Connection *c, unsigned code, const char *type,
-                               char *body)
+static bool set_nonblocking(int fd)
 {
-    static char oom[] = "{\"error\":\"out of memory\"}\n";
-    struct MHD_Response *r;
-    if (body)
-        r = MHD_create_response_from_buffer(strlen(body), body, MHD_RESPMEM_MUST_FREE);
-    else {
-        code = MHD_HTTP_INTERNAL_SERVER_ERROR;
-        type = "application/json";
-        r = MHD_create_response_from_buffer(strlen(oom), oom, MHD_RESPMEM_PERSISTENT);
-    }
-    if (r == NULL) {
-        free(body);
-        return MHD_NO;
-    }
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-    if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-    enum MHD_Result ret = MHD_queue_response(c, code, r);
-    MHD_destroy_response(r);
-    return ret;
+    int fl = fcntl(fd, F_GETFL);
+    int fd_fl = fcntl(fd, F_GETFD);
+    return fl >= 0 && fd_fl >= 0 && fcntl(fd, F_SETFL, fl | O_NONBLOCK) == 0 &&
+           fcntl(fd, F_SETFD, fd_fl | FD_CLOEXEC) == 0;
 }
 
-static char *error_json(const char *msg, const char *url)
+/* ---------------------------------------------------------- connections --- */
+
+static bool same_peer(const peer_addr *a, const peer_addr *b)
+{
+    return a->family == b->family && memcmp(a->a, b->a, sizeof a->a) == 0;
+}
+
+/* Reads and drops what the socket holds (a bounded number of reads), so
+ * that closing it sends FIN rather than a reset that would discard the
+ * response still queued for sending. */
+static void drain(int fd)
+{
+    char buf[4096];
+    for (int i = 0; i < DRAIN_READS; i++)
+        if (recv(fd, buf, sizeof buf, MSG_DONTWAIT) <= 0)
+            return;
+}
+
+static void close_conn(cz_http *h, conn *c)
+{
+    size_t i = 0;
+    while (h->conns[i] != c)
+        i++;
+    memmove(&h->conns[i], &h->conns[i + 1], (h->n - i - 1) * sizeof h->conns[0]);
+    h->n--;
+    if (c->state == C_LINGER)
+        drain(c->fd);
+    close(c->fd);
+    free(c->out);
+    free(c);
+}
+
+/* The connection to close to make room for one more from peer p (NULL:
+ * from anywhere): one already answered and lingering, else the oldest
+ * still reading its head; NULL if every one is writing a response. */
+static conn *victim_of(cz_http *h, const peer_addr *p)
+{
+    conn *oldest_reading = NULL;
+    for (size_t i = 0; i < h->n; i++) {
+        conn *c = h->conns[i];
+        if (p && !same_peer(&c->peer, p))
+            continue;
+        if (c->state == C_LINGER)
+            return c;
+        if (c->state == C_READ && oldest_reading == NULL)
+            oldest_reading = c;
+    }
+    return oldest_reading;
+}
+
+/* ------------------------------------------------------------ responses --- */
+
+static const char *reason(int code)
+{
+    switch (code) {
+    case 200:
+        return "OK";
+    case 400:
+        return "Bad Request";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 431:
+        return "Request Header Fields Too Large";
+    case 505:
+        return "HTTP Version Not Supported";
+    default:
+        return "Internal Server Error";
+    }
+}
+
+/* An IMF-fixdate (RFC 9110 5.6.7), independent of the locale. */
+static void http_date(char out[64])
+{
+    static const char *const days[7] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+    static const char *const months[12] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                           "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    time_t t = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&t, &tm) == NULL)
+        memset(&tm, 0, sizeof tm);
+    snprintf(out, 64, "%s, %02d %s %04d %02d:%02d:%02d GMT", days[(unsigned)tm.tm_wday % 7],
+             tm.tm_mday, months[(unsigned)tm.tm_mon % 12], tm.tm_year + 1900, tm.tm_hour, tm.tm_min,
+             tm.tm_sec);
+}
+
+/* {"error": msg, "path": path, "endpoints": [...]}; path NULL: null. */
+static char *error_json(const char *msg, const char *path)
 {
     cz_strbuf b;
     cz_strbuf_init(&b);
@@ -502,7 +181,7 @@ static char *error_json(const char *msg, const char *url)
     cz_jw_init(&w, &b);
     cz_jw_object(&w, NULL);
     cz_jw_str(&w, "error", msg);
-    cz_jw_str(&w, "path", url);
+    cz_jw_str(&w, "path", path);
     cz_jw_array(&w, "endpoints");
     cz_jw_str(&w, NULL, "/status");
     cz_jw_str(&w, NULL, "/metrics");
@@ -512,34 +191,347 @@ static char *error_json(const char *msg, const char *url)
     return cz_strbuf_take(&b, NULL);
 }
 
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
-                                  const char *method, const char *version, const char *upload_data,
-                                  size_t *upload_data_size, void **con_cls)
+static void on_write(cz_http *h, conn *c, int64_t now);
+
+/* Queues the response on c and starts writing it.  body: malloc'd, taken
+ * over (NULL: out of memory, answered 500); head_only: HEAD, the body is
+ * left out but counted in Content-Length. */
+static void respond(cz_http *h, conn *c, int64_t now, int code, const char *type, char *body,
+                    bool head_only)
 {
-    cz_http *h = cls;
+    static const char oom[] = "{\"error\":\"out of memory\"}\n";
+    const char *text = body;
+    if (text == NULL) {
+        code = 500;
+        type = "application/json";
+        text = oom;
+    }
+    size_t len = strlen(text);
+    char date[64];
+    http_date(date);
+    cz_strbuf b;
+    cz_strbuf_init(&b);
+    cz_strbuf_printf(&b,
+                     "HTTP/1.1 %d %s\r\nDate: %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
+                     "Cache-Control: no-store\r\n%sConnection: close\r\n\r\n",
+                     code, reason(code), date, type, len,
+                     code == 405 ? "Allow: GET, HEAD\r\n" : "");
+    if (!head_only)
+        cz_strbuf_put(&b, text, len);
+    free(body);
+    c->out = cz_strbuf_take(&b, &c->out_len);
+    if (c->out == NULL) {
+        close_conn(h, c);
+        return;
+    }
+    c->out_off = 0;
+    c->state = C_WRITE;
+    c->deadline_ms = now + CZ_HTTP_WRITE_TIMEOUT_MS;
+    on_write(h, c, now);
+}
+
+/* ------------------------------------------------------------- requests --- */
+
+/* RFC 9110 tchar. */
+static bool is_tchar(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+           (ch != '\0' && strchr("!#$%&'*+-.^_`|~", ch) != NULL);
+}
+
+static bool is_vchar(char ch) { return ch > 0x20 && ch < 0x7f; }
+
+static bool prefix_nocase(const char *s, size_t n, const char *p)
+{
+    size_t pl = strlen(p);
+    if (n < pl)
+        return false;
+    for (size_t i = 0; i < pl; i++) {
+        char ch = s[i];
+        if (ch >= 'A' && ch <= 'Z')
+            ch = (char)(ch - 'A' + 'a');
+        if (ch != p[i])
+            return false;
+    }
+    return true;
+}
+
+/* The length of the request head (through the empty line that ends it),
+ * or 0 while it is incomplete.  Lines end in LF, optionally after CR. */
+static size_t head_end(conn *c)
+{
+    for (size_t i = c->scanned; i < c->head_len; i++) {
+        if (c->head[i] != '\n')
+            continue;
+        size_t j = i + 1;
+        if (j < c->head_len && c->head[j] == '\r')
+            j++;
+        if (j == c->head_len) {
+            c->scanned = i; /* this LF may yet end the head */
+            return 0;
+        }
+        if (c->head[j] == '\n')
+            return j + 1;
+    }
+    c->scanned = c->head_len;
+    return 0;
+}
+
+typedef struct {
+    const char *method; /* in the head, mlen bytes */
+    size_t mlen;
+    char path[CZ_HTTP_HEAD_MAX]; /* NUL-terminated */
+} request;
+
+/* Parses the request line of the complete head in c->head: 0, or the
+ * status to answer (400, 505). */
+static int parse_request(const conn *c, request *rq)
+{
+    const char *p = c->head, *lim = c->head + c->head_len;
+    while (p < lim && (*p == '\r' || *p == '\n')) /* empty lines before the request line */
+        p++;
+    const char *end = memchr(p, '\n', (size_t)(lim - p));
+    if (end == NULL)
+        return 400;
+    const char *line_end = end > p && end[-1] == '\r' ? end - 1 : end;
+    /* METHOD SP target SP HTTP/d.d */
+    const char *q = p;
+    while (q < line_end && is_tchar(*q))
+        q++;
+    if (q == p || q >= line_end || *q != ' ')
+        return 400;
+    rq->method = p;
+    rq->mlen = (size_t)(q - p);
+    const char *t = q + 1, *tq = t;
+    while (tq < line_end && is_vchar(*tq))
+        tq++;
+    const char *v = tq + 1;
+    if (tq == t || tq >= line_end || *tq != ' ' || line_end - v != 8 || memcmp(v, "HTTP/", 5) ||
+        v[5] < '0' || v[5] > '9' || v[6] != '.' || v[7] < '0' || v[7] > '9')
+        return 400;
+    if (v[5] != '1')
+        return 505;
+    /* the path: origin form, or absolute form with the authority skipped */
+    const char *path = t;
+    if (*t != '/') {
+        size_t tlen = (size_t)(tq - t);
+        size_t skip = prefix_nocase(t, tlen, "http://")    ? 7
+                      : prefix_nocase(t, tlen, "https://") ? 8
+                                                           : 0;
+        if (skip == 0)
+            return 400;
+        path = t + skip;
+        while (path < tq && *path != '/' && *path != '?')
+            path++;
+    }
+    size_t plen = 0;
+    while (path + plen < tq && path[plen] != '?' && path[plen] != '#')
+        plen++;
+    if (plen == 0 || *path != '/') { /* "http://host" or "http://host?q" */
+        path = "/";
+        plen = 1;
+    }
+    memcpy(rq->path, path, plen);
+    rq->path[plen] = '\0';
+    return 0;
+}
+
+/* Answers the complete head in c->head. */
+static void serve_request(cz_http *h, conn *c, int64_t now)
+{
+    request rq;
+    int code = parse_request(c, &rq);
+    if (code != 0) {
+        respond(h, c, now, code, "application/json",
+                error_json(code == 505 ? "HTTP version not supported" : "bad request", NULL),
+                false);
+        return;
+    }
+    bool head = rq.mlen == 4 && memcmp(rq.method, "HEAD", 4) == 0;
+    if (!head && !(rq.mlen == 3 && memcmp(rq.method, "GET", 3) == 0)) {
+        respond(h, c, now, 405, "application/json", error_json("method not allowed", rq.path),
+                false);
+        return;
+    }
     char *body = NULL;
-    if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
-        return respond(c, MHD_HTTP_METHOD_NOT_ALLOWED, "application/json",
-                       error_json("method not allowed", url));
-    if (strcmp(url, "/status") == 0) {
+    if (strcmp(rq.path, "/status") == 0) {
         cz_status_json(h->e, &h->info, &body);
         if (body) {
             /* a newline for terminals; the JSON stays one value */
-            char *p = realloc(body, strlen(body) + 2);
-            if (p == NULL) {
+            char *nl = realloc(body, strlen(body) + 2);
+            if (nl == NULL)
                 free(body);
-                return respond(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "", NULL);
-            }
-            body = strcat(p, "\n");
+            body = nl ? strcat(nl, "\n") : NULL;
         }
-        return respond(c, MHD_HTTP_OK, "application/json", body);
-    }
-    if (strcmp(url, "/metrics") == 0) {
+        respond(h, c, now, 200, "application/json", body, head);
+    } else if (strcmp(rq.path, "/metrics") == 0) {
         cz_metrics_text(h->e, h->m, &body);
-        return respond(c, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8", body);
-    }
-    return respond(c, MHD_HTTP_NOT_FOUND, "application/json", error_json("not found", url));
+        respond(h, c, now, 200, "text/plain; version=0.0.4; charset=utf-8", body, head);
+    } else
+        respond(h, c, now, 404, "application/json", error_json("not found", rq.path), head);
 }
+
+/* ------------------------------------------------------------------ I/O --- */
+
+/* Nothing to do now: poll again. */
+static bool again(int err) { return err == EAGAIN || err == EWOULDBLOCK || err == EINTR; }
+
+static void on_read(cz_http *h, conn *c, int64_t now)
+{
+    ssize_t r = recv(c->fd, c->head + c->head_len, sizeof c->head - c->head_len, 0);
+    if (r < 0 && again(errno))
+        return;
+    if (r <= 0) { /* closed or failed before the head was complete */
+        close_conn(h, c);
+        return;
+    }
+    c->head_len += (size_t)r;
+    if (head_end(c) > 0)
+        serve_request(h, c, now);
+    else if (c->head_len == sizeof c->head)
+        respond(h, c, now, 431, "application/json", error_json("request head too large", NULL),
+                false);
+}
+
+static void on_write(cz_http *h, conn *c, int64_t now)
+{
+    while (c->out_off < c->out_len) {
+        ssize_t r = send(c->fd, c->out + c->out_off, c->out_len - c->out_off, MSG_NOSIGNAL);
+        if (r < 0 && again(errno))
+            return;
+        if (r <= 0) {
+            close_conn(h, c);
+            return;
+        }
+        c->out_off += (size_t)r;
+    }
+    free(c->out);
+    c->out = NULL;
+    shutdown(c->fd, SHUT_WR);
+    c->state = C_LINGER;
+    c->deadline_ms = now + CZ_HTTP_LINGER_MS;
+}
+
+static void on_linger(cz_http *h, conn *c)
+{
+    char buf[4096];
+    ssize_t r = recv(c->fd, buf, sizeof buf, 0);
+    if (r == 0 || (r < 0 && !again(errno)))
+        close_conn(h, c);
+}
+
+/* Takes the accepted socket fd from sa, or closes it when no room can be
+ * made. */
+static void admit(cz_http *h, int fd, const struct sockaddr_storage *sa, int64_t now)
+{
+    peer_addr p = {.family = sa->ss_family};
+    if (sa->ss_family == AF_INET)
+        memcpy(p.a, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+    else if (sa->ss_family == AF_INET6)
+        memcpy(p.a, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
+    size_t same = 0;
+    for (size_t i = 0; i < h->n; i++)
+        same += same_peer(&h->conns[i]->peer, &p);
+    conn *victim = NULL;
+    bool full = true;
+    if (same >= CZ_HTTP_MAX_PER_ADDR)
+        victim = victim_of(h, &p);
+    else if (h->n >= CZ_HTTP_MAX_CONNS)
+        victim = victim_of(h, NULL);
+    else
+        full = false;
+    conn *c = NULL;
+    if ((full && victim == NULL) || !set_nonblocking(fd) || (c = malloc(sizeof *c)) == NULL) {
+        close(fd);
+        return;
+    }
+    if (victim)
+        close_conn(h, victim);
+    c->fd = fd;
+    c->state = C_READ;
+    c->deadline_ms = now + CZ_HTTP_HEAD_TIMEOUT_MS;
+    c->peer = p;
+    c->out = NULL;
+    c->out_len = c->out_off = 0;
+    c->head_len = c->scanned = 0;
+    h->conns[h->n++] = c;
+    on_read(h, c, now); /* the request may be in already */
+}
+
+static void accept_some(cz_http *h, int64_t now)
+{
+    for (int k = 0; k < ACCEPT_BATCH; k++) {
+        struct sockaddr_storage sa;
+        socklen_t len = sizeof sa;
+        int fd = accept(h->lfd, (struct sockaddr *)&sa, &len);
+        if (fd >= 0) {
+            admit(h, fd, &sa, now);
+            continue;
+        }
+        if (errno == EAGAIN || errno == EWOULDBLOCK)
+            return;
+        if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+            h->accept_resume_ms = now + ACCEPT_PAUSE_MS;
+            return;
+        }
+        /* ECONNABORTED, EINTR, network errors of the new connection: next */
+    }
+}
+
+static void *event_loop(void *arg)
+{
+    cz_http *h = arg;
+    struct pollfd pfd[2 + CZ_HTTP_MAX_CONNS];
+    conn *polled[CZ_HTTP_MAX_CONNS];
+    for (;;) {
+        int64_t now = now_ms(), next = INT64_MAX;
+        bool accepting = now >= h->accept_resume_ms;
+        pfd[0] = (struct pollfd){.fd = h->wake[0], .events = POLLIN};
+        pfd[1] = (struct pollfd){.fd = accepting ? h->lfd : -1, .events = POLLIN};
+        if (!accepting)
+            next = h->accept_resume_ms;
+        size_t np = h->n;
+        for (size_t i = 0; i < np; i++) {
+            conn *c = polled[i] = h->conns[i];
+            pfd[2 + i] =
+                (struct pollfd){.fd = c->fd, .events = c->state == C_WRITE ? POLLOUT : POLLIN};
+            if (c->deadline_ms < next)
+                next = c->deadline_ms;
+        }
+        int timeout = next == INT64_MAX ? -1
+                      : next <= now     ? 0
+                                        : (int)(next - now < INT_MAX ? next - now : INT_MAX);
+        int r = poll(pfd, 2 + np, timeout);
+        if (r < 0) /* EINTR, or ENOMEM: nothing is ready; deadlines still run */
+            for (size_t i = 0; i < 2 + np; i++)
+                pfd[i].revents = 0;
+        if (pfd[0].revents)
+            break;
+        now = now_ms();
+        /* a connection handled here may close only itself */
+        for (size_t i = 0; i < np; i++) {
+            conn *c = polled[i];
+            if (pfd[2 + i].revents == 0)
+                continue;
+            if (c->state == C_READ)
+                on_read(h, c, now);
+            else if (c->state == C_WRITE)
+                on_write(h, c, now);
+            else
+                on_linger(h, c);
+        }
+        for (size_t i = h->n; i-- > 0;)
+            if (h->conns[i]->deadline_ms <= now)
+                close_conn(h, h->conns[i]);
+        if (pfd[1].revents)
+            accept_some(h, now);
+    }
+    while (h->n > 0)
+        close_conn(h, h->conns[h->n - 1]);
+    return NULL;
+}
+
+/* -------------------------------------------------------------- address --- */
 
 /* Splits "host:port", ":port" or "[v6]:port" into host (empty: any IPv4
  * address) and port. */
@@ -548,18 +540,18 @@ static int split_addr(const char *addr, char *host, size_t hostlen, char *port, 
 {
     const char *colon, *h0 = addr, *h1;
     if (addr[0] == '[') {
-        const char *close = strchr(addr, ']');
-        if (close == NULL || close[1] != ':') {
-            snprintf(err, errlen, "http address \"%s\": expected [ipv6]:port", addr);
+        const char *close_br = strchr(addr, ']');
+        if (close_br == NULL || close_br[1] != ':') {
+            cz_msgf(err, errlen, "http address \"%s\": expected [ipv6]:port", addr);
             return CZ_ERR_INVALID_ARG;
         }
         h0 = addr + 1;
-        h1 = close;
-        colon = close + 1;
+        h1 = close_br;
+        colon = close_br + 1;
     } else {
         colon = strrchr(addr, ':');
         if (colon == NULL) {
-            snprintf(err, errlen, "http address \"%s\": expected host:port or :port", addr);
+            cz_msgf(err, errlen, "http address \"%s\": expected host:port or :port", addr);
             return CZ_ERR_INVALID_ARG;
         }
         h1 = colon;
@@ -570,11 +562,11 @@ static int split_addr(const char *addr, char *host, size_t hostlen, char *port, 
     for (size_t i = 0; i < plen && digits; i++)
         digits = p[i] >= '0' && p[i] <= '9';
     if (!digits || atol(p) > 65535) {
-        snprintf(err, errlen, "http address \"%s\": port must be 0..65535", addr);
+        cz_msgf(err, errlen, "http address \"%s\": port must be 0..65535", addr);
         return CZ_ERR_INVALID_ARG;
     }
     if ((size_t)(h1 - h0) >= hostlen) {
-        snprintf(err, errlen, "http address \"%s\": host name too long", addr);
+        cz_msgf(err, errlen, "http address \"%s\": host name too long", addr);
         return CZ_ERR_INVALID_ARG;
     }
     memcpy(host, h0, (size_t)(h1 - h0));
@@ -582,6 +574,50 @@ static int split_addr(const char *addr, char *host, size_t hostlen, char *port, 
     snprintf(port, portlen, "%s", p);
     return CZ_OK;
 }
+
+/* A listening socket on addr (non-blocking) and its port; -1 and err on
+ * failure (*rc: CZ_ERR_INVALID_ARG or CZ_ERR_IO). */
+static int listen_on(const char *addr, unsigned *port_out, int *rc, char *err, size_t errlen)
+{
+    char host[256], port[8];
+    *rc = split_addr(addr, host, sizeof host, port, sizeof port, err, errlen);
+    if (*rc != CZ_OK)
+        return -1;
+    *rc = CZ_ERR_IO;
+    struct addrinfo hints = {0}, *res = NULL;
+    hints.ai_family = host[0] ? AF_UNSPEC : AF_INET;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+    int g = getaddrinfo(host[0] ? host : NULL, port, &hints, &res);
+    if (g != 0) {
+        cz_msgf(err, errlen, "http address \"%s\": %s", addr,
+                g == EAI_SYSTEM ? strerror(errno) : gai_strerror(g));
+        return -1;
+    }
+    int fd = socket(res->ai_family, SOCK_STREAM, 0), one = 1;
+    struct sockaddr_storage sa;
+    socklen_t len = sizeof sa;
+    bool ok = fd >= 0 && set_nonblocking(fd) &&
+              setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) == 0 &&
+              (res->ai_family != AF_INET6 ||
+               setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one) == 0) &&
+              bind(fd, res->ai_addr, res->ai_addrlen) == 0 && listen(fd, SOMAXCONN) == 0 &&
+              getsockname(fd, (struct sockaddr *)&sa, &len) == 0;
+    int os_err = errno;
+    freeaddrinfo(res);
+    if (!ok) {
+        cz_msgf(err, errlen, "http: cannot listen on %s: %s", addr, strerror(os_err));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    *port_out = ntohs(sa.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&sa)->sin6_port
+                                               : ((struct sockaddr_in *)&sa)->sin_port);
+    *rc = CZ_OK;
+    return fd;
+}
+
+/* --------------------------------------------------------------- server --- */
 
 static char *dup_or_null(const char *s, bool *failed)
 {
@@ -595,51 +631,30 @@ static char *dup_or_null(const char *s, bool *failed)
 
 static void http_free(cz_http *h)
 {
+    if (h->lfd >= 0)
+        close(h->lfd);
+    for (int i = 0; i < 2; i++)
+        if (h->wake[i] >= 0)
+            close(h->wake[i]);
     cz_metrics_free(h->m);
     free(h->version);
     free(h->listen);
-    pthread_mutex_destroy(&h->log_mu);
     free(h);
 }
 
 int cz_http_start(cz_http **out, const char *addr, cz_engine *e, const cz_http_info *info,
                   char *err, size_t errlen)
 {
-    if (err && errlen)
-        err[0] = '\0';
-    else {
-        static char sink[1];
-        err = sink;
-        errlen = 0;
-    }
+    cz_msgf(err, errlen, "%s", "");
     if (out == NULL || addr == NULL || e == NULL) {
-        snprintf(err, errlen, "http: NULL argument");
+        cz_msgf(err, errlen, "http: NULL argument");
         return CZ_ERR_INVALID_ARG;
     }
     *out = NULL;
-    char host[256], port[8];
-    int rc = split_addr(addr, host, sizeof host, port, sizeof port, err, errlen);
-    if (rc != CZ_OK)
-        return rc;
-
-    struct addrinfo hints = {0}, *res = NULL;
-    hints.ai_family = host[0] ? AF_UNSPEC : AF_INET;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-    int g = getaddrinfo(host[0] ? host : NULL, port, &hints, &res);
-    if (g != 0) {
-        snprintf(err, errlen, "http address \"%s\": %s", addr, gai_strerror(g));
-        return CZ_ERR_IO;
-    }
-    struct sockaddr_storage sa;
-    memcpy(&sa, res->ai_addr, res->ai_addrlen);
-    bool v6 = res->ai_family == AF_INET6;
-    freeaddrinfo(res);
-
     cz_http *h = calloc(1, sizeof *h);
     if (h == NULL)
         return CZ_ERR_NOMEM;
-    pthread_mutex_init(&h->log_mu, NULL);
+    h->lfd = h->wake[0] = h->wake[1] = -1;
     h->e = e;
     bool failed = false;
     if (info) {
@@ -653,28 +668,30 @@ int cz_http_start(cz_http **out, const char *addr, cz_engine *e, const cz_http_i
         http_free(h);
         return CZ_ERR_NOMEM;
     }
-
-    h->starting = true;
-    unsigned flags = MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG;
-    if (v6)
-        flags |= MHD_USE_IPv6;
-    h->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER, on_log,
-                            h, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-                            MHD_OPTION_THREAD_POOL_SIZE, (unsigned)2, MHD_OPTION_CONNECTION_LIMIT,
-                            (unsigned)64, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)32,
-                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
-                            MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)64, MHD_OPTION_END);
-    pthread_mutex_lock(&h->log_mu);
-    h->starting = false;
-    pthread_mutex_unlock(&h->log_mu);
-    if (h->d == NULL) {
-        snprintf(err, errlen, "http: cannot listen on %s: %s", addr,
-                 h->start_msg[0] ? h->start_msg : "libmicrohttpd failed to start");
+    int rc;
+    h->lfd = listen_on(addr, &h->port, &rc, err, errlen);
+    if (h->lfd < 0) {
+        http_free(h);
+        return rc;
+    }
+    int wake[2];
+    if (pipe(wake) != 0) {
+        cz_msgf(err, errlen, "http: pipe: %s", strerror(errno));
         http_free(h);
         return CZ_ERR_IO;
     }
-    const union MHD_DaemonInfo *di = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_BIND_PORT);
-    h->port = di ? di->port : 0;
+    h->wake[0] = wake[0];
+    h->wake[1] = wake[1];
+    if (!set_nonblocking(wake[0]) || !set_nonblocking(wake[1])) {
+        cz_msgf(err, errlen, "http: pipe: %s", strerror(errno));
+        http_free(h);
+        return CZ_ERR_IO;
+    }
+    if (pthread_create(&h->thread, NULL, event_loop, h) != 0) {
+        cz_msgf(err, errlen, "http: cannot start the event thread");
+        http_free(h);
+        return CZ_ERR_THREAD;
+    }
     *out = h;
     return CZ_OK;
 }
@@ -687,6 +704,10 @@ void cz_http_stop(cz_http *h)
 {
     if (h == NULL)
         return;
-    MHD_stop_daemon(h->d);
+    ssize_t w;
+    do
+        w = write(h->wake[1], "x", 1);
+    while (w < 0 && errno == EINTR);
+    pthread_join(h->thread, NULL);
     http_free(h);
 }

@@ -1,0 +1,268 @@
+/* The Prometheus text of /metrics and the gRPC GetMetrics call, with the
+ * stage-duration histograms kept across scrapes (contract in cuzk/http.h). */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/err.h"
+#include "cuzk/http.h"
+#include "daemon/json_out.h"
+
+/* Upper bounds (seconds) of the duration buckets; +Inf follows. */
+static const double BUCKETS[] = {0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
+                                 2.5,   5,     10,   30,    60,   120, 300,  600};
+#define N_BUCKETS  (sizeof BUCKETS / sizeof BUCKETS[0])
+#define MAX_STAGES 8
+
+typedef struct {
+    char name[32];
+    uint64_t bucket[N_BUCKETS]; /* not cumulative: events in (prev, le] */
+    uint64_t count;
+    double sum;
+} stage_hist;
+
+struct cz_metrics {
+    pthread_mutex_t mu;
+    stage_hist stages[MAX_STAGES];
+    unsigned n_stages;
+    uint64_t gaps;
+    bool have_last; /* the last event counted, to find where new ones start */
+    uint64_t last_job;
+    uint32_t last_partition;
+    char last_stage[32];
+    cz_timeline_event *ev; /* CZ_METRICS_WINDOW events of scratch */
+};
+
+int cz_metrics_new(cz_metrics **out)
+{
+    if (out == NULL)
+        return CZ_ERR_INVALID_ARG;
+    *out = NULL;
+    cz_metrics *m = calloc(1, sizeof *m);
+    if (m == NULL)
+        return CZ_ERR_NOMEM;
+    m->ev = malloc(CZ_METRICS_WINDOW * sizeof *m->ev);
+    if (m->ev == NULL) {
+        free(m);
+        return CZ_ERR_NOMEM;
+    }
+    pthread_mutex_init(&m->mu, NULL);
+    /* the engine's stages first, so their series exist from the start */
+    static const char *const known[] = {"synth", "prove_start", "prove_finish"};
+    for (unsigned i = 0; i < 3; i++)
+        snprintf(m->stages[i].name, sizeof m->stages[i].name, "%s", known[i]);
+    m->n_stages = 3;
+    *out = m;
+    return CZ_OK;
+}
+
+void cz_metrics_free(cz_metrics *m)
+{
+    if (m == NULL)
+        return;
+    pthread_mutex_destroy(&m->mu);
+    free(m->ev);
+    free(m);
+}
+
+static bool same_event(const cz_metrics *m, const cz_timeline_event *ev)
+{
+    return ev->job_seq == m->last_job && ev->partition == m->last_partition &&
+           strcmp(ev->stage ? ev->stage : "", m->last_stage) == 0;
+}
+
+static void count_event(cz_metrics *m, const cz_timeline_event *ev)
+{
+    const char *name = ev->stage ? ev->stage : "?";
+    stage_hist *h = NULL;
+    for (unsigned i = 0; i < m->n_stages; i++)
+        if (strcmp(m->stages[i].name, name) == 0)
+            h = &m->stages[i];
+    if (h == NULL) {
+        if (m->n_stages == MAX_STAGES)
+            return; /* an engine with more stages than we expect */
+        h = &m->stages[m->n_stages++];
+        snprintf(h->name, sizeof h->name, "%s", name);
+    }
+    double s = (ev->end_ms - ev->start_ms) * 1e-3;
+    if (!(s >= 0))
+        s = 0;
+    h->count++;
+    h->sum += s;
+    for (size_t k = 0; k < N_BUCKETS; k++)
+        if (s <= BUCKETS[k]) {
+            h->bucket[k]++;
+            break;
+        }
+}
+
+/* Counts the events that appeared since the last call.  A partition's
+ * stage runs once, so (job, partition, stage) names an event. */
+static void consume_events(cz_metrics *m, cz_engine *e)
+{
+    size_t n = cz_engine_timeline(e, m->ev, CZ_METRICS_WINDOW);
+    size_t start = 0;
+    if (m->have_last) {
+        size_t i = n;
+        while (i > 0 && !same_event(m, &m->ev[i - 1]))
+            i--;
+        if (i > 0)
+            start = i;
+        else if (n > 0)
+            m->gaps++; /* the last one counted has left the window */
+    }
+    for (size_t i = start; i < n; i++)
+        count_event(m, &m->ev[i]);
+    if (n > 0) {
+        const cz_timeline_event *last = &m->ev[n - 1];
+        m->have_last = true;
+        m->last_job = last->job_seq;
+        m->last_partition = last->partition;
+        snprintf(m->last_stage, sizeof m->last_stage, "%s", last->stage ? last->stage : "");
+    }
+}
+
+/* A Prometheus label value: backslash, quote and newline escaped. */
+static void label_value(cz_strbuf *b, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '\\')
+            cz_strbuf_puts(b, "\\\\");
+        else if (*s == '"')
+            cz_strbuf_puts(b, "\\\"");
+        else if (*s == '\n')
+            cz_strbuf_puts(b, "\\n");
+        else
+            cz_strbuf_put(b, s, 1);
+    }
+}
+
+static void family(cz_strbuf *b, const char *name, const char *type, const char *help)
+{
+    cz_strbuf_printf(b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void sample(cz_strbuf *b, const char *name, const char *label, const char *value, uint64_t v)
+{
+    cz_strbuf_puts(b, name);
+    if (label) {
+        cz_strbuf_printf(b, "{%s=\"", label);
+        label_value(b, value);
+        cz_strbuf_puts(b, "\"}");
+    }
+    cz_strbuf_printf(b, " %llu\n", (unsigned long long)v);
+}
+
+static void one(cz_strbuf *b, const char *name, const char *type, const char *help, uint64_t v)
+{
+    family(b, name, type, help);
+    sample(b, name, NULL, NULL, v);
+}
+
+static void histograms(cz_strbuf *b, cz_metrics *m)
+{
+    family(b, "cuzk_stage_duration_seconds", "histogram",
+           "Duration of partition stages (synth, prove_start, prove_finish).");
+    for (unsigned i = 0; i < m->n_stages; i++) {
+        const stage_hist *h = &m->stages[i];
+        uint64_t cum = 0;
+        for (size_t k = 0; k < N_BUCKETS; k++) {
+            cum += h->bucket[k];
+            cz_strbuf_puts(b, "cuzk_stage_duration_seconds_bucket{stage=\"");
+            label_value(b, h->name);
+            cz_strbuf_printf(b, "\",le=\"%g\"} %llu\n", BUCKETS[k], (unsigned long long)cum);
+        }
+        cz_strbuf_puts(b, "cuzk_stage_duration_seconds_bucket{stage=\"");
+        label_value(b, h->name);
+        cz_strbuf_printf(b, "\",le=\"+Inf\"} %llu\n", (unsigned long long)h->count);
+        cz_strbuf_puts(b, "cuzk_stage_duration_seconds_sum{stage=\"");
+        label_value(b, h->name);
+        cz_strbuf_printf(b, "\"} %.6f\n", h->sum);
+        cz_strbuf_puts(b, "cuzk_stage_duration_seconds_count{stage=\"");
+        label_value(b, h->name);
+        cz_strbuf_printf(b, "\"} %llu\n", (unsigned long long)h->count);
+    }
+    one(b, "cuzk_stage_timeline_gaps_total", "counter",
+        "Scrapes that found more new timeline events than the window holds (some went uncounted).",
+        m->gaps);
+}
+
+int cz_metrics_text(cz_engine *e, cz_metrics *m, char **out)
+{
+    if (out == NULL)
+        return CZ_ERR_INVALID_ARG;
+    *out = NULL;
+    if (e == NULL)
+        return CZ_ERR_INVALID_ARG;
+    cz_engine_status s;
+    cz_engine_status_get(e, &s);
+    cz_strbuf b;
+    cz_strbuf_init(&b);
+
+    family(&b, "cuzk_jobs_total", "counter", "Finished jobs by outcome.");
+    sample(&b, "cuzk_jobs_total", "outcome", "completed", s.jobs_completed);
+    sample(&b, "cuzk_jobs_total", "outcome", "failed", s.jobs_failed);
+    sample(&b, "cuzk_jobs_total", "outcome", "cancelled", s.jobs_cancelled);
+    one(&b, "cuzk_jobs_submitted_total", "counter", "Jobs submitted.", s.jobs_submitted);
+    one(&b, "cuzk_proofs_total", "counter", "Partitions proved.", s.partitions_proved);
+    family(&b, "cuzk_jobs_unfinished", "gauge", "Unfinished jobs by state.");
+    sample(&b, "cuzk_jobs_unfinished", "state", "queued", s.jobs_queued);
+    sample(&b, "cuzk_jobs_unfinished", "state", "running", s.jobs_running);
+    family(&b, "cuzk_queue_depth", "gauge", "Partitions waiting for a stage.");
+    sample(&b, "cuzk_queue_depth", "stage", "prove", s.prove_queue);
+    sample(&b, "cuzk_queue_depth", "stage", "final", s.final_queue);
+    family(&b, "cuzk_workers_busy", "gauge", "Workers at work, by stage.");
+    sample(&b, "cuzk_workers_busy", "stage", "synth", s.synth_busy);
+    sample(&b, "cuzk_workers_busy", "stage", "prove", s.prove_busy);
+    sample(&b, "cuzk_workers_busy", "stage", "final", s.final_busy);
+    family(&b, "cuzk_workers", "gauge", "Workers, by stage.");
+    sample(&b, "cuzk_workers", "stage", "synth", s.synth_workers);
+    sample(&b, "cuzk_workers", "stage", "prove", s.prove_workers);
+    sample(&b, "cuzk_workers", "stage", "final", s.finalizers);
+    one(&b, "cuzk_circuits_cached", "gauge", "Circuits in the cache.", s.circuits_cached);
+
+    one(&b, "cuzk_memory_budget_bytes", "gauge", "Memory budget.", s.mem.total);
+    one(&b, "cuzk_memory_reserved_bytes", "gauge", "Bytes reserved from the budget.",
+        s.mem.reserved);
+    one(&b, "cuzk_memory_peak_reserved_bytes", "gauge", "Highest reserved bytes.",
+        s.mem.peak_reserved);
+    one(&b, "cuzk_memory_tracked_bytes", "gauge", "Bytes of live tracked buffers.",
+        s.mem.allocated);
+    one(&b, "cuzk_memory_peak_tracked_bytes", "gauge", "Highest tracked bytes.",
+        s.mem.peak_allocated);
+    one(&b, "cuzk_memory_reservations", "gauge", "Live reservations.", s.mem.reservations);
+    one(&b, "cuzk_memory_waiters", "gauge", "Reservations waiting for memory.", s.mem.waiters);
+    family(&b, "cuzk_buffer_bytes", "gauge", "Bytes of live buffers, by class.");
+    for (int k = 0; k < CZ_BUF__COUNT; k++)
+        sample(&b, "cuzk_buffer_bytes", "class", cz_buf_class_name((cz_buf_class)k),
+               s.mem.cls[k].live_bytes);
+    family(&b, "cuzk_buffer_live", "gauge", "Live buffers, by class.");
+    for (int k = 0; k < CZ_BUF__COUNT; k++)
+        sample(&b, "cuzk_buffer_live", "class", cz_buf_class_name((cz_buf_class)k),
+               s.mem.cls[k].live_count);
+    family(&b, "cuzk_buffer_high_water_bytes", "gauge", "Highest live bytes, by class.");
+    for (int k = 0; k < CZ_BUF__COUNT; k++)
+        sample(&b, "cuzk_buffer_high_water_bytes", "class", cz_buf_class_name((cz_buf_class)k),
+               s.mem.cls[k].high_water_bytes);
+    family(&b, "cuzk_buffer_allocs_total", "counter", "Buffers allocated, by class.");
+    for (int k = 0; k < CZ_BUF__COUNT; k++)
+        sample(&b, "cuzk_buffer_allocs_total", "class", cz_buf_class_name((cz_buf_class)k),
+               s.mem.cls[k].total_allocs);
+    one(&b, "cuzk_rss_bytes", "gauge", "Resident set size.", s.rss);
+    one(&b, "cuzk_untracked_rss_bytes", "gauge", "Resident set size minus tracked bytes.",
+        s.untracked);
+    one(&b, "cuzk_peak_rss_bytes", "gauge", "Highest sampled resident set size.", s.peak_rss);
+    one(&b, "cuzk_peak_untracked_rss_bytes", "gauge", "Highest sampled untracked bytes.",
+        s.peak_untracked);
+
+    if (m) {
+        pthread_mutex_lock(&m->mu);
+        consume_events(m, e);
+        histograms(&b, m);
+        pthread_mutex_unlock(&m->mu);
+    }
+    *out = cz_strbuf_take(&b, NULL);
+    return *out ? CZ_OK : CZ_ERR_NOMEM;
+}

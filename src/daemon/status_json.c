@@ -1,0 +1,167 @@
+/* The /status document (contract in cuzk/http.h). */
+#include <stdlib.h>
+#include <time.h>
+
+#include "cuzk/err.h"
+#include "cuzk/http.h"
+#include "daemon/json_out.h"
+
+static double realtime_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void busy_total(cz_jw *w, const char *key, uint64_t busy, uint64_t total)
+{
+    cz_jw_object(w, key);
+    cz_jw_u64(w, "busy", busy);
+    cz_jw_u64(w, "total", total);
+    cz_jw_end(w);
+}
+
+static void memory_json(cz_jw *w, const cz_engine_status *s)
+{
+    cz_jw_object(w, "memory");
+    cz_jw_u64(w, "budget", s->mem.total);
+    cz_jw_u64(w, "reserved", s->mem.reserved);
+    cz_jw_u64(w, "peak_reserved", s->mem.peak_reserved);
+    cz_jw_u64(w, "allocated", s->mem.allocated);
+    cz_jw_u64(w, "peak_allocated", s->mem.peak_allocated);
+    cz_jw_u64(w, "reservations", s->mem.reservations);
+    cz_jw_u64(w, "waiters", s->mem.waiters);
+    cz_jw_u64(w, "rss", s->rss);
+    cz_jw_u64(w, "untracked", s->untracked);
+    cz_jw_u64(w, "peak_rss", s->peak_rss);
+    cz_jw_u64(w, "peak_untracked", s->peak_untracked);
+    cz_jw_object(w, "classes");
+    for (int k = 0; k < CZ_BUF__COUNT; k++) {
+        const cz_buf_class_stats *c = &s->mem.cls[k];
+        cz_jw_object(w, cz_buf_class_name((cz_buf_class)k));
+        cz_jw_u64(w, "live_count", c->live_count);
+        cz_jw_u64(w, "live_bytes", c->live_bytes);
+        cz_jw_u64(w, "high_water", c->high_water_bytes);
+        cz_jw_u64(w, "allocs", c->total_allocs);
+        cz_jw_u64(w, "frees", c->total_frees);
+        cz_jw_u64(w, "alloc_bytes", c->total_alloc_bytes);
+        cz_jw_u64(w, "free_bytes", c->total_free_bytes);
+        cz_jw_end(w);
+    }
+    cz_jw_end(w);
+    cz_jw_end(w);
+}
+
+int cz_status_json(cz_engine *e, const cz_http_info *info, char **out)
+{
+    if (out == NULL)
+        return CZ_ERR_INVALID_ARG;
+    *out = NULL;
+    if (e == NULL)
+        return CZ_ERR_INVALID_ARG;
+    cz_buf_info *bufs = malloc(CZ_HTTP_MAX_BUFFERS * sizeof *bufs);
+    cz_timeline_event *ev = malloc(CZ_HTTP_MAX_EVENTS * sizeof *ev);
+    cz_engine_circuit_info *circ = malloc(CZ_HTTP_MAX_CIRCUITS * sizeof *circ);
+    if (bufs == NULL || ev == NULL || circ == NULL) {
+        free(bufs);
+        free(ev);
+        free(circ);
+        return CZ_ERR_NOMEM;
+    }
+    cz_engine_status s;
+    cz_engine_status_get(e, &s);
+    size_t n_live = cz_budget_live_buffers(cz_engine_budget(e), bufs, CZ_HTTP_MAX_BUFFERS);
+    size_t n_shown = n_live < CZ_HTTP_MAX_BUFFERS ? n_live : CZ_HTTP_MAX_BUFFERS;
+    size_t n_ev = cz_engine_timeline(e, ev, CZ_HTTP_MAX_EVENTS);
+    size_t n_circ = cz_engine_circuits(e, circ, CZ_HTTP_MAX_CIRCUITS);
+    if (n_circ > CZ_HTTP_MAX_CIRCUITS)
+        n_circ = CZ_HTTP_MAX_CIRCUITS;
+
+    cz_strbuf b;
+    cz_strbuf_init(&b);
+    cz_jw w;
+    cz_jw_init(&w, &b);
+    cz_jw_object(&w, NULL);
+    cz_jw_str(&w, "version", info ? info->version : NULL);
+    cz_jw_str(&w, "grpc_listen", info ? info->listen : NULL);
+    if (info && info->start_time_s > 0) {
+        cz_jw_f64(&w, "start_time", info->start_time_s);
+        cz_jw_f64(&w, "uptime_s", realtime_s() - info->start_time_s);
+    } else {
+        cz_jw_null(&w, "start_time");
+        cz_jw_null(&w, "uptime_s");
+    }
+
+    cz_jw_object(&w, "jobs");
+    cz_jw_u64(&w, "submitted", s.jobs_submitted);
+    cz_jw_u64(&w, "completed", s.jobs_completed);
+    cz_jw_u64(&w, "failed", s.jobs_failed);
+    cz_jw_u64(&w, "cancelled", s.jobs_cancelled);
+    cz_jw_u64(&w, "queued", s.jobs_queued);
+    cz_jw_u64(&w, "running", s.jobs_running);
+    cz_jw_u64(&w, "partitions_proved", s.partitions_proved);
+    cz_jw_end(&w);
+
+    cz_jw_object(&w, "workers");
+    busy_total(&w, "synthesis", s.synth_busy, s.synth_workers);
+    busy_total(&w, "provers", s.prove_busy, s.prove_workers);
+    busy_total(&w, "finalizers", s.final_busy, s.finalizers);
+    cz_jw_end(&w);
+    cz_jw_object(&w, "queues");
+    cz_jw_u64(&w, "prove", s.prove_queue);
+    cz_jw_u64(&w, "final", s.final_queue);
+    cz_jw_end(&w);
+    cz_jw_u64(&w, "circuits_cached", s.circuits_cached);
+    cz_jw_array(&w, "circuits");
+    for (size_t i = 0; i < n_circ; i++) {
+        cz_jw_object(&w, NULL);
+        cz_jw_str(&w, "id", circ[i].id);
+        cz_jw_u64(&w, "bytes", circ[i].bytes);
+        cz_jw_u64(&w, "refs", circ[i].refs);
+        cz_jw_bool(&w, "registered", circ[i].registered);
+        cz_jw_bool(&w, "loading", circ[i].loading);
+        cz_jw_end(&w);
+    }
+    cz_jw_end(&w);
+
+    memory_json(&w, &s);
+
+    cz_jw_object(&w, "live_buffers");
+    cz_jw_u64(&w, "count", n_live);
+    cz_jw_array(&w, "buffers");
+    for (size_t i = 0; i < n_shown; i++) {
+        cz_jw_object(&w, NULL);
+        cz_jw_str(&w, "class", cz_buf_class_name(bufs[i].cls));
+        cz_jw_u64(&w, "bytes", bufs[i].bytes);
+        if (bufs[i].tag.job)
+            cz_jw_u64(&w, "job", bufs[i].tag.job);
+        else
+            cz_jw_null(&w, "job");
+        if (bufs[i].tag.partition != UINT32_MAX)
+            cz_jw_u64(&w, "partition", bufs[i].tag.partition);
+        else
+            cz_jw_null(&w, "partition");
+        cz_jw_str(&w, "stage", bufs[i].tag.stage);
+        cz_jw_end(&w);
+    }
+    cz_jw_end(&w);
+    cz_jw_end(&w);
+
+    cz_jw_array(&w, "timeline");
+    for (size_t i = 0; i < n_ev; i++) {
+        cz_jw_object(&w, NULL);
+        cz_jw_u64(&w, "job", ev[i].job_seq);
+        cz_jw_u64(&w, "partition", ev[i].partition);
+        cz_jw_str(&w, "stage", ev[i].stage);
+        cz_jw_f64(&w, "start_ms", ev[i].start_ms);
+        cz_jw_f64(&w, "end_ms", ev[i].end_ms);
+        cz_jw_end(&w);
+    }
+    cz_jw_end(&w);
+    cz_jw_end(&w);
+    free(bufs);
+    free(ev);
+    free(circ);
+    *out = cz_strbuf_take(&b, NULL);
+    return *out ? CZ_OK : CZ_ERR_NOMEM;
+}
