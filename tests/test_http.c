@@ -441,6 +441,12 @@ static void test_status(void)
         cz_engine_status_get(s.e, &st);
         num_is(root, "memory.allocated", st.mem.allocated);
         num_is(root, "memory.reserved", st.mem.reserved);
+        num_is(root, "memory.request_pool", st.request_pool);
+        num_is(root, "memory.request_pool_used", 0);
+        num_is(root, "jobs.partitions_unfinished", 0);
+        num_is(root, "jobs.max_jobs", st.max_jobs);
+        num_is(root, "jobs.max_partitions", st.max_partitions);
+        num_is(root, "jobs.watches", 0);
         v = at(root, "memory.classes");
         TF_CHECK(v && v->n == CZ_BUF__COUNT);
         for (int k = 0; k < CZ_BUF__COUNT; k++) {

@@ -222,6 +222,17 @@ int cz_metrics_text(cz_engine *e, cz_metrics *m, char **out)
     sample(&b, "cuzk_workers", "stage", "prove", s.prove_workers);
     sample(&b, "cuzk_workers", "stage", "final", s.finalizers);
     one(&b, "cuzk_circuits_cached", "gauge", "Circuits in the cache.", s.circuits_cached);
+    one(&b, "cuzk_partitions_unfinished", "gauge", "Unfinished partitions of unfinished jobs.",
+        s.partitions_unfinished);
+    one(&b, "cuzk_jobs_limit", "gauge", "Unfinished jobs accepted at most (max_queued_jobs).",
+        s.max_jobs);
+    one(&b, "cuzk_partitions_limit", "gauge",
+        "Unfinished partitions accepted at most (max_queued_partitions).", s.max_partitions);
+    one(&b, "cuzk_watches", "gauge", "Calls awaiting a job (AwaitProof, Prove).", s.watches);
+    one(&b, "cuzk_request_pool_bytes", "gauge",
+        "The budget's request pool, for job inputs and requests being decoded.", s.request_pool);
+    one(&b, "cuzk_request_pool_used_bytes", "gauge", "Bytes of the request pool in use.",
+        s.request_used);
 
     one(&b, "cuzk_memory_budget_bytes", "gauge", "Memory budget.", s.mem.total);
     one(&b, "cuzk_memory_reserved_bytes", "gauge", "Bytes reserved from the budget.",

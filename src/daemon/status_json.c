@@ -31,6 +31,8 @@ static void memory_json(cz_jw *w, const cz_engine_status *s)
     cz_jw_u64(w, "peak_allocated", s->mem.peak_allocated);
     cz_jw_u64(w, "reservations", s->mem.reservations);
     cz_jw_u64(w, "waiters", s->mem.waiters);
+    cz_jw_u64(w, "request_pool", s->request_pool);
+    cz_jw_u64(w, "request_pool_used", s->request_used);
     cz_jw_u64(w, "rss", s->rss);
     cz_jw_u64(w, "untracked", s->untracked);
     cz_jw_u64(w, "peak_rss", s->peak_rss);
@@ -100,6 +102,10 @@ int cz_status_json(cz_engine *e, const cz_http_info *info, char **out)
     cz_jw_u64(&w, "queued", s.jobs_queued);
     cz_jw_u64(&w, "running", s.jobs_running);
     cz_jw_u64(&w, "partitions_proved", s.partitions_proved);
+    cz_jw_u64(&w, "partitions_unfinished", s.partitions_unfinished);
+    cz_jw_u64(&w, "max_jobs", s.max_jobs);
+    cz_jw_u64(&w, "max_partitions", s.max_partitions);
+    cz_jw_u64(&w, "watches", s.watches);
     cz_jw_end(&w);
 
     cz_jw_object(&w, "workers");
