@@ -205,7 +205,9 @@ typedef struct {
  * checked: CZ_ERR_NOT_CANONICAL names the first value >= r).  The engine
  * keeps its copy in the request pool (buffer class "input"), and checks
  * that each partition's assignment satisfies the circuit before proving it
- * (CZ_ERR_UNSATISFIED: the job FAILS naming the constraint). */
+ * (CZ_ERR_UNSATISFIED: the job FAILS naming the constraint); a snarkjs key
+ * has no C matrix, so there the self-verification finds an unsatisfying
+ * witness (CZ_ERR_BAD_PROOF, the message saying so). */
 typedef struct {
     const char *circuit;
     const cz_fr *w;

@@ -13,6 +13,7 @@
  * last log line that counts every job; SIGHUP reopens the log file.  Each
  * job is logged at info level when it is submitted, starts and ends. */
 #include <errno.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -243,8 +244,11 @@ int main(int argc, char **argv)
                "config: gpus.devices lists %u device%s, but %s: remove gpus.devices to prove "
                "on the CPU",
                cfg.n_gpus, cfg.n_gpus == 1 ? "" : "s",
-               cz_cuda_device_count() < 0 ? "this build has no CUDA back end"
-                                          : "this machine has no CUDA device");
+#ifdef CZ_HAVE_CUDA
+               "this machine has no CUDA device");
+#else
+               "this build has no CUDA back end");
+#endif
         return 1;
     }
     if (gpu) {
@@ -329,10 +333,24 @@ int main(int argc, char **argv)
     printf("cuzk-daemon ready\n");
     fflush(stdout);
 
+    /* Between signals, once a second: when calls were served since the
+     * last look and none is in flight, the allocator's free memory goes
+     * back to the OS.  gRPC's message buffers and call records are small
+     * untracked allocations that glibc would otherwise keep after a burst
+     * (untracked RSS ratcheted up after floods); large buffers are mmap'd
+     * by the tracked allocator and never need this. */
+    uint64_t served_at_trim = 0;
     for (;;) {
-        int sig = 0;
-        if (sigwait(&sigs, &sig) != 0)
+        struct timespec tick = {1, 0};
+        int sig = sigtimedwait(&sigs, NULL, &tick);
+        if (sig < 0) {
+            uint64_t served = cz_rpc_server_served(srv);
+            if (served != served_at_trim && cz_rpc_server_active(srv) == 0) {
+                malloc_trim(0);
+                served_at_trim = served;
+            }
             continue;
+        }
         if (sig == SIGHUP) {
             cz_log_reopen();
             cz_log(CZ_LOG_INFO, "SIGHUP: log reopened");

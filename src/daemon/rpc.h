@@ -79,8 +79,9 @@ int cz_rpc_server_start(cz_rpc_server **out, const char *const *addrs, size_t n_
 /* The TCP port bound for addrs[i] (for "host:0"), 0 for unix sockets. */
 int cz_rpc_server_port(const cz_rpc_server *s, size_t i);
 
-/* Number of calls being served now. */
+/* Number of calls being served now, and of calls served so far. */
 unsigned cz_rpc_server_active(cz_rpc_server *s);
+uint64_t cz_rpc_server_served(cz_rpc_server *s);
 
 /* Graceful stop: new calls are refused at once; the engine's unfinished
  * jobs (awaited or not) get until grace_ms to finish, and the calls in

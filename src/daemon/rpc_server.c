@@ -90,6 +90,7 @@ struct cz_rpc_server {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     unsigned active; /* calls between NEW and their last reference */
+    uint64_t served; /* calls freed */
     bool stopping, shutdown_done;
     tag shutdown_tag;
     handler_pool fast, slow;
@@ -144,6 +145,7 @@ static void call_free(rpc_call *c)
     free(c);
     pthread_mutex_lock(&s->mu);
     s->active--;
+    s->served++;
     pthread_cond_broadcast(&s->cv);
     pthread_mutex_unlock(&s->mu);
 }
@@ -769,6 +771,14 @@ unsigned cz_rpc_server_active(cz_rpc_server *s)
 {
     pthread_mutex_lock(&s->mu);
     unsigned n = s->active;
+    pthread_mutex_unlock(&s->mu);
+    return n;
+}
+
+uint64_t cz_rpc_server_served(cz_rpc_server *s)
+{
+    pthread_mutex_lock(&s->mu);
+    uint64_t n = s->served;
     pthread_mutex_unlock(&s->mu);
     return n;
 }

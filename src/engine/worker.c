@@ -38,12 +38,15 @@ static void part_fail(cz_engine *e, part *p, int rc, const char *msg)
 /* The partition's witness into p->w.  SYNTHETIC: witness-only synthesis
  * (the cs keeps its own copy of the assignment until it is freed: the
  * reservation includes it).  GROTH16: the client's assignment, which must
- * satisfy the circuit (checked row by row: a failure names the constraint
- * instead of surfacing later as a proof that does not verify). */
+ * satisfy the circuit (checked row by row when the circuit has a C matrix:
+ * a failure names the constraint instead of surfacing later as a proof
+ * that does not verify). */
 static int synthesize(cz_engine *e, const job *j, part *p, char *msg, size_t msglen)
 {
     if (j->kind == CZ_KIND_GROTH16) {
         memcpy(p->w, j->w + (size_t)p->idx * j->n_w, j->n_w * sizeof(cz_fr));
+        if (p->c->params->flavor == CZ_GROTH16_SNARKJS)
+            return CZ_OK; /* no C matrix to check against: verification will */
         char why[200];
         int rc = cz_r1cs_check(p->c->r1cs, p->w, p->n_w, e->pool, NULL, why, sizeof why);
         if (rc == CZ_ERR_UNSATISFIED)
@@ -338,7 +341,13 @@ void *cz_eng_final_worker(void *arg)
         } else if (!e->cfg.no_verify &&
                    cz_groth16_verify(&p->c->pvk, &pf, p->pub, p->n_pub) != CZ_OK) {
             rc = CZ_ERR_BAD_PROOF;
-            cz_msgf(msg, sizeof msg, "the proof of partition %u does not verify", p->idx);
+            if (j->kind == CZ_KIND_GROTH16 && p->c->params->flavor == CZ_GROTH16_SNARKJS)
+                cz_msgf(msg, sizeof msg,
+                        "the proof of partition %u does not verify: the witness does not satisfy "
+                        "circuit %s (a snarkjs key has no C matrix to check it before proving)",
+                        p->idx, j->circuit_id);
+            else
+                cz_msgf(msg, sizeof msg, "the proof of partition %u does not verify", p->idx);
         }
         cz_eng_timeline(e, j, p->idx, CZ_ENG_STAGE_FINISH, t0, t1);
         if (rc != CZ_OK) {

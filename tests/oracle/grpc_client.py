@@ -39,11 +39,14 @@ METHODS = ["SubmitProof", "AwaitProof", "Prove", "CancelProof", "GetStatus", "Ge
 
 
 def load_stubs():
+    # CZ_PROTO_DIR: another proto tree (an older daemon's, to run these
+    # clients against it)
+    proto = os.environ.get("CZ_PROTO_DIR") or os.path.join(ROOT, "proto")
     out = tempfile.mkdtemp(prefix="cuzk-pystubs-")
     atexit.register(shutil.rmtree, out, True)
-    subprocess.run([sys.executable, "-m", "grpc_tools.protoc", "-I", os.path.join(ROOT, "proto"),
+    subprocess.run([sys.executable, "-m", "grpc_tools.protoc", "-I", proto,
                     "--python_out=" + out, "--grpc_python_out=" + out,
-                    os.path.join(ROOT, "proto/cuzk/v1/proving.proto")], check=True)
+                    os.path.join(proto, "cuzk/v1/proving.proto")], check=True)
     sys.path.insert(0, out)
     from cuzk.v1 import proving_pb2, proving_pb2_grpc  # noqa: E402
     return proving_pb2, proving_pb2_grpc

@@ -23,3 +23,13 @@ if(TARGET cuzk-daemon)
            COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_grpc.sh $<TARGET_FILE:cuzk-daemon>)
   set_tests_properties(grpc_clients PROPERTIES TIMEOUT 300)
 endif()
+
+# cuzk-daemon against hostile clients and operators (issue 16): each attack
+# and the answer it must get (tests/oracle/run_hostile.sh); the idle RSS
+# check after the floods runs in Release builds only.  About two minutes.
+if(TARGET cuzk-daemon)
+  add_test(NAME grpc_hostile
+           COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_hostile.sh $<TARGET_FILE:cuzk-daemon>
+                   ${CMAKE_BUILD_TYPE})
+  set_tests_properties(grpc_hostile PROPERTIES TIMEOUT 600)
+endif()

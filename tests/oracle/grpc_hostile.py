@@ -1,0 +1,515 @@
+#!/usr/bin/python3
+"""cuzk-daemon against a hostile client (Debian's python3-grpcio): each check
+is an attack from issue 16's list and the answer a daemon must give.  Run by
+tests/oracle/run_hostile.sh, which starts the daemons.
+
+  grpc_hostile.py main TARGET STATUS_PORT PID [--rss]
+      against a daemon with daemon.synthetic on, max_queued_jobs 40,
+      max_queued_partitions 300 and circuit "mul" (tests/data/zkey/mul.zkey):
+      1 ids, 2 reused ids, 3 unsatisfied witnesses, 4 amplification,
+      7 bounds (threads, queues, departed clients, floods; --rss: idle
+      untracked RSS after the floods under 64 MiB), 8 trickling status
+      clients, 9 Curio's fields, and the smaller items
+  grpc_hostile.py submit TARGET N LOG_ROWS PARTS
+      N jobs by SubmitProof, nobody awaiting them (prints their ids)
+  grpc_hostile.py flood TARGET STATUS_PORT N ROUNDS
+      ROUNDS floods of N concurrent SubmitProofs; the idle untracked RSS
+      after each (the benchmark of BENCHMARKS.md)
+  grpc_hostile.py off TARGET
+      the synthetic kind is off: SUBMIT and PreloadSRS answer UNIMPLEMENTED
+
+TARGET: host:port or unix:///path.  Exit status 0 when every check held;
+each failure is printed as "grpc_hostile.py: FAIL: ...".
+"""
+import concurrent.futures
+import os
+import re
+import socket
+import sys
+import threading
+import time
+
+import grpc
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import grpc_client as gc  # noqa: E402  (stubs generated from our proto)
+
+pb, pbg = gc.pb, gc.pbg
+ME = "grpc_hostile.py"
+ROOT = gc.ROOT
+SERVICE = "/cuzk.v1.ProvingEngine/"
+C = grpc.StatusCode
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("%s: FAIL: %s" % (ME, what), flush=True)
+    return cond
+
+
+def step(what):
+    print("%s: %s" % (ME, what), flush=True)
+
+
+def err_of(fn, req, timeout=60):
+    """(code, details) of a call that must fail; (None, None) if it did not."""
+    try:
+        fn(req, timeout=timeout)
+    except grpc.RpcError as e:
+        return e.code(), e.details() or ""
+    return None, None
+
+
+def raw(ch, method):
+    return ch.unary_unary(SERVICE + method, request_serializer=None, response_deserializer=None)
+
+
+def varint(v):
+    out = b""
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        out += bytes([b | (0x80 if v else 0)])
+        if not v:
+            return out
+
+
+def field(num, wt, payload):
+    tag = varint(num << 3 | wt)
+    return tag + (varint(payload) if wt == 0 else varint(len(payload)) + payload)
+
+
+def synthetic(log_rows, partitions=1, seed=1, request_id="", priority=0):
+    return pb.SubmitProofRequest(request_id=request_id, proof_kind=pb.SYNTHETIC,
+                                 synthetic_log_rows=log_rows, partitions=partitions,
+                                 synthetic_seed=seed, priority=priority)
+
+
+def proc_status(pid, key):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return None
+
+
+def metrics(status_port):
+    s = socket.create_connection(("127.0.0.1", status_port), timeout=10)
+    s.sendall(b"GET /metrics HTTP/1.0\r\n\r\n")
+    data = b""
+    while True:
+        b = s.recv(65536)
+        if not b:
+            break
+        data += b
+    s.close()
+    text = data.split(b"\r\n\r\n", 1)[1].decode()
+    out = {}
+    for m in re.finditer(r"^([a-z_]+)(?:\{[^}]*\})? ([0-9.e+]+)$", text, re.M):
+        out.setdefault(m.group(1), float(m.group(2)))
+    return out
+
+
+def uniq():
+    return "%d-%d" % (os.getpid(), int(time.time() * 1e6))
+
+
+def wtns_values(path):
+    """The witness of a snarkjs .wtns file: 32-byte little-endian values."""
+    d = open(path, "rb").read()
+    assert d[:4] == b"wtns"
+    n_sections = int.from_bytes(d[8:12], "little")
+    at, n8, values = 12, None, None
+    for _ in range(n_sections):
+        kind = int.from_bytes(d[at:at + 4], "little")
+        size = int.from_bytes(d[at + 4:at + 12], "little")
+        body = d[at + 12:at + 12 + size]
+        if kind == 1:
+            n8 = int.from_bytes(body[:4], "little")
+        elif kind == 2:
+            values = body
+        at += 12 + size
+    assert n8 == 32 and values is not None
+    return [values[i:i + 32] for i in range(0, len(values), 32)]
+
+
+# ----------------------------------------------------------------- items ---
+
+def item1_ids(st):
+    step("1: client ids cannot take the daemon's ids; every job gets its own proofs")
+    code, det = err_of(st.SubmitProof, synthetic(10, 3, request_id="job-%d" % 1))
+    check(code == C.INVALID_ARGUMENT and "job-" in det,
+          "1: request_id job-1 accepted (%s %s)" % (code, det))
+    # the collision of c8d8321: a client id equal to the next generated id
+    sub = gc.metric(st, "cuzk_jobs_submitted_total")
+    code, det = err_of(st.SubmitProof, synthetic(10, 3, request_id="job-%d" % (sub + 2)))
+    check(code == C.INVALID_ARGUMENT, "1: request_id job-%d accepted (%s)" % (sub + 2, code))
+    u = uniq()
+    jobs = []
+    for i in range(12):
+        rid = "c1-%s-%d" % (u, i) if i % 2 else ""
+        r = st.SubmitProof(synthetic(10, 1 + i % 3, seed=100 + i, request_id=rid), timeout=30)
+        jobs.append((r.job_id, 1 + i % 3))
+    ids = [j for j, _ in jobs]
+    check(len(set(ids)) == len(ids), "1: job ids repeat: %r" % ids)
+    for j, parts in jobs:
+        a = st.AwaitProof(pb.AwaitProofRequest(job_id=j), timeout=120)
+        check(a.status == pb.AwaitProofResponse.COMPLETED and len(a.proof) == 192 * parts,
+              "1: job %s: %s with %d proof bytes, want %d" %
+              (j, pb.AwaitProofResponse.Status.Name(a.status), len(a.proof), 192 * parts))
+
+
+def item2_reuse(st):
+    step("2: a request_id reused with other parameters gets ALREADY_EXISTS")
+    rid = "porep-reuse-" + uniq()
+    r1 = st.SubmitProof(synthetic(10, 2, seed=7, request_id=rid), timeout=30)
+    for other in (synthetic(10, 3, seed=7, request_id=rid), synthetic(10, 2, seed=8, request_id=rid),
+                  synthetic(11, 2, seed=7, request_id=rid)):
+        code, det = err_of(st.SubmitProof, other)
+        check(code == C.ALREADY_EXISTS and rid in det and "other parameters" in det,
+              "2: reused id with other parameters: %s %s" % (code, det))
+        code, det = err_of(st.Prove, pb.ProveRequest(submit=other))
+        check(code == C.ALREADY_EXISTS, "2: Prove with a reused id: %s %s" % (code, det))
+    r2 = st.SubmitProof(synthetic(10, 2, seed=7, request_id=rid, priority=pb.HIGH), timeout=30)
+    check(r1.job_id == r2.job_id == rid, "2: same request, ids %s %s" % (r1.job_id, r2.job_id))
+    a = st.AwaitProof(pb.AwaitProofRequest(job_id=rid), timeout=120)
+    check(a.status == pb.AwaitProofResponse.COMPLETED and len(a.proof) == 384,
+          "2: the original job: %s, %d bytes" % (a.status, len(a.proof)))
+    code, _ = err_of(st.SubmitProof, synthetic(10, 1, seed=7, request_id=rid))
+    check(code == C.ALREADY_EXISTS, "2: reused id after completion: %s" % code)
+
+
+def item3_unsatisfied(st):
+    step("3: a generic witness that does not satisfy its circuit comes back FAILED")
+    w = wtns_values(os.path.join(ROOT, "tests/data/circom/mul.wtns"))
+    ok = pb.SubmitProofRequest(proof_kind=pb.GROTH16_GENERIC, circuit_id="mul",
+                               witness=b"".join(w))
+    p = st.Prove(pb.ProveRequest(submit=ok), timeout=120).result
+    check(p.status == pb.AwaitProofResponse.COMPLETED and len(p.proof) == 192,
+          "3: the valid mul witness: %s %s" % (pb.AwaitProofResponse.Status.Name(p.status),
+                                               p.error_message))
+    bad = list(w)
+    v = int.from_bytes(bad[-1], "little") + 1
+    bad[-1] = v.to_bytes(32, "little")
+    p = st.Prove(pb.ProveRequest(submit=pb.SubmitProofRequest(
+        proof_kind=pb.GROTH16_GENERIC, circuit_id="mul", witness=b"".join(bad))),
+        timeout=120).result
+    check(p.status == pb.AwaitProofResponse.FAILED and len(p.proof) == 0 and
+          "does not satisfy" in p.error_message,
+          "3: tampered witness: %s, %d proof bytes, %r" %
+          (pb.AwaitProofResponse.Status.Name(p.status), len(p.proof), p.error_message))
+    r = (1 << 255).to_bytes(32, "little")
+    code, det = err_of(st.SubmitProof, pb.SubmitProofRequest(
+        proof_kind=pb.GROTH16_GENERIC, circuit_id="mul", witness=b"".join(w[:-1]) + r))
+    check(code == C.INVALID_ARGUMENT and "modulus" in det, "3: value >= r: %s %s" % (code, det))
+
+
+def item4_amplification(ch, st, pid):
+    step("4: a request is sized before it is decoded; unknown fields cannot amplify memory")
+    with open("/proc/%d/clear_refs" % pid, "w") as f:
+        f.write("5")  # resets the peak RSS (VmHWM) to the RSS now
+    hwm0 = proc_status(pid, "VmHWM")
+    junk = field(15, 0, 0) * (16 << 20)  # 32 MiB of two-byte unknown fields
+    code, det = err_of(raw(ch, "SubmitProof"), junk, timeout=120)
+    hwm1 = proc_status(pid, "VmHWM")
+    check(code == C.INVALID_ARGUMENT and "does not know" in det,
+          "4: 32 MiB of unknown fields: %s %s" % (code, det))
+    grew = (hwm1 - hwm0) / 1024
+    step("4: peak RSS grew by %.0f MiB for 32 MiB of unknown fields" % grew)
+    check(grew < 200, "4: peak RSS grew by %.0f MiB (c8d8321: ~1000)" % grew)
+    code, det = err_of(raw(ch, "SubmitProof"), field(11, 2, b"") * 70000)
+    check(code == C.INVALID_ARGUMENT and "more than 65536 fields" in det,
+          "4: 70000 fields: %s %s" % (code, det))
+    # a 40 MiB field decoded in the request pool (class "input"), then freed
+    s0 = st.GetStatus(pb.GetStatusRequest(), timeout=30)
+    code, det = err_of(st.SubmitProof, pb.SubmitProofRequest(
+        proof_kind=pb.SYNTHETIC, synthetic_log_rows=10, vanilla_proof=b"\x5a" * (40 << 20)))
+    check(code == C.INVALID_ARGUMENT and "vanilla_proof (10)" in det,
+          "4: 40 MiB vanilla_proof on SYNTHETIC: %s %s" % (code, det))
+    s1 = st.GetStatus(pb.GetStatusRequest(), timeout=30)
+    cls0 = {b.name: b for b in s0.buffer_classes}
+    cls1 = {b.name: b for b in s1.buffer_classes}
+    check(cls1["input"].total_allocs > cls0["input"].total_allocs and
+          cls1["input"].high_water_bytes >= 40 << 20 and cls1["input"].live_bytes == 0,
+          "4: the 40 MiB request was not decoded in the request pool: %s" % cls1["input"])
+
+
+def item7_bounds(ch, st, target, pid, status_port, rss):
+    step("7: bounded threads and queues; a departed Prove cancels its job; floods")
+    u = uniq()
+    # waiting calls cost no thread
+    long_id = "long-" + u
+    st.SubmitProof(synthetic(14, 40, seed=3, request_id=long_id), timeout=30)
+    th0 = proc_status(pid, "Threads")
+    n = 1500  # over three connections (1024 streams at most on each)
+    chans = [gc.channel(target, private=True) for _ in range(3)]
+    stubs = [pbg.ProvingEngineStub(c) for c in chans]
+    futs = [stubs[i % 3].AwaitProof.future(pb.AwaitProofRequest(job_id=long_id), timeout=300)
+            for i in range(n)]
+    t0 = time.time()
+    while metrics(status_port).get("cuzk_watches", 0) < n and time.time() - t0 < 60:
+        time.sleep(0.2)
+    th1 = proc_status(pid, "Threads")
+    step("7: %d AwaitProof calls pending: %d threads (%d before)" % (n, th1, th0))
+    check(metrics(status_port).get("cuzk_watches", 0) >= n, "7: the awaits are not all pending")
+    check(th1 <= th0 + 4, "7: %d awaits took the daemon from %d to %d threads" % (n, th0, th1))
+    st.CancelProof(pb.CancelProofRequest(job_id=long_id), timeout=30)
+    done = [f.result() for f in futs]
+    check(all(d.status == pb.AwaitProofResponse.CANCELLED for d in done),
+          "7: not every await answered CANCELLED")
+    for c in chans:
+        c.close()
+    # queue limits (max_queued_jobs 40, max_queued_partitions 300)
+    ids = []
+    for i in range(40):
+        ids.append(st.SubmitProof(synthetic(12, 5, seed=i, request_id="q-%s-%d" % (u, i)),
+                                  timeout=30).job_id)
+    code, det = err_of(st.SubmitProof, synthetic(10, 1, request_id="q-%s-x" % u))
+    check(code == C.RESOURCE_EXHAUSTED and "40 jobs are unfinished" in det,
+          "7: job 41: %s %s" % (code, det))
+    for j in ids:
+        st.CancelProof(pb.CancelProofRequest(job_id=j), timeout=30)
+    for j in ids:
+        st.AwaitProof(pb.AwaitProofRequest(job_id=j), timeout=120)
+    code, det = err_of(st.SubmitProof, synthetic(10, 301))
+    check(code == C.RESOURCE_EXHAUSTED and "partitions" in det and "300" in det,
+          "7: 301 partitions: %s %s" % (code, det))
+    # a Prove whose client goes away cancels its job ...
+    gone = "gone-" + u
+    code, _ = err_of(st.Prove, pb.ProveRequest(submit=synthetic(14, 40, seed=4, request_id=gone)),
+                     timeout=1.5)
+    check(code == C.DEADLINE_EXCEEDED, "7: the short Prove: %s" % code)
+    a = st.AwaitProof(pb.AwaitProofRequest(job_id=gone, timeout_ms=30000), timeout=60)
+    check(a.status == pb.AwaitProofResponse.CANCELLED and "went away" in a.error_message,
+          "7: the departed Prove's job: %s %r" % (pb.AwaitProofResponse.Status.Name(a.status),
+                                                 a.error_message))
+    # ... unless another call awaits it
+    kept = "kept-" + u
+    fut = st.Prove.future(pb.ProveRequest(submit=synthetic(14, 8, seed=5, request_id=kept)),
+                          timeout=300)
+    t0 = time.time()
+    while err_of(st.AwaitProof, pb.AwaitProofRequest(job_id=kept, timeout_ms=1))[0] is not None:
+        if not check(time.time() - t0 < 30, "7: the Prove's job never appeared"):
+            return
+        time.sleep(0.05)
+    w0 = metrics(status_port).get("cuzk_watches", 0)
+    other = st.AwaitProof.future(pb.AwaitProofRequest(job_id=kept), timeout=300)
+    while metrics(status_port).get("cuzk_watches", 0) < w0 + 1 and time.time() - t0 < 30:
+        time.sleep(0.05)
+    fut.cancel()
+    r = other.result()
+    check(r.status == pb.AwaitProofResponse.COMPLETED and len(r.proof) == 8 * 192,
+          "7: a job awaited by another call was not kept: %s %s" %
+          (pb.AwaitProofResponse.Status.Name(r.status), r.error_message))
+    # floods: refused beyond the limits, memory back to its baseline
+    flood = 2000
+    for k in range(5):
+        t0 = time.time()
+        futs = [st.SubmitProof.future(synthetic(10, 1, seed=k * flood + i), timeout=60)
+                for i in range(flood)]
+        res = {"ok": 0, "limit": 0, "other": 0}
+        for f in futs:
+            try:
+                f.result()
+                res["ok"] += 1
+            except grpc.RpcError as e:
+                res["limit" if e.code() == C.RESOURCE_EXHAUSTED else "other"] += 1
+        step("7: flood %d: %d accepted, %d refused at a limit in %.1f s" %
+             (k + 1, res["ok"], res["limit"], time.time() - t0))
+        check(res["other"] == 0 and res["limit"] > 0, "7: flood %d answered %r" % (k + 1, res))
+        t0 = time.time()
+        while time.time() - t0 < 120:
+            s = st.GetStatus(pb.GetStatusRequest(), timeout=30)
+            if s.queues[0].pending + s.queues[0].in_progress == 0:
+                break
+            time.sleep(0.2)
+    time.sleep(2.5)  # the sampler and the idle trim
+    m = metrics(status_port)
+    un = m.get("cuzk_untracked_rss_bytes", 0) / 2**20
+    step("7: after 5 floods of %d: untracked RSS %.1f MiB, RSS %.1f MiB" %
+         (flood, un, m.get("cuzk_rss_bytes", 0) / 2**20))
+    if rss:
+        check(un < 64, "7: untracked RSS %.1f MiB after the floods (target: under 64)" % un)
+
+
+def item8_trickle(status_port):
+    step("8: trickling status clients cannot take /status down")
+    socks = []
+    for a in range(4):
+        for _ in range(32 if a == 0 else 22):
+            s = socket.socket()
+            s.bind(("127.0.0.%d" % (1 + a), 0))
+            s.connect(("127.0.0.1", status_port))
+            s.send(b"G")
+            socks.append(s)
+    stop = threading.Event()
+
+    def trickle():
+        while not stop.is_set():
+            for s in socks:
+                try:
+                    s.send(b"E")
+                except OSError:
+                    pass
+            time.sleep(0.3)
+
+    t = threading.Thread(target=trickle)
+    t.start()
+    try:
+        for src in ("127.0.0.1", "127.0.0.9"):
+            t0 = time.time()
+            s = socket.socket()
+            s.settimeout(5)
+            s.bind((src, 0))
+            s.connect(("127.0.0.1", status_port))
+            s.sendall(b"GET /status HTTP/1.0\r\n\r\n")
+            data = b""
+            while True:
+                b = s.recv(65536)
+                if not b:
+                    break
+                data += b
+            s.close()
+            dt = time.time() - t0
+            check(data.startswith(b"HTTP/1.") and b" 200 " in data.split(b"\r\n")[0] and
+                  dt < 2, "8: /status from %s beside %d tricklers: %r after %.1f s" %
+                  (src, len(socks), data[:40], dt))
+    finally:
+        stop.set()
+        t.join()
+        for s in socks:
+            s.close()
+
+
+def item9_curio_fields(st):
+    step("9: Curio's fields are known: vanilla_proofs and comm_* are decoded, never dropped")
+    code, det = err_of(st.SubmitProof, pb.SubmitProofRequest(
+        proof_kind=pb.SYNTHETIC, synthetic_log_rows=10, vanilla_proofs=[b"v0", b"v1"]))
+    check(code == C.INVALID_ARGUMENT and "vanilla_proofs (11)" in det,
+          "9: vanilla_proofs on SYNTHETIC: %s %s" % (code, det))
+    code, det = err_of(st.SubmitProof, pb.SubmitProofRequest(
+        proof_kind=pb.SYNTHETIC, synthetic_log_rows=10, comm_r_old=b"\x11" * 32))
+    check(code == C.INVALID_ARGUMENT and "comm_r_old (30)" in det,
+          "9: comm_r_old on SYNTHETIC: %s %s" % (code, det))
+    code, det = err_of(st.SubmitProof, pb.SubmitProofRequest(
+        proof_kind=pb.WINDOW_POST_PARTITION, vanilla_proofs=[b"v"], randomness=b"r" * 32))
+    check(code == C.UNIMPLEMENTED and "WINDOW_POST_PARTITION" in det,
+          "9: WindowPoSt: %s %s" % (code, det))
+
+
+def smaller(ch, st):
+    step("smaller items: priorities, NUL and UTF-8 in ids, canonical synthetic ids")
+    for p in (5, 99, -1):
+        msg = field(2, 0, 101) + field(5, 0, p & 0xFFFFFFFFFFFFFFFF) + field(103, 0, 10)
+        code, det = err_of(raw(ch, "SubmitProof"), msg)
+        check(code == C.INVALID_ARGUMENT and "priority" in det,
+              "priority %d: %s %s" % (p, code, det))
+    code, det = err_of(raw(ch, "SubmitProof"), field(1, 2, b"ab\0cd") + field(2, 0, 101) +
+                       field(103, 0, 10))
+    check(code == C.INVALID_ARGUMENT and "NUL" in det, "NUL in request_id: %s %s" % (code, det))
+    code, det = err_of(raw(ch, "SubmitProof"), field(1, 2, b"a\xff\xfeb") + field(2, 0, 101) +
+                       field(103, 0, 10))
+    check(code == C.INVALID_ARGUMENT and "UTF-8" in det and "\ufffd" not in det,
+          "invalid UTF-8 in request_id: %s %r" % (code, det))
+    code, det = err_of(raw(ch, "AwaitProof"), field(1, 2, b"a\xc0\x80"))
+    check(code == C.INVALID_ARGUMENT and "UTF-8" in det, "invalid UTF-8 job_id: %s" % code)
+    code, det = err_of(st.SubmitProof, synthetic(10, request_id="a\nb"))
+    check(code == C.INVALID_ARGUMENT and "control character" in det,
+          "newline in request_id: %s %s" % (code, det))
+    for alias in ("synthetic-010-0", "synthetic-10-00", "synthetic-+10-0"):
+        code, _ = err_of(st.PreloadSRS, pb.PreloadSrsRequest(circuit_id=alias))
+        check(code == C.NOT_FOUND, "PreloadSRS %s: %s" % (alias, code))
+
+
+def main_suite(target, status_port, pid, rss):
+    ch = gc.channel(target)
+    st = pbg.ProvingEngineStub(ch)
+    for name, fn in (("ids", lambda: item1_ids(st)), ("reuse", lambda: item2_reuse(st)),
+                     ("unsatisfied", lambda: item3_unsatisfied(st)),
+                     ("amplification", lambda: item4_amplification(ch, st, pid)),
+                     ("bounds", lambda: item7_bounds(ch, st, target, pid, status_port, rss)),
+                     ("trickle", lambda: item8_trickle(status_port)),
+                     ("curio fields", lambda: item9_curio_fields(st)),
+                     ("smaller", lambda: smaller(ch, st))):
+        try:
+            fn()
+        except grpc.RpcError as e:
+            check(False, "%s: unexpected RPC error %s: %s" % (name, e.code(), e.details()))
+        except (AttributeError, KeyError, ValueError, OSError) as e:  # an older daemon's answers
+            check(False, "%s: %s: %s" % (name, type(e).__name__, e))
+    check(st.GetStatus(pb.GetStatusRequest(), timeout=30).memory_budget_bytes > 0,
+          "the daemon stopped serving")
+
+
+def flood(target, status_port, n, rounds):
+    """Rounds of n concurrent SubmitProofs of tiny synthetic jobs; after each
+    (its accepted jobs done, 2.5 s idle) the untracked RSS (a benchmark:
+    BENCHMARKS.md)."""
+    st = pbg.ProvingEngineStub(gc.channel(target))
+    print("round  accepted  refused  seconds  untracked_MiB  rss_MiB", flush=True)
+    for k in range(rounds):
+        t0 = time.time()
+        futs = [st.SubmitProof.future(synthetic(10, 1, seed=k * n + i), timeout=300)
+                for i in range(n)]
+        ok = bad = 0
+        for f in futs:
+            try:
+                f.result()
+                ok += 1
+            except grpc.RpcError:
+                bad += 1
+        dt = time.time() - t0
+        while True:
+            s = st.GetStatus(pb.GetStatusRequest(), timeout=30)
+            if s.queues[0].pending + s.queues[0].in_progress == 0:
+                break
+            time.sleep(0.2)
+        time.sleep(2.5)
+        m = metrics(status_port)
+        print("%5d  %8d  %7d  %7.1f  %13.1f  %7.1f" %
+              (k + 1, ok, bad, dt, m["cuzk_untracked_rss_bytes"] / 2**20,
+               m["cuzk_rss_bytes"] / 2**20), flush=True)
+
+
+def submit_n(target, n, log_rows, parts):
+    st = pbg.ProvingEngineStub(gc.channel(target))
+    for i in range(n):
+        r = st.SubmitProof(synthetic(log_rows, parts, seed=900 + i), timeout=30)
+        print(r.job_id, flush=True)
+
+
+def synthetic_off(target):
+    st = pbg.ProvingEngineStub(gc.channel(target))
+    code, det = err_of(st.SubmitProof, synthetic(10))
+    check(code == C.UNIMPLEMENTED and "synthetic" in det, "SYNTHETIC when off: %s %s" % (code, det))
+    code, _ = err_of(st.PreloadSRS, pb.PreloadSrsRequest(circuit_id="synthetic-10-0"))
+    check(code == C.UNIMPLEMENTED, "PreloadSRS synthetic-10-0 when off: %s" % code)
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    cmd = argv[1]
+    if cmd == "main" and len(argv) >= 5:
+        main_suite(argv[2], int(argv[3]), int(argv[4]), "--rss" in argv[5:])
+    elif cmd == "submit" and len(argv) == 6:
+        submit_n(argv[2], int(argv[3]), int(argv[4]), int(argv[5]))
+    elif cmd == "flood" and len(argv) == 6:
+        flood(argv[2], int(argv[3]), int(argv[4]), int(argv[5]))
+    elif cmd == "off":
+        synthetic_off(argv[2])
+    else:
+        print(__doc__, file=sys.stderr)
+        return 2
+    if failures:
+        print("%s: %d check(s) failed" % (ME, len(failures)), flush=True)
+        return 1
+    print("%s: %s passed" % (ME, cmd), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# cuzk-daemon against hostile clients and operators (issue 16), run by ctest
+# as grpc_hostile.  Each numbered item of the issue is a check here or in
+# tests/oracle/grpc_hostile.py, with the answer a daemon must give:
+#   1, 2, 3, 4, 7, 8, 9 and the smaller request items: grpc_hostile.py main
+#      against a daemon with the synthetic kind on, max_queued_jobs 40,
+#      max_queued_partitions 300 and the circom circuit "mul";
+#   5  SIGTERM with jobs nobody awaits: the short one completes within the
+#      grace period, the long ones are cancelled, the last log line counts
+#      every job;
+#   6  a unix listen path that exists and is not a socket is refused and
+#      left alone; a missing directory is named;
+#   and the start-up refusals of the smaller items: a taken status port, a
+#   log file that cannot be opened, --grace-ms abc, gpus.devices on a
+#   machine without a GPU, a budget or safety margin beyond the machine's
+#   memory, a registered circuit with a built-in id; and a configuration
+#   file without daemon.synthetic refuses the synthetic kind.
+#
+#   tests/oracle/run_hostile.sh PATH/TO/cuzk-daemon [BUILD_TYPE]
+#   CZ_HOSTILE_KEEP=1   keep the work directory and logs (always on failure)
+# BUILD_TYPE Release (or empty) also checks the idle untracked RSS after the
+# floods (sanitizer builds inflate RSS).  Needs /usr/bin/python3 with
+# python3-grpcio and python3-grpc-tools.  Builds nothing.
+set -euo pipefail
+
+if [ $# -lt 1 ] || [ ! -x "$1" ]; then
+    echo "usage: $0 PATH/TO/cuzk-daemon [BUILD_TYPE]" >&2
+    exit 2
+fi
+daemon=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+build_type=${2:-Release}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+py=/usr/bin/python3
+hostile=$root/tests/oracle/grpc_hostile.py
+if ! $py -c 'import grpc, grpc_tools' 2>/dev/null; then
+    echo "run_hostile: $py lacks grpc or grpc_tools: apt-get install python3-grpcio python3-grpc-tools" >&2
+    exit 1
+fi
+
+work=$(mktemp -d /tmp/cuzk-hostile.XXXXXX)
+failed=0
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do
+        kill -9 "$p" 2>/dev/null || true
+    done
+    if [ $failed = 0 ] && [ -z "${CZ_HOSTILE_KEEP:-}" ]; then
+        rm -rf "$work"
+    else
+        echo "run_hostile: work directory kept: $work" >&2
+    fi
+}
+trap cleanup EXIT
+fail() {
+    echo "run_hostile: FAILED: $*" >&2
+    failed=1
+}
+step() { echo "run_hostile: $*"; }
+die() {
+    fail "$@"
+    exit 1
+}
+
+# start_daemon NAME ARGS...: in the background (pid in $dpid), waits for
+# "cuzk-daemon ready"; logs in $work/NAME.{out,err}
+start_daemon() {
+    local name=$1
+    shift
+    "$daemon" "$@" >"$work/$name.out" 2>"$work/$name.err" &
+    dpid=$!
+    pids+=("$dpid")
+    for _ in $(seq 300); do
+        grep -q '^cuzk-daemon ready$' "$work/$name.out" && return 0
+        if ! kill -0 "$dpid" 2>/dev/null; then
+            cat "$work/$name.err" >&2
+            die "daemon $name exited before it was ready"
+        fi
+        sleep 0.1
+    done
+    die "daemon $name not ready after 30 s"
+}
+
+port_of() { sed -n "s/.*listening on 127\.0\.0\.1:0 (port \([0-9]*\)).*/\1/p" "$work/$1.err" | head -1; }
+status_port_of() { sed -n 's/.*status endpoint on .* (port \([0-9]*\)).*/\1/p' "$work/$1.err" | head -1; }
+
+wait_exit() { # PID SECONDS: its exit status (137 when it had to be killed)
+    local pid=$1 t=$(($2 * 10))
+    while kill -0 "$pid" 2>/dev/null && [ $t -gt 0 ]; do
+        sleep 0.1
+        t=$((t - 1))
+    done
+    kill -9 "$pid" 2>/dev/null || true
+    local rc=0
+    wait "$pid" || rc=$?
+    return $rc
+}
+
+# refuse WHAT ARGS...: the daemon must exit non-zero at once, stderr
+# containing WHAT
+refuse() {
+    local what=$1
+    shift
+    local rc=0
+    timeout 30 "$daemon" "$@" >"$work/refused.out" 2>"$work/refused.err" || rc=$?
+    if [ $rc = 0 ] || [ $rc = 124 ]; then
+        fail "the daemon started with $* (exit $rc)"
+    elif ! grep -qF -- "$what" "$work/refused.err"; then
+        fail "refusing $* (exit $rc) does not say '$what': $(cat "$work/refused.err")"
+    else
+        step "refused as expected: $(grep -F -- "$what" "$work/refused.err" | head -1)"
+    fi
+}
+
+# ------------------------------------------------------- the main daemon ---
+cat >"$work/main.toml" <<EOF
+[daemon]
+synthetic = true
+[memory]
+total_budget = "2GiB"
+[scheduler]
+max_queued_jobs = 40
+max_queued_partitions = 300
+[circuits]
+mul = "$root/tests/data/zkey/mul.zkey"
+EOF
+step "daemon with $work/main.toml"
+start_daemon main --config "$work/main.toml" --listen 127.0.0.1:0 --status-listen 127.0.0.1:0
+mpid=$dpid
+port=$(port_of main)
+sport=$(status_port_of main)
+[ -n "$port" ] && [ -n "$sport" ] || die "no ports in the daemon's log: $(cat "$work/main.err")"
+rss=()
+[ "$build_type" = Release ] && rss=(--rss)
+$py "$hostile" main "127.0.0.1:$port" "$sport" "$mpid" "${rss[@]}" || fail "grpc_hostile.py main"
+grep -q "job porep-reuse-.* submitted: synthetic synthetic-10-0, 2 partitions, priority NORMAL" "$work/main.err" ||
+    fail "no per-job 'submitted' log line"
+grep -q "job porep-reuse-.* completed in .* ms (queue" "$work/main.err" ||
+    fail "no per-job 'completed' log line"
+grep -q "job gone-.* cancelled after .* ms: cancelled: the client that asked for it went away" \
+    "$work/main.err" || fail "no log line for the departed Prove's job"
+kill -TERM "$mpid"
+rc=0
+wait_exit "$mpid" 60 || rc=$?
+[ $rc = 0 ] || fail "main daemon: exit $rc after SIGTERM"
+
+# ------------------------------------------------------------- 5 SIGTERM ---
+step "5: SIGTERM with three jobs nobody awaits (grace 4 s)"
+start_daemon term --listen 127.0.0.1:0 --grace-ms 4000
+tpid=$dpid
+tport=$(port_of term)
+$py "$hostile" submit "127.0.0.1:$tport" 1 10 1 >"$work/short.out" || fail "submit short"
+$py "$hostile" submit "127.0.0.1:$tport" 2 15 64 >"$work/long.out" || fail "submit long"
+grep '^job-' "$work/short.out" >"$work/short.ids" || true
+grep '^job-' "$work/long.out" >"$work/long.ids" || true
+sleep 0.5
+kill -TERM "$tpid"
+rc=0
+wait_exit "$tpid" 120 || rc=$?
+[ $rc = 0 ] || fail "daemon: exit $rc after SIGTERM"
+tail -3 "$work/term.err"
+last=$(tail -1 "$work/term.err")
+echo "$last" | grep -q "stopped: 3 jobs submitted: 1 completed, 0 failed, 2 cancelled (2 of them unfinished at the end of the grace period)" ||
+    fail "the last log line does not count every job: $last"
+short=$(cat "$work/short.ids")
+grep -q "job $short completed" "$work/term.err" || fail "the short job did not complete"
+for id in $(cat "$work/long.ids"); do
+    grep -q "job $id cancelled" "$work/term.err" || fail "no log line for cancelled job $id"
+done
+
+# ------------------------------------------------------ 6 the unix path ---
+step "6: a unix listen path that is not a socket"
+echo "precious" >"$work/notasocket"
+refuse "exists and is not a socket" --listen "unix://$work/notasocket"
+[ "$(cat "$work/notasocket")" = precious ] || fail "the regular file was changed or removed"
+mkdir "$work/adir"
+refuse "exists and is not a socket" --listen "unix://$work/adir"
+[ -d "$work/adir" ] || fail "the directory was removed"
+refuse "does not exist" --listen "unix://$work/no/such/dir/s.sock"
+
+# ---------------------------------------------- refusals at start-up ---
+step "start-up refusals"
+start_daemon holder --listen 127.0.0.1:0 --status-listen 127.0.0.1:0
+hpid=$dpid
+hsport=$(status_port_of holder)
+refuse "in use" --listen 127.0.0.1:0 --status-listen "127.0.0.1:$hsport"
+kill -TERM "$hpid"
+wait_exit "$hpid" 30 || true
+refuse "cannot open the log file $work/no/such/dir/log" --listen 127.0.0.1:0 \
+    --log-file "$work/no/such/dir/log"
+refuse "--grace-ms abc is not a number" --listen 127.0.0.1:0 --grace-ms abc
+refuse "--grace-ms -5 is not a number" --listen 127.0.0.1:0 --grace-ms -5
+if ! command -v nvidia-smi >/dev/null 2>&1; then
+    printf '[gpus]\ndevices = [999]\n' >"$work/gpu.toml"
+    refuse "gpus.devices lists 1 device, but this" --config "$work/gpu.toml" --listen 127.0.0.1:0
+fi
+printf '[memory]\ntotal_budget = "99999TiB"\n' >"$work/budget.toml"
+refuse "exceeds this machine's memory" --config "$work/budget.toml" --listen 127.0.0.1:0
+printf '[memory]\nsafety_margin = "99999TiB"\n' >"$work/margin.toml"
+refuse "safety margin" --config "$work/margin.toml" --listen 127.0.0.1:0
+printf '[circuits]\nsynthetic-10-0 = "%s"\n' "$root/tests/data/zkey/mul.zkey" >"$work/shadow.toml"
+refuse "belong to the built-in synthetic kind" --config "$work/shadow.toml" --listen 127.0.0.1:0
+
+# --------------------------------- a configuration without synthetic ---
+step "a configuration file without daemon.synthetic refuses the synthetic kind"
+printf '[memory]\ntotal_budget = "1GiB"\n' >"$work/prod.toml"
+start_daemon prod --config "$work/prod.toml" --listen 127.0.0.1:0
+ppid_=$dpid
+$py "$hostile" off "127.0.0.1:$(port_of prod)" || fail "the synthetic kind is served by default"
+kill -TERM "$ppid_"
+wait_exit "$ppid_" 30 || fail "prod daemon: exit after SIGTERM"
+
+if [ $failed != 0 ]; then
+    echo "run_hostile: daemon logs in $work" >&2
+    exit 1
+fi
+step "all checks passed"
