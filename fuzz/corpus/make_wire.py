@@ -3,23 +3,10 @@
 hand (selector byte, then the wire data), so the seeds need no protobuf
 compiler.  Run from fuzz/corpus: ./make_wire.py (writes wire/*)"""
 import os
+import sys
 
-
-def varint(v):
-    out = b""
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        out += bytes([b | (0x80 if v else 0)])
-        if not v:
-            return out
-
-
-def field(num, wt, payload):
-    tag = varint(num << 3 | wt)
-    if wt == 0:
-        return tag + varint(payload)
-    return tag + varint(len(payload)) + payload
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../tests/oracle"))
+from pbwire import field, varint  # noqa: E402
 
 
 porep = (field(1, 2, b"porep-1000-42") + field(2, 0, 1) + field(3, 0, 34359738368) +

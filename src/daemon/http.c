@@ -31,6 +31,7 @@
 
 #include "cuzk/err.h"
 #include "daemon/json_out.h"
+#include "util/clock.h"
 
 #define ACCEPT_BATCH    16  /* accepts per loop round, so connections are served meanwhile */
 #define ACCEPT_PAUSE_MS 100 /* out of file descriptors: wait this long before accepting again */
@@ -70,12 +71,7 @@ struct cz_http {
     int64_t accept_resume_ms;
 };
 
-static int64_t now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
+static int64_t now_ms(void) { return (int64_t)(cz_clock_s(CLOCK_MONOTONIC) * 1e3); }
 
 static bool set_nonblocking(int fd)
 {

@@ -31,6 +31,7 @@
 #include "cuzk/zkey.h"
 #include "daemon/log.h"
 #include "daemon/rpc.h"
+#include "util/clock.h"
 
 #define CZ_VERSION "0.1.0"
 
@@ -96,13 +97,6 @@ static void free_circuits(circuits *cs)
         cz_groth16_params_free(&cs->params[i]);
         cz_r1cs_free(cs->r1cs[i]);
     }
-}
-
-static double now_s(clockid_t c)
-{
-    struct timespec t;
-    clock_gettime(c, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 /* The engine's job events as log lines. */
@@ -295,7 +289,7 @@ int main(int argc, char **argv)
 
     cz_http *http = NULL;
     cz_http_info hi = {
-        .version = CZ_VERSION, .start_time_s = now_s(CLOCK_REALTIME), .listen = listen[0]};
+        .version = CZ_VERSION, .start_time_s = cz_clock_s(CLOCK_REALTIME), .listen = listen[0]};
     if (cfg.status_listen[0]) {
         if (cz_http_start(&http, cfg.status_listen, e, &hi, err, sizeof err) != CZ_OK) {
             cz_log(CZ_LOG_ERROR, "status endpoint: %s", err);
@@ -312,7 +306,7 @@ int main(int argc, char **argv)
     cz_rpc_ctx rc = {.engine = e,
                      .metrics = http ? cz_http_metrics(http) : own_metrics,
                      .version = CZ_VERSION,
-                     .start_time = now_s(CLOCK_MONOTONIC)};
+                     .start_time = cz_clock_s(CLOCK_MONOTONIC)};
     cz_rpc_server *srv;
     if (cz_rpc_server_start(&srv, listen, n_listen, &rc, err, sizeof err) != CZ_OK) {
         cz_log(CZ_LOG_ERROR, "gRPC: %s", err);

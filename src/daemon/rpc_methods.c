@@ -16,13 +16,7 @@
 #include "cuzk/http.h"
 #include "cuzk/v1/proving.pb-c.h"
 #include "daemon/rpc_internal.h"
-
-static double mono_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "util/clock.h"
 
 static int rpc_code_of(int rc)
 {
@@ -386,7 +380,7 @@ static void rpc_status(rpc_call *c, const ProtobufCMessage *req)
     o.total_proofs_completed = st.jobs_completed;
     o.total_proofs_failed = st.jobs_failed;
     o.total_proofs_cancelled = st.jobs_cancelled;
-    o.uptime_seconds = (uint64_t)(mono_s() - ctx->start_time);
+    o.uptime_seconds = (uint64_t)(cz_clock_s(CLOCK_MONOTONIC) - ctx->start_time);
     o.memory_budget_bytes = st.mem.total;
     o.memory_reserved_bytes = st.mem.reserved;
     o.memory_tracked_bytes = st.mem.allocated;
@@ -430,7 +424,7 @@ static void rpc_preload(rpc_call *c, const ProtobufCMessage *req)
         return;
     bool already;
     char msg[300] = "";
-    double t0 = mono_s();
+    double t0 = cz_clock_s(CLOCK_MONOTONIC);
     int rc = cz_engine_preload(engine_of(c), r->circuit_id, &already, msg, sizeof msg);
     if (rc != CZ_OK) {
         cz_rpc_reply_status(c, rpc_code_of(rc), msg[0] ? msg : cz_strerror(rc));
@@ -438,7 +432,7 @@ static void rpc_preload(rpc_call *c, const ProtobufCMessage *req)
     }
     Cuzk__V1__PreloadSrsResponse o = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
     o.already_loaded = already;
-    o.load_time_ms = (uint64_t)((mono_s() - t0) * 1e3);
+    o.load_time_ms = (uint64_t)((cz_clock_s(CLOCK_MONOTONIC) - t0) * 1e3);
     cz_rpc_reply_msg(c, &o.base);
 }
 

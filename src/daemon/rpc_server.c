@@ -40,6 +40,7 @@
 #include "daemon/log.h"
 #include "daemon/rpc_internal.h"
 #include "daemon/wire.h"
+#include "util/clock.h"
 
 #define MAX_ADDRS        8
 #define PENDING_REQUESTS 8
@@ -801,26 +802,6 @@ static bool wait_until(cz_rpc_server *s, bool (*cond)(cz_rpc_server *), const st
 static bool idle(cz_rpc_server *s) { return s->active == 0; }
 static bool down(cz_rpc_server *s) { return s->shutdown_done; }
 
-static struct timespec after_ms(int64_t ms)
-{
-    struct timespec dl;
-    clock_gettime(CLOCK_REALTIME, &dl);
-    if (ms < 0)
-        ms = 0;
-    dl.tv_sec += (time_t)(ms / 1000);
-    dl.tv_nsec += (long)(ms % 1000) * 1000000;
-    if (dl.tv_nsec >= 1000000000)
-        dl.tv_sec++, dl.tv_nsec -= 1000000000;
-    return dl;
-}
-
-static int64_t mono_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 unsigned cz_rpc_server_stop(cz_rpc_server *s, int64_t grace_ms)
 {
     if (s == NULL)
@@ -829,16 +810,17 @@ unsigned cz_rpc_server_stop(cz_rpc_server *s, int64_t grace_ms)
     s->stopping = true;
     pthread_mutex_unlock(&s->mu);
     grpc_server_shutdown_and_notify(s->server, s->cq, &s->shutdown_tag); /* no new calls */
-    int64_t end = mono_ms() + (grace_ms < 0 ? 0 : grace_ms);
+    double end = cz_clock_s(CLOCK_MONOTONIC) + (grace_ms < 0 ? 0 : (double)grace_ms / 1e3);
     /* every accepted job, awaited or not, may finish within the grace
      * period; then the calls answered by them drain */
     unsigned cancelled = 0;
-    if (cz_engine_wait_idle(s->ctx.engine, end - mono_ms()) != CZ_OK) {
+    if (cz_engine_wait_idle(s->ctx.engine,
+                            (int64_t)((end - cz_clock_s(CLOCK_MONOTONIC)) * 1e3)) != CZ_OK) {
         cancelled = cz_engine_cancel_all(s->ctx.engine);
         cz_log(CZ_LOG_WARN, "grace period over: %u unfinished jobs cancelled", cancelled);
     }
-    int64_t left = end - mono_ms();
-    struct timespec dl = after_ms(left > 5000 ? left : 5000);
+    int64_t left = (int64_t)((end - cz_clock_s(CLOCK_MONOTONIC)) * 1e3);
+    struct timespec dl = cz_clock_deadline_ms(left > 5000 ? left : 5000);
     if (!wait_until(s, idle, &dl))
         grpc_server_cancel_all_calls(s->server);
     wait_until(s, idle, NULL);

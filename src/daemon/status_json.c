@@ -5,13 +5,7 @@
 #include "cuzk/err.h"
 #include "cuzk/http.h"
 #include "daemon/json_out.h"
-
-static double realtime_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
+#include "util/clock.h"
 
 static void busy_total(cz_jw *w, const char *key, uint64_t busy, uint64_t total)
 {
@@ -88,7 +82,7 @@ int cz_status_json(cz_engine *e, const cz_http_info *info, char **out)
     cz_jw_str(&w, "grpc_listen", info ? info->listen : NULL);
     if (info && info->start_time_s > 0) {
         cz_jw_f64(&w, "start_time", info->start_time_s);
-        cz_jw_f64(&w, "uptime_s", realtime_s() - info->start_time_s);
+        cz_jw_f64(&w, "uptime_s", cz_clock_s(CLOCK_REALTIME) - info->start_time_s);
     } else {
         cz_jw_null(&w, "start_time");
         cz_jw_null(&w, "uptime_s");

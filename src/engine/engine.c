@@ -73,11 +73,7 @@ static void *sampler_fn(void *arg)
             e->peak_rss = rss;
         if (un > e->peak_untracked)
             e->peak_untracked = un;
-        struct timespec dl;
-        clock_gettime(CLOCK_REALTIME, &dl);
-        uint64_t ns = (uint64_t)dl.tv_nsec + (uint64_t)e->cfg.rss_sample_ms * 1000000;
-        dl.tv_sec += (time_t)(ns / 1000000000);
-        dl.tv_nsec = (long)(ns % 1000000000);
+        struct timespec dl = cz_clock_deadline_ms(e->cfg.rss_sample_ms);
         if (!e->stop)
             pthread_cond_timedwait(&e->cv_sampler, &e->mu, &dl);
     }

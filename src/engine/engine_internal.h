@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "cuzk/engine.h"
+#include "util/clock.h"
 
 
 enum { C_LOADING, C_READY, C_FAILED };
@@ -149,20 +150,6 @@ static inline double cz_eng_now_ms(const cz_engine *e)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)(t.tv_sec - e->t0.tv_sec) * 1e3 + (double)(t.tv_nsec - e->t0.tv_nsec) * 1e-6;
-}
-
-/* CLOCK_REALTIME ms from now, for pthread_cond_timedwait. */
-static inline struct timespec cz_eng_deadline(int64_t ms)
-{
-    struct timespec dl;
-    clock_gettime(CLOCK_REALTIME, &dl);
-    if (ms < 0)
-        ms = 0;
-    dl.tv_sec += (time_t)(ms / 1000);
-    dl.tv_nsec += (long)(ms % 1000) * 1000000;
-    if (dl.tv_nsec >= 1000000000)
-        dl.tv_sec++, dl.tv_nsec -= 1000000000;
-    return dl;
 }
 
 static inline void cz_eng_fifo_push(fifo *q, part *p)

@@ -557,7 +557,7 @@ int cz_engine_await(cz_engine *e, const char *id, int64_t timeout_ms, cz_job_res
     if (e == NULL || id == NULL || res == NULL)
         return CZ_ERR_INVALID_ARG;
     memset(res, 0, sizeof *res);
-    struct timespec dl = cz_eng_deadline(timeout_ms);
+    struct timespec dl = cz_clock_deadline_ms(timeout_ms);
     pthread_mutex_lock(&e->mu);
     e->n_api++;
     int rc = CZ_OK;
@@ -648,7 +648,7 @@ unsigned cz_engine_cancel_all(cz_engine *e)
 
 int cz_engine_wait_idle(cz_engine *e, int64_t timeout_ms)
 {
-    struct timespec dl = cz_eng_deadline(timeout_ms);
+    struct timespec dl = cz_clock_deadline_ms(timeout_ms);
     int rc = CZ_OK;
     pthread_mutex_lock(&e->mu);
     while (e->n_live > 0 && rc == CZ_OK) {

@@ -115,7 +115,7 @@ void *cz_eng_notifier(void *arg)
         if (next < 0) {
             pthread_cond_wait(&e->cv_notify, &e->mu);
         } else {
-            struct timespec dl = cz_eng_deadline((int64_t)(next - t) + 1);
+            struct timespec dl = cz_clock_deadline_ms((int64_t)(next - t) + 1);
             pthread_cond_timedwait(&e->cv_notify, &e->mu, &dl);
         }
     }

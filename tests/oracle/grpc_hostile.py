@@ -33,6 +33,7 @@ import grpc
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import grpc_client as gc  # noqa: E402  (stubs generated from our proto)
+from pbwire import field  # noqa: E402
 
 pb, pbg = gc.pb, gc.pbg
 ME = "grpc_hostile.py"
@@ -66,21 +67,6 @@ def raw(ch, method):
     return ch.unary_unary(SERVICE + method, request_serializer=None, response_deserializer=None)
 
 
-def varint(v):
-    out = b""
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        out += bytes([b | (0x80 if v else 0)])
-        if not v:
-            return out
-
-
-def field(num, wt, payload):
-    tag = varint(num << 3 | wt)
-    return tag + (varint(payload) if wt == 0 else varint(len(payload)) + payload)
-
-
 def synthetic(log_rows, partitions=1, seed=1, request_id="", priority=0):
     return pb.SubmitProofRequest(request_id=request_id, proof_kind=pb.SYNTHETIC,
                                  synthetic_log_rows=log_rows, partitions=partitions,
@@ -95,9 +81,14 @@ def proc_status(pid, key):
     return None
 
 
-def metrics(status_port):
-    s = socket.create_connection(("127.0.0.1", status_port), timeout=10)
-    s.sendall(b"GET /metrics HTTP/1.0\r\n\r\n")
+def http_get(port, path, src="127.0.0.1", timeout=10):
+    """GET path from the status endpoint on 127.0.0.1:port, from source
+    address src: the whole answer (the server closes after it)."""
+    s = socket.socket()
+    s.settimeout(timeout)
+    s.bind((src, 0))
+    s.connect(("127.0.0.1", port))
+    s.sendall(b"GET " + path.encode() + b" HTTP/1.0\r\n\r\n")
     data = b""
     while True:
         b = s.recv(65536)
@@ -105,7 +96,11 @@ def metrics(status_port):
             break
         data += b
     s.close()
-    text = data.split(b"\r\n\r\n", 1)[1].decode()
+    return data
+
+
+def metrics(status_port):
+    text = http_get(status_port, "/metrics").split(b"\r\n\r\n", 1)[1].decode()
     out = {}
     for m in re.finditer(r"^([a-z_]+)(?:\{[^}]*\})? ([0-9.e+]+)$", text, re.M):
         out.setdefault(m.group(1), float(m.group(2)))
@@ -360,18 +355,7 @@ def item8_trickle(status_port):
     try:
         for src in ("127.0.0.1", "127.0.0.9"):
             t0 = time.time()
-            s = socket.socket()
-            s.settimeout(5)
-            s.bind((src, 0))
-            s.connect(("127.0.0.1", status_port))
-            s.sendall(b"GET /status HTTP/1.0\r\n\r\n")
-            data = b""
-            while True:
-                b = s.recv(65536)
-                if not b:
-                    break
-                data += b
-            s.close()
+            data = http_get(status_port, "/status", src=src, timeout=5)
             dt = time.time() - t0
             check(data.startswith(b"HTTP/1.") and b" 200 " in data.split(b"\r\n")[0] and
                   dt < 2, "8: /status from %s beside %d tricklers: %r after %.1f s" %

@@ -39,65 +39,10 @@ for m in grpc-js proto-loader; do
     fi
 done
 
-# short path: a unix socket path is limited to 107 bytes
-work=$(mktemp -d /tmp/cuzk-grpc.XXXXXX)
-failed=0
-pids=()
-cleanup() {
-    for p in "${pids[@]}"; do
-        kill -9 "$p" 2>/dev/null || true
-    done
-    if [ $failed = 0 ] && [ -z "${CZ_GRPC_KEEP:-}" ]; then
-        rm -rf "$work"
-    else
-        echo "run_grpc: work directory kept: $work" >&2
-    fi
-}
-trap cleanup EXIT
-fail() {
-    echo "run_grpc: FAILED: $*" >&2
-    failed=1
-}
-step() { echo "run_grpc: $*"; }
-die() {
-    fail "$@"
-    exit 1
-}
-
-# start_daemon NAME ARGS...: starts the daemon in the background (pid in
-# $dpid), waits for "cuzk-daemon ready"; logs in $work/NAME.{out,err}.
-start_daemon() {
-    local name=$1
-    shift
-    "$daemon" "$@" >"$work/$name.out" 2>"$work/$name.err" &
-    dpid=$!
-    pids+=("$dpid")
-    for _ in $(seq 200); do
-        if grep -q '^cuzk-daemon ready$' "$work/$name.out"; then
-            return 0
-        fi
-        if ! kill -0 "$dpid" 2>/dev/null; then
-            cat "$work/$name.err" >&2
-            die "daemon $name exited before it was ready"
-        fi
-        sleep 0.1
-    done
-    die "daemon $name not ready after 20 s"
-}
-
-# wait_exit PID SECONDS: the exit status of PID, killing it if it outlives
-# SECONDS (status 137 then).
-wait_exit() {
-    local pid=$1 t=$(($2 * 10))
-    while kill -0 "$pid" 2>/dev/null && [ $t -gt 0 ]; do
-        sleep 0.1
-        t=$((t - 1))
-    done
-    kill -9 "$pid" 2>/dev/null || true
-    local rc=0
-    wait "$pid" || rc=$?
-    return $rc
-}
+me=run_grpc
+keep=CZ_GRPC_KEEP
+# shellcheck source=tests/oracle/daemon_lib.sh
+. "$root/tests/oracle/daemon_lib.sh"
 
 # a daemon that must refuse to start: non-zero exit, stderr naming $1
 expect_refusal() {
@@ -119,7 +64,7 @@ step "daemon on 127.0.0.1:0 and unix://$sock"
 start_daemon a --listen 127.0.0.1:0 --listen "unix://$sock" --status-listen 127.0.0.1:0 \
     --grace-ms 60000
 apid=$dpid
-port=$(sed -n 's/.*listening on 127\.0\.0\.1:0 (port \([0-9]*\)).*/\1/p' "$work/a.err")
+port=$(port_of a)
 [ -n "$port" ] || die "no TCP port in the daemon's log: $(cat "$work/a.err")"
 tcp=127.0.0.1:$port
 unix=unix://$sock

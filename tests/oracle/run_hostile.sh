@@ -37,63 +37,10 @@ if ! $py -c 'import grpc, grpc_tools' 2>/dev/null; then
     exit 1
 fi
 
-work=$(mktemp -d /tmp/cuzk-hostile.XXXXXX)
-failed=0
-pids=()
-cleanup() {
-    for p in "${pids[@]}"; do
-        kill -9 "$p" 2>/dev/null || true
-    done
-    if [ $failed = 0 ] && [ -z "${CZ_HOSTILE_KEEP:-}" ]; then
-        rm -rf "$work"
-    else
-        echo "run_hostile: work directory kept: $work" >&2
-    fi
-}
-trap cleanup EXIT
-fail() {
-    echo "run_hostile: FAILED: $*" >&2
-    failed=1
-}
-step() { echo "run_hostile: $*"; }
-die() {
-    fail "$@"
-    exit 1
-}
-
-# start_daemon NAME ARGS...: in the background (pid in $dpid), waits for
-# "cuzk-daemon ready"; logs in $work/NAME.{out,err}
-start_daemon() {
-    local name=$1
-    shift
-    "$daemon" "$@" >"$work/$name.out" 2>"$work/$name.err" &
-    dpid=$!
-    pids+=("$dpid")
-    for _ in $(seq 300); do
-        grep -q '^cuzk-daemon ready$' "$work/$name.out" && return 0
-        if ! kill -0 "$dpid" 2>/dev/null; then
-            cat "$work/$name.err" >&2
-            die "daemon $name exited before it was ready"
-        fi
-        sleep 0.1
-    done
-    die "daemon $name not ready after 30 s"
-}
-
-port_of() { sed -n "s/.*listening on 127\.0\.0\.1:0 (port \([0-9]*\)).*/\1/p" "$work/$1.err" | head -1; }
-status_port_of() { sed -n 's/.*status endpoint on .* (port \([0-9]*\)).*/\1/p' "$work/$1.err" | head -1; }
-
-wait_exit() { # PID SECONDS: its exit status (137 when it had to be killed)
-    local pid=$1 t=$(($2 * 10))
-    while kill -0 "$pid" 2>/dev/null && [ $t -gt 0 ]; do
-        sleep 0.1
-        t=$((t - 1))
-    done
-    kill -9 "$pid" 2>/dev/null || true
-    local rc=0
-    wait "$pid" || rc=$?
-    return $rc
-}
+me=run_hostile
+keep=CZ_HOSTILE_KEEP
+# shellcheck source=tests/oracle/daemon_lib.sh
+. "$root/tests/oracle/daemon_lib.sh"
 
 # refuse WHAT ARGS...: the daemon must exit non-zero at once, stderr
 # containing WHAT

@@ -1,0 +1,70 @@
+# Shared by the scripts that test cuzk-daemon from outside (run_grpc.sh,
+# run_hostile.sh); sourced, not run.  Before sourcing set
+#   me      the script's name, for messages
+#   keep    the environment variable that keeps the work directory
+#   daemon  the daemon binary
+# It makes $work (a short path: unix socket paths are limited to 107
+# bytes), removes it on exit unless a check failed or $keep is set, and
+# kills every daemon it started.
+
+work=$(mktemp -d "/tmp/cuzk-$me.XXXXXX")
+failed=0
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do
+        kill -9 "$p" 2>/dev/null || true
+    done
+    if [ $failed = 0 ] && [ -z "${!keep:-}" ]; then
+        rm -rf "$work"
+    else
+        echo "$me: work directory kept: $work" >&2
+    fi
+}
+trap cleanup EXIT
+fail() {
+    echo "$me: FAILED: $*" >&2
+    failed=1
+}
+step() { echo "$me: $*"; }
+die() {
+    fail "$@"
+    exit 1
+}
+
+# start_daemon NAME ARGS...: starts the daemon in the background (pid in
+# $dpid) and waits for "cuzk-daemon ready"; logs in $work/NAME.{out,err}.
+start_daemon() {
+    local name=$1
+    shift
+    "$daemon" "$@" >"$work/$name.out" 2>"$work/$name.err" &
+    dpid=$!
+    pids+=("$dpid")
+    for _ in $(seq 300); do
+        grep -q '^cuzk-daemon ready$' "$work/$name.out" && return 0
+        if ! kill -0 "$dpid" 2>/dev/null; then
+            cat "$work/$name.err" >&2
+            die "daemon $name exited before it was ready"
+        fi
+        sleep 0.1
+    done
+    die "daemon $name not ready after 30 s"
+}
+
+# wait_exit PID SECONDS: the exit status of PID, killing it if it outlives
+# SECONDS (status 137 then).
+wait_exit() {
+    local pid=$1 t=$(($2 * 10))
+    while kill -0 "$pid" 2>/dev/null && [ $t -gt 0 ]; do
+        sleep 0.1
+        t=$((t - 1))
+    done
+    kill -9 "$pid" 2>/dev/null || true
+    local rc=0
+    wait "$pid" || rc=$?
+    return $rc
+}
+
+# The TCP port a daemon logged for --listen 127.0.0.1:0, and its status
+# endpoint's port.
+port_of() { sed -n "s/.*listening on 127\.0\.0\.1:0 (port \([0-9]*\)).*/\1/p" "$work/$1.err" | head -1; }
+status_port_of() { sed -n 's/.*status endpoint on .* (port \([0-9]*\)).*/\1/p' "$work/$1.err" | head -1; }
