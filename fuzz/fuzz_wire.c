@@ -8,7 +8,8 @@
  *   - whatever protobuf-c unpacks with malloc also unpacks, to the same
  *     message, in an arena of exactly the scanner's size, unless the
  *     scanner refused it for a reason its contract names (a limit, a
- *     string with NUL or bad UTF-8, a repeated singular message, a group).
+ *     string with NUL or bad UTF-8, a repeated singular message, a group,
+ *     field number 0, a tag past 32 bits).
  * Seed corpus: fuzz/corpus/wire (written by fuzz/corpus/make_wire.py).
  * Run with scripts/fuzz.sh. */
 #include <stdlib.h>
@@ -57,7 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         CHECK((rc == CZ_ERR_BAD_FORMAT || rc == CZ_ERR_TOO_BIG) && err[0]);
         if (m)
             CHECK(strstr(err, "NUL") || strstr(err, "UTF-8") || strstr(err, "more than") ||
-                  strstr(err, "groups"));
+                  strstr(err, "groups") || strstr(err, "field number 0") ||
+                  strstr(err, "field tag"));
     } else {
         void *mem = malloc(sc.arena ? sc.arena : 1);
         cz_wire_arena ar;

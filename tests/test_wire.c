@@ -117,7 +117,8 @@ static uint8_t *add_field(uint8_t *buf, size_t *len)
 static bool allowed_refusal(const char *err)
 {
     return strstr(err, "NUL") || strstr(err, "UTF-8") || strstr(err, "more than once") ||
-           strstr(err, "groups") || strstr(err, "more than");
+           strstr(err, "groups") || strstr(err, "more than") || strstr(err, "field number 0") ||
+           strstr(err, "field tag");
 }
 
 /* Decodes buf both ways and checks the property. */

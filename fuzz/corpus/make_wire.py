@@ -28,6 +28,9 @@ seeds = {
     "unknown": b"\0" + unknown,
     "prove": b"\1" + field(1, 2, synthetic),
     "prove_empty": b"\1",
+    # found by fuzz_wire: field number 0 in a non-minimal tag (0x81 0x00),
+    # which protobuf-c takes for an unknown field
+    "field0": bytes.fromhex("00100010" "65b00602b8060681001500b806060a07783d00000000"),
 }
 os.makedirs("wire", exist_ok=True)
 for name, data in seeds.items():

@@ -110,8 +110,10 @@ static int scan(scanner *s, const ProtobufCMessageDescriptor *d, const uint8_t *
     for (size_t at = 0; at < n;) {
         uint64_t tag, v;
         size_t tl;
-        if (!varint(p + at, n - at, 5, &tag, &tl) || (tag >> 3) == 0 || tag > UINT32_MAX)
+        if (!varint(p + at, n - at, 5, &tag, &tl) || tag > UINT32_MAX)
             return bad(s, CZ_ERR_BAD_FORMAT, "malformed field tag", d, base + at);
+        if ((tag >> 3) == 0)
+            return bad(s, CZ_ERR_BAD_FORMAT, "field number 0", d, base + at);
         unsigned wt = (unsigned)(tag & 7);
         size_t body = at + tl, len; /* len: the value's bytes, a length prefix included */
         size_t pref = 0;

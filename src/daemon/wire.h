@@ -17,8 +17,9 @@
  * len when non-empty, unknown fields' records and copies, the scanned-
  * member slabs beyond the first 16 members), each allocation counted with
  * the arena's alignment.  A singular message field may appear only once
- * (protobuf would merge repeats, which allocates again); groups are
- * refused.  tests/test_wire.c and fuzz/fuzz_wire.c check the bound: every
+ * (protobuf would merge repeats, which allocates again); groups, field
+ * number 0 and tags that do not fit 32 bits are refused (protobuf-c lets
+ * some of these through as unknown fields).  tests/test_wire.c and fuzz/fuzz_wire.c check the bound: every
  * message that unpacks with malloc also unpacks in an arena of
  * cz_wire_scan's size. */
 #ifndef CZ_DAEMON_WIRE_H
