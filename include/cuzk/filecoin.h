@@ -1,0 +1,300 @@
+/* cuzk: Filecoin's sectors for PoRep: shapes and registered proofs,
+ * hashers, Merkle trees, the stacked-DRG graph, labels, challenges, the
+ * Commit Phase 1 output (C1) and its vanilla proofs, sealing, synthetic C1s,
+ * vanilla verification and the public inputs of the C2 circuit.
+ *
+ * The model is rust-fil-proofs' (storage-proofs-core, storage-proofs-porep,
+ * filecoin-proofs) and rust-filecoin-proofs-api's, written from their
+ * sources; docs/filecoin.md keeps the facts and where each came from.
+ *
+ * Values: a "D" (cz_fc_d) is 32 bytes, a SHA-256 digest truncated to a
+ * field element (byte 31 & 0x3f) or a BLS12-381 Fr in canonical
+ * little-endian form, exactly as the C1 JSON stores it (an array of 32
+ * integers).  Node indexes are u64 (a 64GiB sector has 2^31 nodes). */
+#ifndef CUZK_FILECOIN_H
+#define CUZK_FILECOIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/ff.h"
+#include "cuzk/mem.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    uint8_t b[32];
+} cz_fc_d;
+
+/* --------------------------------------------- shapes, registered proofs --- */
+
+typedef enum {
+    CZ_FC_2KIB,
+    CZ_FC_8MIB,
+    CZ_FC_512MIB,
+    CZ_FC_32GIB,
+    CZ_FC_64GIB,
+    CZ_FC__SHAPES
+} cz_fc_shape_id;
+
+/* A sector size's PoRep shape (filecoin-proofs constants.rs). */
+typedef struct {
+    cz_fc_shape_id id;
+    const char *name;        /* "2KiB", "8MiB", "512MiB", "32GiB", "64GiB" */
+    const char *vanilla_key; /* the C1's vanilla_proofs variant: "StackedDrg2KiBV1" ... */
+    uint64_t sector_size;    /* bytes */
+    unsigned log_nodes;      /* nodes = 2^log_nodes of 32 bytes */
+    unsigned layers;         /* 2 or 11 */
+    unsigned partitions;     /* interactive and synthetic: 1 or 10 */
+    unsigned challenges;     /* per partition: 2 or 18 */
+    unsigned ni_partitions;  /* non-interactive: 13 or 126 (2 or 18 challenges each) */
+    /* TreeR and TreeC: 8-ary base trees of base_levels levels; with
+     * sub_arity 8 there are 8 of them joined by one 8-ary level; with
+     * top_arity 2 two such sub trees joined by one binary level.  TreeD is
+     * binary SHA-256 over all nodes (log_nodes levels). */
+    unsigned base_levels, sub_arity, top_arity;
+} cz_fc_shape;
+
+typedef enum { CZ_FC_API_1_0, CZ_FC_API_1_1, CZ_FC_API_1_2 } cz_fc_api;
+typedef enum { CZ_FC_INTERACTIVE, CZ_FC_SYNTHETIC, CZ_FC_NI } cz_fc_feature;
+
+/* One RegisteredSealProof (rust-filecoin-proofs-api registry.rs). */
+typedef struct {
+    const char *name; /* "StackedDrg2KiBV1_1", as serde writes it */
+    uint64_t id;      /* its number: 0 .. 19; porep_id's first u64 */
+    const cz_fc_shape *shape;
+    cz_fc_api api;
+    cz_fc_feature feature;
+    unsigned partitions; /* shape->partitions, or ni_partitions for NI */
+} cz_fc_proof_type;
+
+const cz_fc_shape *cz_fc_shape_get(cz_fc_shape_id id);
+/* The shape of a sector size in bytes, or written "2KiB" ... "64GiB";
+ * NULL if none. */
+const cz_fc_shape *cz_fc_shape_by_size(uint64_t sector_size);
+const cz_fc_shape *cz_fc_shape_by_name(const char *name);
+/* A registered proof by its serde name or its number; NULL if none. */
+const cz_fc_proof_type *cz_fc_proof_by_name(const char *name);
+const cz_fc_proof_type *cz_fc_proof_by_id(uint64_t id);
+/* The default registered proof of a shape: StackedDrg<size>V1_1. */
+const cz_fc_proof_type *cz_fc_proof_default(const cz_fc_shape *s);
+/* porep_id: id u64 LE || nonce (0) u64 LE || 16 zero bytes. */
+void cz_fc_porep_id(uint8_t out[32], const cz_fc_proof_type *t);
+/* "1.0", "1.1", "1.2" <-> cz_fc_api; -1 / NULL when unknown. */
+int cz_fc_api_parse(const char *s);
+const char *cz_fc_api_name(cz_fc_api a);
+
+/* ------------------------------------------------------------ hashers --- */
+
+/* SHA-256 of msg with the result's byte 31 masked to 6 bits, so it is a
+ * canonical Fr (filecoin-hashers' sha256 domain). */
+void cz_fc_sha256_trunc(cz_fc_d *out, const void *msg, size_t len);
+/* TreeD's node: cz_fc_sha256_trunc(left || right). */
+void cz_fc_sha256_node(cz_fc_d *out, const cz_fc_d *left, const cz_fc_d *right);
+/* Poseidon (MerkleTree hash type) of arity 2, 4, 8 or 11 values, each a
+ * canonical Fr: CZ_OK or CZ_ERR_NOT_CANONICAL (an input >= r) /
+ * CZ_ERR_INVALID_ARG. */
+int cz_fc_poseidon(cz_fc_d *out, const cz_fc_d *in, unsigned arity);
+/* D <-> Fr (canonical little-endian; from: CZ_OK or CZ_ERR_NOT_CANONICAL). */
+int cz_fc_d_to_fr(cz_fr *out, const cz_fc_d *d);
+void cz_fc_d_from_fr(cz_fc_d *out, const cz_fr *a);
+
+/* Fr32 padding: every 254 bits of raw data (little-endian bit order) are
+ * followed by 2 zero bits, so 127 raw bytes become 128 padded bytes (four
+ * 32-byte nodes, each a canonical Fr).  pad writes padded_len =
+ * cz_fc_fr32_padded_len(n) bytes (n must be a multiple of 127); unpad
+ * inverts it (n a multiple of 128), returning CZ_ERR_BAD_FORMAT when a
+ * padding bit is set. */
+size_t cz_fc_fr32_padded_len(size_t raw_len);
+void cz_fc_fr32_pad(uint8_t *out, const uint8_t *raw, size_t raw_len);
+int cz_fc_fr32_unpad(uint8_t *out, const uint8_t *padded, size_t padded_len);
+
+/* ------------------------------------------------------------ merkle --- */
+
+typedef enum { CZ_FC_TREE_D, CZ_FC_TREE_RC } cz_fc_tree_kind; /* SHA-256 binary | Poseidon */
+typedef enum { CZ_FC_PROOF_SINGLE, CZ_FC_PROOF_SUB, CZ_FC_PROOF_TOP } cz_fc_proof_form;
+
+/* One level of an inclusion path: the arity - 1 sibling hashes in the
+ * order the C1 stores them, and the path node's position among its
+ * arity siblings (the "index" of the JSON). */
+typedef struct {
+    uint8_t arity;  /* 2 or 8 */
+    uint8_t index;  /* < arity */
+    cz_fc_d *hashes; /* arity - 1 */
+} cz_fc_path_el;
+
+/* An inclusion proof as the C1 holds it (MerkleProof's Single / Sub /
+ * Top): base levels leaf to root, then the sub level, then the top one. */
+typedef struct {
+    cz_fc_proof_form form;
+    cz_fc_d root, leaf;
+    uint32_t n_levels;    /* base levels + (SUB, TOP: 1) + (TOP: 1) */
+    cz_fc_path_el *levels; /* n_levels, the sub and top levels last */
+} cz_fc_merkle_proof;
+
+/* The form, level count and arities a tree of kind k of shape s has:
+ * TreeD Single of log_nodes binary levels; TreeR/TreeC per the shape. */
+cz_fc_proof_form cz_fc_tree_form(cz_fc_tree_kind k, const cz_fc_shape *s);
+unsigned cz_fc_tree_levels(cz_fc_tree_kind k, const cz_fc_shape *s);
+unsigned cz_fc_tree_arity(cz_fc_tree_kind k, const cz_fc_shape *s, unsigned level);
+
+/* The leaf index a path encodes (sum of index_l * prod of lower arities). */
+uint64_t cz_fc_proof_index(const cz_fc_merkle_proof *p);
+/* The root the path gives for the proof's leaf (kind's hash).  CZ_OK or
+ * CZ_ERR_NOT_CANONICAL (a Poseidon input >= r). */
+int cz_fc_proof_root(const cz_fc_merkle_proof *p, cz_fc_tree_kind k, cz_fc_d *root);
+
+/* A tree of a sector's nodes, dense (every node stored) or sparse (only
+ * the nodes above the leaves given; every other subtree is a default one
+ * whose leaves are all default_leaf, so a 64GiB-shaped tree over a few
+ * thousand leaves costs O(leaves x depth)).  Built through an allocator
+ * (NULL: untracked). */
+typedef struct cz_fc_tree cz_fc_tree;
+
+/* Dense: leaves[0 .. 2^log_nodes).  CZ_OK, CZ_ERR_NOMEM,
+ * CZ_ERR_NOT_CANONICAL (a Poseidon input). */
+int cz_fc_tree_build(cz_fc_tree **out, cz_fc_tree_kind k, const cz_fc_shape *s,
+                     const cz_fc_d *leaves, const cz_allocator *alloc);
+/* Sparse: n leaves at distinct indexes idx[i] (any order), the rest
+ * default_leaf. */
+int cz_fc_tree_build_sparse(cz_fc_tree **out, cz_fc_tree_kind k, const cz_fc_shape *s,
+                            const uint64_t *idx, const cz_fc_d *leaves, size_t n,
+                            const cz_fc_d *default_leaf, const cz_allocator *alloc);
+void cz_fc_tree_free(cz_fc_tree *t);
+void cz_fc_tree_root(const cz_fc_tree *t, cz_fc_d *root);
+/* The inclusion proof of leaf index; its levels' hashes are written into
+ * hashes (cz_fc_tree_proof_hashes(t) values) and levels
+ * (cz_fc_tree_levels) that the caller provides.  CZ_OK or
+ * CZ_ERR_INVALID_ARG (index out of range, or not a leaf of a sparse
+ * tree). */
+int cz_fc_tree_proof(const cz_fc_tree *t, uint64_t index, cz_fc_merkle_proof *p,
+                     cz_fc_path_el *levels, cz_fc_d *hashes);
+size_t cz_fc_tree_proof_hashes(const cz_fc_tree *t);
+
+/* -------------------------------------------------------------- graph --- */
+
+#define CZ_FC_DRG_DEGREE 6
+#define CZ_FC_EXP_DEGREE 8
+#define CZ_FC_PARENTS    14 /* DRG then expander */
+
+/* The stacked-DRG graph of a sector: BucketGraph DRG parents (ChaCha8
+ * seeded from porep_id) and Feistel expander parents, with the API
+ * version's rules (1.0: the predecessor in the last DRG slot and u32
+ * truncation in the expander; 1.1+: the predecessor first). */
+typedef struct {
+    uint64_t nodes;
+    cz_fc_api api;
+    uint8_t drg_seed[28];   /* sha256("Filecoin_DRSample" || porep_id)[0..28) */
+    uint64_t feistel_keys[4];
+    unsigned feistel_bits;  /* half width */
+    uint64_t feistel_mask;
+} cz_fc_graph;
+
+void cz_fc_graph_init(cz_fc_graph *g, const cz_fc_shape *s, const uint8_t porep_id[32],
+                      cz_fc_api api);
+/* The 6 DRG then 8 expander parents of node v (< nodes). */
+void cz_fc_graph_parents(const cz_fc_graph *g, uint64_t v, uint32_t out[CZ_FC_PARENTS]);
+
+/* ------------------------------------------------------ labels, ids --- */
+
+/* replica_id = sha256_trunc(prover_id || sector_id u64 BE || ticket ||
+ * comm_d || porep_id). */
+void cz_fc_replica_id(cz_fc_d *out, const uint8_t prover_id[32], uint64_t sector_id,
+                      const uint8_t ticket[32], const cz_fc_d *comm_d,
+                      const uint8_t porep_id[32]);
+/* prover_id from a miner actor id: the LEB128 of the id, zero-padded to 32
+ * bytes (the ID address payload, as filecoin-ffi builds it). */
+void cz_fc_prover_id(uint8_t out[32], uint64_t miner_id);
+
+#define CZ_FC_LABEL_PARENTS 37
+/* The 37 parent labels of a label: layer 1 repeats the 6 DRG parents' six
+ * times then the first; later layers take the 6 DRG (this layer) and 8
+ * expander (previous layer) labels twice, then the first 9. */
+void cz_fc_label_parents(cz_fc_d out[CZ_FC_LABEL_PARENTS], unsigned layer,
+                         const cz_fc_d drg[CZ_FC_DRG_DEGREE], const cz_fc_d exp[CZ_FC_EXP_DEGREE]);
+/* label = sha256_trunc(replica_id || layer u32 BE || node u64 BE || 20 zero
+ * bytes || the 37 parents); node 0 hashes only the first 64 bytes. */
+void cz_fc_label(cz_fc_d *out, const cz_fc_d *replica_id, unsigned layer, uint64_t node,
+                 const cz_fc_d parents[CZ_FC_LABEL_PARENTS]);
+/* replica node = data + key in Fr.  CZ_OK or CZ_ERR_NOT_CANONICAL. */
+int cz_fc_encode(cz_fc_d *out, const cz_fc_d *key, const cz_fc_d *data);
+
+/* The challenged nodes of partition k (t->shape->challenges of them, each
+ * in 1 .. nodes-1): interactive from replica_id and seed, NI from
+ * replica_id and comm_r, synthetic from replica_id, comm_r and seed.
+ * CZ_OK or CZ_ERR_INVALID_ARG (k out of range). */
+int cz_fc_challenges(uint64_t *out, const cz_fc_proof_type *t, const cz_fc_d *replica_id,
+                     const uint8_t seed[32], const cz_fc_d *comm_r, unsigned k);
+
+/* ---------------------------------------------------------------- C1 --- */
+
+typedef struct {
+    uint32_t index; /* the column's node */
+    cz_fc_d *rows;  /* layers */
+    cz_fc_merkle_proof inclusion; /* TreeC */
+} cz_fc_column_proof;
+
+typedef struct {
+    cz_fc_d parents[CZ_FC_LABEL_PARENTS];
+    uint32_t layer_index;
+    uint64_t node;
+} cz_fc_labeling_proof;
+
+/* One challenge's vanilla proof (storage-proofs-porep stacked Proof). */
+typedef struct {
+    cz_fc_merkle_proof comm_d_proof;      /* TreeD */
+    cz_fc_merkle_proof comm_r_last_proof; /* TreeR */
+    cz_fc_column_proof c_x;
+    cz_fc_column_proof drg[CZ_FC_DRG_DEGREE];
+    cz_fc_column_proof exp[CZ_FC_EXP_DEGREE];
+    cz_fc_labeling_proof *labeling; /* layers */
+    cz_fc_labeling_proof encoding;
+} cz_fc_vanilla_proof;
+
+/* SealCommitPhase1Output.  Its arrays live in memory the C1 owns (taken
+ * from alloc, class CZ_BUF_INPUT); cz_fc_c1_free returns it. */
+typedef struct cz_fc_c1 {
+    const cz_fc_proof_type *proof_type;
+    uint32_t partitions, challenges;  /* per partition */
+    cz_fc_vanilla_proof *proofs;      /* partitions x challenges, partition-major */
+    cz_fc_d comm_r, comm_d, replica_id;
+    uint8_t seed[32], ticket[32];
+    /* memory: a list of chunks */
+    const cz_allocator *alloc;
+    struct cz_fc_chunk *chunks;
+    size_t mem_bytes;
+} cz_fc_c1;
+
+/* Memory of the C1 (bump allocation from its chunks, zero-filled; freed
+ * with the C1).  NULL when the allocator fails. */
+void *cz_fc_c1_alloc(cz_fc_c1 *c1, size_t bytes);
+void cz_fc_c1_free(cz_fc_c1 *c1);
+
+/* Reads a C1 JSON as filecoin-ffi writes it, or Curio's wrapper
+ * {"SectorNum": n, "Phase1Out": "<base64 of the C1 JSON>", "SectorSize":
+ * bytes}, in one pass without a tree of the document, and validates it:
+ * the registered proof and the vanilla_proofs variant agree, partition and
+ * challenge counts, every D 32 integers 0..255, every Fr canonical
+ * (comm_r, comm_d, replica_id, column rows, labels), path lengths, forms
+ * and arities for the shape, rows and labeling proofs per layer, and
+ * comm_c and comm_r_last the same root in every proof.  The first error
+ * names its JSON path ("vanilla_proofs.StackedDrg2KiBV1[0][1]
+ * .comm_d_proofs.data.Single.path.path[3].hashes[0]") and what is wrong.
+ * Returns CZ_OK, CZ_ERR_BAD_FORMAT, CZ_ERR_NOT_CANONICAL, CZ_ERR_UNSUPPORTED
+ * (an unknown registered proof), CZ_ERR_NOMEM; on failure *c1 holds
+ * nothing. */
+int cz_fc_c1_read(cz_fc_c1 *c1, const uint8_t *json, size_t len, const cz_allocator *alloc,
+                  char *err, size_t errlen);
+
+/* Writes the C1 as serde_json does (compact, fields in declaration order):
+ * byte-identical to filecoin-ffi's output for the same values.  *out is
+ * malloc'd (the caller frees it).  CZ_OK or CZ_ERR_NOMEM. */
+int cz_fc_c1_write(const cz_fc_c1 *c1, char **out, size_t *len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CUZK_FILECOIN_H */
