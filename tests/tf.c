@@ -35,6 +35,35 @@ void tf_hex(const char *label, const void *p, size_t n)
     fprintf(stderr, "\n");
 }
 
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+size_t tf_unhex(uint8_t *out, size_t cap, const char *hex)
+{
+    size_t n = 0;
+    int hi = -1;
+    for (; *hex && n < cap; hex++) {
+        int v = hexval(*hex);
+        if (v < 0)
+            continue;
+        if (hi < 0) {
+            hi = v;
+        } else {
+            out[n++] = (uint8_t)(hi << 4 | v);
+            hi = -1;
+        }
+    }
+    return n;
+}
+
 static uint64_t fresh_seed(void)
 {
     uint64_t s = 0;
