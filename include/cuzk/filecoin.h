@@ -20,6 +20,7 @@
 
 #include "cuzk/ff.h"
 #include "cuzk/mem.h"
+#include "cuzk/pool.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -180,23 +181,77 @@ size_t cz_fc_tree_proof_hashes(const cz_fc_tree *t);
 #define CZ_FC_EXP_DEGREE 8
 #define CZ_FC_PARENTS    14 /* DRG then expander */
 
-/* The stacked-DRG graph of a sector: BucketGraph DRG parents (ChaCha8
- * seeded from porep_id) and Feistel expander parents, with the API
- * version's rules (1.0: the predecessor in the last DRG slot and u32
- * truncation in the expander; 1.1+: the predecessor first). */
+/* The stacked-DRG graph of a sector (storage-proofs-core drgraph.rs
+ * BucketGraph, storage-proofs-porep stacked/vanilla/graph.rs StackedGraph,
+ * crypto/feistel.rs; docs/filecoin.md "Graph" has the rules in full):
+ *  - DRG: nodes 0 and 1 have six parents 0.  Node v >= 2 draws five
+ *    parents from ChaCha8Rng::from_seed(drg_seed || v as u32 LE) by bucket
+ *    sampling over the metagraph of 5 v nodes, and has v - 1 as the sixth:
+ *    API 1.0 puts v - 1 last (slot 5), 1.1 and 1.2 first (slot 0).
+ *  - Expander: parent i (0..7) of v is feistel(8 v + i) / 8, a 3-round
+ *    Feistel permutation of [0, 8 nodes) with halves of feistel_bits bits
+ *    (the least h >= 1 with 4^h >= 8 nodes; cycle-walking until the value
+ *    is in range) and round function F(R, k) = the first 8 bytes,
+ *    big-endian, of BLAKE2b-512(R u64 BE || k u64 BE), masked to h bits,
+ *    with keys feistel_keys[0..2].  API 1.0 truncates the permuted value
+ *    to u32 before dividing (32GiB and 64GiB, whose 8 nodes exceed 2^32,
+ *    get only parents below 2^29); 1.1+ divide the u64.
+ * Every parent is a u32 (nodes <= 2^31). */
 typedef struct {
     uint64_t nodes;
     cz_fc_api api;
-    uint8_t drg_seed[28];   /* sha256("Filecoin_DRSample" || porep_id)[0..28) */
-    uint64_t feistel_keys[4];
-    unsigned feistel_bits;  /* half width */
-    uint64_t feistel_mask;
+    uint8_t drg_seed[28];     /* sha256("Filecoin_DRSample" || porep_id)[0..28) */
+    uint64_t feistel_keys[4]; /* sha256("Filecoin_Feistel" || porep_id) as 4 u64 LE; 3 used */
+    unsigned feistel_bits;    /* h, the half width */
+    uint64_t feistel_mask;    /* 2^h - 1 */
 } cz_fc_graph;
 
 void cz_fc_graph_init(cz_fc_graph *g, const cz_fc_shape *s, const uint8_t porep_id[32],
                       cz_fc_api api);
 /* The 6 DRG then 8 expander parents of node v (< nodes). */
 void cz_fc_graph_parents(const cz_fc_graph *g, uint64_t v, uint32_t out[CZ_FC_PARENTS]);
+/* The two halves of cz_fc_graph_parents. */
+void cz_fc_graph_drg_parents(const cz_fc_graph *g, uint64_t v, uint32_t out[CZ_FC_DRG_DEGREE]);
+void cz_fc_graph_exp_parents(const cz_fc_graph *g, uint64_t v, uint32_t out[CZ_FC_EXP_DEGREE]);
+/* The Feistel round function F(right, feistel_keys[round]) (round 0..2),
+ * masked to feistel_bits bits. */
+uint64_t cz_fc_feistel_round(const cz_fc_graph *g, uint64_t right, unsigned round);
+
+/* The parent cache (storage-proofs-porep stacked/vanilla/cache.rs,
+ * ParentCache::generate): for every node in order its 14 parents as u32
+ * LE, 56 bytes a node, nodes x 56 bytes in all; parent_cache.json
+ * publishes the file's SHA-256 under its name. */
+#define CZ_FC_PARENT_ROW  (4 * CZ_FC_PARENTS)
+#define CZ_FC_PARENT_NAME 80 /* bytes for a name and its NUL */
+
+/* A fast producer of the cache's rows: the graph and a table of the
+ * Feistel round function (3 x 2^feistel_bits u32, 1.5 MiB at most), which
+ * leaves the expander no hashing.  Made through alloc (NULL: untracked,
+ * class CZ_BUF_SCRATCH), its table filled on pool (NULL: this thread).
+ * CZ_OK, CZ_ERR_NOMEM or CZ_ERR_INVALID_ARG. */
+typedef struct cz_fc_parent_gen cz_fc_parent_gen;
+int cz_fc_parent_gen_new(cz_fc_parent_gen **out, const cz_fc_graph *g, cz_pool *pool,
+                         const cz_allocator *alloc);
+void cz_fc_parent_gen_free(cz_fc_parent_gen *pg);
+/* The rows of nodes [first, first + n) (all < nodes) into out (n x 56
+ * bytes), byte for byte the cache file's.  Safe from many threads. */
+void cz_fc_parent_gen_rows(const cz_fc_parent_gen *pg, uint64_t first, uint64_t n,
+                           uint8_t *out);
+/* SHA-256 of the whole cache, produced in order in chunks on pool (NULL:
+ * this thread; the calling thread hashes while the pool makes the next
+ * chunk).  CZ_OK, CZ_ERR_NOMEM. */
+int cz_fc_parent_cache_digest(uint8_t out[32], const cz_fc_graph *g, cz_pool *pool,
+                              const cz_allocator *alloc);
+/* The cache file's name without ".cache", the key of parent_cache.json:
+ * "v28-sdr-parent-" and the hex of sha256("poseidon_hasher" || the
+ * StackedGraph identifier || feistel_keys u64 LE || nodes u32 LE) (cache.rs
+ * cache_path; the identifier as graph.rs and drgraph.rs format it). */
+void cz_fc_parent_cache_name(char out[CZ_FC_PARENT_NAME], const cz_fc_graph *g);
+/* The digest parent_cache.json publishes for a name (64 hex digits) and
+ * the sector size it lists (sector_size may be NULL); NULL when it lists
+ * none (it lists API 1.0 and 1.1 graphs only: the synthetic and NI
+ * proofs' porep ids give other graphs). */
+const char *cz_fc_parent_cache_published(const char *name, uint64_t *sector_size);
 
 /* ------------------------------------------------------ labels, ids --- */
 
