@@ -47,6 +47,7 @@ int cz_bench_setup(int argc, char **argv);
 int cz_bench_engine(int argc, char **argv);
 int cz_bench_circuit_info(int argc, char **argv);
 int cz_bench_gpu_partition(int argc, char **argv);
+int cz_bench_parent_cache(int argc, char **argv);
 /* single, batch, stress, status, metrics, preload, evict, cancel (argv[0]) */
 int cz_bench_client(int argc, char **argv);
 

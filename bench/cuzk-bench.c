@@ -7,6 +7,9 @@
  *   cuzk-bench ntt [--log N | --from A --to B] [--threads T] [--inverse] [--coset]
  *   cuzk-bench h --log N [--threads T]
  *       Fr NTT family and the Groth16 H step
+ *   cuzk-bench parent-cache --sector-size S [--registered-proof NAME |
+ *                           --porep-id N] [--threads T]
+ *       the SDR parent cache's digest against parent_cache.json
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +110,7 @@ static void usage(void)
                     "  engine  the proving engine in process on synthetic jobs\n"
                     "  circuit-info  shape and R1CS digest of a gadget or circuit\n"
                     "  gpu-partition  prove_start of a PoRep-shaped partition on the GPU\n"
+                    "  parent-cache   the SDR parent cache's digest (cuzk-bench parent-cache --help)\n"
                     "  single, batch, stress, status, metrics, preload, evict, cancel\n"
                     "          client of cuzk-daemon (--addr ADDR; cuzk-bench batch --help)\n"
                     "options of micro: --filter S  --time SEC  --samples N  --csv\n");
@@ -128,6 +132,8 @@ int main(int argc, char **argv)
         return cz_bench_h(argc - 1, argv + 1);
     if (!strcmp(argv[1], "gpu-partition"))
         return cz_bench_gpu_partition(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "parent-cache"))
+        return cz_bench_parent_cache(argc - 1, argv + 1);
     if (!strcmp(argv[1], "circuit-info"))
         return cz_bench_circuit_info(argc - 1, argv + 1);
     if (!strcmp(argv[1], "prove"))
