@@ -136,7 +136,10 @@ typedef struct {
 } cz_fc_merkle_proof;
 
 /* The form, level count and arities a tree of kind k of shape s has:
- * TreeD Single of log_nodes binary levels; TreeR/TreeC per the shape. */
+ * TreeD Single of log_nodes binary levels; TreeR/TreeC base_levels 8-ary
+ * levels, then one 8-ary level when sub_arity is 8 (SUB), then one binary
+ * level when top_arity is 2 (TOP).  The arity of a level past the last
+ * is 0. */
 cz_fc_proof_form cz_fc_tree_form(cz_fc_tree_kind k, const cz_fc_shape *s);
 unsigned cz_fc_tree_levels(cz_fc_tree_kind k, const cz_fc_shape *s);
 unsigned cz_fc_tree_arity(cz_fc_tree_kind k, const cz_fc_shape *s, unsigned level);
