@@ -13,7 +13,9 @@
  * Seed corpus: fuzz/corpus/c1, written by `build/<dir>/test_fc_c1
  * --write-seeds fuzz/corpus/c1` (tests/test_fc_c1.c's write_seeds: random
  * 2KiB C1s of API 1.0, 1.1 and the synthetic feature from generator seed
- * 1, one of them in Curio's wrapper, and a wrapper of an empty object).
+ * 1, one of them in Curio's wrapper, a wrapper of an empty object, and two
+ * inputs the fuzzer found: an empty key and a path too long for the
+ * message).
  * Run with scripts/fuzz.sh. */
 #include <stdlib.h>
 #include <string.h>

@@ -17,6 +17,8 @@
  *     non-canonical values, wrong registered proofs, every count, indexes,
  *     comm_c / comm_r_last mismatches, a million-element path (refused at
  *     once, in little memory), bad base64.
+ *   - messages: an empty key, a path too long for the buffer, the
+ *     wrapper's own string (what fuzz_c1 found).
  * `test_fc_c1 --write-seeds DIR` writes the fuzz seeds of fuzz/fuzz_c1.c. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -1492,6 +1494,50 @@ static void test_bad_base64(void)
     }
 }
 
+/* ------------------------------------------------------ messages --- */
+
+/* An unknown member nested depth deep, each key a copy of a long path,
+ * cut off inside: the message must keep its end within err's size. */
+static char *deep_unknown(unsigned depth, size_t *n)
+{
+    static const char key[] = "vanilla_proofs.StackedDrg2KiBV1[0][0].replica_column_proofs.c_x";
+    char *o = malloc(depth * (sizeof key + 8) + 64);
+    size_t k = (size_t)sprintf(o, "{\"SectorNum\":0,\"Phase5Out\":");
+    for (unsigned i = 0; i < depth; i++)
+        k += (size_t)sprintf(o + k, "{\"%s\":", key);
+    k += (size_t)sprintf(o + k, "[1,");
+    *n = k;
+    return o;
+}
+
+/* What fuzz_c1 found: a message must name a path even for an empty key,
+ * keep its end when the path is long, and "Phase1Out" is also the path of
+ * the wrapper's own string. */
+static void test_messages(void)
+{
+    char small[512];
+    cz_fc_c1 c1;
+    int rc = cz_fc_c1_read(&c1, (const uint8_t *)"{\"\":\x02}", 6, NULL, small, sizeof small);
+    TF_CHECK_MSG(rc == CZ_ERR_BAD_FORMAT && strncmp(small, "\"\": expected a value", 20) == 0, "%s",
+                 small);
+    size_t n;
+    char *d = deep_unknown(60, &n);
+    rc = cz_fc_c1_read(&c1, (const uint8_t *)d, n, NULL, small, sizeof small);
+    size_t l = strlen(small);
+    TF_CHECK_MSG(rc == CZ_ERR_BAD_FORMAT && l < sizeof small && small[l - 1] == ')' &&
+                     strstr(small, "...") && strstr(small, ".replica_co...: unexpected end of input"),
+                 "%s", small);
+    free(d);
+    rc = cz_fc_c1_read(&c1, (const uint8_t *)"{\"SectorNum\":1,\"Phase1Out\":\"e\x04\"}", 31, NULL,
+                       small, sizeof small);
+    TF_CHECK_MSG(rc == CZ_ERR_BAD_FORMAT &&
+                     strncmp(small, "Phase1Out: a control character (0x04) in a string", 49) == 0,
+                 "%s", small);
+    /* a message cut to a tiny buffer is still a NUL-terminated prefix */
+    rc = cz_fc_c1_read(&c1, (const uint8_t *)"[]", 2, NULL, small, 8);
+    TF_CHECK(rc == CZ_ERR_BAD_FORMAT && strcmp(small, "top lev") == 0);
+}
+
 /* ---------------------------------------------------- fuzz seeds --- */
 
 static int write_file(const char *dir, const char *name, const char *data, size_t n)
@@ -1535,6 +1581,12 @@ static int write_seeds(const char *dir)
     }
     bad |= write_file(dir, "empty_wrapper.json",
                       "{\"SectorNum\":0,\"Phase1Out\":\"e30=\",\"SectorSize\":2048}", 50);
+    /* what the fuzzer found (test_messages) */
+    bad |= write_file(dir, "empty_key.json", "{\"\":\x02}", 6);
+    size_t n;
+    char *d = deep_unknown(60, &n);
+    bad |= write_file(dir, "deep_unknown.json", d, n);
+    free(d);
     return bad;
 }
 
@@ -1543,10 +1595,11 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
         return write_seeds(argv[2]);
     static const tf_test tests[] = {
-        TF_TEST(test_tree_shape), TF_TEST(test_format_pinned), TF_TEST(test_roundtrip_small),
-        TF_TEST(test_spellings),  TF_TEST(test_truncated),     TF_TEST(test_wrong_types),
-        TF_TEST(test_bad_values), TF_TEST(test_bad_counts),    TF_TEST(test_bad_structure),
-        TF_TEST(test_bad_base64), TF_TEST(test_roundtrip_32g), TF_TEST(test_roundtrip_64g),
+        TF_TEST(test_tree_shape),    TF_TEST(test_format_pinned), TF_TEST(test_roundtrip_small),
+        TF_TEST(test_spellings),     TF_TEST(test_truncated),     TF_TEST(test_wrong_types),
+        TF_TEST(test_bad_values),    TF_TEST(test_bad_counts),    TF_TEST(test_bad_structure),
+        TF_TEST(test_bad_base64),    TF_TEST(test_messages),      TF_TEST(test_roundtrip_32g),
+        TF_TEST(test_roundtrip_64g),
     };
     int rc = tf_run(argc, argv, tests, sizeof tests / sizeof tests[0]);
     printf("test_fc_c1: %d error messages checked\n", n_expect);
