@@ -137,7 +137,10 @@ typedef struct {
 } cz_fc_merkle_proof;
 
 /* The form, level count and arities a tree of kind k of shape s has:
- * TreeD Single of log_nodes binary levels; TreeR/TreeC per the shape. */
+ * TreeD Single of log_nodes binary levels; TreeR/TreeC base_levels 8-ary
+ * levels, then one 8-ary level when sub_arity is 8 (SUB), then one binary
+ * level when top_arity is 2 (TOP).  The arity of a level past the last
+ * is 0. */
 cz_fc_proof_form cz_fc_tree_form(cz_fc_tree_kind k, const cz_fc_shape *s);
 unsigned cz_fc_tree_levels(cz_fc_tree_kind k, const cz_fc_shape *s);
 unsigned cz_fc_tree_arity(cz_fc_tree_kind k, const cz_fc_shape *s, unsigned level);
@@ -288,10 +291,13 @@ int cz_fc_challenges(uint64_t *out, const cz_fc_proof_type *t, const cz_fc_d *re
 
 typedef struct {
     uint32_t index; /* the column's node */
-    cz_fc_d *rows;  /* layers */
+    cz_fc_d *rows;  /* layers: the node's label in layer 1 .. L */
     cz_fc_merkle_proof inclusion; /* TreeC */
 } cz_fc_column_proof;
 
+/* A LabelingProof or EncodingProof: the 37 parent labels as the label
+ * hashes them (filecoin-proofs stores them repeated, cz_fc_label_parents'
+ * order), the layer (1 .. L) and the challenged node. */
 typedef struct {
     cz_fc_d parents[CZ_FC_LABEL_PARENTS];
     uint32_t layer_index;
@@ -310,43 +316,79 @@ typedef struct {
 } cz_fc_vanilla_proof;
 
 /* SealCommitPhase1Output.  Its arrays live in memory the C1 owns (taken
- * from alloc, class CZ_BUF_INPUT); cz_fc_c1_free returns it. */
+ * from alloc, class CZ_BUF_INPUT); cz_fc_c1_free returns it.  A C1 built
+ * by hand starts zeroed with alloc set (NULL: cz_allocator_default). */
 typedef struct cz_fc_c1 {
     const cz_fc_proof_type *proof_type;
     uint32_t partitions, challenges;  /* per partition */
     cz_fc_vanilla_proof *proofs;      /* partitions x challenges, partition-major */
     cz_fc_d comm_r, comm_d, replica_id;
     uint8_t seed[32], ticket[32];
+    /* Curio's wrapper, when the C1 came in one (cz_fc_c1_read): its
+     * SectorNum and SectorSize (the latter checked against the shape). */
+    bool wrapped;
+    uint64_t sector_num, sector_size;
     /* memory: a list of chunks */
     const cz_allocator *alloc;
     struct cz_fc_chunk *chunks;
-    size_t mem_bytes;
+    size_t mem_bytes; /* taken from alloc, chunk headers included */
 } cz_fc_c1;
 
-/* Memory of the C1 (bump allocation from its chunks, zero-filled; freed
- * with the C1).  NULL when the allocator fails. */
+/* Memory of the C1 (bump allocation from its chunks, 16-byte aligned,
+ * zero-filled; freed with the C1).  A new chunk is half of what the C1
+ * holds (16 KiB to 4 MiB), a request of a quarter chunk or more a chunk of
+ * its own, so at most about a third of mem_bytes is unused.  NULL when the
+ * allocator fails. */
 void *cz_fc_c1_alloc(cz_fc_c1 *c1, size_t bytes);
+/* Returns the C1's memory and zeroes *c1.  NULL: no-op. */
 void cz_fc_c1_free(cz_fc_c1 *c1);
 
 /* Reads a C1 JSON as filecoin-ffi writes it, or Curio's wrapper
  * {"SectorNum": n, "Phase1Out": "<base64 of the C1 JSON>", "SectorSize":
- * bytes}, in one pass without a tree of the document, and validates it:
- * the registered proof and the vanilla_proofs variant agree, partition and
- * challenge counts, every D 32 integers 0..255, every Fr canonical
- * (comm_r, comm_d, replica_id, column rows, labels), path lengths, forms
- * and arities for the shape, rows and labeling proofs per layer, and
- * comm_c and comm_r_last the same root in every proof.  The first error
- * names its JSON path ("vanilla_proofs.StackedDrg2KiBV1[0][1]
- * .comm_d_proofs.data.Single.path.path[3].hashes[0]") and what is wrong.
- * Returns CZ_OK, CZ_ERR_BAD_FORMAT, CZ_ERR_NOT_CANONICAL, CZ_ERR_UNSUPPORTED
- * (an unknown registered proof), CZ_ERR_NOMEM; on failure *c1 holds
- * nothing. */
+ * bytes} (told apart by the first member with a name of either), in one
+ * pass without a tree of the document, into *c1 (overwritten: free a C1
+ * before reading into it again), its memory from alloc (NULL: the
+ * default).  It validates as it reads:
+ *   - JSON: strict RFC 8259; integers digits only (no sign, fraction or
+ *     exponent) within their Rust type (u32, u64, usize);
+ *   - members in any order, each once, none missing, unknown ones ignored
+ *     (serde's derived Deserialize); enums {"Variant": value};
+ *   - registered_proof known and vanilla_proofs' variant its shape's
+ *     vanilla_key; the registered proof's partitions, shape->challenges
+ *     proofs in each;
+ *   - every D 32 integers 0..255; comm_r, comm_d, replica_id, column rows,
+ *     labeling and encoding parents and every TreeR / TreeC hash, root and
+ *     leaf a canonical Fr; every TreeD value byte 31 < 0x40; seed and
+ *     ticket any bytes;
+ *   - paths of the form, levels and arities of cz_fc_tree_*, each index
+ *     below its arity; rows = layers; 37 parents; labeling proofs = layers
+ *     with layer_index 1 .. L in order, the encoding proof's L; column
+ *     indexes and labeling nodes below the sector's nodes; 6 drg_parents,
+ *     8 exp_parents; Column's _h null;
+ *   - comm_c (the root of every column proof) and comm_r_last (of every
+ *     comm_r_last_proof) one value across all proofs;
+ *   - the wrapper: SectorNum and SectorSize u64, SectorSize the shape's
+ *     sector size, Phase1Out standard base64 with padding (decoded into
+ *     memory from alloc, class CZ_BUF_INPUT, returned before this returns).
+ * An array is refused at its first element past the shape's count, before
+ * it is read.  The first error is the message: the JSON path of the value
+ * at fault, then what is wrong, then the byte offset
+ * ("vanilla_proofs.StackedDrg2KiBV1[0][1].comm_d_proofs.data.Single.path
+ * .path[3].hashes[0][7]: 256 is not a byte (byte 5123)"), "Phase1Out: "
+ * before the paths inside a wrapper's C1.  Returns CZ_OK,
+ * CZ_ERR_BAD_FORMAT, CZ_ERR_NOT_CANONICAL (an Fr >= r, a TreeD value with
+ * byte 31 >= 0x40), CZ_ERR_UNSUPPORTED (an unknown registered proof),
+ * CZ_ERR_NOMEM, CZ_ERR_INVALID_ARG; on failure *c1 is zeroed. */
 int cz_fc_c1_read(cz_fc_c1 *c1, const uint8_t *json, size_t len, const cz_allocator *alloc,
                   char *err, size_t errlen);
 
-/* Writes the C1 as serde_json does (compact, fields in declaration order):
- * byte-identical to filecoin-ffi's output for the same values.  *out is
- * malloc'd (the caller frees it).  CZ_OK or CZ_ERR_NOMEM. */
+/* Writes the C1 as serde_json::to_vec does (compact, fields in declaration
+ * order, integers in decimal, Column's "_h":null, enums {"Variant":...}):
+ * byte-identical to filecoin-ffi's output for the same values.  The
+ * wrapper is not written.  *out is malloc'd (the caller frees it) with a
+ * NUL after its *len bytes.  CZ_OK, CZ_ERR_NOMEM, or CZ_ERR_INVALID_ARG
+ * (no proof type, or a proof whose arrays are missing or whose levels are
+ * fewer than its form needs). */
 int cz_fc_c1_write(const cz_fc_c1 *c1, char **out, size_t *len);
 
 #ifdef __cplusplus
