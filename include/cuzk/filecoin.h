@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "cuzk/ff.h"
+#include "cuzk/groth16.h"
 #include "cuzk/mem.h"
 #include "cuzk/pool.h"
 
@@ -390,6 +391,96 @@ int cz_fc_c1_read(cz_fc_c1 *c1, const uint8_t *json, size_t len, const cz_alloca
  * (no proof type, or a proof whose arrays are missing or whose levels are
  * fewer than its form needs). */
 int cz_fc_c1_write(const cz_fc_c1 *c1, char **out, size_t *len);
+
+
+/* ------------------------------------------------ sealing, synthetic C1 --- */
+
+/* What a seal (or a synthetic C1) is made from. */
+typedef struct {
+    const cz_fc_proof_type *proof_type;
+    uint8_t prover_id[32];
+    uint64_t sector_id;
+    uint8_t ticket[32];
+    uint8_t seed[32];    /* the interactive challenge seed */
+    const uint8_t *data; /* sector_size bytes of Fr32-padded data (every node's
+                            byte 31 < 0x40); NULL: all zero (a CC sector) */
+} cz_fc_sector;
+
+/* Seals the sector in memory (every node of every layer: 2-layer shapes;
+ * 2KiB and 8MiB in seconds, 512MiB in minutes and ~3 GiB) and writes the
+ * C1 of its challenges (every partition's) into *c1, memory from alloc
+ * (class CZ_BUF_OTHER for the sealing, CZ_BUF_INPUT for the C1).  CZ_OK,
+ * CZ_ERR_INVALID_ARG (bad data, unsupported shape), CZ_ERR_NOMEM, with err
+ * set. */
+int cz_fc_seal(cz_fc_c1 *c1, const cz_fc_sector *sec, const cz_allocator *alloc, char *err,
+               size_t errlen);
+
+/* A C1 for any sector size, consistent in every check the circuit and the
+ * vanilla verifier make, without sealing a sector: the data is all zero
+ * (sec->data must be NULL), the labels of the challenged nodes are
+ * computed from their parents', the labels of every other node involved
+ * (the challenges' parents) are drawn from `seed`, and TreeC and TreeR are
+ * sparse trees over the involved nodes.  Interactive registered proofs
+ * only (NI and synthetic challenges depend on comm_r: CZ_ERR_UNSUPPORTED).
+ * A 32GiB C1 takes a second or two and tens of MiB. */
+int cz_fc_c1_synth(cz_fc_c1 *c1, const cz_fc_sector *sec, uint64_t seed,
+                   const cz_allocator *alloc, char *err, size_t errlen);
+
+/* ------------------------------------------------------- verification --- */
+
+/* What the vanilla verifier checks against the C1's own values, and
+ * optionally the sector's identity: with prover_id (non-NULL) the C1's
+ * replica_id must equal cz_fc_replica_id(prover_id, sector_id, ticket
+ * (the C1's), comm_d, porep_id). */
+typedef struct {
+    const uint8_t *prover_id; /* NULL: replica_id taken as given */
+    uint64_t sector_id;
+    const uint8_t *porep_id;  /* NULL: the registered proof's */
+    int api;                  /* cz_fc_api, or -1: the registered proof's */
+    cz_pool *pool;            /* the challenges verified on it (NULL: this thread) */
+} cz_fc_verify_opts;
+
+/* Rust-fil-proofs' vanilla verification of every challenge of every
+ * partition: the challenges re-derived, every inclusion path (TreeD to
+ * comm_d, columns to comm_c, TreeR to comm_r_last, comm_r = Poseidon-2
+ * (comm_c, comm_r_last)), the parents the graph names, each layer's label
+ * recomputed from the parents' rows, the encoding.  CZ_OK, or
+ * CZ_ERR_BAD_PROOF with err naming the partition, challenge and check
+ * ("partition 0, challenge 1 (node 27): drg_parents[3]: column index 12,
+ * the graph's node is 14"), the first failing challenge in order whatever
+ * the pool; CZ_ERR_NOMEM. */
+int cz_fc_vanilla_verify(const cz_fc_c1 *c1, const cz_fc_verify_opts *opts, char *err,
+                         size_t errlen);
+
+/* The public inputs of partition k's circuit as StackedCompound::
+ * generate_public_inputs builds them (ONE excluded): replica_id, comm_d,
+ * comm_r, then per challenge c: c (TreeD), its 6 DRG and 8 expander
+ * parents (TreeC), c (the challenge), c (TreeR), c (TreeC); 3 + 18 x
+ * challenges values.  CZ_OK, CZ_ERR_INVALID_ARG (k), CZ_ERR_NOT_CANONICAL
+ * (replica_id, comm_d or comm_r). */
+size_t cz_fc_public_input_count(const cz_fc_proof_type *t);
+int cz_fc_public_inputs(cz_fr *out, const cz_fc_proof_type *t, const cz_fc_graph *g,
+                        const cz_fc_d *replica_id, const cz_fc_d *comm_d, const cz_fc_d *comm_r,
+                        const uint8_t seed[32], unsigned k);
+
+/* Seal verification (filecoin-proofs verify_seal): comm_r, comm_d and seed
+ * non-zero, comm_r and comm_d canonical, replica_id recomputed, then each
+ * partition's 192-byte proof verified under pvk with its public inputs.
+ * *valid says the answer; CZ_OK whenever the inputs were well-formed (a
+ * proof that does not verify is *valid = false), CZ_ERR_BAD_LENGTH (proofs
+ * not partitions x 192 bytes), CZ_ERR_INVALID_ARG / CZ_ERR_NOT_CANONICAL
+ * (a zero or non-canonical value, a vk with the wrong input count), with
+ * err set. */
+typedef struct {
+    const cz_fc_proof_type *proof_type;
+    cz_fc_d comm_r, comm_d;
+    uint8_t prover_id[32];
+    uint64_t sector_id;
+    uint8_t ticket[32], seed[32];
+    cz_fc_verify_opts overrides; /* porep_id / api overrides (prover_id unused) */
+} cz_fc_seal_info;
+int cz_fc_verify_seal(const cz_groth16_pvk *pvk, const uint8_t *proofs, size_t len,
+                      const cz_fc_seal_info *info, bool *valid, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }
