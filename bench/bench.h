@@ -48,6 +48,8 @@ int cz_bench_engine(int argc, char **argv);
 int cz_bench_circuit_info(int argc, char **argv);
 int cz_bench_gpu_partition(int argc, char **argv);
 int cz_bench_parent_cache(int argc, char **argv);
+/* seal, c1-synth, c1-verify, verify-seal (argv[0]) */
+int cz_bench_sector(int argc, char **argv);
 /* single, batch, stress, status, metrics, preload, evict, cancel (argv[0]) */
 int cz_bench_client(int argc, char **argv);
 

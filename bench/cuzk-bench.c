@@ -10,6 +10,8 @@
  *   cuzk-bench parent-cache --sector-size S [--registered-proof NAME |
  *                           --porep-id N] [--threads T]
  *       the SDR parent cache's digest against parent_cache.json
+ *   cuzk-bench seal | c1-synth | c1-verify | verify-seal ...
+ *       Filecoin sectors (bench/sector.c)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +113,10 @@ static void usage(void)
                     "  circuit-info  shape and R1CS digest of a gadget or circuit\n"
                     "  gpu-partition  prove_start of a PoRep-shaped partition on the GPU\n"
                     "  parent-cache   the SDR parent cache's digest (cuzk-bench parent-cache --help)\n"
+                    "  seal    seal a 2KiB/8MiB/512MiB sector in memory, write its C1 JSON\n"
+                    "  c1-synth  a synthetic C1 of any sector size (2KiB .. 64GiB)\n"
+                    "  c1-verify  read, validate and vanilla-verify a C1 JSON\n"
+                    "  verify-seal  verify a PoRep's partition proofs (exit 0 valid, 1 invalid)\n"
                     "  single, batch, stress, status, metrics, preload, evict, cancel\n"
                     "          client of cuzk-daemon (--addr ADDR; cuzk-bench batch --help)\n"
                     "options of micro: --filter S  --time SEC  --samples N  --csv\n");
@@ -142,6 +148,10 @@ int main(int argc, char **argv)
         return cz_bench_verify(argc - 1, argv + 1);
     if (!strcmp(argv[1], "setup"))
         return cz_bench_setup(argc - 1, argv + 1);
+    static const char *const sector_cmds[] = {"seal", "c1-synth", "c1-verify", "verify-seal"};
+    for (size_t i = 0; i < sizeof sector_cmds / sizeof sector_cmds[0]; i++)
+        if (!strcmp(argv[1], sector_cmds[i]))
+            return cz_bench_sector(argc - 1, argv + 1);
     if (!strcmp(argv[1], "engine"))
         return cz_bench_engine(argc - 1, argv + 1);
 #ifdef CZ_HAVE_DAEMON

@@ -33,3 +33,11 @@ if(TARGET cuzk-daemon)
                    ${CMAKE_BUILD_TYPE})
   set_tests_properties(grpc_hostile PROPERTIES TIMEOUT 600)
 endif()
+
+# The Filecoin commands of cuzk-bench (seal, c1-synth, c1-verify,
+# verify-seal) as an operator runs them: outputs, exit statuses 0 / 1 / 2
+# and messages (tests/oracle/run_fc_cli.sh).  A few seconds.
+add_test(NAME fc_cli
+         COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_fc_cli.sh $<TARGET_FILE:cuzk-bench>
+                 $<TARGET_FILE:test_fc_sector>)
+set_tests_properties(fc_cli PROPERTIES TIMEOUT 300)

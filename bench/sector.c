@@ -1,0 +1,518 @@
+/* cuzk-bench seal, c1-synth, c1-verify, verify-seal: Filecoin sectors.
+ *
+ *   cuzk-bench seal --sector-size 2KiB [--data FILE | --data-seed N]
+ *       --prover-id HEX --sector-id N --ticket HEX --seed HEX
+ *       [--registered-proof NAME] --out c1.json
+ *     seals a sector in memory (FILE: raw data, at most 127/128 of the
+ *     sector, zero-filled to it, then Fr32-padded; --data-seed: seeded
+ *     random raw data; neither: zero data, a CC sector) and writes its C1.
+ *   cuzk-bench c1-synth --sector-size 32GiB [--seed N] [--registered-proof
+ *       NAME] [--prover-id HEX --sector-id N --ticket HEX --porep-seed HEX]
+ *       --out c1.json
+ *     a synthetic C1 (zero data; ids drawn from --seed unless given).
+ *   cuzk-bench c1-verify --c1 FILE [--prover-id HEX --sector-id N]
+ *       [--porep-id HEX] [--api-version V]
+ *     reads and validates a C1 (raw or Curio's wrapper), then runs the
+ *     vanilla verifier; with --prover-id the replica_id is checked too.
+ *   cuzk-bench verify-seal --sector-size SIZE --vk FILE --proof FILE
+ *       --comm-r HEX --comm-d HEX --prover-id HEX --sector-id N --ticket HEX
+ *       --seed HEX [--porep-id HEX] [--api-version 1.0|1.1|1.2]
+ *       [--registered-proof NAME]
+ *
+ * 32-byte values are 64 hex digits of the bytes as the C1 JSON stores
+ * them.  seal and c1-synth print `comm_d <hex>` and `comm_r <hex>` on
+ * stdout, times and peak RSS on stderr.  c1-verify and verify-seal print
+ * `valid` (exit 0) or `invalid` (exit 1, the reason on stderr); bad input
+ * exits 2 with a message. */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "bench.h"
+#include "cuzk/err.h"
+#include "cuzk/filecoin.h"
+#include "cuzk/rand.h"
+
+typedef struct {
+    const char *size, *data, *prover_id, *ticket, *seed, *proof_name, *out, *c1, *vk, *proof;
+    const char *comm_r, *comm_d, *porep_id, *api, *porep_seed, *sector_id;
+    const char *data_seed, *rng_seed;
+} opts;
+
+static int parse(int argc, char **argv, opts *o)
+{
+    memset(o, 0, sizeof *o);
+    static const struct {
+        const char *flag;
+        size_t off;
+    } F[] = {
+        {"--sector-size", offsetof(opts, size)},   {"--data", offsetof(opts, data)},
+        {"--data-seed", offsetof(opts, data_seed)}, {"--prover-id", offsetof(opts, prover_id)},
+        {"--sector-id", offsetof(opts, sector_id)}, {"--ticket", offsetof(opts, ticket)},
+        {"--seed", offsetof(opts, seed)},           {"--registered-proof", offsetof(opts, proof_name)},
+        {"--out", offsetof(opts, out)},             {"--c1", offsetof(opts, c1)},
+        {"--vk", offsetof(opts, vk)},               {"--proof", offsetof(opts, proof)},
+        {"--comm-r", offsetof(opts, comm_r)},       {"--comm-d", offsetof(opts, comm_d)},
+        {"--porep-id", offsetof(opts, porep_id)},   {"--api-version", offsetof(opts, api)},
+        {"--porep-seed", offsetof(opts, porep_seed)},
+    };
+    for (int i = 1; i < argc; i++) {
+        size_t k = 0;
+        while (k < sizeof F / sizeof F[0] && strcmp(argv[i], F[k].flag) != 0)
+            k++;
+        if (k == sizeof F / sizeof F[0] || i + 1 >= argc) {
+            fprintf(stderr, "cuzk-bench %s: unknown or incomplete option '%s'\n", argv[0],
+                    argv[i]);
+            return -1;
+        }
+        *(const char **)((char *)o + F[k].off) = argv[++i];
+    }
+    return 0;
+}
+
+static int need(const char *cmd, const char *v, const char *flag)
+{
+    if (v == NULL)
+        fprintf(stderr, "cuzk-bench %s: %s is required\n", cmd, flag);
+    return v != NULL;
+}
+
+static int hex32(uint8_t out[32], const char *s, const char *cmd, const char *flag)
+{
+    size_t n = strlen(s);
+    if (n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        s += 2, n -= 2;
+    if (n != 64) {
+        fprintf(stderr, "cuzk-bench %s: %s: want 64 hex digits (32 bytes), got %zu characters\n",
+                cmd, flag, n);
+        return -1;
+    }
+    for (int i = 0; i < 32; i++) {
+        unsigned v = 0;
+        for (int j = 0; j < 2; j++) {
+            char c = s[2 * i + j];
+            unsigned d = c >= '0' && c <= '9'   ? (unsigned)(c - '0')
+                         : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+                         : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10)
+                                                : 16;
+            if (d == 16) {
+                fprintf(stderr, "cuzk-bench %s: %s: '%c' is not a hex digit\n", cmd, flag, c);
+                return -1;
+            }
+            v = v * 16 + d;
+        }
+        out[i] = (uint8_t)v;
+    }
+    return 0;
+}
+
+static int u64_arg(uint64_t *out, const char *s, const char *cmd, const char *flag)
+{
+    char *end;
+    if (s[0] == '-' || s[0] == 0)
+        goto bad;
+    errno = 0;
+    *out = strtoull(s, &end, 0);
+    if (*end == 0 && errno == 0)
+        return 0;
+bad:
+    fprintf(stderr, "cuzk-bench %s: %s: '%s' is not an unsigned 64-bit number\n", cmd, flag, s);
+    return -1;
+}
+
+static void print_hex(const char *label, const uint8_t b[32])
+{
+    printf("%s ", label);
+    for (int i = 0; i < 32; i++)
+        printf("%02x", b[i]);
+    printf("\n");
+}
+
+static double peak_rss_mib(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_maxrss / 1024.0;
+}
+
+/* The registered proof: --registered-proof, else StackedDrg<size>V1_1;
+ * --sector-size must agree when both are given. */
+static const cz_fc_proof_type *proof_type(const opts *o, const char *cmd)
+{
+    const cz_fc_shape *s = NULL;
+    if (o->size) {
+        s = cz_fc_shape_by_name(o->size);
+        uint64_t bytes;
+        if (s == NULL && u64_arg(&bytes, o->size, cmd, "--sector-size") == 0)
+            s = cz_fc_shape_by_size(bytes);
+        if (s == NULL) {
+            fprintf(stderr, "cuzk-bench %s: --sector-size %s: not 2KiB, 8MiB, 512MiB, 32GiB or "
+                            "64GiB (or their sizes in bytes)\n", cmd, o->size);
+            return NULL;
+        }
+    }
+    if (o->proof_name) {
+        const cz_fc_proof_type *t = cz_fc_proof_by_name(o->proof_name);
+        if (t == NULL) {
+            fprintf(stderr, "cuzk-bench %s: --registered-proof %s: no such registered seal "
+                            "proof (StackedDrg2KiBV1 .. StackedDrg64GiBV1_2_Feat_"
+                            "NonInteractivePoRep)\n", cmd, o->proof_name);
+            return NULL;
+        }
+        if (s && t->shape != s) {
+            fprintf(stderr, "cuzk-bench %s: --registered-proof %s is for %s sectors, not %s\n",
+                    cmd, t->name, t->shape->name, s->name);
+            return NULL;
+        }
+        return t;
+    }
+    if (s == NULL)
+        fprintf(stderr, "cuzk-bench %s: --sector-size or --registered-proof is required\n", cmd);
+    return s ? cz_fc_proof_default(s) : NULL;
+}
+
+static int write_c1(const cz_fc_c1 *c1, const char *path, const char *cmd)
+{
+    char *json;
+    size_t len;
+    if (cz_fc_c1_write(c1, &json, &len) != CZ_OK) {
+        fprintf(stderr, "cuzk-bench %s: out of memory writing the C1\n", cmd);
+        return -1;
+    }
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(json, 1, len, f) == len;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    free(json);
+    if (!ok) {
+        fprintf(stderr, "cuzk-bench %s: cannot write %s\n", cmd, path);
+        return -1;
+    }
+    fprintf(stderr, "%s: %zu bytes\n", path, len);
+    return 0;
+}
+
+/* The sector's ids from the flags; missing ones drawn from g (c1-synth)
+ * or required (seal: g NULL). */
+static int sector_ids(cz_fc_sector *sec, const opts *o, const char *seed_flag, const char *cmd,
+                      cz_prng *g)
+{
+    struct {
+        const char *v, *flag;
+        uint8_t *out;
+    } h[] = {{o->prover_id, "--prover-id", sec->prover_id},
+             {o->ticket, "--ticket", sec->ticket},
+             {seed_flag == NULL ? NULL : (!strcmp(seed_flag, "--seed") ? o->seed : o->porep_seed),
+              seed_flag, sec->seed}};
+    for (size_t i = 0; i < 3; i++) {
+        if (h[i].flag == NULL)
+            continue;
+        if (h[i].v) {
+            if (hex32(h[i].out, h[i].v, cmd, h[i].flag) != 0)
+                return -1;
+        } else if (g) {
+            cz_prng_bytes(g, h[i].out, 32);
+            h[i].out[31] &= 0x3f;
+        } else if (!need(cmd, NULL, h[i].flag)) {
+            return -1;
+        }
+    }
+    if (o->sector_id)
+        return u64_arg(&sec->sector_id, o->sector_id, cmd, "--sector-id");
+    if (g) {
+        sec->sector_id = cz_prng_next(g) % 1000000;
+        return 0;
+    }
+    return need(cmd, NULL, "--sector-id") ? 0 : -1;
+}
+
+static uint8_t *read_file(const char *path, size_t *len, const char *cmd)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        fprintf(stderr, "cuzk-bench %s: cannot open %s\n", cmd, path);
+        return NULL;
+    }
+    size_t cap = 1 << 20, n = 0;
+    uint8_t *buf = malloc(cap);
+    for (;;) {
+        if (buf && n == cap) {
+            uint8_t *nb = realloc(buf, cap * 2);
+            if (nb == NULL) {
+                free(buf);
+                buf = NULL;
+            } else {
+                buf = nb, cap *= 2;
+            }
+        }
+        if (buf == NULL)
+            break;
+        size_t r = fread(buf + n, 1, cap - n, f);
+        n += r;
+        if (r == 0)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (buf == NULL || bad) {
+        fprintf(stderr, "cuzk-bench %s: cannot read %s\n", cmd, path);
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+/* ---------------------------------------------------------------- seal --- */
+
+static int cmd_seal(int argc, char **argv)
+{
+    opts o;
+    if (parse(argc, argv, &o) != 0)
+        return 2;
+    const cz_fc_proof_type *t = proof_type(&o, "seal");
+    cz_fc_sector sec = {.proof_type = t};
+    if (t == NULL || sector_ids(&sec, &o, "--seed", "seal", NULL) != 0 ||
+        !need("seal", o.out, "--out"))
+        return 2;
+    if (o.data && o.data_seed) {
+        fprintf(stderr, "cuzk-bench seal: --data and --data-seed exclude each other\n");
+        return 2;
+    }
+    size_t raw_len = t->shape->sector_size / 128 * 127;
+    uint8_t *raw = NULL, *padded = NULL;
+    if (o.data || o.data_seed) {
+        raw = calloc(raw_len, 1);
+        padded = malloc(t->shape->sector_size);
+        if (raw == NULL || padded == NULL) {
+            fprintf(stderr, "cuzk-bench seal: out of memory for the data\n");
+            free(raw), free(padded);
+            return 2;
+        }
+    }
+    if (o.data) {
+        size_t n;
+        uint8_t *f = read_file(o.data, &n, "seal");
+        if (f == NULL || n > raw_len) {
+            if (f)
+                fprintf(stderr, "cuzk-bench seal: %s has %zu bytes; a %s sector holds %zu raw "
+                                "bytes\n", o.data, n, t->shape->name, raw_len);
+            free(f), free(raw), free(padded);
+            return 2;
+        }
+        memcpy(raw, f, n);
+        free(f);
+    } else if (o.data_seed) {
+        uint64_t ds;
+        if (u64_arg(&ds, o.data_seed, "seal", "--data-seed") != 0) {
+            free(raw), free(padded);
+            return 2;
+        }
+        cz_prng g;
+        cz_prng_seed(&g, ds);
+        cz_prng_bytes(&g, raw, raw_len);
+    }
+    if (raw) {
+        cz_fc_fr32_pad(padded, raw, raw_len);
+        sec.data = padded;
+    }
+    free(raw);
+    cz_fc_c1 c1;
+    char err[512];
+    double t0 = cz_bench_now();
+    int rc = cz_fc_seal(&c1, &sec, NULL, err, sizeof err);
+    double dt = cz_bench_now() - t0;
+    free(padded);
+    if (rc != CZ_OK) {
+        fprintf(stderr, "cuzk-bench seal: %s\n", err);
+        return 2;
+    }
+    print_hex("comm_d", c1.comm_d.b);
+    print_hex("comm_r", c1.comm_r.b);
+    fprintf(stderr, "seal %s (%s): %.3f s, peak RSS %.1f MiB\n", t->shape->name, t->name, dt,
+            peak_rss_mib());
+    rc = write_c1(&c1, o.out, "seal");
+    cz_fc_c1_free(&c1);
+    return rc == 0 ? 0 : 2;
+}
+
+/* ------------------------------------------------------------ c1-synth --- */
+
+static int cmd_c1_synth(int argc, char **argv)
+{
+    opts o;
+    if (parse(argc, argv, &o) != 0)
+        return 2;
+    const cz_fc_proof_type *t = proof_type(&o, "c1-synth");
+    uint64_t seed = 1;
+    if (t == NULL || !need("c1-synth", o.out, "--out") ||
+        (o.seed && u64_arg(&seed, o.seed, "c1-synth", "--seed") != 0))
+        return 2;
+    cz_prng g;
+    cz_prng_seed(&g, seed);
+    cz_fc_sector sec = {.proof_type = t};
+    if (sector_ids(&sec, &o, "--porep-seed", "c1-synth", &g) != 0)
+        return 2;
+    cz_fc_c1 c1;
+    char err[512];
+    double t0 = cz_bench_now();
+    int rc = cz_fc_c1_synth(&c1, &sec, seed, NULL, err, sizeof err);
+    double dt = cz_bench_now() - t0;
+    if (rc != CZ_OK) {
+        fprintf(stderr, "cuzk-bench c1-synth: %s\n", err);
+        return 2;
+    }
+    print_hex("comm_d", c1.comm_d.b);
+    print_hex("comm_r", c1.comm_r.b);
+    fprintf(stderr, "c1-synth %s (%s): %.3f s, C1 memory %.1f MiB, peak RSS %.1f MiB\n",
+            t->shape->name, t->name, dt, (double)c1.mem_bytes / 1048576.0, peak_rss_mib());
+    rc = write_c1(&c1, o.out, "c1-synth");
+    cz_fc_c1_free(&c1);
+    return rc == 0 ? 0 : 2;
+}
+
+/* ----------------------------------------------------------- c1-verify --- */
+
+static int overrides(cz_fc_verify_opts *v, uint8_t porep_id[32], const opts *o, const char *cmd)
+{
+    v->api = -1;
+    if (o->porep_id) {
+        if (hex32(porep_id, o->porep_id, cmd, "--porep-id") != 0)
+            return -1;
+        v->porep_id = porep_id;
+    }
+    if (o->api && (v->api = cz_fc_api_parse(o->api)) < 0) {
+        fprintf(stderr, "cuzk-bench %s: --api-version %s: not 1.0, 1.1 or 1.2\n", cmd, o->api);
+        return -1;
+    }
+    return 0;
+}
+
+static int cmd_c1_verify(int argc, char **argv)
+{
+    opts o;
+    if (parse(argc, argv, &o) != 0 || !need("c1-verify", o.c1, "--c1"))
+        return 2;
+    cz_fc_verify_opts v = {0};
+    uint8_t porep_id[32], prover[32];
+    uint64_t sector_id = 0;
+    if (overrides(&v, porep_id, &o, "c1-verify") != 0)
+        return 2;
+    if (o.prover_id) {
+        if (hex32(prover, o.prover_id, "c1-verify", "--prover-id") != 0 ||
+            !need("c1-verify", o.sector_id, "--sector-id") ||
+            u64_arg(&sector_id, o.sector_id, "c1-verify", "--sector-id") != 0)
+            return 2;
+        v.prover_id = prover;
+        v.sector_id = sector_id;
+    }
+    size_t len;
+    double t0 = cz_bench_now();
+    uint8_t *json = read_file(o.c1, &len, "c1-verify");
+    if (json == NULL)
+        return 2;
+    double t1 = cz_bench_now();
+    cz_fc_c1 c1;
+    char err[512];
+    int rc = cz_fc_c1_read(&c1, json, len, NULL, err, sizeof err);
+    double t2 = cz_bench_now();
+    free(json);
+    if (rc != CZ_OK) {
+        fprintf(stderr, "cuzk-bench c1-verify: %s: %s\n", o.c1, err);
+        return 2;
+    }
+    double rss_read = peak_rss_mib();
+    rc = cz_fc_vanilla_verify(&c1, &v, err, sizeof err);
+    double t3 = cz_bench_now();
+    fprintf(stderr, "c1-verify %s: %zu bytes; file read %.3f s, parse and validate %.3f s "
+                    "(decoded %.1f MiB, peak RSS %.1f MiB), vanilla verification %.3f s\n",
+            c1.proof_type->name, len, t1 - t0, t2 - t1, (double)c1.mem_bytes / 1048576.0,
+            rss_read, t3 - t2);
+    cz_fc_c1_free(&c1);
+    if (rc == CZ_OK) {
+        printf("valid\n");
+        return 0;
+    }
+    printf("invalid\n");
+    fprintf(stderr, "%s\n", err);
+    return 1;
+}
+
+/* --------------------------------------------------------- verify-seal --- */
+
+static int cmd_verify_seal(int argc, char **argv)
+{
+    const char *c = "verify-seal";
+    opts o;
+    if (parse(argc, argv, &o) != 0)
+        return 2;
+    const cz_fc_proof_type *t = proof_type(&o, c);
+    if (t == NULL || !need(c, o.vk, "--vk") || !need(c, o.proof, "--proof") ||
+        !need(c, o.comm_r, "--comm-r") || !need(c, o.comm_d, "--comm-d") ||
+        !need(c, o.seed, "--seed"))
+        return 2;
+    cz_fc_seal_info info = {.proof_type = t};
+    cz_fc_sector sec = {.proof_type = t};
+    uint8_t porep_id[32];
+    if (hex32(info.comm_r.b, o.comm_r, c, "--comm-r") != 0 ||
+        hex32(info.comm_d.b, o.comm_d, c, "--comm-d") != 0 ||
+        sector_ids(&sec, &o, "--seed", c, NULL) != 0 ||
+        overrides(&info.overrides, porep_id, &o, c) != 0)
+        return 2;
+    memcpy(info.prover_id, sec.prover_id, 32);
+    memcpy(info.ticket, sec.ticket, 32);
+    memcpy(info.seed, sec.seed, 32);
+    info.sector_id = sec.sector_id;
+    cz_groth16_vk vk;
+    char err[512];
+    if (cz_groth16_vk_read_file(&vk, o.vk, err, sizeof err) != CZ_OK) {
+        fprintf(stderr, "cuzk-bench %s: --vk %s: %s\n", c, o.vk, err);
+        return 2;
+    }
+    cz_groth16_pvk pvk;
+    int rc = cz_groth16_pvk_prepare(&pvk, &vk);
+    cz_groth16_vk_free(&vk);
+    if (rc != CZ_OK) {
+        fprintf(stderr, "cuzk-bench %s: --vk %s: %s\n", c, o.vk, cz_strerror(rc));
+        return 2;
+    }
+    size_t len;
+    uint8_t *proofs = read_file(o.proof, &len, c);
+    if (proofs == NULL) {
+        cz_groth16_pvk_free(&pvk);
+        return 2;
+    }
+    bool valid = false;
+    err[0] = 0;
+    double t0 = cz_bench_now();
+    rc = cz_fc_verify_seal(&pvk, proofs, len, &info, &valid, err, sizeof err);
+    double dt = cz_bench_now() - t0;
+    free(proofs);
+    cz_groth16_pvk_free(&pvk);
+    if (rc != CZ_OK) {
+        fprintf(stderr, "cuzk-bench %s: %s\n", c, err);
+        return 2;
+    }
+    fprintf(stderr, "verify-seal %s: %u partitions, %.3f s\n", t->name, t->partitions, dt);
+    if (valid) {
+        printf("valid\n");
+        return 0;
+    }
+    printf("invalid\n");
+    fprintf(stderr, "%s\n", err);
+    return 1;
+}
+
+int cz_bench_sector(int argc, char **argv)
+{
+    if (!strcmp(argv[0], "seal"))
+        return cmd_seal(argc, argv);
+    if (!strcmp(argv[0], "c1-synth"))
+        return cmd_c1_synth(argc, argv);
+    if (!strcmp(argv[0], "c1-verify"))
+        return cmd_c1_verify(argc, argv);
+    return cmd_verify_seal(argc, argv);
+}

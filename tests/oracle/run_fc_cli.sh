@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# The Filecoin commands of cuzk-bench as an operator runs them, run by ctest
+# as fc_cli:
+#   1. seal a 2KiB CC sector: comm_d is the empty 2KiB sector's, and comm_d
+#      and comm_r are the library's for the same ids (test_fc_sector
+#      --write-seal); c1-verify accepts the C1, also with the ids;
+#   2. one changed value of the C1 (a column row, through python's json):
+#      c1-verify says invalid (exit 1); a truncated C1: exit 2;
+#   3. verify-seal with the stand-in circuit's key and proof: valid (exit 0);
+#      a changed sector id, seed, --porep-id or --api-version: invalid
+#      (exit 1); bad hex, an unknown flag, a missing flag, a wrong proof
+#      length, a sector size the registered proof does not have: exit 2;
+#   4. c1-synth 2KiB and 32GiB C1s that c1-verify accepts; c1-synth of an NI
+#      registered proof, or seal of a 32GiB sector: exit 2 with the reason;
+#      seal --data of a file larger than the sector: exit 2.
+#
+#   tests/oracle/run_fc_cli.sh PATH/TO/cuzk-bench PATH/TO/test_fc_sector
+set -euo pipefail
+
+if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -x "$2" ]; then
+    echo "usage: $0 PATH/TO/cuzk-bench PATH/TO/test_fc_sector" >&2
+    exit 2
+fi
+bench=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+
+# expect RC DESCRIPTION COMMAND...: the command's exit status must be RC.
+expect() {
+    local want=$1 what=$2
+    shift 2
+    local rc=0
+    "$@" >"$work/out" 2>"$work/err" || rc=$?
+    if [ "$rc" != "$want" ]; then
+        echo "FAIL: $what: exit $rc, expected $want" >&2
+        sed 's/^/  | /' "$work/out" "$work/err" >&2
+        fails=$((fails + 1))
+    else
+        echo "ok   $what (exit $rc)"
+    fi
+}
+# The last command's stdout must contain TEXT, or its stderr when 2.
+said() {
+    local f=$work/out
+    [ "${2:-}" = err ] && f=$work/err
+    if ! grep -q -- "$1" "$f"; then
+        echo "FAIL: expected '$1' in the ${2:-out}put" >&2
+        sed 's/^/  | /' "$f" >&2
+        fails=$((fails + 1))
+    fi
+}
+
+"$2" --write-seal "$work"
+# shellcheck disable=SC1091
+. "$work/args"
+ids=(--prover-id "$PROVER" --sector-id "$SECTOR" --ticket "$TICKET" --seed "$SEED")
+
+# 1. seal
+expect 0 "seal 2KiB" "$bench" seal --sector-size 2KiB "${ids[@]}" --out "$work/c1.json"
+said "comm_d fc7e928296e516faade986b28f92d44a4f24b935485223376a799027bc18f833"
+said "comm_d $COMM_D"
+said "comm_r $COMM_R"
+expect 0 "c1-verify" "$bench" c1-verify --c1 "$work/c1.json"
+said "^valid$"
+expect 0 "c1-verify with the ids" "$bench" c1-verify --c1 "$work/c1.json" \
+    --prover-id "$PROVER" --sector-id "$SECTOR"
+expect 1 "c1-verify with another sector id" "$bench" c1-verify --c1 "$work/c1.json" \
+    --prover-id "$PROVER" --sector-id 8
+said "^invalid$"
+said "replica_id" err
+
+# 2. a changed C1
+python3 - "$work/c1.json" "$work/bad.json" <<'EOF'
+import json, sys
+c1 = json.load(open(sys.argv[1]))
+col = c1["vanilla_proofs"]["StackedDrg2KiBV1"][0][1]["replica_column_proofs"]["drg_parents"][2]
+col["column"]["rows"][1][0] ^= 1
+open(sys.argv[2], "w").write(json.dumps(c1, separators=(",", ":")))
+EOF
+expect 1 "c1-verify of a changed row" "$bench" c1-verify --c1 "$work/bad.json"
+said "partition 0, challenge 1" err
+said "drg_parents\[2\]" err
+head -c 5000 "$work/c1.json" >"$work/short.json"
+expect 2 "c1-verify of a truncated C1" "$bench" c1-verify --c1 "$work/short.json"
+said "vanilla_proofs" err
+
+# 3. verify-seal
+vs=("$bench" verify-seal --sector-size 2KiB --vk "$work/vk" --proof "$work/proof"
+    --comm-r "$COMM_R" --comm-d "$COMM_D")
+expect 0 "verify-seal" "${vs[@]}" "${ids[@]}"
+said "^valid$"
+expect 0 "verify-seal, registered proof named" "${vs[@]}" "${ids[@]}" \
+    --registered-proof StackedDrg2KiBV1_1
+expect 1 "verify-seal, another sector id" "${vs[@]}" --prover-id "$PROVER" --sector-id 8 \
+    --ticket "$TICKET" --seed "$SEED"
+said "^invalid$"
+expect 1 "verify-seal, another seed" "${vs[@]}" --prover-id "$PROVER" --sector-id "$SECTOR" \
+    --ticket "$TICKET" --seed "$TICKET"
+expect 1 "verify-seal, porep_id 0" "${vs[@]}" "${ids[@]}" --porep-id "$(printf '%064d' 0)"
+expect 1 "verify-seal, API 1.0 rules" "${vs[@]}" "${ids[@]}" --api-version 1.0
+expect 2 "verify-seal, API 2.0" "${vs[@]}" "${ids[@]}" --api-version 2.0
+said "api-version" err
+expect 2 "verify-seal, bad hex" "${vs[@]}" --prover-id "${PROVER/e8/zz}" --sector-id 7 \
+    --ticket "$TICKET" --seed "$SEED"
+said "not a hex digit" err
+expect 2 "verify-seal, short hex" "${vs[@]}" "${ids[@]}" --comm-r abcd
+expect 2 "verify-seal, unknown flag" "${vs[@]}" "${ids[@]}" --frobnicate 1
+expect 2 "verify-seal, no --vk" "$bench" verify-seal --sector-size 2KiB --proof "$work/proof" \
+    --comm-r "$COMM_R" --comm-d "$COMM_D" "${ids[@]}"
+said "\-\-vk is required" err
+head -c 191 "$work/proof" >"$work/proof191"
+expect 2 "verify-seal, 191 proof bytes" "$bench" verify-seal --sector-size 2KiB --vk "$work/vk" \
+    --proof "$work/proof191" --comm-r "$COMM_R" --comm-d "$COMM_D" "${ids[@]}"
+said "191 proof bytes" err
+expect 2 "verify-seal, 32GiB with a 2KiB proof" "${vs[@]}" "${ids[@]}" \
+    --registered-proof StackedDrg32GiBV1_1
+expect 2 "verify-seal, sector size of another proof" "$bench" verify-seal --sector-size 8MiB \
+    --registered-proof StackedDrg2KiBV1_1 --vk "$work/vk" --proof "$work/proof" \
+    --comm-r "$COMM_R" --comm-d "$COMM_D" "${ids[@]}"
+expect 2 "verify-seal, zero comm_d" "${vs[@]/$COMM_D/$(printf '%064d' 0)}" "${ids[@]}"
+said "all zero" err
+
+# 4. synthetic C1s and refusals
+expect 0 "c1-synth 2KiB" "$bench" c1-synth --sector-size 2KiB --seed 5 --out "$work/s2k.json"
+expect 0 "c1-verify of it" "$bench" c1-verify --c1 "$work/s2k.json"
+expect 0 "c1-synth 32GiB" "$bench" c1-synth --sector-size 32GiB --seed 5 --out "$work/s32g.json"
+expect 0 "c1-verify of it" "$bench" c1-verify --c1 "$work/s32g.json"
+expect 2 "c1-synth of an NI proof" "$bench" c1-synth \
+    --registered-proof StackedDrg32GiBV1_2_Feat_NonInteractivePoRep --out "$work/x.json"
+said "interactive" err
+expect 2 "seal 32GiB" "$bench" seal --sector-size 32GiB "${ids[@]}" --out "$work/x.json"
+said "2-layer" err
+head -c 2033 /dev/zero >"$work/big"
+expect 2 "seal --data larger than 2KiB's 2032 raw bytes" "$bench" seal --sector-size 2KiB \
+    --data "$work/big" "${ids[@]}" --out "$work/x.json"
+said "2032 raw bytes" err
+expect 2 "seal --sector-size 3KiB" "$bench" seal --sector-size 3KiB "${ids[@]}" --out "$work/x.json"
+
+if [ $fails -ne 0 ]; then
+    echo "run_fc_cli: $fails failed" >&2
+    exit 1
+fi
+echo "run_fc_cli: all passed"
