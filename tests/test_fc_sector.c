@@ -312,6 +312,55 @@ static void test_labels(void)
     TF_CHECK_MEM(out.b, ref.b, 32);
 }
 
+/* storage-proofs-porep tests/stacked_vanilla.rs
+ * test_stacked_porep_generate_labels: the last node's label in layer 11 of
+ * 2048- and 4096-byte sectors, replica_id [9; 32], porep_id [0; 32] or
+ * [123; 32], each API version (the graph's rules, every layer's parents
+ * and the label layout at once). */
+static void test_label_vectors(void)
+{
+    static const struct {
+        unsigned log_nodes;
+        uint8_t porep;
+        cz_fc_api api;
+        uint64_t want[4]; /* Fr::from_u64s_le */
+    } v[] = {
+        {6, 0, CZ_FC_API_1_0,
+         {0xd3faa96b9a0fba04, 0xea81a283d106485e, 0xe3d51b9afa5ac2b3, 0x0462f4f4f1a68d37}},
+        {7, 0, CZ_FC_API_1_0,
+         {0x7e191e52c4a8da86, 0x5ae8a1c9e6fac148, 0xce239f3b88a894b8, 0x234c00d1dc1d53be}},
+        {6, 123, CZ_FC_API_1_1,
+         {0xabb3f38bb70defcf, 0x777a2e4d7769119f, 0x3448959d495490bc, 0x06021188c7a71cb5}},
+        {7, 123, CZ_FC_API_1_1,
+         {0x22ab81cf68c4676d, 0x7a77a82fc7c9c189, 0xc6c03d32c1e42d23, 0x0f777c18cc2c55bd}},
+        {6, 123, CZ_FC_API_1_2,
+         {0xabb3f38bb70defcf, 0x777a2e4d7769119f, 0x3448959d495490bc, 0x06021188c7a71cb5}},
+        {7, 123, CZ_FC_API_1_2,
+         {0x22ab81cf68c4676d, 0x7a77a82fc7c9c189, 0xc6c03d32c1e42d23, 0x0f777c18cc2c55bd}},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        cz_fc_shape sh = {.log_nodes = v[i].log_nodes, .layers = 11};
+        uint64_t n = (uint64_t)1 << sh.log_nodes;
+        uint8_t porep[32];
+        memset(porep, v[i].porep, 32);
+        cz_fc_d rid, want;
+        memset(rid.b, 9, 32);
+        for (int b = 0; b < 32; b++)
+            want.b[b] = (uint8_t)(v[i].want[b / 8] >> (8 * (b % 8)));
+        cz_fc_graph g;
+        cz_fc_graph_init(&g, &sh, porep, v[i].api);
+        uint32_t *par = malloc(n * CZ_FC_PARENTS * sizeof *par);
+        cz_fc_d *lab = malloc(11 * n * sizeof *lab);
+        TF_CHECK(cz_fc_parents_all(par, &g, NULL) == CZ_OK);
+        cz_fc_labels_all(lab, par, n, 11, &rid);
+        TF_CHECK_MSG(memcmp(lab[11 * n - 1].b, want.b, 32) == 0,
+                     "%llu nodes, porep_id [%u; 32], API %s: the last label differs",
+                     (unsigned long long)n, v[i].porep, cz_fc_api_name(v[i].api));
+        free(par);
+        free(lab);
+    }
+}
+
 /* --------------------------------------------------------- challenges --- */
 
 static void fr_d(cz_fc_d *d, uint64_t v)
@@ -925,7 +974,8 @@ int main(int argc, char **argv)
         TF_TEST(test_fr32),        TF_TEST(test_sha256_trunc),
         TF_TEST(test_zero_comm_d), TF_TEST(test_tree_shapes),
         TF_TEST(test_trees_dense_sparse), TF_TEST(test_ids),
-        TF_TEST(test_labels),      TF_TEST(test_synth_challenges_vector),
+        TF_TEST(test_labels),      TF_TEST(test_label_vectors),
+        TF_TEST(test_synth_challenges_vector),
         TF_TEST(test_challenges),  TF_TEST(test_seal_2kib),
         TF_TEST(test_synth),       TF_TEST(test_c1_json),
         TF_TEST(test_public_inputs), TF_TEST(test_verify_seal),

@@ -24,6 +24,13 @@ typedef struct {
  * tree does not hold: CZ_ERR_INVALID_ARG), with err set. */
 int cz_fc_prove_partitions(cz_fc_c1 *c1, const cz_fc_sealed *s, char *err, size_t errlen);
 
+/* Sealing's steps (seal.c): every node's 14 parents from the parent
+ * cache's rows (out: nodes x 14; CZ_OK or CZ_ERR_NOMEM), and the labels
+ * of layers 1 .. layers (labels: layers x n, layer-major) in node order. */
+int cz_fc_parents_all(uint32_t *out, const cz_fc_graph *g, const cz_allocator *alloc);
+void cz_fc_labels_all(cz_fc_d *labels, const uint32_t *parents, uint64_t n, unsigned layers,
+                      const cz_fc_d *replica_id);
+
 /* The column hash of a node's L labels (Poseidon of arity L: 2 or 11). */
 int cz_fc_column_hash(cz_fc_d *out, const cz_fc_d *rows, unsigned layers);
 

@@ -34,8 +34,7 @@ static const cz_fc_d *dense_data(void *ctx, uint64_t node)
     return d->data ? &d->data[node] : &d->zero;
 }
 
-/* Every node's 14 parents, from the parent cache's rows (u32 LE). */
-static int parent_cache(uint32_t *out, const cz_fc_graph *g, const cz_allocator *alloc)
+int cz_fc_parents_all(uint32_t *out, const cz_fc_graph *g, const cz_allocator *alloc)
 {
     cz_fc_parent_gen *pg;
     int rc = cz_fc_parent_gen_new(&pg, g, NULL, alloc);
@@ -52,6 +51,24 @@ static int parent_cache(uint32_t *out, const cz_fc_graph *g, const cz_allocator 
     }
     cz_fc_parent_gen_free(pg);
     return CZ_OK;
+}
+
+void cz_fc_labels_all(cz_fc_d *labels, const uint32_t *parents, uint64_t n, unsigned layers,
+                      const cz_fc_d *replica_id)
+{
+    for (unsigned l = 1; l <= layers; l++) {
+        cz_fc_d *cur = &labels[(size_t)(l - 1) * n], *prev = cur - (l > 1 ? n : 0);
+        for (uint64_t v = 0; v < n; v++) {
+            const uint32_t *p = &parents[v * CZ_FC_PARENTS];
+            cz_fc_d drg[CZ_FC_DRG_DEGREE], exp[CZ_FC_EXP_DEGREE], all[CZ_FC_LABEL_PARENTS];
+            for (unsigned i = 0; i < CZ_FC_DRG_DEGREE; i++)
+                drg[i] = cur[p[i]];
+            for (unsigned i = 0; l > 1 && i < CZ_FC_EXP_DEGREE; i++)
+                exp[i] = prev[p[CZ_FC_DRG_DEGREE + i]];
+            cz_fc_label_parents(all, l, drg, exp);
+            cz_fc_label(&cur[v], replica_id, l, v, all);
+        }
+    }
 }
 
 int cz_fc_seal(cz_fc_c1 *c1, const cz_fc_sector *sec, const cz_allocator *alloc, char *err,
@@ -98,25 +115,14 @@ int cz_fc_seal(cz_fc_c1 *c1, const cz_fc_sector *sec, const cz_allocator *alloc,
         cz_fc_replica_id(&c1->replica_id, sec->prover_id, sec->sector_id, sec->ticket,
                          &c1->comm_d, porep_id);
         cz_fc_graph_init(&g, sh, porep_id, t->api);
-        rc = parent_cache(parents, &g, alloc);
+        rc = cz_fc_parents_all(parents, &g, alloc);
         if (rc != CZ_OK)
             cz_msgf(err, errlen, "seal: out of memory for the parent cache's generator");
     }
 
     /* labels */
-    for (unsigned l = 1; rc == CZ_OK && l <= L; l++) {
-        cz_fc_d *cur = &d.labels[(size_t)(l - 1) * n], *prev = cur - (l > 1 ? n : 0);
-        for (uint64_t v = 0; v < n; v++) {
-            const uint32_t *p = &parents[v * CZ_FC_PARENTS];
-            cz_fc_d drg[CZ_FC_DRG_DEGREE], exp[CZ_FC_EXP_DEGREE], all[CZ_FC_LABEL_PARENTS];
-            for (unsigned i = 0; i < CZ_FC_DRG_DEGREE; i++)
-                drg[i] = cur[p[i]];
-            for (unsigned i = 0; l > 1 && i < CZ_FC_EXP_DEGREE; i++)
-                exp[i] = prev[p[CZ_FC_DRG_DEGREE + i]];
-            cz_fc_label_parents(all, l, drg, exp);
-            cz_fc_label(&cur[v], &c1->replica_id, l, v, all);
-        }
-    }
+    if (rc == CZ_OK)
+        cz_fc_labels_all(d.labels, parents, n, L, &c1->replica_id);
 
     /* TreeC over the columns, TreeR over the encoding, comm_r */
     for (uint64_t v = 0; rc == CZ_OK && v < n; v++) {
