@@ -11,9 +11,10 @@
  *       --out c1.json
  *     a synthetic C1 (zero data; ids drawn from --seed unless given).
  *   cuzk-bench c1-verify --c1 FILE [--prover-id HEX --sector-id N]
- *       [--porep-id HEX] [--api-version V]
+ *       [--porep-id HEX] [--api-version V] [--threads T]
  *     reads and validates a C1 (raw or Curio's wrapper), then runs the
- *     vanilla verifier; with --prover-id the replica_id is checked too.
+ *     vanilla verifier on T threads (default 1); with --prover-id the
+ *     replica_id is checked too.
  *   cuzk-bench verify-seal --sector-size SIZE --vk FILE --proof FILE
  *       --comm-r HEX --comm-d HEX --prover-id HEX --sector-id N --ticket HEX
  *       --seed HEX [--porep-id HEX] [--api-version 1.0|1.1|1.2]
@@ -34,12 +35,13 @@
 #include "bench.h"
 #include "cuzk/err.h"
 #include "cuzk/filecoin.h"
+#include "cuzk/pool.h"
 #include "cuzk/rand.h"
 
 typedef struct {
     const char *size, *data, *prover_id, *ticket, *seed, *proof_name, *out, *c1, *vk, *proof;
     const char *comm_r, *comm_d, *porep_id, *api, *porep_seed, *sector_id;
-    const char *data_seed, *rng_seed;
+    const char *data_seed, *threads;
 } opts;
 
 static int parse(int argc, char **argv, opts *o)
@@ -57,7 +59,7 @@ static int parse(int argc, char **argv, opts *o)
         {"--vk", offsetof(opts, vk)},               {"--proof", offsetof(opts, proof)},
         {"--comm-r", offsetof(opts, comm_r)},       {"--comm-d", offsetof(opts, comm_d)},
         {"--porep-id", offsetof(opts, porep_id)},   {"--api-version", offsetof(opts, api)},
-        {"--porep-seed", offsetof(opts, porep_seed)},
+        {"--porep-seed", offsetof(opts, porep_seed)}, {"--threads", offsetof(opts, threads)},
     };
     for (int i = 1; i < argc; i++) {
         size_t k = 0;
@@ -409,11 +411,24 @@ static int cmd_c1_verify(int argc, char **argv)
         v.prover_id = prover;
         v.sector_id = sector_id;
     }
+    uint64_t threads = 1;
+    if (o.threads && (u64_arg(&threads, o.threads, "c1-verify", "--threads") != 0 ||
+                      threads < 1 || threads > 1024)) {
+        fprintf(stderr, "cuzk-bench c1-verify: --threads must be 1..1024\n");
+        return 2;
+    }
+    if (threads > 1 && cz_pool_new(&v.pool, (unsigned)threads - 1) != CZ_OK) {
+        fprintf(stderr, "cuzk-bench c1-verify: cannot start %llu threads\n",
+                (unsigned long long)threads);
+        return 2;
+    }
     size_t len;
     double t0 = cz_bench_now();
     uint8_t *json = read_file(o.c1, &len, "c1-verify");
-    if (json == NULL)
+    if (json == NULL) {
+        cz_pool_free(v.pool);
         return 2;
+    }
     double t1 = cz_bench_now();
     cz_fc_c1 c1;
     char err[512];
@@ -422,16 +437,19 @@ static int cmd_c1_verify(int argc, char **argv)
     free(json);
     if (rc != CZ_OK) {
         fprintf(stderr, "cuzk-bench c1-verify: %s: %s\n", o.c1, err);
+        cz_pool_free(v.pool);
         return 2;
     }
     double rss_read = peak_rss_mib();
     rc = cz_fc_vanilla_verify(&c1, &v, err, sizeof err);
     double t3 = cz_bench_now();
     fprintf(stderr, "c1-verify %s: %zu bytes; file read %.3f s, parse and validate %.3f s "
-                    "(decoded %.1f MiB, peak RSS %.1f MiB), vanilla verification %.3f s\n",
+                    "(decoded %.1f MiB, peak RSS %.1f MiB), vanilla verification %.3f s "
+                    "(%llu threads)\n",
             c1.proof_type->name, len, t1 - t0, t2 - t1, (double)c1.mem_bytes / 1048576.0,
-            rss_read, t3 - t2);
+            rss_read, t3 - t2, (unsigned long long)threads);
     cz_fc_c1_free(&c1);
+    cz_pool_free(v.pool);
     if (rc == CZ_OK) {
         printf("valid\n");
         return 0;
