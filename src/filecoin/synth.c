@@ -21,12 +21,19 @@
 
 typedef struct {
     size_t n;
-    uint64_t *node;   /* sorted */
+    uint64_t *node; /* sorted */
     bool *challenged;
-    cz_fc_d *rows;    /* n x layers */
+    cz_fc_d *rows;  /* n x layers */
     unsigned layers;
     cz_fc_d zero;
 } involved;
+
+static void involved_free(involved *s)
+{
+    free(s->node);
+    free(s->challenged);
+    free(s->rows);
+}
 
 static size_t find(const involved *s, uint64_t v)
 {
@@ -60,6 +67,108 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The nch challenges and their parents, sorted and distinct, the
+ * challenged ones marked; rows zeroed. */
+static int involve(involved *s, const cz_fc_graph *g, const uint64_t *ch, size_t nch)
+{
+    size_t m = 0;
+    s->node = malloc((nch * (1 + CZ_FC_PARENTS) + 1) * sizeof *s->node);
+    if (s->node == NULL)
+        return CZ_ERR_NOMEM;
+    for (size_t i = 0; i < nch; i++) {
+        uint32_t p[CZ_FC_PARENTS];
+        cz_fc_graph_parents(g, ch[i], p);
+        s->node[m++] = ch[i];
+        for (unsigned j = 0; j < CZ_FC_PARENTS; j++)
+            s->node[m++] = p[j];
+    }
+    qsort(s->node, m, sizeof *s->node, cmp_u64);
+    s->n = 0;
+    for (size_t i = 0; i < m; i++)
+        if (s->n == 0 || s->node[i] != s->node[s->n - 1])
+            s->node[s->n++] = s->node[i];
+    s->challenged = calloc(s->n + 1, sizeof *s->challenged);
+    s->rows = calloc((s->n + 1) * s->layers, sizeof *s->rows);
+    if (s->challenged == NULL || s->rows == NULL)
+        return CZ_ERR_NOMEM;
+    for (size_t i = 0; i < nch; i++)
+        s->challenged[find(s, ch[i])] = true;
+    return CZ_OK;
+}
+
+/* The rows: drawn for the parents only, computed for the challenged nodes
+ * layer by layer in node order (a DRG parent is an earlier node of the
+ * same layer, an expander parent in the previous layer). */
+static void label(involved *s, const cz_fc_graph *g, const cz_fc_d *replica_id, uint64_t seed)
+{
+    unsigned L = s->layers;
+    for (size_t i = 0; i < s->n; i++) {
+        for (unsigned l = 1; l <= L && !s->challenged[i]; l++) {
+            uint8_t m[24];
+            for (int b = 0; b < 8; b++) {
+                m[b] = (uint8_t)(seed >> (8 * b));
+                m[8 + b] = (uint8_t)(s->node[i] >> (8 * b));
+                m[16 + b] = (uint8_t)((uint64_t)l >> (8 * b));
+            }
+            cz_fc_sha256_trunc(&s->rows[i * L + l - 1], m, sizeof m);
+        }
+    }
+    for (unsigned l = 1; l <= L; l++) {
+        for (size_t i = 0; i < s->n; i++) {
+            if (!s->challenged[i])
+                continue;
+            uint32_t p[CZ_FC_PARENTS];
+            cz_fc_graph_parents(g, s->node[i], p);
+            cz_fc_d drg[CZ_FC_DRG_DEGREE], exp[CZ_FC_EXP_DEGREE], par[CZ_FC_LABEL_PARENTS];
+            for (unsigned j = 0; j < CZ_FC_DRG_DEGREE; j++)
+                drg[j] = *synth_label(s, l, p[j]);
+            for (unsigned j = 0; l > 1 && j < CZ_FC_EXP_DEGREE; j++)
+                exp[j] = *synth_label(s, l - 1, p[CZ_FC_DRG_DEGREE + j]);
+            cz_fc_label_parents(par, l, drg, exp);
+            cz_fc_label(&s->rows[i * L + l - 1], replica_id, l, s->node[i], par);
+        }
+    }
+}
+
+/* TreeC over the involved columns, TreeR over the challenged encodings,
+ * TreeD over the challenged (zero) data leaves; comm_r. */
+static int trees(cz_fc_tree *t[3], cz_fc_d *comm_r, const involved *s, const cz_fc_shape *sh,
+                 const cz_allocator *alloc)
+{
+    unsigned L = s->layers;
+    uint64_t *idx = malloc((s->n + 1) * sizeof *idx);
+    cz_fc_d *leaves = malloc((s->n + 1) * sizeof *leaves);
+    int rc = idx && leaves ? CZ_OK : CZ_ERR_NOMEM;
+    for (size_t i = 0; rc == CZ_OK && i < s->n; i++) {
+        idx[i] = s->node[i];
+        rc = cz_fc_column_hash(&leaves[i], &s->rows[i * L], L);
+    }
+    if (rc == CZ_OK)
+        rc = cz_fc_tree_build_sparse(&t[1], CZ_FC_TREE_RC, sh, idx, leaves, s->n, &s->zero, alloc);
+    size_t nc = 0;
+    for (size_t i = 0; rc == CZ_OK && i < s->n; i++) {
+        if (s->challenged[i]) {
+            idx[nc] = s->node[i];
+            rc = cz_fc_encode(&leaves[nc++], &s->rows[i * L + L - 1], &s->zero);
+        }
+    }
+    if (rc == CZ_OK)
+        rc = cz_fc_tree_build_sparse(&t[2], CZ_FC_TREE_RC, sh, idx, leaves, nc, &s->zero, alloc);
+    for (size_t i = 0; rc == CZ_OK && i < nc; i++)
+        leaves[i] = s->zero;
+    if (rc == CZ_OK)
+        rc = cz_fc_tree_build_sparse(&t[0], CZ_FC_TREE_D, sh, idx, leaves, nc, &s->zero, alloc);
+    if (rc == CZ_OK) {
+        cz_fc_d cr[2];
+        cz_fc_tree_root(t[1], &cr[0]);
+        cz_fc_tree_root(t[2], &cr[1]);
+        rc = cz_fc_poseidon(comm_r, cr, 2);
+    }
+    free(idx);
+    free(leaves);
+    return rc;
+}
+
 int cz_fc_c1_synth(cz_fc_c1 *c1, const cz_fc_sector *sec, uint64_t seed,
                    const cz_allocator *alloc, char *err, size_t errlen)
 {
@@ -77,24 +186,21 @@ int cz_fc_c1_synth(cz_fc_c1 *c1, const cz_fc_sector *sec, uint64_t seed,
         return CZ_ERR_INVALID_ARG;
     }
     const cz_fc_shape *sh = t->shape;
-    unsigned L = sh->layers;
-    involved s = {.layers = L};
-    cz_fc_tree *tree_d = NULL, *tree_c = NULL, *tree_r = NULL;
-    uint64_t *idx = NULL;
-    cz_fc_d *leaves = NULL;
+    involved s = {.layers = sh->layers};
+    cz_fc_tree *tree[3] = {NULL, NULL, NULL}; /* D, C, R */
+    size_t nch = (size_t)t->partitions * sh->challenges;
+    uint64_t *ch = malloc((nch + 1) * sizeof *ch);
 
-    /* comm_d of zero data, replica_id, the challenges */
-    int rc = cz_fc_tree_build_sparse(&tree_d, CZ_FC_TREE_D, sh, NULL, NULL, 0, &s.zero, alloc);
+    /* comm_d of zero data (the default tree), replica_id, the challenges */
+    int rc = ch ? cz_fc_tree_build_sparse(&tree[0], CZ_FC_TREE_D, sh, NULL, NULL, 0, &s.zero,
+                                          alloc)
+                : CZ_ERR_NOMEM;
     uint8_t porep_id[32];
     cz_fc_graph g;
-    size_t nch = (size_t)t->partitions * sh->challenges;
-    uint64_t *ch = calloc(nch ? nch : 1, sizeof *ch);
-    if (ch == NULL)
-        rc = CZ_ERR_NOMEM;
     if (rc == CZ_OK) {
-        cz_fc_tree_root(tree_d, &c1->comm_d);
-        cz_fc_tree_free(tree_d);
-        tree_d = NULL;
+        cz_fc_tree_root(tree[0], &c1->comm_d);
+        cz_fc_tree_free(tree[0]);
+        tree[0] = NULL;
         cz_fc_porep_id(porep_id, t);
         cz_fc_replica_id(&c1->replica_id, sec->prover_id, sec->sector_id, sec->ticket,
                          &c1->comm_d, porep_id);
@@ -105,109 +211,22 @@ int cz_fc_c1_synth(cz_fc_c1 *c1, const cz_fc_sector *sec, uint64_t seed,
             rc = cz_fc_challenges(ch + (size_t)k * sh->challenges, t, &c1->replica_id, c1->seed,
                                   NULL, k);
     }
-
-    /* the involved nodes, sorted and distinct */
-    size_t cap = nch * (1 + CZ_FC_PARENTS);
-    uint64_t *all = rc == CZ_OK ? malloc((cap ? cap : 1) * sizeof *all) : NULL;
-    if (rc == CZ_OK && all == NULL)
-        rc = CZ_ERR_NOMEM;
-    if (rc == CZ_OK) {
-        size_t m = 0;
-        for (size_t i = 0; i < nch; i++) {
-            uint32_t p[CZ_FC_PARENTS];
-            cz_fc_graph_parents(&g, ch[i], p);
-            all[m++] = ch[i];
-            for (unsigned j = 0; j < CZ_FC_PARENTS; j++)
-                all[m++] = p[j];
-        }
-        qsort(all, m, sizeof *all, cmp_u64);
-        size_t u = 0;
-        for (size_t i = 0; i < m; i++)
-            if (u == 0 || all[i] != all[u - 1])
-                all[u++] = all[i];
-        s.n = u;
-        s.node = all;
-        s.challenged = calloc(u ? u : 1, sizeof *s.challenged);
-        s.rows = calloc((u ? u : 1) * L, sizeof *s.rows);
-        idx = malloc((u ? u : 1) * sizeof *idx);
-        leaves = malloc((u ? u : 1) * sizeof *leaves);
-        if (!s.challenged || !s.rows || !idx || !leaves)
-            rc = CZ_ERR_NOMEM;
-    }
-    if (rc == CZ_OK) {
-        for (size_t i = 0; i < nch; i++)
-            s.challenged[find(&s, ch[i])] = true;
-        for (size_t i = 0; i < s.n; i++) {
-            for (unsigned l = 1; l <= L && !s.challenged[i]; l++) {
-                uint8_t m[24];
-                for (int b = 0; b < 8; b++) {
-                    m[b] = (uint8_t)(seed >> (8 * b));
-                    m[8 + b] = (uint8_t)(s.node[i] >> (8 * b));
-                    m[16 + b] = (uint8_t)((uint64_t)l >> (8 * b));
-                }
-                cz_fc_sha256_trunc(&s.rows[i * L + l - 1], m, sizeof m);
-            }
-        }
-        /* the challenged nodes' labels, layer by layer, in node order */
-        for (unsigned l = 1; l <= L; l++) {
-            for (size_t i = 0; i < s.n; i++) {
-                if (!s.challenged[i])
-                    continue;
-                uint32_t p[CZ_FC_PARENTS];
-                cz_fc_graph_parents(&g, s.node[i], p);
-                cz_fc_d drg[CZ_FC_DRG_DEGREE], exp[CZ_FC_EXP_DEGREE], par[CZ_FC_LABEL_PARENTS];
-                for (unsigned j = 0; j < CZ_FC_DRG_DEGREE; j++)
-                    drg[j] = *synth_label(&s, l, p[j]);
-                for (unsigned j = 0; l > 1 && j < CZ_FC_EXP_DEGREE; j++)
-                    exp[j] = *synth_label(&s, l - 1, p[CZ_FC_DRG_DEGREE + j]);
-                cz_fc_label_parents(par, l, drg, exp);
-                cz_fc_label(&s.rows[i * L + l - 1], &c1->replica_id, l, s.node[i], par);
-            }
-        }
-    }
-
-    /* the trees */
-    for (size_t i = 0; rc == CZ_OK && i < s.n; i++) {
-        idx[i] = s.node[i];
-        rc = cz_fc_column_hash(&leaves[i], &s.rows[i * L], L);
-    }
     if (rc == CZ_OK)
-        rc = cz_fc_tree_build_sparse(&tree_c, CZ_FC_TREE_RC, sh, idx, leaves, s.n, &s.zero, alloc);
-    size_t nc = 0;
-    for (size_t i = 0; rc == CZ_OK && i < s.n; i++) {
-        if (!s.challenged[i])
-            continue;
-        idx[nc] = s.node[i];
-        rc = cz_fc_encode(&leaves[nc], &s.rows[i * L + L - 1], &s.zero);
-        nc++;
-    }
-    if (rc == CZ_OK)
-        rc = cz_fc_tree_build_sparse(&tree_r, CZ_FC_TREE_RC, sh, idx, leaves, nc, &s.zero, alloc);
-    for (size_t i = 0; rc == CZ_OK && i < nc; i++)
-        leaves[i] = s.zero;
-    if (rc == CZ_OK)
-        rc = cz_fc_tree_build_sparse(&tree_d, CZ_FC_TREE_D, sh, idx, leaves, nc, &s.zero, alloc);
+        rc = involve(&s, &g, ch, nch);
     if (rc == CZ_OK) {
-        cz_fc_d cr[2];
-        cz_fc_tree_root(tree_c, &cr[0]);
-        cz_fc_tree_root(tree_r, &cr[1]);
-        rc = cz_fc_poseidon(&c1->comm_r, cr, 2);
+        label(&s, &g, &c1->replica_id, seed);
+        rc = trees(tree, &c1->comm_r, &s, sh, alloc);
     }
     if (rc != CZ_OK)
         cz_msgf(err, errlen, "c1-synth: %s", cz_strerror(rc));
     if (rc == CZ_OK) {
-        cz_fc_sealed sd = {t, &g, tree_d, tree_c, tree_r, synth_label, synth_data, &s};
+        cz_fc_sealed sd = {t, &g, tree[0], tree[1], tree[2], synth_label, synth_data, &s};
         rc = cz_fc_prove_partitions(c1, &sd, err, errlen);
     }
-    cz_fc_tree_free(tree_d);
-    cz_fc_tree_free(tree_c);
-    cz_fc_tree_free(tree_r);
+    for (int i = 0; i < 3; i++)
+        cz_fc_tree_free(tree[i]);
     free(ch);
-    free(all);
-    free(s.challenged);
-    free(s.rows);
-    free(idx);
-    free(leaves);
+    involved_free(&s);
     if (rc != CZ_OK)
         cz_fc_c1_free(c1);
     return rc;
