@@ -4,8 +4,10 @@
  *       --prover-id HEX --sector-id N --ticket HEX --seed HEX
  *       [--registered-proof NAME] --out c1.json
  *     seals a sector in memory (FILE: raw data, at most 127/128 of the
- *     sector, zero-filled to it, then Fr32-padded; --data-seed: seeded
- *     random raw data; neither: zero data, a CC sector) and writes its C1.
+ *     sector, zero-filled to it, then Fr32-padded, or an unsealed sector
+ *     file of exactly the sector's size, already padded; --data-seed:
+ *     seeded random raw data; neither: zero data, a CC sector) and writes
+ *     its C1.
  *   cuzk-bench c1-synth --sector-size 32GiB [--seed N] [--registered-proof
  *       NAME] [--prover-id HEX --sector-id N --ticket HEX --porep-seed HEX]
  *       --out c1.json
@@ -298,14 +300,23 @@ static int cmd_seal(int argc, char **argv)
     if (o.data) {
         size_t n;
         uint8_t *f = read_file(o.data, &n, "seal");
-        if (f == NULL || n > raw_len) {
+        if (f && n == t->shape->sector_size) { /* an unsealed sector file: Fr32-padded */
+            if (cz_fc_fr32_unpad(raw, f, n) != CZ_OK) {
+                fprintf(stderr, "cuzk-bench seal: %s has the sector's size but is not Fr32-"
+                                "padded (a node's top two bits are set)\n", o.data);
+                free(f), free(raw), free(padded);
+                return 2;
+            }
+        } else if (f == NULL || n > raw_len) {
             if (f)
                 fprintf(stderr, "cuzk-bench seal: %s has %zu bytes; a %s sector holds %zu raw "
-                                "bytes\n", o.data, n, t->shape->name, raw_len);
+                                "bytes (or exactly %llu padded ones)\n", o.data, n,
+                        t->shape->name, raw_len, (unsigned long long)t->shape->sector_size);
             free(f), free(raw), free(padded);
             return 2;
+        } else {
+            memcpy(raw, f, n);
         }
-        memcpy(raw, f, n);
         free(f);
     } else if (o.data_seed) {
         uint64_t ds;

@@ -12,7 +12,8 @@
 #      length, a sector size the registered proof does not have: exit 2;
 #   4. c1-synth 2KiB and 32GiB C1s that c1-verify accepts; c1-synth of an NI
 #      registered proof, or seal of a 32GiB sector: exit 2 with the reason;
-#      seal --data of a file larger than the sector: exit 2.
+#      seal --data of a file larger than the sector: exit 2; raw data and
+#      the same data Fr32-padded (an unsealed sector file) seal alike.
 #
 #   tests/oracle/run_fc_cli.sh PATH/TO/cuzk-bench PATH/TO/test_fc_sector
 set -euo pipefail
@@ -135,6 +136,29 @@ head -c 2033 /dev/zero >"$work/big"
 expect 2 "seal --data larger than 2KiB's 2032 raw bytes" "$bench" seal --sector-size 2KiB \
     --data "$work/big" "${ids[@]}" --out "$work/x.json"
 said "2032 raw bytes" err
+# raw data and the same data padded (an unsealed sector file) seal alike
+head -c 2032 /dev/urandom >"$work/raw"
+python3 - "$work/raw" "$work/unsealed" <<'EOF'
+import sys
+raw = int.from_bytes(open(sys.argv[1], "rb").read(), "little")
+out = 0
+for u in range(2032 * 8 // 254):  # 254 data bits, then 2 zero bits
+    out |= ((raw >> (254 * u)) & ((1 << 254) - 1)) << (256 * u)
+open(sys.argv[2], "wb").write(out.to_bytes(2048, "little"))
+EOF
+expect 0 "seal --data raw" "$bench" seal --sector-size 2KiB --data "$work/raw" "${ids[@]}" \
+    --out "$work/r.json"
+grep comm_ "$work/out" >"$work/raw.comm"
+expect 0 "seal --data unsealed" "$bench" seal --sector-size 2KiB --data "$work/unsealed" \
+    "${ids[@]}" --out "$work/u.json"
+if ! grep comm_ "$work/out" | cmp -s - "$work/raw.comm" || ! cmp -s "$work/r.json" "$work/u.json"; then
+    echo "FAIL: raw and padded data sealed differently" >&2
+    fails=$((fails + 1))
+fi
+printf '\xff' | dd of="$work/unsealed" bs=1 seek=63 conv=notrunc status=none
+expect 2 "seal --data of a sector file with a padding bit set" "$bench" seal \
+    --sector-size 2KiB --data "$work/unsealed" "${ids[@]}" --out "$work/x.json"
+said "not Fr32" err
 expect 2 "seal --sector-size 3KiB" "$bench" seal --sector-size 3KiB "${ids[@]}" --out "$work/x.json"
 
 if [ $fails -ne 0 ]; then
