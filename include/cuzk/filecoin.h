@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/cs.h"
 #include "cuzk/ff.h"
 #include "cuzk/groth16.h"
 #include "cuzk/mem.h"
@@ -481,6 +482,57 @@ typedef struct {
 } cz_fc_seal_info;
 int cz_fc_verify_seal(const cz_groth16_pvk *pvk, const uint8_t *proofs, size_t len,
                       const cz_fc_seal_info *info, bool *valid, char *err, size_t errlen);
+
+
+/* ------------------------------------------------- the PoRep circuit --- */
+
+/* The shape of a StackedDRG circuit: TreeD over 2^log_nodes nodes, the
+ * number of layers and of challenges per partition, and TreeR / TreeC as
+ * base_levels levels of base_arity, then one level of sub_arity (0: none)
+ * and one of top_arity (0: none).  The sector sizes' shapes come from
+ * cz_fc_porep_dims_of; rust-fil-proofs' circuit tests use four more
+ * (cz_fc_porep_dims_by_name). */
+typedef struct {
+    unsigned log_nodes, layers, challenges;
+    unsigned base_arity, base_levels, sub_arity, top_arity;
+} cz_fc_porep_dims;
+
+void cz_fc_porep_dims_of(cz_fc_porep_dims *d, const cz_fc_shape *s);
+/* "2KiB" .. "64GiB" (a sector size's shape), or the test shapes of
+ * storage-proofs-porep tests/stacked_circuit.rs (2 layers, 1 challenge,
+ * 8 nodes per base tree): "test-base-2" (U2, 8 nodes), "test-base-8"
+ * (U8), "test-sub-8-4" (U8 U4, 32 nodes), "test-top-8-4-2" (U8 U4 U2, 64
+ * nodes).  CZ_OK or CZ_ERR_INVALID_ARG. */
+int cz_fc_porep_dims_by_name(cz_fc_porep_dims *d, const char *name);
+
+/* Synthesises partition k of c1 into cs, allocating and constraining as
+ * storage-proofs-porep's StackedCircuit::synthesize does through
+ * bellperson, variable for variable and constraint for constraint
+ * (docs/filecoin.md "The PoRep circuit"); with c1 NULL the blank circuit
+ * of d (every value zero, for recording the shape).  Works in every cs
+ * mode; with CZ_CS_NAMESPACES the constraints carry rust-fil-proofs'
+ * namespace names ("challenge_3/labeling_2/create_label").  The public
+ * inputs are cz_fc_public_inputs' (after ONE).  Returns CZ_OK, the cs's
+ * sticky error, or CZ_ERR_INVALID_ARG (k out of range, c1's shape not d,
+ * a path of another form), with err set. */
+int cz_fc_porep_synthesize(cz_cs *cs, const cz_fc_porep_dims *d, const cz_fc_c1 *c1, unsigned k,
+                           char *err, size_t errlen);
+
+/* Inputs (ONE included) and auxiliaries of the circuit of d: the counts
+ * any synthesis of it allocates.  Computed once per shape (a blank
+ * witness-only run of the header and one challenge) and cached for the
+ * process; thread-safe.  CZ_OK or CZ_ERR_NOMEM. */
+int cz_fc_porep_counts(const cz_fc_porep_dims *d, size_t *n_inputs, size_t *n_aux);
+
+/* Witness-only synthesis of partition k of c1 into w = [inputs | aux]
+ * (w_len = n_inputs + n_aux of cz_fc_porep_counts): the header on the
+ * calling thread, then the challenges in parallel on pool (NULL: this
+ * thread), each writing its fixed slice of w.  No constraint is built.
+ * The assignment equals the one every other mode stores.  Scratch memory
+ * per challenge in flight is small (bits, not a cs of its own).  CZ_OK,
+ * CZ_ERR_INVALID_ARG (w_len, k, shape), CZ_ERR_NOMEM, with err set. */
+int cz_fc_porep_witness(cz_fr *w, size_t w_len, const cz_fc_c1 *c1, unsigned k, cz_pool *pool,
+                        char *err, size_t errlen);
 
 #ifdef __cplusplus
 }
