@@ -534,6 +534,33 @@ int cz_fc_porep_counts(const cz_fc_porep_dims *d, size_t *n_inputs, size_t *n_au
 int cz_fc_porep_witness(cz_fr *w, size_t w_len, const cz_fc_c1 *c1, unsigned k, cz_pool *pool,
                         char *err, size_t errlen);
 
+/* --------------------------------------------------- parameter files --- */
+
+/* The PublicParams identifier rust-fil-proofs builds for the PoRep circuit
+ * of shape s (stacked/vanilla/params.rs identifier()):
+ *   "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{
+ *   expansion_degree: 8 base_graph: drgraph::BucketGraph{size: <nodes>;
+ *   degree: 6; hasher: poseidon_hasher} }, challenges: LayerChallenges {
+ *   layers: <layers>, max_count: <challenges per partition> }, tree:
+ *   merkletree-poseidon_hasher-8-<sub>-<top> }"
+ * (one line; sub and top arities 0 when absent).  The same for every
+ * registered proof of the shape: porep_id, API version and features are
+ * not in it.  Written as snprintf does into out[0..n); returns its length
+ * (less than CZ_FC_PARAMS_ID). */
+#define CZ_FC_PARAMS_ID 320
+size_t cz_fc_porep_params_identifier(char *out, size_t n, const cz_fc_shape *s);
+
+/* The base name of Filecoin's parameter files for shape s, to which
+ * ".params", ".vk" (the keys of rust-fil-proofs' parameters.json) or
+ * ".meta" are appended (parameter_cache.rs parameter_id, cache_identifier;
+ * StackedCompound::cache_prefix):
+ *   "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-<sub>-
+ *   <top>-sha256_hasher-" and the 64 hex digits of the SHA-256 of
+ *   cz_fc_porep_params_identifier.
+ * out holds the name, a suffix of up to 8 bytes and the NUL. */
+#define CZ_FC_PARAMS_NAME 160
+void cz_fc_porep_params_name(char out[CZ_FC_PARAMS_NAME], const cz_fc_shape *s);
+
 #ifdef __cplusplus
 }
 #endif

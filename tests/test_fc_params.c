@@ -1,0 +1,145 @@
+/* Filecoin's PoRep parameter file names (cuzk/filecoin.h
+ * cz_fc_porep_params_identifier / cz_fc_porep_params_name):
+ *
+ *  - the identifiers of 32GiB and 64GiB equal the strings that
+ *    storage-proofs-porep's test_public_params_identifier asserts
+ *    (src/stacked/vanilla/params.rs @87348a74);
+ *  - the names of the five sector sizes, with ".params" and ".vk", are keys
+ *    of rust-fil-proofs' parameters.json (data/parameters.json, a copy;
+ *    data/README.md) listing the shape's sector size, their hashes start
+ *    032d3138, ecd68364, 6babf46c, 82a357d2, 96f1b4a0, and the file lists
+ *    no other stacked-proof-of-replication key. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/err.h"
+#include "cuzk/filecoin.h"
+#include "formats/json.h"
+#include "tf.h"
+
+static void identifiers(void)
+{
+    static const struct {
+        cz_fc_shape_id id;
+        const char *want;
+    } V[] = {
+        {CZ_FC_32GIB,
+         "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{expansion_degree: 8 "
+         "base_graph: drgraph::BucketGraph{size: 1073741824; degree: 6; hasher: poseidon_hasher} "
+         "}, challenges: LayerChallenges { layers: 11, max_count: 18 }, tree: "
+         "merkletree-poseidon_hasher-8-8-0 }"},
+        {CZ_FC_64GIB,
+         "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{expansion_degree: 8 "
+         "base_graph: drgraph::BucketGraph{size: 2147483648; degree: 6; hasher: poseidon_hasher} "
+         "}, challenges: LayerChallenges { layers: 11, max_count: 18 }, tree: "
+         "merkletree-poseidon_hasher-8-8-2 }"},
+    };
+    for (size_t i = 0; i < sizeof V / sizeof V[0]; i++) {
+        char id[CZ_FC_PARAMS_ID];
+        size_t n = cz_fc_porep_params_identifier(id, sizeof id, cz_fc_shape_get(V[i].id));
+        TF_CHECK_MSG(n == strlen(V[i].want) && !strcmp(id, V[i].want), "identifier %s", id);
+        /* a short buffer gets a truncated, terminated string and the full length */
+        char small[16];
+        TF_CHECK(cz_fc_porep_params_identifier(small, sizeof small, cz_fc_shape_get(V[i].id)) ==
+                 n);
+        TF_CHECK(strlen(small) == sizeof small - 1 && !strncmp(small, V[i].want, 15));
+    }
+    for (int s = 0; s < CZ_FC__SHAPES; s++) {
+        char id[CZ_FC_PARAMS_ID];
+        TF_CHECK(cz_fc_porep_params_identifier(id, sizeof id, cz_fc_shape_get(s)) <
+                 CZ_FC_PARAMS_ID);
+    }
+}
+
+/* data/parameters.json, found from this file's path. */
+static char *read_parameters_json(size_t *len)
+{
+    const char *file = __FILE__, *slash = strrchr(file, '/');
+    char path[4096];
+    snprintf(path, sizeof path, "%.*s/../data/parameters.json",
+             slash ? (int)(slash - file) : 1, slash ? file : ".");
+    FILE *f = fopen(path, "rb");
+    TF_CHECK_MSG(f != NULL, "cannot open %s", path);
+    if (f == NULL)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    *len = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = malloc(*len + 1);
+    TF_CHECK(text != NULL && fread(text, 1, *len, f) == *len);
+    fclose(f);
+    return text;
+}
+
+/* The sector_size member of an entry; 0 when absent. */
+static uint64_t sector_size_of(const cz_json_value *entry)
+{
+    if (entry->type != CZ_JSON_OBJECT)
+        return 0;
+    const cz_json_value *m = cz_json_first(entry);
+    for (size_t i = 0; i < entry->n; i++, m = cz_json_next(m))
+        if (!strcmp(m->key, "sector_size") && m->type == CZ_JSON_NUMBER)
+            return strtoull(m->str, NULL, 10);
+    return 0;
+}
+
+static void published_names(void)
+{
+    static const char *const prefix[CZ_FC__SHAPES] = {"032d3138", "ecd68364", "6babf46c",
+                                                      "82a357d2", "96f1b4a0"};
+    static const char *const trees[CZ_FC__SHAPES] = {"8-0-0", "8-0-0", "8-0-0", "8-8-0", "8-8-2"};
+    size_t len = 0;
+    char *text = read_parameters_json(&len);
+    if (text == NULL)
+        return;
+    cz_json_doc doc;
+    char err[256];
+    int rc = cz_json_parse(&doc, text, len, 8, err, sizeof err);
+    TF_CHECK_MSG(rc == CZ_OK, "parameters.json: %s", err);
+    if (rc != CZ_OK) {
+        free(text);
+        return;
+    }
+    const cz_json_value *root = &doc.nodes[0];
+    TF_CHECK(root->type == CZ_JSON_OBJECT);
+    unsigned found[CZ_FC__SHAPES][2] = {{0}};
+    size_t porep_keys = 0;
+    char names[CZ_FC__SHAPES][CZ_FC_PARAMS_NAME];
+    for (int s = 0; s < CZ_FC__SHAPES; s++) {
+        cz_fc_porep_params_name(names[s], cz_fc_shape_get(s));
+        char want[CZ_FC_PARAMS_NAME];
+        snprintf(want, sizeof want,
+                 "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-%s-sha256_hasher-%s",
+                 trees[s], prefix[s]);
+        TF_CHECK_MSG(!strncmp(names[s], want, strlen(want)) && strlen(names[s]) == 80 + 64,
+                     "%s: %s", cz_fc_shape_get(s)->name, names[s]);
+    }
+    const cz_json_value *m = cz_json_first(root);
+    for (size_t i = 0; i < root->n; i++, m = cz_json_next(m)) {
+        if (strstr(m->key, "stacked-proof-of-replication") == NULL)
+            continue;
+        porep_keys++;
+        int matched = 0;
+        for (int s = 0; s < CZ_FC__SHAPES; s++) {
+            size_t nl = strlen(names[s]);
+            if (strncmp(m->key, names[s], nl) != 0)
+                continue;
+            int vk = !strcmp(m->key + nl, ".vk");
+            if (!vk && strcmp(m->key + nl, ".params") != 0)
+                continue;
+            matched = 1;
+            found[s][vk]++;
+            TF_CHECK_MSG(sector_size_of(m) == cz_fc_shape_get(s)->sector_size,
+                         "%s: sector_size %llu", m->key, (unsigned long long)sector_size_of(m));
+        }
+        TF_CHECK_MSG(matched, "parameters.json lists %s, which no shape names", m->key);
+    }
+    for (int s = 0; s < CZ_FC__SHAPES; s++)
+        TF_CHECK_MSG(found[s][0] == 1 && found[s][1] == 1, "%s: %s.params x%u, .vk x%u",
+                     cz_fc_shape_get(s)->name, names[s], found[s][0], found[s][1]);
+    TF_CHECK(porep_keys == 2 * CZ_FC__SHAPES);
+    cz_json_free(&doc);
+    free(text);
+}
+
+TF_MAIN(TF_TEST(identifiers), TF_TEST(published_names))
