@@ -50,6 +50,10 @@ int cz_bench_gpu_partition(int argc, char **argv);
 int cz_bench_parent_cache(int argc, char **argv);
 /* seal, c1-synth, c1-verify, verify-seal (argv[0]) */
 int cz_bench_sector(int argc, char **argv);
+int cz_bench_porep_synth(int argc, char **argv);
+/* The whole file at path (malloc'd; *len its bytes), or NULL with a
+ * message naming cmd on stderr. */
+uint8_t *cz_bench_read_file(const char *path, size_t *len, const char *cmd);
 /* single, batch, stress, status, metrics, preload, evict, cancel (argv[0]) */
 int cz_bench_client(int argc, char **argv);
 

@@ -117,6 +117,7 @@ static void usage(void)
                     "  c1-synth  a synthetic C1 of any sector size (2KiB .. 64GiB)\n"
                     "  c1-verify  read, validate and vanilla-verify a C1 JSON\n"
                     "  verify-seal  verify a PoRep's partition proofs (exit 0 valid, 1 invalid)\n"
+                    "  porep-synth  PoRep partitions' witness and a/b/c synthesis times\n"
                     "  single, batch, stress, status, metrics, preload, evict, cancel\n"
                     "          client of cuzk-daemon (--addr ADDR; cuzk-bench batch --help)\n"
                     "options of micro: --filter S  --time SEC  --samples N  --csv\n");
@@ -152,6 +153,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof sector_cmds / sizeof sector_cmds[0]; i++)
         if (!strcmp(argv[1], sector_cmds[i]))
             return cz_bench_sector(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "porep-synth"))
+        return cz_bench_porep_synth(argc - 1, argv + 1);
     if (!strcmp(argv[1], "engine"))
         return cz_bench_engine(argc - 1, argv + 1);
 #ifdef CZ_HAVE_DAEMON

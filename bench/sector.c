@@ -233,7 +233,7 @@ static int sector_ids(cz_fc_sector *sec, const opts *o, const char *seed_flag, c
     return need(cmd, NULL, "--sector-id") ? 0 : -1;
 }
 
-static uint8_t *read_file(const char *path, size_t *len, const char *cmd)
+uint8_t *cz_bench_read_file(const char *path, size_t *len, const char *cmd)
 {
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
@@ -299,7 +299,7 @@ static int cmd_seal(int argc, char **argv)
     }
     if (o.data) {
         size_t n;
-        uint8_t *f = read_file(o.data, &n, "seal");
+        uint8_t *f = cz_bench_read_file(o.data, &n, "seal");
         if (f && n == t->shape->sector_size) { /* an unsealed sector file: Fr32-padded */
             if (cz_fc_fr32_unpad(raw, f, n) != CZ_OK) {
                 fprintf(stderr, "cuzk-bench seal: %s has the sector's size but is not Fr32-"
@@ -435,7 +435,7 @@ static int cmd_c1_verify(int argc, char **argv)
     }
     size_t len;
     double t0 = cz_bench_now();
-    uint8_t *json = read_file(o.c1, &len, "c1-verify");
+    uint8_t *json = cz_bench_read_file(o.c1, &len, "c1-verify");
     if (json == NULL) {
         cz_pool_free(v.pool);
         return 2;
@@ -509,7 +509,7 @@ static int cmd_verify_seal(int argc, char **argv)
         return 2;
     }
     size_t len;
-    uint8_t *proofs = read_file(o.proof, &len, c);
+    uint8_t *proofs = cz_bench_read_file(o.proof, &len, c);
     if (proofs == NULL) {
         cz_groth16_pvk_free(&pvk);
         return 2;
