@@ -1,5 +1,6 @@
 /* Constraint system builder: allocations, linear combinations, enforce,
- * namespaces, and cz_cs_finish, which turns a recording into a cz_r1cs. */
+ * namespaces, cz_cs_finish, which turns a recording into a cz_r1cs, and
+ * COUNT mode's counters and fingerprint streams. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,9 +107,16 @@ struct cz_cs {
     /* RECORD */
     rec_mat m[3];
     size_t n_rows;
-    cz_lc_term *scratch;
+    cz_lc_term *scratch; /* RECORD and COUNT: the combination being canonicalised */
     size_t cap_scratch;
     cz_fr minus_one;
+    /* COUNT: per matrix entries, general entries and stream; the density
+     * bitmaps (cz_density order), cap_dens words each, bits beyond the
+     * variables zero */
+    uint64_t nnz[3], ngen[3];
+    cz_fp_stream *fs;
+    uint64_t *dens[3];
+    size_t cap_dens[3];
     /* namespaces (RECORD with CZ_CS_NAMESPACES) */
     uint32_t *row_ns;
     size_t cap_row_ns;
@@ -137,7 +145,8 @@ int cz_cs_new(cz_cs **out, cz_cs_mode mode, unsigned flags)
     if (out == NULL)
         return CZ_ERR_INVALID_ARG;
     *out = NULL;
-    if ((mode != CZ_CS_RECORD && mode != CZ_CS_WITNESS) || (flags & ~CZ_CS_NAMESPACES))
+    if ((mode != CZ_CS_RECORD && mode != CZ_CS_WITNESS && mode != CZ_CS_COUNT) ||
+        (flags & ~CZ_CS_NAMESPACES))
         return CZ_ERR_INVALID_ARG;
     cz_cs *cs = calloc(1, sizeof *cs);
     if (cs == NULL)
@@ -150,6 +159,13 @@ int cz_cs_new(cz_cs **out, cz_cs_mode mode, unsigned flags)
             cs->m[k].row_ptr[0] = 0;
         else
             cs->err = CZ_ERR_NOMEM;
+    }
+    if (mode == CZ_CS_COUNT) {
+        cs->fs = cz_cs_mem_realloc(NULL, 3 * sizeof *cs->fs);
+        if (cs->fs == NULL)
+            cs->err = CZ_ERR_NOMEM;
+        for (int k = 0; k < 3 && cs->fs; k++)
+            cz_fp_stream_init(&cs->fs[k]);
     }
     if (ns_enabled(cs)) {
         /* entry 0: the root, name "" */
@@ -187,6 +203,9 @@ void cz_cs_free(cz_cs *cs)
         cz_cs_mem_free(cs->m[k].coef);
     }
     cz_cs_mem_free(cs->scratch);
+    cz_cs_mem_free(cs->fs);
+    for (int d = 0; d < 3; d++)
+        cz_cs_mem_free(cs->dens[d]);
     cz_cs_mem_free(cs->row_ns);
     cz_cs_mem_free(cs->ns_parent);
     cz_cs_mem_free(cs->ns_name);
@@ -196,7 +215,7 @@ void cz_cs_free(cz_cs *cs)
 }
 
 cz_cs_mode cz_cs_get_mode(const cz_cs *cs) { return cs->mode; }
-bool cz_cs_is_recording(const cz_cs *cs) { return cs->mode == CZ_CS_RECORD; }
+bool cz_cs_is_recording(const cz_cs *cs) { return cs->mode != CZ_CS_WITNESS; }
 int cz_cs_error(const cz_cs *cs) { return cs->err; }
 size_t cz_cs_num_inputs(const cz_cs *cs) { return cs->n_in; }
 size_t cz_cs_num_aux(const cz_cs *cs) { return cs->n_aux; }
@@ -209,10 +228,24 @@ const cz_fr *cz_cs_aux(const cz_cs *cs) { return cs->aux; }
 
 void cz_cs_write_assignment(const cz_cs *cs, cz_fr *w)
 {
+    if (cs->mode == CZ_CS_COUNT)
+        return;
     if (cs->n_in)
         memcpy(w, cs->in, cs->n_in * sizeof *w);
     if (cs->n_aux)
         memcpy(w + cs->n_in, cs->aux, cs->n_aux * sizeof *w);
+}
+
+/* COUNT: grows density bitmap d to hold bit `bit`, new words zero. */
+static int grow_bits(cz_cs *cs, cz_density d, size_t bit)
+{
+    size_t old = cs->cap_dens[d];
+    if (bit / 64 < old)
+        return 0;
+    if (grow(&cs->dens[d], &cs->cap_dens[d], bit / 64 + 1, sizeof(uint64_t)))
+        return -1;
+    memset(cs->dens[d] + old, 0, (cs->cap_dens[d] - old) * sizeof(uint64_t));
+    return 0;
 }
 
 static cz_var alloc_var(cz_cs *cs, cz_fr **vals, size_t *n, size_t *cap, const cz_fr *value,
@@ -228,11 +261,19 @@ static cz_var alloc_var(cz_cs *cs, cz_fr **vals, size_t *n, size_t *cap, const c
         set_err(cs, CZ_ERR_INVALID_ARG);
         return CZ_CS_ONE;
     }
-    if (grow(vals, cap, *n + 1, sizeof(cz_fr))) {
-        set_err(cs, CZ_ERR_NOMEM);
-        return CZ_CS_ONE;
+    if (cs->mode == CZ_CS_COUNT) {
+        if (flag ? grow_bits(cs, CZ_DENSITY_A_AUX, *n) || grow_bits(cs, CZ_DENSITY_B_AUX, *n)
+                 : grow_bits(cs, CZ_DENSITY_B_INPUT, *n)) {
+            set_err(cs, CZ_ERR_NOMEM);
+            return CZ_CS_ONE;
+        }
+    } else {
+        if (grow(vals, cap, *n + 1, sizeof(cz_fr))) {
+            set_err(cs, CZ_ERR_NOMEM);
+            return CZ_CS_ONE;
+        }
+        (*vals)[*n] = value ? *value : CZ_FR_ZERO;
     }
-    (*vals)[*n] = value ? *value : CZ_FR_ZERO;
     return flag | (cz_var)(*n)++;
 }
 
@@ -287,12 +328,20 @@ static int end_row(cz_cs *cs, rec_mat *m)
     return 0;
 }
 
-/* Sorts lc's terms by variable (inputs first, then aux, each by index),
- * sums repeats, drops zero sums and appends the row's entries to m.
- * Returns CZ_OK, CZ_ERR_INVALID_ARG (unknown variable) or CZ_ERR_NOMEM. */
-static int record_lc(cz_cs *cs, rec_mat *m, const cz_lc *lc)
+/* The CSR kind of a non-zero coefficient. */
+static uint32_t coef_kind(const cz_cs *cs, const cz_fr *c)
+{
+    return cz_fr_is_one(c) ? CZ_CSR_ONE : cz_fr_equal(c, &cs->minus_one) ? CZ_CSR_NEG : CZ_CSR_GEN;
+}
+
+/* The row lc makes, in cs->scratch[0 .. *len): lc's terms sorted by
+ * variable (inputs first, then aux, each by index), repeats summed, zero
+ * sums dropped.  Returns CZ_OK, CZ_ERR_INVALID_ARG (unknown variable) or
+ * CZ_ERR_NOMEM. */
+static int canon_lc(cz_cs *cs, const cz_lc *lc, size_t *len)
 {
     size_t n = lc ? lc->n : 0;
+    *len = 0;
     if (n == 0)
         return CZ_OK;
     if (grow(&cs->scratch, &cs->cap_scratch, n, sizeof(cz_lc_term)))
@@ -317,26 +366,65 @@ static int record_lc(cz_cs *cs, rec_mat *m, const cz_lc *lc)
     } else {
         qsort(t, n, sizeof *t, term_cmp);
     }
+    size_t out = 0;
     for (size_t i = 0; i < n;) {
         cz_fr s = t[i].coeff;
         size_t j = i + 1;
         for (; j < n && t[j].var == t[i].var; j++)
             cz_fr_add(&s, &s, &t[j].coeff);
         if (!cz_fr_is_zero(&s)) {
-            uint32_t kind = cz_fr_is_one(&s)                  ? CZ_CSR_ONE
-                            : cz_fr_equal(&s, &cs->minus_one) ? CZ_CSR_NEG
-                                                              : CZ_CSR_GEN;
-            if (push_entry(m, kind, t[i].var, &s))
-                return CZ_ERR_NOMEM;
+            t[out].var = t[i].var;
+            t[out++].coeff = s;
         }
         i = j;
     }
+    *len = out;
+    return CZ_OK;
+}
+
+/* RECORD: appends lc's row to m. */
+static int record_lc(cz_cs *cs, rec_mat *m, const cz_lc *lc)
+{
+    size_t n;
+    int err = canon_lc(cs, lc, &n);
+    for (size_t i = 0; i < n && err == CZ_OK; i++) {
+        const cz_lc_term *t = &cs->scratch[i];
+        if (push_entry(m, coef_kind(cs, &t->coeff), t->var, &t->coeff))
+            err = CZ_ERR_NOMEM;
+    }
+    return err;
+}
+
+/* COUNT: counts lc's row in matrix k, marks its densities and hashes it. */
+static int count_lc(cz_cs *cs, int k, const cz_lc *lc)
+{
+    size_t n;
+    int err = canon_lc(cs, lc, &n);
+    if (err)
+        return err;
+    cz_fp_stream *s = &cs->fs[k];
+    uint64_t *da = k == CZ_MAT_A   ? cs->dens[CZ_DENSITY_A_AUX]
+                   : k == CZ_MAT_B ? cs->dens[CZ_DENSITY_B_AUX]
+                                   : NULL;
+    cz_fp_put_row(s, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) {
+        const cz_lc_term *t = &cs->scratch[i];
+        uint32_t kind = coef_kind(cs, &t->coeff), idx = cz_var_index(t->var);
+        bool aux = cz_var_is_aux(t->var);
+        cz_fp_put_entry(s, idx, aux, kind, &t->coeff);
+        cs->ngen[k] += kind == CZ_CSR_GEN;
+        if (aux && da)
+            da[idx / 64] |= 1ULL << (idx % 64);
+        else if (!aux && k == CZ_MAT_B)
+            cs->dens[CZ_DENSITY_B_INPUT][idx / 64] |= 1ULL << (idx % 64);
+    }
+    cs->nnz[k] += n;
     return CZ_OK;
 }
 
 void cz_cs_enforce(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c)
 {
-    if (cs->mode != CZ_CS_RECORD || cs->err)
+    if (cs->mode == CZ_CS_WITNESS || cs->err)
         return;
     if (cs->finished) {
         set_err(cs, CZ_ERR_INVALID_ARG);
@@ -355,7 +443,9 @@ void cz_cs_enforce(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c)
     }
     for (int k = 0; k < 3; k++) {
         int err;
-        if (begin_row(cs, &cs->m[k]))
+        if (cs->mode == CZ_CS_COUNT)
+            err = count_lc(cs, k, lcs[k]);
+        else if (begin_row(cs, &cs->m[k]))
             err = CZ_ERR_NOMEM;
         else if ((err = record_lc(cs, &cs->m[k], lcs[k])) == CZ_OK && end_row(cs, &cs->m[k]))
             err = CZ_ERR_NOMEM;
@@ -553,5 +643,54 @@ int cz_cs_finish(cz_cs *cs, cz_r1cs **out)
         return CZ_ERR_NOMEM;
     }
     *out = r;
+    return CZ_OK;
+}
+
+/* --------------------------------------------------------------- count --- */
+
+static size_t popcount(const uint64_t *bits, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < (n + 63) / 64; i++)
+        c += (size_t)__builtin_popcountll(bits[i]);
+    return c;
+}
+
+int cz_cs_count_finish(cz_cs *cs, cz_r1cs_fingerprint *fp)
+{
+    if (fp == NULL)
+        return CZ_ERR_INVALID_ARG;
+    memset(fp, 0, sizeof *fp);
+    if (cs->err)
+        return cs->err;
+    if (cs->mode != CZ_CS_COUNT || cs->finished)
+        return CZ_ERR_INVALID_ARG;
+    fp->n_inputs = cs->n_in;
+    fp->n_aux = cs->n_aux;
+    fp->n_constraints = cs->n_rows;
+    /* bellperson's input constraints: x_i * 0 = 0, x_i in A */
+    for (size_t i = 0; i < cs->n_in; i++) {
+        cz_fp_put_row(&cs->fs[CZ_MAT_A], 1);
+        cz_fp_put_entry(&cs->fs[CZ_MAT_A], (uint32_t)i, false, CZ_CSR_ONE, NULL);
+        cz_fp_put_row(&cs->fs[CZ_MAT_B], 0);
+        cz_fp_put_row(&cs->fs[CZ_MAT_C], 0);
+    }
+    cs->nnz[CZ_MAT_A] += cs->n_in;
+    cs->n_rows += cs->n_in;
+    cs->finished = 1;
+    fp->n_rows = cs->n_rows;
+    uint8_t h[3][32];
+    for (int k = 0; k < 3; k++) {
+        cz_fp_stream_final(&cs->fs[k], h[k]);
+        fp->nnz[k] = cs->nnz[k];
+        fp->ngen[k] = cs->ngen[k];
+    }
+    fp->density[CZ_DENSITY_A_AUX] = popcount(cs->dens[CZ_DENSITY_A_AUX], cs->n_aux);
+    fp->density[CZ_DENSITY_B_INPUT] = popcount(cs->dens[CZ_DENSITY_B_INPUT], cs->n_in);
+    fp->density[CZ_DENSITY_B_AUX] = popcount(cs->dens[CZ_DENSITY_B_AUX], cs->n_aux);
+    cz_fp_digest(fp, h);
+    cz_cs_mem_free(cs->scratch);
+    cs->scratch = NULL;
+    cs->cap_scratch = 0;
     return CZ_OK;
 }

@@ -1,11 +1,15 @@
-/* Internals shared by the constraint system (cs.c), the matrix products
- * (spmv.c) and the pre-compiled file (pce.c).  Not part of the public API. */
+/* Internals shared by the constraint system (cs.c), the finished R1CS
+ * (r1cs.c), the pre-compiled file (pce.c) and the fingerprint
+ * (fingerprint.c).  Not part of the public API. */
 #ifndef CZ_CS_INTERNAL_H
 #define CZ_CS_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
+#include "cuzk/blake2b.h"
 #include "cuzk/cs.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -47,5 +51,47 @@ struct cz_r1cs {
 /* Allocates and fills r's three density bitmaps from its matrices.
  * CZ_OK or CZ_ERR_NOMEM. */
 int cz_r1cs_build_densities(cz_r1cs *r);
+
+/* One matrix's stream of the fingerprint (format in cs.h): bytes staged in
+ * buf and hashed by the kilobyte, so the per-entry cost is a store.
+ * fingerprint.c. */
+typedef struct {
+    cz_blake2b_ctx h;
+    size_t fill;
+    uint8_t buf[4096];
+} cz_fp_stream;
+
+void cz_fp_stream_init(cz_fp_stream *s);
+/* Hashes the staged bytes. */
+void cz_fp_stream_flush(cz_fp_stream *s);
+/* The stream's 32-byte hash; s must be initialised again before reuse. */
+void cz_fp_stream_final(cz_fp_stream *s, uint8_t out[32]);
+/* fp->digest from fp's counts and the three stream hashes. */
+void cz_fp_digest(cz_r1cs_fingerprint *fp, const uint8_t h[3][32]);
+
+/* A row header: its number of entries. */
+static inline void cz_fp_put_row(cz_fp_stream *s, uint32_t n)
+{
+    if (s->fill + 4 > sizeof s->buf)
+        cz_fp_stream_flush(s);
+    memcpy(s->buf + s->fill, &n, 4);
+    s->fill += 4;
+}
+
+/* An entry: index among its kind of variable, aux or input, coefficient
+ * kind (CZ_CSR_*) and, for CZ_CSR_GEN, the coefficient c. */
+static inline void cz_fp_put_entry(cz_fp_stream *s, uint32_t index, bool aux, uint32_t kind,
+                                   const cz_fr *c)
+{
+    if (s->fill + 36 > sizeof s->buf)
+        cz_fp_stream_flush(s);
+    uint32_t code = (uint32_t)aux << 31 | kind << 29 | index;
+    memcpy(s->buf + s->fill, &code, 4);
+    s->fill += 4;
+    if (kind == CZ_CSR_GEN) {
+        cz_fr_to_bytes_le(s->buf + s->fill, c);
+        s->fill += 32;
+    }
+}
 
 #endif /* CZ_CS_INTERNAL_H */
