@@ -2,6 +2,13 @@
  * circuit, so that two implementations (ours, bellperson's) can be compared
  * without comparing files.
  *
+ *   cuzk-bench circuit-info [--count] NAME [--count]
+ *
+ * records NAME and fingerprints the R1CS (cz_r1cs_fingerprint_of), or with
+ * --count runs it in CZ_CS_COUNT mode (cz_cs_count_finish): the same
+ * output, in memory that grows with the variables only (3 bits each).
+ * Names:
+ *
  *   cuzk-bench circuit-info poseidon-A        A in 2, 4, 8, 11, 16 (neptune's
  *                                             legacy circuit on A aux inputs)
  *   cuzk-bench circuit-info sha256-compress   one compression, variable
@@ -22,73 +29,28 @@
  *   cuzk-bench circuit-info encode            encode(key, value)
  *
  * Prints inputs (ONE included), aux, constraints (written by the circuit
- * and in all, with the input constraints cz_cs_finish appends), the
- * non-zero entries of A, B and C, the popcounts of the density bitmaps and
- * the digest: SHA-256 over, in order, the u64 LE counts (inputs, aux, rows),
- * then for A, B, C and each row in order the u64 LE entry count and per
- * entry the u32 LE column and the 32-byte canonical LE coefficient.  Gadget
- * variables are allocated with value zero (shape only); the SHA-256 inputs
- * are allocated bits, so their counts include one constraint per input bit
- * (bellpepper's 25,840 and 44,874 count the gadget alone). */
+ * and in all, with the input constraints appended), the non-zero and the
+ * general (coefficient not 1 or -1) entries of A, B and C, the popcounts of
+ * the density bitmaps, the digest of cz_r1cs_fingerprint (defined byte for
+ * byte in include/cuzk/cs.h; it does not depend on the mode), then the
+ * wall time and the peak RSS of the whole run.  Gadget variables are
+ * allocated with value zero (shape only); the SHA-256 inputs are allocated
+ * bits, so their counts include one constraint per input bit (bellpepper's
+ * 25,840 and 44,874 count the gadget alone). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "bench.h"
 #include "cuzk/cs.h"
 #include "cuzk/err.h"
 #include "cuzk/gadgets.h"
 #include "cuzk/poseidon.h"
-#include "cuzk/sha256.h"
 #include "cuzk/synthetic.h"
 
-/* Coefficient of entry k of row r (general ones consumed in order). */
-static void entry_coef(cz_fr *out, const cz_csr *m, uint32_t e, size_t *gen)
-{
-    switch (CZ_CSR_KIND(e)) {
-    case CZ_CSR_ONE:
-        *out = CZ_FR_ONE;
-        break;
-    case CZ_CSR_NEG:
-        cz_fr_neg(out, &CZ_FR_ONE);
-        break;
-    default:
-        *out = m->coef[(*gen)++];
-    }
-}
-
-static void digest(uint8_t out[32], const cz_r1cs *r)
-{
-    cz_sha256_ctx s;
-    cz_sha256_init(&s);
-    size_t rows = cz_r1cs_num_constraints(r);
-    cz_sha256_update_u64(&s, cz_r1cs_num_inputs(r));
-    cz_sha256_update_u64(&s, cz_r1cs_num_aux(r));
-    cz_sha256_update_u64(&s, rows);
-    for (int mi = 0; mi < 3; mi++) {
-        const cz_csr *m = cz_r1cs_matrix(r, mi);
-        for (size_t row = 0; row < rows; row++) {
-            size_t gen = m->coef_blk[row / CZ_CSR_BLOCK];
-            /* general coefficients of earlier rows of the block */
-            for (size_t q = row / CZ_CSR_BLOCK * CZ_CSR_BLOCK; q < row; q++)
-                for (uint64_t k = m->row_ptr[q]; k < m->row_ptr[q + 1]; k++)
-                    gen += CZ_CSR_KIND(m->col[k]) == CZ_CSR_GEN;
-            cz_sha256_update_u64(&s, m->row_ptr[row + 1] - m->row_ptr[row]);
-            for (uint64_t k = m->row_ptr[row]; k < m->row_ptr[row + 1]; k++) {
-                uint32_t e = m->col[k], col = e & CZ_CSR_COL_MASK;
-                uint8_t le[4] = {(uint8_t)col, (uint8_t)(col >> 8), (uint8_t)(col >> 16),
-                                 (uint8_t)(col >> 24)};
-                cz_fr c;
-                uint8_t cb[32];
-                entry_coef(&c, m, e, &gen);
-                cz_fr_to_bytes_le(cb, &c);
-                cz_sha256_update(&s, le, 4);
-                cz_sha256_update(&s, cb, 32);
-            }
-        }
-    }
-    cz_sha256_final(&s, out);
-}
+/* What a builder returns for a name it does not know (nothing printed). */
+#define UNKNOWN 1
 
 /* insert (or select) over N zero-valued aux nums: the element and N - 1
  * others (or N), then log2 N allocated index bits (*pre constraints). */
@@ -119,8 +81,9 @@ static int build_insertion(cz_cs *cs, bool insert, unsigned n, size_t *pre)
     return rc;
 }
 
-/* Builds the named circuit into cs (recording); *pre = constraints spent
- * allocating its inputs.  0, or -1 for an unknown name (message printed). */
+/* Builds the named circuit into cs (RECORD or COUNT mode); *pre =
+ * constraints spent allocating its inputs.  0, -1 (an invalid parameter or
+ * a failure, message printed) or UNKNOWN. */
 static int build(cz_cs *cs, const char *name, size_t *pre)
 {
     *pre = 0;
@@ -191,63 +154,93 @@ static int build(cz_cs *cs, const char *name, size_t *pre)
         }
         return cz_synthetic_synthesize(cs, &s, 0) == CZ_OK ? 0 : -1;
     }
-    fprintf(stderr,
-            "circuit-info: unknown circuit %s (poseidon-A, sha256-compress, sha256-N, "
-            "synthetic-L, insert-N, select-N, to-bits, to-bits-strict, uint64-input, encode)\n",
-            name);
-    return -1;
+    return UNKNOWN;
+}
+
+/* The builders, tried in order until one knows the name (a builder returns
+ * UNKNOWN before touching cs); another file adds names by adding its
+ * builder here and its names to NAMES. */
+static int (*const builders[])(cz_cs *cs, const char *name, size_t *pre) = {build};
+
+#define NAMES                                                                                      \
+    "poseidon-A | sha256-compress | sha256-N | synthetic-L | insert-N | select-N | to-bits | "     \
+    "to-bits-strict | uint64-input | encode"
+
+/* Runs circuit `name` in `mode` (RECORD or COUNT) and fingerprints it.
+ * 0, or -1 with a message printed. */
+static int fingerprint(const char *name, cz_cs_mode mode, cz_r1cs_fingerprint *fp, size_t *pre)
+{
+    cz_cs *cs;
+    cz_r1cs *r = NULL;
+    if (cz_cs_new(&cs, mode, 0) != CZ_OK) {
+        fprintf(stderr, "circuit-info: out of memory\n");
+        return -1;
+    }
+    int rc = UNKNOWN;
+    for (size_t i = 0; i < sizeof builders / sizeof builders[0] && rc == UNKNOWN; i++)
+        rc = builders[i](cs, name, pre);
+    if (rc == UNKNOWN)
+        fprintf(stderr, "circuit-info: unknown circuit %s (" NAMES ")\n", name);
+    int err = rc ? CZ_OK : cz_cs_error(cs);
+    if (!rc && !err)
+        err = mode == CZ_CS_COUNT ? cz_cs_count_finish(cs, fp) : cz_cs_finish(cs, &r);
+    if (err != CZ_OK) {
+        fprintf(stderr, "circuit-info: %s: %s\n", name, cz_strerror(err));
+        rc = -1;
+    }
+    cz_cs_free(cs);
+    if (r)
+        cz_r1cs_fingerprint_of(r, fp);
+    cz_r1cs_free(r);
+    return rc ? -1 : 0;
 }
 
 int cz_bench_circuit_info(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: cuzk-bench circuit-info poseidon-A | sha256-compress | sha256-N | "
-                        "synthetic-L | insert-N | select-N | to-bits | to-bits-strict | "
-                        "uint64-input | encode\n");
+    double t0 = cz_bench_now();
+    const char *name = NULL;
+    bool count = false, bad = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--count"))
+            count = true;
+        else if (name == NULL && argv[i][0] != '-')
+            name = argv[i];
+        else
+            bad = true;
+    }
+    if (bad || name == NULL) {
+        fprintf(stderr, "usage: cuzk-bench circuit-info [--count] NAME [--count]\n"
+                        "  NAME: " NAMES "\n");
         return 2;
     }
-    cz_cs *cs;
-    cz_r1cs *r = NULL;
-    if (cz_cs_new(&cs, CZ_CS_RECORD, 0) != CZ_OK) {
-        fprintf(stderr, "circuit-info: out of memory\n");
+    cz_r1cs_fingerprint fp;
+    size_t pre = 0;
+    if (fingerprint(name, count ? CZ_CS_COUNT : CZ_CS_RECORD, &fp, &pre))
         return 1;
-    }
-    size_t pre;
-    int rc = build(cs, argv[1], &pre);
-    if (!rc && cz_cs_error(cs) != CZ_OK) {
-        fprintf(stderr, "circuit-info: %s: %s\n", argv[1], cz_strerror(cz_cs_error(cs)));
-        rc = -1;
-    }
-    if (!rc && cz_cs_finish(cs, &r) != CZ_OK) {
-        fprintf(stderr, "circuit-info: %s: recording failed\n", argv[1]);
-        rc = -1;
-    }
-    cz_cs_free(cs);
-    if (rc)
-        return 1;
-    size_t da, dbi, dba;
-    cz_r1cs_density(r, CZ_DENSITY_A_AUX, &da);
-    cz_r1cs_density(r, CZ_DENSITY_B_INPUT, &dbi);
-    cz_r1cs_density(r, CZ_DENSITY_B_AUX, &dba);
-    uint8_t d[32];
-    digest(d, r);
-    printf("circuit      %s\n", argv[1]);
-    printf("inputs       %zu (ONE included)\naux          %zu\n", cz_r1cs_num_inputs(r),
-           cz_r1cs_num_aux(r));
-    printf("constraints  %zu (+ %zu input constraints = %zu rows)\n",
-           cz_r1cs_num_circuit_constraints(r), cz_r1cs_num_inputs(r), cz_r1cs_num_constraints(r));
+    printf("circuit      %s\n", name);
+    printf("inputs       %llu (ONE included)\naux          %llu\n", (unsigned long long)fp.n_inputs,
+           (unsigned long long)fp.n_aux);
+    printf("constraints  %llu (+ %llu input constraints = %llu rows)\n",
+           (unsigned long long)fp.n_constraints, (unsigned long long)fp.n_inputs,
+           (unsigned long long)fp.n_rows);
     if (pre)
-        printf("gadget       %zu constraints (%zu allocate the input bits)\n",
-               cz_r1cs_num_circuit_constraints(r) - pre, pre);
-    printf("nonzeros     A %llu  B %llu  C %llu\n",
-           (unsigned long long)cz_r1cs_matrix(r, CZ_MAT_A)->nnz,
-           (unsigned long long)cz_r1cs_matrix(r, CZ_MAT_B)->nnz,
-           (unsigned long long)cz_r1cs_matrix(r, CZ_MAT_C)->nnz);
-    printf("densities    A aux %zu  B inputs %zu  B aux %zu\n", da, dbi, dba);
+        printf("gadget       %llu constraints (%zu allocate the input bits)\n",
+               (unsigned long long)fp.n_constraints - pre, pre);
+    printf("nonzeros     A %llu  B %llu  C %llu\n", (unsigned long long)fp.nnz[CZ_MAT_A],
+           (unsigned long long)fp.nnz[CZ_MAT_B], (unsigned long long)fp.nnz[CZ_MAT_C]);
+    printf("general      A %llu  B %llu  C %llu\n", (unsigned long long)fp.ngen[CZ_MAT_A],
+           (unsigned long long)fp.ngen[CZ_MAT_B], (unsigned long long)fp.ngen[CZ_MAT_C]);
+    printf("densities    A aux %llu  B inputs %llu  B aux %llu\n",
+           (unsigned long long)fp.density[CZ_DENSITY_A_AUX],
+           (unsigned long long)fp.density[CZ_DENSITY_B_INPUT],
+           (unsigned long long)fp.density[CZ_DENSITY_B_AUX]);
     printf("digest       ");
     for (int i = 0; i < 32; i++)
-        printf("%02x", d[i]);
+        printf("%02x", fp.digest[i]);
     printf("\n");
-    cz_r1cs_free(r);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("time         %.2f s, peak RSS %.1f MiB\n", cz_bench_now() - t0,
+           (double)ru.ru_maxrss / 1024.0);
     return 0;
 }
