@@ -108,6 +108,18 @@ typedef enum {
  * return.  Returns CZ_OK, CZ_ERR_INVALID_ARG (bad mode or flags) or
  * CZ_ERR_NOMEM; *out is NULL on error. */
 int cz_cs_new(cz_cs **out, cz_cs_mode mode, unsigned flags);
+/* A WITNESS cs that writes into the caller's arrays and numbers from
+ * given positions, so that parts of one circuit can be synthesised
+ * concurrently into one assignment: input i goes to in[i] for i from
+ * in_first (>= 1: input 0, ONE, and the others before in_first are the
+ * caller's) below in_end, aux j to aux[j] for j from aux_first below
+ * aux_end.  Entries before the first ones may be read as variables of
+ * this cs (gadgets reading values, e.g. Poseidon's) and are never
+ * written; an allocation past the end is the sticky CZ_ERR_INVALID_ARG.
+ * The arrays are neither grown nor freed.  CZ_OK, CZ_ERR_INVALID_ARG,
+ * CZ_ERR_NOMEM. */
+int cz_cs_new_witness_at(cz_cs **out, cz_fr *in, size_t in_first, size_t in_end, cz_fr *aux,
+                         size_t aux_first, size_t aux_end);
 /* Frees cs and everything it still owns.  NULL is a no-op. */
 void cz_cs_free(cz_cs *cs);
 

@@ -102,6 +102,7 @@ struct cz_cs {
     unsigned flags;
     int err;
     int finished;
+    int external; /* WITNESS over the caller's arrays (cz_cs_new_witness_at) */
     cz_fr *in, *aux;
     size_t n_in, cap_in, n_aux, cap_aux;
     /* RECORD */
@@ -190,12 +191,39 @@ int cz_cs_new(cz_cs **out, cz_cs_mode mode, unsigned flags)
     return CZ_OK;
 }
 
+int cz_cs_new_witness_at(cz_cs **out, cz_fr *in, size_t in_first, size_t in_end, cz_fr *aux,
+                         size_t aux_first, size_t aux_end)
+{
+    if (out == NULL)
+        return CZ_ERR_INVALID_ARG;
+    *out = NULL;
+    if (in == NULL || aux == NULL || in_first == 0 || in_first > in_end || aux_first > aux_end ||
+        in_end > CZ_CS_MAX_VARS || aux_end > CZ_CS_MAX_VARS)
+        return CZ_ERR_INVALID_ARG;
+    cz_cs *cs = calloc(1, sizeof *cs);
+    if (cs == NULL)
+        return CZ_ERR_NOMEM;
+    cs->mode = CZ_CS_WITNESS;
+    cs->external = 1;
+    cz_fr_neg(&cs->minus_one, &CZ_FR_ONE);
+    cs->in = in;
+    cs->n_in = in_first;
+    cs->cap_in = in_end;
+    cs->aux = aux;
+    cs->n_aux = aux_first;
+    cs->cap_aux = aux_end;
+    *out = cs;
+    return CZ_OK;
+}
+
 void cz_cs_free(cz_cs *cs)
 {
     if (cs == NULL)
         return;
-    cz_cs_mem_free(cs->in);
-    cz_cs_mem_free(cs->aux);
+    if (!cs->external) {
+        cz_cs_mem_free(cs->in);
+        cz_cs_mem_free(cs->aux);
+    }
     for (int k = 0; k < 3; k++) {
         cz_cs_mem_free(cs->m[k].row_ptr);
         cz_cs_mem_free(cs->m[k].coef_blk);
@@ -268,8 +296,8 @@ static cz_var alloc_var(cz_cs *cs, cz_fr **vals, size_t *n, size_t *cap, const c
             return CZ_CS_ONE;
         }
     } else {
-        if (grow(vals, cap, *n + 1, sizeof(cz_fr))) {
-            set_err(cs, CZ_ERR_NOMEM);
+        if (cs->external ? *n >= *cap : grow(vals, cap, *n + 1, sizeof(cz_fr)) != 0) {
+            set_err(cs, cs->external ? CZ_ERR_INVALID_ARG : CZ_ERR_NOMEM);
             return CZ_CS_ONE;
         }
         (*vals)[*n] = value ? *value : CZ_FR_ZERO;

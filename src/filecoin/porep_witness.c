@@ -7,12 +7,13 @@
  *   inputs  hdr_in  + i ch_in  ..  + ch_in
  *   aux     hdr_aux + i ch_aux ..  + ch_aux
  * of w = [inputs | aux].  The header runs first on the calling thread (its
- * nums feed every challenge: in witness mode only their values matter);
- * each challenge then runs in a witness-only cs of its own and its values
- * are copied into its slices. */
+ * nums feed every challenge); then each challenge runs in a witness-only
+ * cs over w numbered from its slices (cz_cs_new_witness_at), so its
+ * values land in place and nothing else is allocated but a scratch of
+ * ~160 KB per thread.
+ */
 #include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "cuzk/err.h"
 #include "cuzk/filecoin.h"
@@ -106,21 +107,19 @@ static void run_challenges(void *ctx, size_t begin, size_t end)
     cz_bool *scratch = malloc(CZ_POREP_SCRATCH_BITS * sizeof *scratch);
     for (size_t i = begin; i < end; i++) {
         cz_cs *cs = NULL;
-        int rc = scratch ? cz_cs_new(&cs, CZ_CS_WITNESS, 0) : CZ_ERR_NOMEM;
+        size_t in0 = j->c.hdr_in + i * j->c.ch_in, aux0 = j->c.hdr_aux + i * j->c.ch_aux;
+        int rc = scratch ? cz_cs_new_witness_at(&cs, j->in, in0, in0 + j->c.ch_in, j->aux, aux0,
+                                                aux0 + j->c.ch_aux)
+                         : CZ_ERR_NOMEM;
         if (rc == CZ_OK)
             rc = cz_porep_challenge(cs, j->d, j->h,
                                     &j->c1->proofs[(size_t)j->k * j->c1->challenges + i], scratch);
         if (rc == CZ_OK)
             rc = cz_cs_error(cs);
-        if (rc == CZ_OK && (cz_cs_num_inputs(cs) != 1 + j->c.ch_in ||
-                            cz_cs_num_aux(cs) != j->c.ch_aux))
-            rc = CZ_ERR_INVALID_ARG; /* cannot happen: the shape is fixed */
-        if (rc == CZ_OK) {
-            memcpy(j->in + j->c.hdr_in + i * j->c.ch_in, cz_cs_inputs(cs) + 1,
-                   j->c.ch_in * sizeof(cz_fr));
-            memcpy(j->aux + j->c.hdr_aux + i * j->c.ch_aux, cz_cs_aux(cs),
-                   j->c.ch_aux * sizeof(cz_fr));
-        }
+        /* a slice not filled: cannot happen, the shape is fixed */
+        if (rc == CZ_OK && (cz_cs_num_inputs(cs) != in0 + j->c.ch_in ||
+                            cz_cs_num_aux(cs) != aux0 + j->c.ch_aux))
+            rc = CZ_ERR_INVALID_ARG;
         cz_cs_free(cs);
         j->rc[i] = rc;
     }
@@ -156,17 +155,14 @@ int cz_fc_porep_witness(cz_fr *w, size_t w_len, const cz_fc_c1 *c1, unsigned k, 
         return CZ_ERR_INVALID_ARG;
     }
     /* the header, into w's first slices */
+    w[0] = CZ_FR_ONE;
     cz_cs *cs;
-    if ((rc = cz_cs_new(&cs, CZ_CS_WITNESS, 0)) != CZ_OK) {
-        cz_msgf(err, errlen, "PoRep witness: out of memory");
+    if ((rc = cz_cs_new_witness_at(&cs, w, 1, j.c.hdr_in, w + n_in, 0, j.c.hdr_aux)) != CZ_OK) {
+        cz_msgf(err, errlen, "PoRep witness: %s", cz_strerror(rc));
         return rc;
     }
     cz_porep_header h;
     rc = cz_porep_header_synth(cs, c1, &h);
-    if (rc == CZ_OK) {
-        memcpy(w, cz_cs_inputs(cs), j.c.hdr_in * sizeof *w);
-        memcpy(w + n_in, cz_cs_aux(cs), j.c.hdr_aux * sizeof *w);
-    }
     cz_cs_free(cs);
     if (rc != CZ_OK) {
         cz_msgf(err, errlen, "PoRep witness: header: %s", cz_strerror(rc));

@@ -426,9 +426,11 @@ typedef struct {
     cz_lc a, b, c; /* scratch for enforce */
 } gadget;
 
+/* The value of an input variable (zero in COUNT mode, which keeps none). */
 static cz_fr var_value(const cz_cs *cs, cz_var v)
 {
-    return cz_var_is_aux(v) ? cz_cs_aux(cs)[cz_var_index(v)] : cz_cs_inputs(cs)[cz_var_index(v)];
+    const cz_fr *vals = cz_var_is_aux(v) ? cz_cs_aux(cs) : cz_cs_inputs(cs);
+    return vals ? vals[cz_var_index(v)] : CZ_FR_ZERO;
 }
 
 static void elt_set_const(gadget *g, elt *e, const cz_fr *c)
