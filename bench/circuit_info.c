@@ -27,6 +27,10 @@
  *   cuzk-bench circuit-info uint64-input      UInt64 alloc + pack_into_input
  *                                             (the PoRep challenge)
  *   cuzk-bench circuit-info encode            encode(key, value)
+ *   cuzk-bench circuit-info porep-SIZE        the blank StackedDRG PoRep circuit
+ *                                             of a sector size (2KiB .. 64GiB)
+ *                                             or rust-fil-proofs' test shapes
+ *                                             (porep-test-base-8, ...)
  *
  * Prints inputs (ONE included), aux, constraints (written by the circuit
  * and in all, with the input constraints appended), the non-zero and the
@@ -45,6 +49,7 @@
 #include "bench.h"
 #include "cuzk/cs.h"
 #include "cuzk/err.h"
+#include "cuzk/filecoin.h"
 #include "cuzk/gadgets.h"
 #include "cuzk/poseidon.h"
 #include "cuzk/synthetic.h"
@@ -157,14 +162,32 @@ static int build(cz_cs *cs, const char *name, size_t *pre)
     return UNKNOWN;
 }
 
+/* porep-SHAPE: the blank StackedDRG circuit of a sector size or of one of
+ * rust-fil-proofs' test shapes (cz_fc_porep_dims_by_name). */
+static int build_porep(cz_cs *cs, const char *name, size_t *pre)
+{
+    cz_fc_porep_dims d;
+    *pre = 0;
+    if (strncmp(name, "porep-", 6) != 0 || cz_fc_porep_dims_by_name(&d, name + 6) != CZ_OK)
+        return UNKNOWN;
+    char err[200] = "";
+    if (cz_fc_porep_synthesize(cs, &d, NULL, 0, err, sizeof err) != CZ_OK) {
+        fprintf(stderr, "circuit-info: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
 /* The builders, tried in order until one knows the name (a builder returns
  * UNKNOWN before touching cs); another file adds names by adding its
  * builder here and its names to NAMES. */
-static int (*const builders[])(cz_cs *cs, const char *name, size_t *pre) = {build};
+static int (*const builders[])(cz_cs *cs, const char *name, size_t *pre) = {build, build_porep};
 
 #define NAMES                                                                                      \
     "poseidon-A | sha256-compress | sha256-N | synthetic-L | insert-N | select-N | to-bits | "     \
-    "to-bits-strict | uint64-input | encode"
+    "to-bits-strict | uint64-input | encode | porep-2KiB | porep-8MiB | porep-512MiB | "         \
+    "porep-32GiB | porep-64GiB | porep-test-base-2 | porep-test-base-8 | porep-test-sub-8-4 | "   \
+    "porep-test-top-8-4-2"
 
 /* Runs circuit `name` in `mode` (RECORD or COUNT) and fingerprints it.
  * 0, or -1 with a message printed. */
