@@ -462,6 +462,54 @@ static void test_witness_mode(void)
     }
 }
 
+/* cz_cs_new_witness_at: values land at their positions, the caller's
+ * entries before them are readable and untouched, nothing is written past
+ * the ends, bad arguments are refused. */
+static void test_witness_at(void)
+{
+    enum { NI = 6, NA = 40 };
+    cz_fr in[NI + 1], aux[NA + 1], keep_in[NI + 1], keep_aux[NA + 1];
+    for (unsigned iter = 0; iter < 20 * tf_scale; iter++) {
+        for (size_t i = 0; i <= NI; i++)
+            cz_fr_random(&in[i], &tf_rng);
+        for (size_t i = 0; i <= NA; i++)
+            cz_fr_random(&aux[i], &tf_rng);
+        memcpy(keep_in, in, sizeof in);
+        memcpy(keep_aux, aux, sizeof aux);
+        size_t i0 = 1 + rnd(NI - 1), i1 = i0 + rnd(NI - i0 + 1);
+        size_t a0 = rnd(NA), a1 = a0 + rnd(NA - a0 + 1);
+        cz_cs *cs;
+        TF_CHECK(cz_cs_new_witness_at(&cs, in, i0, i1, aux, a0, a1) == CZ_OK);
+        TF_CHECK(cz_cs_num_inputs(cs) == i0 && cz_cs_num_aux(cs) == a0);
+        cz_fr v[NA], x[NI];
+        for (size_t j = a0; j < a1; j++) {
+            cz_fr_random(&v[j], &tf_rng);
+            TF_CHECK(cz_cs_alloc_aux(cs, &v[j]) == (CZ_VAR_AUX | (cz_var)j));
+        }
+        for (size_t j = i0; j < i1; j++) {
+            cz_fr_random(&x[j], &tf_rng);
+            TF_CHECK(cz_cs_alloc_input(cs, &x[j]) == (cz_var)j);
+        }
+        TF_CHECK(cz_cs_error(cs) == CZ_OK);
+        TF_CHECK(cz_cs_aux(cs) == aux && cz_cs_inputs(cs) == in);
+        for (size_t j = 0; j <= NA; j++)
+            TF_CHECK(cz_fr_equal(&aux[j], j >= a0 && j < a1 ? &v[j] : &keep_aux[j]));
+        for (size_t j = 0; j <= NI; j++)
+            TF_CHECK(cz_fr_equal(&in[j], j >= i0 && j < i1 ? &x[j] : &keep_in[j]));
+        /* past the end: sticky, nothing written */
+        (void)cz_cs_alloc_aux(cs, &CZ_FR_ONE);
+        TF_CHECK(cz_cs_error(cs) == CZ_ERR_INVALID_ARG);
+        TF_CHECK(cz_fr_equal(&aux[a1], &keep_aux[a1]));
+        cz_cs_free(cs); /* the arrays stay the caller's */
+    }
+    cz_cs *cs = NULL;
+    TF_CHECK(cz_cs_new_witness_at(&cs, in, 0, 2, aux, 0, 2) == CZ_ERR_INVALID_ARG && !cs);
+    TF_CHECK(cz_cs_new_witness_at(&cs, in, 3, 2, aux, 0, 2) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_cs_new_witness_at(&cs, in, 1, 2, aux, 3, 2) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_cs_new_witness_at(&cs, NULL, 1, 2, aux, 0, 2) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_cs_new_witness_at(NULL, in, 1, 2, aux, 0, 2) == CZ_ERR_INVALID_ARG);
+}
+
 /* A satisfied random circuit; tamper one value; the check names the first
  * row the direct evaluation says fails. */
 static void test_check_random(void)
@@ -827,5 +875,5 @@ static void test_pce_corrupt(void)
 }
 
 TF_MAIN(TF_TEST(test_cubic), TF_TEST(test_boolean), TF_TEST(test_random_spmv),
-        TF_TEST(test_witness_mode), TF_TEST(test_check_random), TF_TEST(test_errors),
+        TF_TEST(test_witness_mode), TF_TEST(test_witness_at), TF_TEST(test_check_random), TF_TEST(test_errors),
         TF_TEST(test_pce_roundtrip), TF_TEST(test_shape_only), TF_TEST(test_pce_corrupt))
