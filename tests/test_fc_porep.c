@@ -41,17 +41,18 @@ static void test_counts(void)
     static const struct {
         const char *name;
         size_t inputs, constraints;
+        bool count; /* COUNT mode (else recorded) */
     } want[] = {
-        {"test-base-8", 22, 1199620},   {"test-base-2", 22, 1206212},
-        {"test-sub-8-4", 22, 1296576},  {"test-top-8-4-2", 22, 1346982},
-        {"2KiB", 40, 2687921},          {"8MiB", 40, 3844929},
-        {"512MiB", 40, 4423433},
+        {"test-base-8", 22, 1199620, false},   {"test-base-2", 22, 1206212, false},
+        {"test-sub-8-4", 22, 1296576, false},  {"test-top-8-4-2", 22, 1346982, false},
+        {"2KiB", 40, 2687921, false},          {"8MiB", 40, 3844929, true},
+        {"512MiB", 40, 4423433, true},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         cz_fc_porep_dims d;
         TF_CHECK(cz_fc_porep_dims_by_name(&d, want[i].name) == CZ_OK);
         cz_cs *cs;
-        TF_CHECK(cz_cs_new(&cs, CZ_CS_RECORD, 0) == CZ_OK);
+        TF_CHECK(cz_cs_new(&cs, want[i].count ? CZ_CS_COUNT : CZ_CS_RECORD, 0) == CZ_OK);
         char err[200] = "";
         int rc = cz_fc_porep_synthesize(cs, &d, NULL, 0, err, sizeof err);
         TF_CHECK_MSG(rc == CZ_OK, "%s: %s", want[i].name, err);
@@ -66,6 +67,11 @@ static void test_counts(void)
     }
     cz_fc_porep_dims d;
     TF_CHECK(cz_fc_porep_dims_by_name(&d, "4KiB") == CZ_ERR_INVALID_ARG);
+    /* 32GiB: the aux count cuzk's recording reports */
+    size_t n_in, n_aux;
+    TF_CHECK(cz_fc_porep_dims_by_name(&d, "32GiB") == CZ_OK);
+    TF_CHECK(cz_fc_porep_counts(&d, &n_in, &n_aux) == CZ_OK);
+    TF_CHECK_MSG(n_in == 328 && n_aux == 130169893, "32GiB: %zu inputs, %zu aux", n_in, n_aux);
 }
 
 /* ------------------------------------------------------------- sectors --- */
