@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "cuzk/ec.h"
+#include "cuzk/filecoin.h"
 
 typedef struct {
     const char *filter; /* run only benchmarks whose name contains this */
@@ -50,10 +51,19 @@ int cz_bench_gpu_partition(int argc, char **argv);
 int cz_bench_parent_cache(int argc, char **argv);
 /* seal, c1-synth, c1-verify, verify-seal (argv[0]) */
 int cz_bench_sector(int argc, char **argv);
+/* params, porep-prove (argv[0]) */
+int cz_bench_porep(int argc, char **argv);
 int cz_bench_porep_synth(int argc, char **argv);
 /* The whole file at path (malloc'd; *len its bytes), or NULL with a
  * message naming cmd on stderr. */
 uint8_t *cz_bench_read_file(const char *path, size_t *len, const char *cmd);
+/* Option values (bench/sector.c); on a bad value -1 (NULL) with a message
+ * naming cmd and flag on stderr.  hex32: 64 hex digits, "0x" allowed, the
+ * bytes in order; u64: an unsigned decimal, 0x hex or 0 octal number;
+ * shape: "2KiB" .. "64GiB" or the size in bytes (flag --sector-size). */
+int cz_bench_hex32(uint8_t out[32], const char *s, const char *cmd, const char *flag);
+int cz_bench_u64(uint64_t *out, const char *s, const char *cmd, const char *flag);
+const cz_fc_shape *cz_bench_shape(const char *size, const char *cmd);
 /* single, batch, stress, status, metrics, preload, evict, cancel (argv[0]) */
 int cz_bench_client(int argc, char **argv);
 

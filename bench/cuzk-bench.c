@@ -12,6 +12,8 @@
  *       the SDR parent cache's digest against parent_cache.json
  *   cuzk-bench seal | c1-synth | c1-verify | verify-seal ...
  *       Filecoin sectors (bench/sector.c)
+ *   cuzk-bench params | porep-prove ...
+ *       PoRep parameters and proofs (bench/porep.c)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,6 +120,8 @@ static void usage(void)
                     "  c1-verify  read, validate and vanilla-verify a C1 JSON\n"
                     "  verify-seal  verify a PoRep's partition proofs (exit 0 valid, 1 invalid)\n"
                     "  porep-synth  PoRep partitions' witness and a/b/c synthesis times\n"
+                    "  params  INSECURE PoRep parameters (.params, .vk, .pce) of a sector size\n"
+                    "  porep-prove  prove a C1 on the CPU (cuzk-bench porep-prove --help)\n"
                     "  single, batch, stress, status, metrics, preload, evict, cancel\n"
                     "          client of cuzk-daemon (--addr ADDR; cuzk-bench batch --help)\n"
                     "options of micro: --filter S  --time SEC  --samples N  --csv\n");
@@ -153,6 +157,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof sector_cmds / sizeof sector_cmds[0]; i++)
         if (!strcmp(argv[1], sector_cmds[i]))
             return cz_bench_sector(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "params") || !strcmp(argv[1], "porep-prove"))
+        return cz_bench_porep(argc - 1, argv + 1);
     if (!strcmp(argv[1], "porep-synth"))
         return cz_bench_porep_synth(argc - 1, argv + 1);
     if (!strcmp(argv[1], "engine"))

@@ -84,7 +84,7 @@ static int need(const char *cmd, const char *v, const char *flag)
     return v != NULL;
 }
 
-static int hex32(uint8_t out[32], const char *s, const char *cmd, const char *flag)
+int cz_bench_hex32(uint8_t out[32], const char *s, const char *cmd, const char *flag)
 {
     size_t n = strlen(s);
     if (n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
@@ -113,7 +113,7 @@ static int hex32(uint8_t out[32], const char *s, const char *cmd, const char *fl
     return 0;
 }
 
-static int u64_arg(uint64_t *out, const char *s, const char *cmd, const char *flag)
+int cz_bench_u64(uint64_t *out, const char *s, const char *cmd, const char *flag)
 {
     char *end;
     if (s[0] == '-' || s[0] == 0)
@@ -142,22 +142,25 @@ static double peak_rss_mib(void)
     return (double)ru.ru_maxrss / 1024.0;
 }
 
+const cz_fc_shape *cz_bench_shape(const char *size, const char *cmd)
+{
+    const cz_fc_shape *s = cz_fc_shape_by_name(size);
+    uint64_t bytes;
+    if (s == NULL && cz_bench_u64(&bytes, size, cmd, "--sector-size") == 0)
+        s = cz_fc_shape_by_size(bytes);
+    if (s == NULL)
+        fprintf(stderr, "cuzk-bench %s: --sector-size %s: not 2KiB, 8MiB, 512MiB, 32GiB or "
+                        "64GiB (or their sizes in bytes)\n", cmd, size);
+    return s;
+}
+
 /* The registered proof: --registered-proof, else StackedDrg<size>V1_1;
  * --sector-size must agree when both are given. */
 static const cz_fc_proof_type *proof_type(const opts *o, const char *cmd)
 {
     const cz_fc_shape *s = NULL;
-    if (o->size) {
-        s = cz_fc_shape_by_name(o->size);
-        uint64_t bytes;
-        if (s == NULL && u64_arg(&bytes, o->size, cmd, "--sector-size") == 0)
-            s = cz_fc_shape_by_size(bytes);
-        if (s == NULL) {
-            fprintf(stderr, "cuzk-bench %s: --sector-size %s: not 2KiB, 8MiB, 512MiB, 32GiB or "
-                            "64GiB (or their sizes in bytes)\n", cmd, o->size);
-            return NULL;
-        }
-    }
+    if (o->size && (s = cz_bench_shape(o->size, cmd)) == NULL)
+        return NULL;
     if (o->proof_name) {
         const cz_fc_proof_type *t = cz_fc_proof_by_name(o->proof_name);
         if (t == NULL) {
@@ -215,7 +218,7 @@ static int sector_ids(cz_fc_sector *sec, const opts *o, const char *seed_flag, c
         if (h[i].flag == NULL)
             continue;
         if (h[i].v) {
-            if (hex32(h[i].out, h[i].v, cmd, h[i].flag) != 0)
+            if (cz_bench_hex32(h[i].out, h[i].v, cmd, h[i].flag) != 0)
                 return -1;
         } else if (g) {
             cz_prng_bytes(g, h[i].out, 32);
@@ -225,7 +228,7 @@ static int sector_ids(cz_fc_sector *sec, const opts *o, const char *seed_flag, c
         }
     }
     if (o->sector_id)
-        return u64_arg(&sec->sector_id, o->sector_id, cmd, "--sector-id");
+        return cz_bench_u64(&sec->sector_id, o->sector_id, cmd, "--sector-id");
     if (g) {
         sec->sector_id = cz_prng_next(g) % 1000000;
         return 0;
@@ -320,7 +323,7 @@ static int cmd_seal(int argc, char **argv)
         free(f);
     } else if (o.data_seed) {
         uint64_t ds;
-        if (u64_arg(&ds, o.data_seed, "seal", "--data-seed") != 0) {
+        if (cz_bench_u64(&ds, o.data_seed, "seal", "--data-seed") != 0) {
             free(raw), free(padded);
             return 2;
         }
@@ -362,7 +365,7 @@ static int cmd_c1_synth(int argc, char **argv)
     const cz_fc_proof_type *t = proof_type(&o, "c1-synth");
     uint64_t seed = 1;
     if (t == NULL || !need("c1-synth", o.out, "--out") ||
-        (o.seed && u64_arg(&seed, o.seed, "c1-synth", "--seed") != 0))
+        (o.seed && cz_bench_u64(&seed, o.seed, "c1-synth", "--seed") != 0))
         return 2;
     cz_prng g;
     cz_prng_seed(&g, seed);
@@ -393,7 +396,7 @@ static int overrides(cz_fc_verify_opts *v, uint8_t porep_id[32], const opts *o, 
 {
     v->api = -1;
     if (o->porep_id) {
-        if (hex32(porep_id, o->porep_id, cmd, "--porep-id") != 0)
+        if (cz_bench_hex32(porep_id, o->porep_id, cmd, "--porep-id") != 0)
             return -1;
         v->porep_id = porep_id;
     }
@@ -415,15 +418,15 @@ static int cmd_c1_verify(int argc, char **argv)
     if (overrides(&v, porep_id, &o, "c1-verify") != 0)
         return 2;
     if (o.prover_id) {
-        if (hex32(prover, o.prover_id, "c1-verify", "--prover-id") != 0 ||
+        if (cz_bench_hex32(prover, o.prover_id, "c1-verify", "--prover-id") != 0 ||
             !need("c1-verify", o.sector_id, "--sector-id") ||
-            u64_arg(&sector_id, o.sector_id, "c1-verify", "--sector-id") != 0)
+            cz_bench_u64(&sector_id, o.sector_id, "c1-verify", "--sector-id") != 0)
             return 2;
         v.prover_id = prover;
         v.sector_id = sector_id;
     }
     uint64_t threads = 1;
-    if (o.threads && (u64_arg(&threads, o.threads, "c1-verify", "--threads") != 0 ||
+    if (o.threads && (cz_bench_u64(&threads, o.threads, "c1-verify", "--threads") != 0 ||
                       threads < 1 || threads > 1024)) {
         fprintf(stderr, "cuzk-bench c1-verify: --threads must be 1..1024\n");
         return 2;
@@ -486,8 +489,8 @@ static int cmd_verify_seal(int argc, char **argv)
     cz_fc_seal_info info = {.proof_type = t};
     cz_fc_sector sec = {.proof_type = t};
     uint8_t porep_id[32];
-    if (hex32(info.comm_r.b, o.comm_r, c, "--comm-r") != 0 ||
-        hex32(info.comm_d.b, o.comm_d, c, "--comm-d") != 0 ||
+    if (cz_bench_hex32(info.comm_r.b, o.comm_r, c, "--comm-r") != 0 ||
+        cz_bench_hex32(info.comm_d.b, o.comm_d, c, "--comm-d") != 0 ||
         sector_ids(&sec, &o, "--seed", c, NULL) != 0 ||
         overrides(&info.overrides, porep_id, &o, c) != 0)
         return 2;
