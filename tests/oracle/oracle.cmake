@@ -41,3 +41,15 @@ add_test(NAME fc_cli
          COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_fc_cli.sh $<TARGET_FILE:cuzk-bench>
                  $<TARGET_FILE:test_fc_sector>)
 set_tests_properties(fc_cli PROPERTIES TIMEOUT 300)
+
+# A 2KiB PoRep end to end (tests/oracle/run_porep_e2e.sh): seal, INSECURE
+# params (the .pce, .params and .vk under Filecoin's name), porep-prove,
+# verify-seal valid and invalid, refused C1s.  The setup and the proof at
+# the 2^22 domain take minutes of every core, so Release builds only
+# (scripts/test.sh runs it once, in build/release); label slow, so
+# `ctest -LE slow` leaves it out.
+if(CMAKE_BUILD_TYPE STREQUAL "Release")
+  add_test(NAME porep_e2e
+           COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_porep_e2e.sh $<TARGET_FILE:cuzk-bench>)
+  set_tests_properties(porep_e2e PROPERTIES TIMEOUT 1800 LABELS slow PROCESSORS 2)
+endif()

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# A 2KiB PoRep end to end with cuzk-bench, run by ctest as porep_e2e
+# (Release builds only: the setup and the proof at the 2^22 domain take
+# minutes on two cores):
+#   1. seal a 2KiB sector (seeded data), then `params --sector-size 2KiB`:
+#      the .pce, .params and .vk under Filecoin's name for 2KiB (hash
+#      032d3138...), INSECURE said; a second run without --force refuses
+#      to overwrite (exit 2);
+#   2. porep-prove the C1 (pce and vk found beside the parameters): one
+#      192-byte proof; verify-seal accepts it (exit 0) and rejects it
+#      (exit 1) with another prover id, sector id, ticket, seed or comm_r;
+#   3. porep-prove refuses (exit 1, nothing written) another sector id
+#      (the vanilla verifier's replica_id message) and C1s with one value
+#      edited by sed (the seed's first byte: the challenges; the ticket's:
+#      the replica_id); bad options and a missing pce exit 2.
+# Each step's time is printed.
+#
+#   tests/oracle/run_porep_e2e.sh PATH/TO/cuzk-bench
+set -euo pipefail
+
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+    echo "usage: $0 PATH/TO/cuzk-bench" >&2
+    exit 2
+fi
+bench=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+t_last=$(date +%s.%N)
+
+# expect RC DESCRIPTION COMMAND...: the command's exit status must be RC.
+expect() {
+    local want=$1 what=$2
+    shift 2
+    local rc=0
+    "$@" >"$work/out" 2>"$work/err" || rc=$?
+    local now
+    now=$(date +%s.%N)
+    local dt
+    dt=$(awk -v a="$t_last" -v b="$now" 'BEGIN { printf "%.1f", b - a }')
+    t_last=$now
+    if [ "$rc" != "$want" ]; then
+        echo "FAIL: $what: exit $rc, expected $want (${dt} s)" >&2
+        sed 's/^/  | /' "$work/out" "$work/err" >&2
+        fails=$((fails + 1))
+    else
+        echo "ok   $what (exit $rc, ${dt} s)"
+    fi
+}
+# The last command's stdout must contain TEXT, or its stderr when 2.
+said() {
+    local f=$work/out
+    [ "${2:-}" = err ] && f=$work/err
+    if ! grep -q -- "$1" "$f"; then
+        echo "FAIL: expected '$1' in the ${2:-out}put" >&2
+        sed 's/^/  | /' "$f" >&2
+        fails=$((fails + 1))
+    fi
+}
+
+prover=e8$(printf '%062d' 0)
+ticket=$(printf '%064d' 3)
+seed=$(printf '%064d' 5)
+ids=(--prover-id "$prover" --sector-id 7 --ticket "$ticket" --seed "$seed")
+base=v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f
+params=$work/params/$base.params
+
+# 1. seal, params
+expect 0 "seal 2KiB" "$bench" seal --sector-size 2KiB --data-seed 1 "${ids[@]}" --out "$work/c1.json"
+comm_d=$(sed -n 's/^comm_d //p' "$work/out")
+comm_r=$(sed -n 's/^comm_r //p' "$work/out")
+expect 0 "params 2KiB" "$bench" params --sector-size 2KiB --out "$work/params"
+said "INSECURE"
+said "$base"
+grep -E '^(record|pce|setup|write|params|vk)[: ]' "$work/out" | sed 's/^/     /'
+for ext in pce params vk; do
+    if [ ! -s "$work/params/$base.$ext" ]; then
+        echo "FAIL: params wrote no $base.$ext" >&2
+        fails=$((fails + 1))
+    fi
+done
+if compgen -G "$work/params/*.tmp-*" >/dev/null; then
+    echo "FAIL: params left a temporary file" >&2
+    fails=$((fails + 1))
+fi
+expect 2 "params again, without --force" "$bench" params --sector-size 2048 --out "$work/params"
+said "exists" err
+expect 2 "params, unknown option" "$bench" params --sector-size 2KiB --out "$work/x" --frob 1
+expect 0 "params --help" "$bench" params --help
+said "INSECURE"
+
+# 2. porep-prove, verify-seal
+prove=("$bench" porep-prove --c1 "$work/c1.json" --params "$params" --prover-id "$prover")
+expect 0 "porep-prove" "${prove[@]}" --sector-id 7 --out "$work/proof.bin"
+said "^partition 0: witness"
+said "\.pce: loaded"
+said "vk: $work/params/$base.vk"
+grep -E '^(partition|total)' "$work/out" | sed 's/^/     /'
+if [ "$(wc -c <"$work/proof.bin")" != 192 ]; then
+    echo "FAIL: the proof is not 192 bytes" >&2
+    fails=$((fails + 1))
+fi
+vs=("$bench" verify-seal --sector-size 2KiB --vk "$work/params/$base.vk" --proof "$work/proof.bin")
+expect 0 "verify-seal" "${vs[@]}" --comm-r "$comm_r" --comm-d "$comm_d" "${ids[@]}"
+said "^valid$"
+expect 1 "verify-seal, another prover id" "${vs[@]}" --comm-r "$comm_r" --comm-d "$comm_d" \
+    --prover-id "e9${prover:2}" --sector-id 7 --ticket "$ticket" --seed "$seed"
+said "^invalid$"
+expect 1 "verify-seal, another sector id" "${vs[@]}" --comm-r "$comm_r" --comm-d "$comm_d" \
+    --prover-id "$prover" --sector-id 8 --ticket "$ticket" --seed "$seed"
+expect 1 "verify-seal, another ticket" "${vs[@]}" --comm-r "$comm_r" --comm-d "$comm_d" \
+    --prover-id "$prover" --sector-id 7 --ticket "$seed" --seed "$seed"
+expect 1 "verify-seal, another seed" "${vs[@]}" --comm-r "$comm_r" --comm-d "$comm_d" \
+    --prover-id "$prover" --sector-id 7 --ticket "$ticket" --seed "$ticket"
+# comm_r's first byte changed (byte 31, the top one, untouched: still canonical)
+other_r=$(printf '%02x' $(((0x${comm_r:0:2} + 1) % 256)))${comm_r:2}
+expect 1 "verify-seal, another comm_r" "${vs[@]}" --comm-r "$other_r" --comm-d "$comm_d" "${ids[@]}"
+said "^invalid$"
+
+# 3. refusals
+expect 1 "porep-prove, another sector id" "${prove[@]}" --sector-id 8 --out "$work/x.bin"
+said "replica_id" err
+said "vanilla proofs do not verify" err
+sed 's/"seed":\[0,/"seed":[1,/' "$work/c1.json" >"$work/bad_seed.json"
+expect 1 "porep-prove, the C1's seed edited" "$bench" porep-prove --c1 "$work/bad_seed.json" \
+    --params "$params" --prover-id "$prover" --sector-id 7 --out "$work/x.bin"
+said "vanilla proofs do not verify" err
+sed 's/"ticket":\[0,/"ticket":[1,/' "$work/c1.json" >"$work/bad_ticket.json"
+expect 1 "porep-prove, the C1's ticket edited" "$bench" porep-prove --c1 "$work/bad_ticket.json" \
+    --params "$params" --prover-id "$prover" --sector-id 7 --out "$work/x.bin"
+said "replica_id" err
+if [ -e "$work/x.bin" ] || cmp -s "$work/c1.json" "$work/bad_seed.json" ||
+    cmp -s "$work/c1.json" "$work/bad_ticket.json"; then
+    echo "FAIL: a refused porep-prove wrote a proof, or sed edited nothing" >&2
+    fails=$((fails + 1))
+fi
+expect 2 "porep-prove, a missing pce" "${prove[@]}" --sector-id 7 --pce "$work/none.pce" \
+    --out "$work/x.bin"
+said "none.pce" err
+expect 2 "porep-prove, unknown option" "${prove[@]}" --sector-id 7 --out "$work/x.bin" --seed 1
+expect 2 "porep-prove, no --out" "${prove[@]}" --sector-id 7
+said "\-\-out is required" err
+expect 0 "porep-prove --help" "$bench" porep-prove --help
+
+if [ $fails -ne 0 ]; then
+    echo "run_porep_e2e: $fails failed" >&2
+    exit 1
+fi
+echo "run_porep_e2e: all passed"
