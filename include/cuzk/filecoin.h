@@ -526,11 +526,13 @@ int cz_fc_porep_counts(const cz_fc_porep_dims *d, size_t *n_inputs, size_t *n_au
 
 /* Witness-only synthesis of partition k of c1 into w = [inputs | aux]
  * (w_len = n_inputs + n_aux of cz_fc_porep_counts): the header on the
- * calling thread, then the challenges in parallel on pool (NULL: this
- * thread), each writing its fixed slice of w.  No constraint is built.
- * The assignment equals the one every other mode stores.  Scratch memory
- * per challenge in flight is small (bits, not a cs of its own).  CZ_OK,
- * CZ_ERR_INVALID_ARG (w_len, k, shape), CZ_ERR_NOMEM, with err set. */
+ * calling thread, then on pool (NULL: this thread) every challenge's
+ * prefix and every (challenge, layer) label in parallel, then the
+ * challenges' suffixes, each part writing its fixed slices of w in place.
+ * No constraint is built.  The assignment equals the one every other mode
+ * stores.  Besides w, memory is small: a ~160 KB scratch per thread and
+ * ~10 KB per challenge.  CZ_OK, CZ_ERR_INVALID_ARG (w_len, k, shape),
+ * CZ_ERR_NOMEM, with err set. */
 int cz_fc_porep_witness(cz_fr *w, size_t w_len, const cz_fc_c1 *c1, unsigned k, cz_pool *pool,
                         char *err, size_t errlen);
 

@@ -290,59 +290,91 @@ static int label(cz_cs *cs, const cz_porep_header *h, unsigned layer, const cz_u
     return rc;
 }
 
-int cz_porep_challenge(cz_cs *cs, const cz_fc_porep_dims *d, const cz_porep_header *h,
-                       const cz_fc_vanilla_proof *p, cz_bool *scratch)
+int cz_porep_chal_prefix(cz_cs *cs, const cz_fc_porep_dims *d, const cz_porep_header *h,
+                         const cz_fc_vanilla_proof *p, cz_porep_chal *st)
 {
     if (p && (p->comm_d_proof.n_levels != d->log_nodes || !p->labeling))
         return CZ_ERR_INVALID_ARG;
     cz_fr v = d_fr(p ? &p->comm_d_proof.leaf : NULL);
     cz_cs_push_ns(cs, "data_leaf");
-    cz_num data_leaf = cz_num_alloc(cs, &v);
+    st->data_leaf = cz_num_alloc(cs, &v);
     cz_cs_pop_ns(cs);
-    int rc = inclusion(cs, d, true, p ? &p->comm_d_proof : NULL, &data_leaf, &h->comm_d,
+    int rc = inclusion(cs, d, true, p ? &p->comm_d_proof : NULL, &st->data_leaf, &h->comm_d,
                        "comm_d_inclusion");
-    cz_num drg[CZ_FC_DRG_DEGREE][CZ_POREP_MAX_LAYERS], exp[CZ_FC_EXP_DEGREE][CZ_POREP_MAX_LAYERS];
-    const cz_num *drg_rows[CZ_FC_DRG_DEGREE], *exp_rows[CZ_FC_EXP_DEGREE];
-    for (unsigned j = 0; j < CZ_FC_DRG_DEGREE && rc == CZ_OK; j++) {
-        rc = column(cs, d, p ? &p->drg[j] : NULL, &h->comm_c, "drg", j, drg[j]);
-        drg_rows[j] = drg[j];
-    }
-    for (unsigned j = 0; j < CZ_FC_EXP_DEGREE && rc == CZ_OK; j++) {
-        rc = column(cs, d, p ? &p->exp[j] : NULL, &h->comm_c, "exp", j, exp[j]);
-        exp_rows[j] = exp[j];
-    }
+    for (unsigned j = 0; j < CZ_FC_DRG_DEGREE && rc == CZ_OK; j++)
+        rc = column(cs, d, p ? &p->drg[j] : NULL, &h->comm_c, "drg", j, st->drg[j]);
+    for (unsigned j = 0; j < CZ_FC_EXP_DEGREE && rc == CZ_OK; j++)
+        rc = column(cs, d, p ? &p->exp[j] : NULL, &h->comm_c, "exp", j, st->exp[j]);
     if (rc != CZ_OK)
         return rc;
     cz_cs_push_ns(cs, "challenge");
-    cz_u64 node = cz_u64_alloc(cs, p ? p->labeling[0].node : 0);
+    st->node = cz_u64_alloc(cs, p ? p->labeling[0].node : 0);
     cz_cs_pop_ns(cs);
     cz_cs_push_ns(cs, "challenge input");
-    cz_u64_pack_into_input(cs, &node);
+    cz_u64_pack_into_input(cs, &st->node);
     cz_cs_pop_ns(cs);
-    cz_num labels[CZ_POREP_MAX_LAYERS];
-    char name[32];
-    for (unsigned l = 1; l <= d->layers && rc == CZ_OK; l++) {
-        snprintf(name, sizeof name, "labeling_%u", l);
-        cz_cs_push_ns(cs, name);
-        rc = label(cs, h, l, &node, drg_rows, exp_rows, scratch, &labels[l - 1]);
-        cz_cs_pop_ns(cs);
+    return CZ_OK;
+}
+
+void cz_porep_chal_from_proof(cz_porep_chal *st, const cz_fc_porep_dims *d,
+                              const cz_fc_vanilla_proof *p)
+{
+    st->data_leaf.var = CZ_CS_ONE;
+    st->data_leaf.value = d_fr(&p->comm_d_proof.leaf);
+    for (unsigned l = 0; l < d->layers; l++) {
+        for (unsigned j = 0; j < CZ_FC_DRG_DEGREE; j++)
+            st->drg[j][l] = (cz_num){CZ_CS_ONE, d_fr(&p->drg[j].rows[l])};
+        for (unsigned j = 0; j < CZ_FC_EXP_DEGREE; j++)
+            st->exp[j][l] = (cz_num){CZ_CS_ONE, d_fr(&p->exp[j].rows[l])};
     }
-    if (rc != CZ_OK)
-        return rc;
-    cz_cs_push_ns(cs, "encode_node");
-    cz_num enc = cz_encode(cs, &labels[d->layers - 1], &data_leaf);
+    /* allocated bits (the label's SHA-256 folds constants, not these) */
+    st->node.value = p->labeling[0].node;
+    for (unsigned b = 0; b < 64; b++)
+        st->node.bits[b] = cz_bool_is((cz_abit){CZ_CS_ONE, (st->node.value >> b) & 1});
+}
+
+int cz_porep_chal_label(cz_cs *cs, const cz_porep_header *h, unsigned layer, cz_porep_chal *st,
+                        cz_bool *scratch)
+{
+    const cz_num *drg_rows[CZ_FC_DRG_DEGREE], *exp_rows[CZ_FC_EXP_DEGREE];
+    for (unsigned j = 0; j < CZ_FC_DRG_DEGREE; j++)
+        drg_rows[j] = st->drg[j];
+    for (unsigned j = 0; j < CZ_FC_EXP_DEGREE; j++)
+        exp_rows[j] = st->exp[j];
+    char name[32];
+    snprintf(name, sizeof name, "labeling_%u", layer);
+    cz_cs_push_ns(cs, name);
+    int rc = label(cs, h, layer, &st->node, drg_rows, exp_rows, scratch, &st->labels[layer - 1]);
     cz_cs_pop_ns(cs);
-    rc = inclusion(cs, d, false, p ? &p->comm_r_last_proof : NULL, &enc, &h->comm_r_last,
-                   "comm_r_last_data_inclusion");
+    return rc;
+}
+
+int cz_porep_chal_suffix(cz_cs *cs, const cz_fc_porep_dims *d, const cz_porep_header *h,
+                         const cz_fc_vanilla_proof *p, cz_porep_chal *st)
+{
+    cz_cs_push_ns(cs, "encode_node");
+    cz_num enc = cz_encode(cs, &st->labels[d->layers - 1], &st->data_leaf);
+    cz_cs_pop_ns(cs);
+    int rc = inclusion(cs, d, false, p ? &p->comm_r_last_proof : NULL, &enc, &h->comm_r_last,
+                       "comm_r_last_data_inclusion");
     if (rc != CZ_OK)
         return rc;
     cz_num ch;
     cz_cs_push_ns(cs, "c_x_column_hash");
-    rc = poseidon(cs, labels, d->layers, &ch);
+    rc = poseidon(cs, st->labels, d->layers, &ch);
     cz_cs_pop_ns(cs);
     if (rc != CZ_OK)
         return rc;
     return inclusion(cs, d, false, p ? &p->c_x.inclusion : NULL, &ch, &h->comm_c, "c_x_inclusion");
+}
+
+int cz_porep_challenge(cz_cs *cs, const cz_fc_porep_dims *d, const cz_porep_header *h,
+                       const cz_fc_vanilla_proof *p, cz_porep_chal *st, cz_bool *scratch)
+{
+    int rc = cz_porep_chal_prefix(cs, d, h, p, st);
+    for (unsigned l = 1; l <= d->layers && rc == CZ_OK; l++)
+        rc = cz_porep_chal_label(cs, h, l, st, scratch);
+    return rc == CZ_OK ? cz_porep_chal_suffix(cs, d, h, p, st) : rc;
 }
 
 /* --------------------------------------------------------------- header --- */
@@ -434,7 +466,10 @@ int cz_fc_porep_synthesize(cz_cs *cs, const cz_fc_porep_dims *d, const cz_fc_c1 
     if (rc != CZ_OK)
         return rc;
     cz_bool *scratch = malloc(CZ_POREP_SCRATCH_BITS * sizeof *scratch);
-    if (scratch == NULL) {
+    cz_porep_chal *st = malloc(sizeof *st);
+    if (scratch == NULL || st == NULL) {
+        free(scratch);
+        free(st);
         cz_msgf(err, errlen, "PoRep circuit: out of memory");
         return CZ_ERR_NOMEM;
     }
@@ -445,7 +480,7 @@ int cz_fc_porep_synthesize(cz_cs *cs, const cz_fc_porep_dims *d, const cz_fc_c1 
         snprintf(name, sizeof name, "challenge_%u", i);
         cz_cs_push_ns(cs, name);
         rc = cz_porep_challenge(cs, d, &h, c1 ? &c1->proofs[(size_t)k * c1->challenges + i] : NULL,
-                                scratch);
+                                st, scratch);
         cz_cs_pop_ns(cs);
         if (rc == CZ_OK)
             rc = cz_cs_error(cs);
@@ -455,5 +490,6 @@ int cz_fc_porep_synthesize(cz_cs *cs, const cz_fc_porep_dims *d, const cz_fc_c1 
     if (rc == CZ_OK && (rc = cz_cs_error(cs)) != CZ_OK)
         cz_msgf(err, errlen, "PoRep circuit: %s", cz_strerror(rc));
     free(scratch);
+    free(st);
     return rc;
 }

@@ -26,10 +26,34 @@ int cz_porep_check_c1(const cz_fc_porep_dims *d, const cz_fc_c1 *c1, unsigned k,
                       size_t errlen);
 /* The header (c1 NULL: blank).  CZ_OK or the cs's error. */
 int cz_porep_header_synth(cz_cs *cs, const cz_fc_c1 *c1, cz_porep_header *h);
-/* One challenge (p NULL: blank); scratch holds CZ_POREP_SCRATCH_BITS
- * bits.  CZ_OK, CZ_ERR_INVALID_ARG (a path of another shape), or an error
- * of a gadget. */
+/* A challenge between its parts: what the prefix allocates and the labels
+ * read, and the labels the suffix reads. */
+typedef struct {
+    cz_num data_leaf;
+    cz_num drg[CZ_FC_DRG_DEGREE][CZ_POREP_MAX_LAYERS], exp[CZ_FC_EXP_DEGREE][CZ_POREP_MAX_LAYERS];
+    cz_u64 node;
+    cz_num labels[CZ_POREP_MAX_LAYERS];
+} cz_porep_chal;
+
+/* One challenge (p NULL: blank) in its three parts, in the circuit's
+ * order: the prefix (data leaf, its TreeD path, the 14 parent columns,
+ * the challenge and its input), the label of each layer 1..L
+ * ("labeling_l"), the suffix (encoding, TreeR, the column hash, TreeC).
+ * cz_porep_challenge runs them in order.  scratch holds
+ * CZ_POREP_SCRATCH_BITS bits.  CZ_OK, CZ_ERR_INVALID_ARG (a path of
+ * another shape), or an error of a gadget. */
+int cz_porep_chal_prefix(cz_cs *cs, const cz_fc_porep_dims *d, const cz_porep_header *h,
+                         const cz_fc_vanilla_proof *p, cz_porep_chal *st);
+int cz_porep_chal_label(cz_cs *cs, const cz_porep_header *h, unsigned layer, cz_porep_chal *st,
+                        cz_bool *scratch);
+int cz_porep_chal_suffix(cz_cs *cs, const cz_fc_porep_dims *d, const cz_porep_header *h,
+                         const cz_fc_vanilla_proof *p, cz_porep_chal *st);
 int cz_porep_challenge(cz_cs *cs, const cz_fc_porep_dims *d, const cz_porep_header *h,
-                       const cz_fc_vanilla_proof *p, cz_bool *scratch);
+                       const cz_fc_vanilla_proof *p, cz_porep_chal *st, cz_bool *scratch);
+/* Witness mode only: what the prefix would leave in st, from p's values
+ * (variables not set: the labels of a witness-only cs read values only),
+ * so the labels can run before or beside the prefix. */
+void cz_porep_chal_from_proof(cz_porep_chal *st, const cz_fc_porep_dims *d,
+                              const cz_fc_vanilla_proof *p);
 
 #endif
