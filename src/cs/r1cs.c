@@ -15,10 +15,12 @@ void cz_r1cs_free(cz_r1cs *r)
         return;
     if (r->storage == CZ_R1CS_OWNED) {
         for (int k = 0; k < 3; k++) {
-            cz_cs_mem_free((void *)r->m[k].row_ptr);
+            cz_cs_mem_free((void *)r->m[k].row_blk);
+            cz_cs_mem_free((void *)r->m[k].row_off);
             cz_cs_mem_free((void *)r->m[k].coef_blk);
             cz_cs_mem_free((void *)r->m[k].col);
-            cz_cs_mem_free((void *)r->m[k].coef);
+            cz_cs_mem_free((void *)r->m[k].gidx);
+            cz_cs_mem_free((void *)r->m[k].dict);
         }
     } else if (r->storage == CZ_R1CS_MAPPED) {
         munmap(r->map, r->map_len);
@@ -52,14 +54,18 @@ const uint64_t *cz_r1cs_density(const cz_r1cs *r, cz_density d, size_t *count)
 }
 
 static size_t words(uint64_t bits) { return (size_t)((bits + 63) / 64); }
+static size_t dens_words(uint64_t bits) { return words(bits) ? words(bits) : 1; }
 
 size_t cz_r1cs_mem_bytes(const cz_r1cs *r)
 {
     size_t b = sizeof *r;
+    /* cz_csr's arrays (their sizes in cs.h) */
     for (int k = 0; k < 3; k++)
-        b += (r->n_rows + 1 + r->n_rows / CZ_CSR_BLOCK + 1) * sizeof(uint64_t) +
-             r->m[k].nnz * sizeof(uint32_t) + r->m[k].ngen * sizeof(cz_fr);
-    b += (2 * words(r->n_aux) + words(r->n_in)) * sizeof(uint64_t);
+        b += 2 * (r->n_rows / CZ_CSR_BLOCK + 1) * sizeof(uint64_t) +
+             (r->n_rows + 1 + r->m[k].nnz + r->m[k].ngen) * sizeof(uint32_t) +
+             r->m[k].ndict * sizeof(cz_fr);
+    /* the density bitmaps, one word at least (cz_r1cs_build_densities) */
+    b += (2 * dens_words(r->n_aux) + dens_words(r->n_in)) * sizeof(uint64_t);
     if (r->row_ns)
         b += r->n_circ * sizeof(uint32_t) + r->n_ns * 2 * sizeof(uint32_t) + r->names_len;
     return b;
@@ -69,7 +75,7 @@ int cz_r1cs_build_densities(cz_r1cs *r)
 {
     const uint64_t len[3] = {r->n_aux, r->n_in, r->n_aux};
     for (int d = 0; d < 3; d++) {
-        size_t n = words(len[d]) ? words(len[d]) : 1;
+        size_t n = dens_words(len[d]);
         r->dens[d] = cz_cs_mem_realloc(NULL, n * sizeof(uint64_t));
         if (r->dens[d] == NULL)
             return CZ_ERR_NOMEM;
@@ -101,14 +107,14 @@ int cz_r1cs_build_densities(cz_r1cs *r)
 
 /* --------------------------------------------------------------- SpMV --- */
 
-/* out = row `row` of m times w; *g indexes m's general coefficients and
- * must be the row's first one.  Per entry: 1 addition for kinds ONE and
- * NEG, 1 multiplication + 1 addition for GEN. */
+/* out = row `row` of m times w; *g indexes m's general entries and must be
+ * the row's first one.  Per entry: 1 addition for kinds ONE and NEG, 1
+ * multiplication + 1 addition for GEN. */
 static inline void row_dot(const cz_csr *m, const cz_fr *w, uint64_t row, uint64_t *g, cz_fr *out)
 {
     cz_fr acc = CZ_FR_ZERO, t;
     uint64_t gi = *g;
-    for (uint64_t k = m->row_ptr[row], end = m->row_ptr[row + 1]; k < end; k++) {
+    for (uint64_t k = cz_csr_row_begin(m, row), end = cz_csr_row_end(m, row); k < end; k++) {
         uint32_t e = m->col[k];
         const cz_fr *x = &w[e & CZ_CSR_COL_MASK];
         switch (CZ_CSR_KIND(e)) {
@@ -119,7 +125,7 @@ static inline void row_dot(const cz_csr *m, const cz_fr *w, uint64_t row, uint64
             fr_sub(&acc, &acc, x);
             break;
         default:
-            cz_fr_mul(&t, x, &m->coef[gi++]);
+            cz_fr_mul(&t, x, cz_csr_gen_coef(m, gi++));
             fr_add(&acc, &acc, &t);
             break;
         }
