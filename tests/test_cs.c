@@ -423,6 +423,16 @@ static void test_random_spmv(void)
                              "matrix %d, pool %d, %zu rows", k, pi, m);
             }
         }
+        /* a witness of mostly bits, as Filecoin's: the products skip the
+         * multiplications by 0 and 1 and must not change */
+        for (size_t i = 1; i < n; i++)
+            if (rnd(10))
+                w[i] = rnd(2) ? CZ_FR_ONE : CZ_FR_ZERO;
+        TF_CHECK(cz_r1cs_spmv(r, w, n, got[0], got[1], got[2], pools[1]) == CZ_OK);
+        for (int k = 0; k < 3; k++) {
+            direct_mul(&p, k, w, want);
+            TF_CHECK_MSG(memcmp(got[k], want, m * sizeof *want) == 0, "bits: matrix %d", k);
+        }
         /* only B requested: A and C untouched */
         TF_CHECK(cz_r1cs_spmv(r, w, n, NULL, got[1], NULL, pools[1]) == CZ_OK);
         direct_mul(&p, CZ_MAT_B, w, want);

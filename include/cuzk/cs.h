@@ -323,12 +323,16 @@ size_t cz_r1cs_mem_bytes(const cz_r1cs *r);
 /* a = A w, b = B w, c = C w over the full assignment w (num_inputs +
  * num_aux values; w_len must match).  Each output holds num_constraints
  * values; any of a, b, c may be NULL to skip it.  Rows are split over pool
- * (NULL: the calling thread).  Results do not depend on the pool.
+ * (NULL: the calling thread).  Results do not depend on the pool.  General
+ * entries whose w value is 0 or 1 take no multiplication, so the time
+ * depends on w (public to the prover, as in msm.h); the results do not.
  * Returns CZ_OK or CZ_ERR_INVALID_ARG. */
 int cz_r1cs_spmv(const cz_r1cs *r, const cz_fr *w, size_t w_len, cz_fr *a, cz_fr *b, cz_fr *c,
                  cz_pool *pool);
 
-/* Checks (A w)_i * (B w)_i == (C w)_i for every row.  Returns CZ_OK, or
+/* Checks (A w)_i * (B w)_i == (C w)_i for every row (the three products
+ * in one pass over the rows, as cz_r1cs_spmv computes them; the product
+ * skipped when a side is 0 or 1).  Returns CZ_OK, or
  * CZ_ERR_UNSATISFIED with the first failing row in *row (may be NULL) and,
  * in msg (msg_len bytes, may be 0), "constraint <i> (<namespace path>) is
  * not satisfied"; CZ_ERR_INVALID_ARG for a wrong w_len, CZ_ERR_NOMEM. */
