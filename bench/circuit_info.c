@@ -34,9 +34,11 @@
  *
  * Prints inputs (ONE included), aux, constraints (written by the circuit
  * and in all, with the input constraints appended), the non-zero and the
- * general (coefficient not 1 or -1) entries of A, B and C, the popcounts of
- * the density bitmaps, the digest of cz_r1cs_fingerprint (defined byte for
- * byte in include/cuzk/cs.h; it does not depend on the mode), then the
+ * general (coefficient not 1 or -1) entries of A, B and C, when recording
+ * the dictionary sizes (distinct general coefficients per matrix) and
+ * cz_r1cs_mem_bytes, the popcounts of the density bitmaps, the digest of
+ * cz_r1cs_fingerprint (defined byte for byte in include/cuzk/cs.h; it does
+ * not depend on the mode), then the
  * wall time and the peak RSS of the whole run.  Gadget variables are
  * allocated with value zero (shape only); the SHA-256 inputs are allocated
  * bits, so their counts include one constraint per input bit (bellpepper's
@@ -189,9 +191,12 @@ static int (*const builders[])(cz_cs *cs, const char *name, size_t *pre) = {buil
     "porep-32GiB | porep-64GiB | porep-test-base-2 | porep-test-base-8 | porep-test-sub-8-4 | "   \
     "porep-test-top-8-4-2"
 
-/* Runs circuit `name` in `mode` (RECORD or COUNT) and fingerprints it.
+/* Runs circuit `name` in `mode` (RECORD or COUNT) and fingerprints it;
+ * RECORD also gives the dictionary sizes (dict[k]: matrix k's distinct
+ * general coefficients) and cz_r1cs_mem_bytes (*mem); COUNT leaves them 0.
  * 0, or -1 with a message printed. */
-static int fingerprint(const char *name, cz_cs_mode mode, cz_r1cs_fingerprint *fp, size_t *pre)
+static int fingerprint(const char *name, cz_cs_mode mode, cz_r1cs_fingerprint *fp, size_t *pre,
+                       uint64_t dict[3], size_t *mem)
 {
     cz_cs *cs;
     cz_r1cs *r = NULL;
@@ -212,8 +217,12 @@ static int fingerprint(const char *name, cz_cs_mode mode, cz_r1cs_fingerprint *f
         rc = -1;
     }
     cz_cs_free(cs);
-    if (r)
+    if (r) {
         cz_r1cs_fingerprint_of(r, fp);
+        for (int k = 0; k < 3; k++)
+            dict[k] = cz_r1cs_matrix(r, k)->ndict;
+        *mem = cz_r1cs_mem_bytes(r);
+    }
     cz_r1cs_free(r);
     return rc ? -1 : 0;
 }
@@ -237,8 +246,9 @@ int cz_bench_circuit_info(int argc, char **argv)
         return 2;
     }
     cz_r1cs_fingerprint fp;
-    size_t pre = 0;
-    if (fingerprint(name, count ? CZ_CS_COUNT : CZ_CS_RECORD, &fp, &pre))
+    size_t pre = 0, mem = 0;
+    uint64_t dict[3] = {0, 0, 0};
+    if (fingerprint(name, count ? CZ_CS_COUNT : CZ_CS_RECORD, &fp, &pre, dict, &mem))
         return 1;
     printf("circuit      %s\n", name);
     printf("inputs       %llu (ONE included)\naux          %llu\n", (unsigned long long)fp.n_inputs,
@@ -253,6 +263,11 @@ int cz_bench_circuit_info(int argc, char **argv)
            (unsigned long long)fp.nnz[CZ_MAT_B], (unsigned long long)fp.nnz[CZ_MAT_C]);
     printf("general      A %llu  B %llu  C %llu\n", (unsigned long long)fp.ngen[CZ_MAT_A],
            (unsigned long long)fp.ngen[CZ_MAT_B], (unsigned long long)fp.ngen[CZ_MAT_C]);
+    if (!count)
+        printf("dictionary   A %llu  B %llu  C %llu (distinct general coefficients)\n"
+               "memory       %zu bytes (cz_r1cs_mem_bytes)\n",
+               (unsigned long long)dict[CZ_MAT_A], (unsigned long long)dict[CZ_MAT_B],
+               (unsigned long long)dict[CZ_MAT_C], mem);
     printf("densities    A aux %llu  B inputs %llu  B aux %llu\n",
            (unsigned long long)fp.density[CZ_DENSITY_A_AUX],
            (unsigned long long)fp.density[CZ_DENSITY_B_INPUT],

@@ -7,12 +7,16 @@
  * Invariants, abort() when one fails:
  *   - a rejection returns a known error code, a message, and no object;
  *   - whatever the checksummed load accepts, the unchecked one accepts;
- *   - an accepted file satisfies the cz_csr contract (row pointers span
- *     0..nnz and never decrease, columns in range and strictly increasing
- *     per row, general entries match the coefficient blocks), its densities
- *     count their bits, and the products A w, B w, C w and the check run
- *     over it (for files of at most 2^16 columns).
- * Seeds: fuzz/corpus/pce_load (small recorded circuits). */
+ *   - an accepted file satisfies the cz_csr contract (rows span 0..nnz
+ *     and never go back, each block starting at its first row, columns in
+ *     range and strictly increasing per row, general entries match the
+ *     coefficient blocks, dictionary indices below ndict in order of first
+ *     use, dictionary entries not 0, 1, -1 and distinct: checked pairwise
+ *     up to 256 entries), its densities count their bits, and the products
+ *     A w, B w, C w and the check run over it (for files of at most 2^16
+ *     columns).
+ * Seeds: fuzz/corpus/pce_load, small recorded circuits written by
+ * `test_cs --write-seeds fuzz/corpus/pce_load` (tests/test_cs.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,20 +35,33 @@ static void check_csr(const cz_r1cs *r, int k)
 {
     const cz_csr *m = cz_r1cs_matrix(r, k);
     size_t rows = cz_r1cs_num_constraints(r);
-    uint64_t cols = cz_r1cs_num_inputs(r) + cz_r1cs_num_aux(r), g = 0;
-    CHECK(m->row_ptr[0] == 0 && m->row_ptr[rows] == m->nnz);
+    uint64_t cols = cz_r1cs_num_inputs(r) + cz_r1cs_num_aux(r), g = 0, used = 0;
+    CHECK(cz_csr_row_begin(m, 0) == 0 && cz_csr_row_begin(m, rows) == m->nnz);
+    CHECK(m->ndict <= m->ngen && m->ngen <= m->nnz);
     for (size_t i = 0; i < rows; i++) {
         if (i % CZ_CSR_BLOCK == 0)
-            CHECK(m->coef_blk[i / CZ_CSR_BLOCK] == g);
-        CHECK(m->row_ptr[i] <= m->row_ptr[i + 1]);
-        for (uint64_t e = m->row_ptr[i]; e < m->row_ptr[i + 1]; e++) {
+            CHECK(m->coef_blk[i / CZ_CSR_BLOCK] == g && m->row_off[i] == 0);
+        uint64_t e0 = cz_csr_row_begin(m, i), e1 = cz_csr_row_end(m, i);
+        CHECK(e0 <= e1 && e1 <= m->nnz);
+        for (uint64_t e = e0; e < e1; e++) {
             uint32_t c = m->col[e] & CZ_CSR_COL_MASK;
             CHECK(c < cols && CZ_CSR_KIND(m->col[e]) <= CZ_CSR_NEG);
-            CHECK(e == m->row_ptr[i] || (m->col[e - 1] & CZ_CSR_COL_MASK) < c);
-            g += CZ_CSR_KIND(m->col[e]) == CZ_CSR_GEN;
+            CHECK(e == e0 || (m->col[e - 1] & CZ_CSR_COL_MASK) < c);
+            if (CZ_CSR_KIND(m->col[e]) != CZ_CSR_GEN)
+                continue;
+            CHECK(g < m->ngen && m->gidx[g] < m->ndict && m->gidx[g] <= used);
+            used += m->gidx[g++] == used;
         }
     }
-    CHECK(g == m->ngen);
+    CHECK(g == m->ngen && used == m->ndict);
+    cz_fr m1;
+    cz_fr_neg(&m1, &CZ_FR_ONE);
+    for (uint64_t d = 0; d < m->ndict; d++) {
+        const cz_fr *c = &m->dict[d];
+        CHECK(!cz_fr_is_zero(c) && !cz_fr_is_one(c) && !cz_fr_equal(c, &m1));
+        for (uint64_t e = 0; e < d && m->ndict <= 256; e++)
+            CHECK(!cz_fr_equal(c, &m->dict[e]));
+    }
 }
 
 static void use(const cz_r1cs *r)

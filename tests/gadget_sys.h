@@ -73,7 +73,7 @@ static inline void small_fr(cz_fr *r, int64_t v)
 static inline void entry_coeff(const cz_csr *a, size_t row, uint64_t k, cz_fr *out)
 {
     uint64_t g = a->coef_blk[row / CZ_CSR_BLOCK];
-    for (uint64_t q = a->row_ptr[row / CZ_CSR_BLOCK * CZ_CSR_BLOCK]; q < k; q++)
+    for (uint64_t q = cz_csr_row_begin(a, row / CZ_CSR_BLOCK * CZ_CSR_BLOCK); q < k; q++)
         g += CZ_CSR_KIND(a->col[q]) == CZ_CSR_GEN;
     switch (CZ_CSR_KIND(a->col[k])) {
     case CZ_CSR_ONE:
@@ -83,7 +83,7 @@ static inline void entry_coeff(const cz_csr *a, size_t row, uint64_t k, cz_fr *o
         cz_fr_neg(out, &CZ_FR_ONE);
         break;
     default:
-        *out = a->coef[g];
+        *out = *cz_csr_gen_coef(a, g);
         break;
     }
 }
@@ -93,9 +93,10 @@ static inline void entry_coeff(const cz_csr *a, size_t row, uint64_t k, cz_fr *o
 static inline void check_row(const cz_r1cs *r, int m, size_t row, const entry *want, size_t n)
 {
     const cz_csr *a = cz_r1cs_matrix(r, m);
-    TF_CHECK_MSG(a->row_ptr[row + 1] - a->row_ptr[row] == n, "row %zu matrix %d: %llu entries", row,
-                 m, (unsigned long long)(a->row_ptr[row + 1] - a->row_ptr[row]));
-    for (uint64_t k = a->row_ptr[row]; k < a->row_ptr[row + 1]; k++) {
+    TF_CHECK_MSG(cz_csr_row_end(a, row) - cz_csr_row_begin(a, row) == n,
+                 "row %zu matrix %d: %llu entries", row, m,
+                 (unsigned long long)(cz_csr_row_end(a, row) - cz_csr_row_begin(a, row)));
+    for (uint64_t k = cz_csr_row_begin(a, row); k < cz_csr_row_end(a, row); k++) {
         uint32_t c = a->col[k] & CZ_CSR_COL_MASK;
         cz_fr got, exp = CZ_FR_ZERO;
         entry_coeff(a, row, k, &got);

@@ -1,12 +1,19 @@
 /* Tests for the constraint system (include/cuzk/cs.h): recording and
  * witness-only synthesis, SpMV against a direct evaluation, densities,
- * the satisfaction check, namespaces, and the pre-compiled R1CS file. */
+ * the satisfaction check, namespaces, the coefficient dictionaries against
+ * an independent count, and the pre-compiled R1CS file (round trips,
+ * every truncation and byte flip, named corruptions, a version 1 file).
+ *
+ * `test_cs --write-seeds DIR` writes the fuzz seeds of
+ * fuzz/fuzz_pce_load.c (small recorded circuits, fixed generator seed). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cuzk/cs.h"
 #include "cuzk/err.h"
+#include "fixture.h"
 #include "tf.h"
 
 /* ------------------------------------------------------------- helpers --- */
@@ -88,10 +95,10 @@ static void test_cubic(void)
     TF_CHECK(cz_fr_equal(&cz_cs_inputs(cs)[1], &y35));
     /* A of "sum": inputs first (ONE coefficient 5 -> GEN), then x, x3 */
     const cz_csr *A = cz_r1cs_matrix(r, CZ_MAT_A);
-    TF_CHECK(A->row_ptr[3] - A->row_ptr[2] == 3);
-    TF_CHECK(A->col[A->row_ptr[2]] == (CZ_CSR_GEN << 30 | 0));
-    TF_CHECK(A->col[A->row_ptr[2] + 1] == (CZ_CSR_ONE << 30 | 2));
-    TF_CHECK(A->col[A->row_ptr[2] + 2] == (CZ_CSR_ONE << 30 | 4));
+    TF_CHECK(cz_csr_row_end(A, 2) - cz_csr_row_begin(A, 2) == 3);
+    TF_CHECK(A->col[cz_csr_row_begin(A, 2)] == (CZ_CSR_GEN << 30 | 0));
+    TF_CHECK(A->col[cz_csr_row_begin(A, 2) + 1] == (CZ_CSR_ONE << 30 | 2));
+    TF_CHECK(A->col[cz_csr_row_begin(A, 2) + 2] == (CZ_CSR_ONE << 30 | 4));
     size_t n;
     cz_fr *w = assignment(cs, &n);
     char msg[256];
@@ -190,9 +197,12 @@ static cz_var random_var(const prog *p)
     return k < p->n_in ? (cz_var)k : (CZ_VAR_AUX | (cz_var)(k - p->n_in));
 }
 
+/* 0, 1, -1, a small integer +-2..9 (repeated across the circuit, and
+ * summing to others, 0, 1 or -1 when a variable repeats) or a random
+ * element. */
 static void random_coeff(cz_fr *c)
 {
-    switch (rnd(5)) {
+    switch (rnd(6)) {
     case 0:
         *c = CZ_FR_ZERO;
         break;
@@ -201,6 +211,11 @@ static void random_coeff(cz_fr *c)
         break;
     case 2:
         cz_fr_neg(c, &CZ_FR_ONE);
+        break;
+    case 3:
+        cz_fr_from_u64(c, 2 + rnd(8));
+        if (rnd(2))
+            cz_fr_neg(c, c);
         break;
     default:
         cz_fr_random(c, &tf_rng);
@@ -408,6 +423,16 @@ static void test_random_spmv(void)
                              "matrix %d, pool %d, %zu rows", k, pi, m);
             }
         }
+        /* a witness of mostly bits, as Filecoin's: the products skip the
+         * multiplications by 0 and 1 and must not change */
+        for (size_t i = 1; i < n; i++)
+            if (rnd(10))
+                w[i] = rnd(2) ? CZ_FR_ONE : CZ_FR_ZERO;
+        TF_CHECK(cz_r1cs_spmv(r, w, n, got[0], got[1], got[2], pools[1]) == CZ_OK);
+        for (int k = 0; k < 3; k++) {
+            direct_mul(&p, k, w, want);
+            TF_CHECK_MSG(memcmp(got[k], want, m * sizeof *want) == 0, "bits: matrix %d", k);
+        }
         /* only B requested: A and C untouched */
         TF_CHECK(cz_r1cs_spmv(r, w, n, NULL, got[1], NULL, pools[1]) == CZ_OK);
         direct_mul(&p, CZ_MAT_B, w, want);
@@ -560,6 +585,207 @@ static void test_check_random(void)
     }
     TF_CHECK(done > 0);
     cz_pool_free(pool);
+}
+
+/* ------------------------------------------------------ dictionaries --- */
+
+static int fr_cmp(const void *x, const void *y) { return memcmp(x, y, sizeof(cz_fr)); }
+
+static bool is_general(const cz_fr *c)
+{
+    cz_fr m1;
+    cz_fr_neg(&m1, &CZ_FR_ONE);
+    return !cz_fr_is_zero(c) && !cz_fr_is_one(c) && !cz_fr_equal(c, &m1);
+}
+
+/* The coefficient of v in lc as written: its terms summed. */
+static cz_fr lc_coeff(const cz_lc *lc, cz_var v)
+{
+    cz_fr s = CZ_FR_ZERO;
+    for (size_t i = 0; i < lc->n; i++)
+        if (lc->t[i].var == v)
+            cz_fr_add(&s, &s, &lc->t[i].coeff);
+    return s;
+}
+
+/* The distinct general coefficients of matrix k of p, counted from the
+ * combinations as written, independently of the recorder: each variable's
+ * sum per combination, those not 0, 1 or -1, sorted and deduplicated.
+ * Returns the count; *out (malloc'd) holds them in memcmp order. */
+static size_t direct_dict(const prog *p, int k, cz_fr **out)
+{
+    size_t cap = 1, n = 0;
+    for (size_t i = 0; i < p->rows; i++)
+        cap += p->lc[3 * i + k].n;
+    cz_fr *all = malloc(cap * sizeof *all);
+    for (size_t i = 0; i < p->rows; i++) {
+        const cz_lc *lc = &p->lc[3 * i + k];
+        for (size_t a = 0; a < lc->n; a++) {
+            size_t first = 0;
+            while (lc->t[first].var != lc->t[a].var)
+                first++;
+            cz_fr c = lc_coeff(lc, lc->t[a].var);
+            if (first == a && is_general(&c))
+                all[n++] = c;
+        }
+    }
+    qsort(all, n, sizeof *all, fr_cmp);
+    size_t u = 0;
+    for (size_t i = 0; i < n; i++)
+        if (u == 0 || fr_cmp(&all[u - 1], &all[i]) != 0)
+            all[u++] = all[i];
+    *out = all;
+    return u;
+}
+
+/* Matrix k of r against p: the dictionary is exactly the distinct general
+ * coefficients (as a sorted set, so no entry twice), in order of first use,
+ * and every entry's kind and coefficient is its variable's sum. */
+static void check_dict(const cz_r1cs *r, const prog *p, int k)
+{
+    const cz_csr *m = cz_r1cs_matrix(r, k);
+    cz_fr *want, m1;
+    cz_fr_neg(&m1, &CZ_FR_ONE);
+    size_t nw = direct_dict(p, k, &want);
+    TF_CHECK_MSG(m->ndict == nw, "matrix %d: %llu dictionary entries, %zu distinct coefficients", k,
+                 (unsigned long long)m->ndict, nw);
+    if (m->ndict == nw && nw) {
+        cz_fr *got = malloc(nw * sizeof *got);
+        memcpy(got, m->dict, nw * sizeof *got);
+        qsort(got, nw, sizeof *got, fr_cmp);
+        TF_CHECK_MSG(memcmp(got, want, nw * sizeof *got) == 0,
+                     "matrix %d: the dictionary is not the set of coefficients", k);
+        free(got);
+    }
+    uint64_t g = 0, used = 0;
+    int ok = 1;
+    for (size_t i = 0; i < p->rows; i++) {
+        const cz_lc *lc = &p->lc[3 * i + k];
+        for (uint64_t e = cz_csr_row_begin(m, i); e < cz_csr_row_end(m, i); e++) {
+            uint32_t x = m->col[e], col = x & CZ_CSR_COL_MASK;
+            cz_var v = col < p->n_in ? (cz_var)col : (CZ_VAR_AUX | (cz_var)(col - p->n_in));
+            cz_fr c = lc_coeff(lc, v);
+            switch (CZ_CSR_KIND(x)) {
+            case CZ_CSR_ONE:
+                ok &= cz_fr_is_one(&c);
+                break;
+            case CZ_CSR_NEG:
+                ok &= cz_fr_equal(&c, &m1);
+                break;
+            default:
+                ok &= m->gidx[g] <= used && cz_fr_equal(cz_csr_gen_coef(m, g), &c);
+                used += m->gidx[g++] == used;
+                break;
+            }
+        }
+    }
+    TF_CHECK_MSG(ok && used == m->ndict, "matrix %d: entries disagree with the dictionary", k);
+    free(want);
+}
+
+static cz_fr fr_i64(int64_t v)
+{
+    cz_fr x = fr_u64((uint64_t)(v < 0 ? -v : v));
+    if (v < 0)
+        cz_fr_neg(&x, &x);
+    return x;
+}
+
+/* Columns ONE = 0, u = 1, x = 2, y = 3, z = 4 (x = 3, y = 1, u = 15,
+ * z = 66 / 9):
+ *   row 0: (5x + 7y) * x = 9z         row 3: (7y - 7y) * (x + x) = 0
+ *   row 1: 5x * ONE = u               row 4: (2x - x) * 0 = 0
+ *   row 2: (2x + 3x) * (y - ONE) = 0
+ * so A's general entries are 5, 7, 5, 5 (dictionary [5, 7], indices
+ * 0 1 0 0; 2x - x is x, kind ONE), B's 2 and C's 9. */
+static cz_r1cs *dict_circuit(cz_cs **csp)
+{
+    cz_cs *cs;
+    TF_CHECK(cz_cs_new(&cs, CZ_CS_RECORD, 0) == CZ_OK);
+    cz_fr xv = fr_u64(3), yv = fr_u64(1), uv = fr_u64(15), zv = fr_u64(9), c2 = fr_i64(2),
+          c3 = fr_i64(3), c5 = fr_i64(5), c7 = fr_i64(7), m7 = fr_i64(-7), c9 = fr_i64(9),
+          m1 = fr_i64(-1), c66 = fr_u64(66);
+    cz_fr_inv(&zv, &zv);
+    cz_fr_mul(&zv, &zv, &c66);
+    cz_var u = cz_cs_alloc_input(cs, &uv), x = cz_cs_alloc_aux(cs, &xv),
+           y = cz_cs_alloc_aux(cs, &yv), z = cz_cs_alloc_aux(cs, &zv);
+    cz_lc a, b, c;
+    cz_lc_init(&a), cz_lc_init(&b), cz_lc_init(&c);
+    cz_lc_add_term(&a, x, &c5), cz_lc_add_term(&a, y, &c7), cz_lc_add(&b, x);
+    cz_lc_add_term(&c, z, &c9);
+    cz_cs_enforce(cs, &a, &b, &c);
+    cz_lc_clear(&a), cz_lc_clear(&b), cz_lc_clear(&c);
+    cz_lc_add_term(&a, x, &c5), cz_lc_add(&b, CZ_CS_ONE), cz_lc_add(&c, u);
+    cz_cs_enforce(cs, &a, &b, &c);
+    cz_lc_clear(&a), cz_lc_clear(&b), cz_lc_clear(&c);
+    cz_lc_add_term(&a, x, &c2), cz_lc_add_term(&a, x, &c3), cz_lc_add(&b, y);
+    cz_lc_sub(&b, CZ_CS_ONE);
+    cz_cs_enforce(cs, &a, &b, NULL);
+    cz_lc_clear(&a), cz_lc_clear(&b);
+    cz_lc_add_term(&a, y, &c7), cz_lc_add_term(&a, y, &m7), cz_lc_add(&b, x), cz_lc_add(&b, x);
+    cz_cs_enforce(cs, &a, &b, NULL);
+    cz_lc_clear(&a);
+    cz_lc_add_term(&a, x, &c2), cz_lc_add_term(&a, x, &m1);
+    cz_cs_enforce(cs, &a, NULL, NULL);
+    cz_lc_free(&a), cz_lc_free(&b), cz_lc_free(&c);
+    cz_r1cs *r = NULL;
+    TF_CHECK(cz_cs_finish(cs, &r) == CZ_OK);
+    *csp = cs;
+    return r;
+}
+
+/* The bytes of r's matrices (cs.h's sizes) and density bitmaps. */
+static size_t array_bytes(const cz_r1cs *r)
+{
+    size_t rows = cz_r1cs_num_constraints(r), b = 0;
+    for (int k = 0; k < 3; k++) {
+        const cz_csr *m = cz_r1cs_matrix(r, k);
+        b += 2 * (rows / 64 + 1) * 8 + (rows + 1) * 4 + m->nnz * 4 + m->ngen * 4 + m->ndict * 32;
+    }
+    size_t wa = (cz_r1cs_num_aux(r) + 63) / 64, wi = (cz_r1cs_num_inputs(r) + 63) / 64;
+    return b + (2 * (wa ? wa : 1) + wi) * 8;
+}
+
+static void test_dictionary(void)
+{
+    /* by hand */
+    size_t base = 0; /* cz_r1cs_mem_bytes beyond the arrays: the same for all */
+    cz_cs *cs;
+    cz_r1cs *r = dict_circuit(&cs);
+    if (r) {
+        const cz_csr *A = cz_r1cs_matrix(r, CZ_MAT_A), *B = cz_r1cs_matrix(r, CZ_MAT_B),
+                     *C = cz_r1cs_matrix(r, CZ_MAT_C);
+        cz_fr c2 = fr_i64(2), c5 = fr_i64(5), c7 = fr_i64(7), c9 = fr_i64(9);
+        TF_CHECK(A->nnz == 7 && A->ngen == 4 && A->ndict == 2);
+        TF_CHECK(cz_fr_equal(&A->dict[0], &c5) && cz_fr_equal(&A->dict[1], &c7));
+        TF_CHECK(A->gidx[0] == 0 && A->gidx[1] == 1 && A->gidx[2] == 0 && A->gidx[3] == 0);
+        TF_CHECK(A->col[cz_csr_row_begin(A, 4)] == (CZ_CSR_ONE << 30 | 2));
+        TF_CHECK(cz_csr_row_begin(A, 3) == cz_csr_row_end(A, 3));
+        TF_CHECK(B->nnz == 5 && B->ngen == 1 && B->ndict == 1 && cz_fr_equal(&B->dict[0], &c2));
+        TF_CHECK(C->nnz == 2 && C->ngen == 1 && C->ndict == 1 && cz_fr_equal(&C->dict[0], &c9));
+        size_t n;
+        cz_fr *w = assignment(cs, &n);
+        TF_CHECK(cz_r1cs_check(r, w, n, NULL, NULL, NULL, 0) == CZ_OK);
+        free(w);
+        base = cz_r1cs_mem_bytes(r) - array_bytes(r);
+        TF_CHECK(base < 1024);
+        cz_r1cs_free(r);
+        cz_cs_free(cs);
+    }
+    /* random circuits: small integers repeat, random elements do not; the
+     * large ones grow the hash tables past several thousand entries */
+    for (unsigned iter = 0; iter < 10 * tf_scale; iter++) {
+        prog p;
+        r = random_r1cs(&p, &cs, iter < 8 ? 1 + rnd(500) : 6000, iter % 2, 0);
+        if (r == NULL)
+            continue;
+        for (int k = 0; k < 3; k++)
+            check_dict(r, &p, k);
+        TF_CHECK(cz_r1cs_mem_bytes(r) - array_bytes(r) == base);
+        prog_free(&p);
+        cz_r1cs_free(r);
+        cz_cs_free(cs);
+    }
 }
 
 static void test_errors(void)
@@ -724,10 +950,10 @@ static void test_shape_only(void)
     }
 }
 
-/* A small saved file in an 8-byte aligned buffer. */
+/* A small saved file (dict_circuit) in an 8-byte aligned buffer. */
 static uint64_t *small_pce(size_t *len, cz_r1cs **rp, cz_cs **csp)
 {
-    cz_r1cs *r = cubic(csp, 3);
+    cz_r1cs *r = dict_circuit(csp);
     char f[128];
     tmp_path(f, sizeof f, "small");
     TF_CHECK(cz_pce_save(r, f) == CZ_OK);
@@ -764,6 +990,26 @@ static int load_buf(const void *b, size_t len, unsigned flags, char *msg, size_t
     return err;
 }
 
+/* The sections of a version 2 file, from its header by cs.h's layout
+ * (written here again, not taken from pce.c): sec[k][s] for matrix k and
+ * s = row_blk, row_off, coef_blk, col, gidx, dict. */
+enum { S_ROW_BLK, S_ROW_OFF, S_COEF_BLK, S_COL, S_GIDX, S_DICT };
+static void pce_sections(const uint8_t *f, uint64_t sec[3][6])
+{
+    uint64_t rows, o = 192, c[9];
+    memcpy(&rows, f + 32, 8);
+    memcpy(c, f + 48, sizeof c);
+    for (int k = 0; k < 3; k++) {
+        uint64_t len[6] = {(rows / 64 + 1) * 8, (rows + 1) * 4,   (rows / 64 + 1) * 8,
+                           c[3 * k] * 4,        c[3 * k + 1] * 4, c[3 * k + 2] * 32};
+        for (int s = 0; s < 6; s++) {
+            o = (o + 63) & ~63ULL;
+            sec[k][s] = o;
+            o += len[s];
+        }
+    }
+}
+
 static void test_pce_corrupt(void)
 {
     size_t len;
@@ -795,49 +1041,58 @@ static void test_pce_corrupt(void)
         }
     }
     /* specific corruptions, checksum skipped so the structural check is the
-     * one that answers */
+     * one that answers; dict_circuit's A: rows of 2, 1, 1, 0, 1 entries and
+     * the input rows (7 entries over columns 0 .. 4), general entries
+     * 5 7 5 5 = dictionary [5, 7] at indices 0 1 0 0 */
     const cz_csr *A = cz_r1cs_matrix(r, CZ_MAT_A);
-    uint64_t a_col_off = 0, a_coef_off = 0;
-    /* locate A's col and coef sections: row_ptr at 128, coef_blk after */
-    {
-        uint64_t rows = cz_r1cs_num_constraints(r);
-        uint64_t o = 128 + (rows + 1) * 8;
-        o = (o + 63) & ~63ULL;
-        o += (rows / 64 + 1) * 8;
-        a_col_off = (o + 63) & ~63ULL;
-        a_coef_off = (a_col_off + A->nnz * 4 + 63) & ~63ULL;
-    }
-    TF_CHECK(memcmp(g + a_col_off, A->col, A->nnz * 4) == 0);
-    TF_CHECK(A->ngen > 0 && memcmp(g + a_coef_off, A->coef, 32) == 0);
+    uint64_t sec[3][6];
+    pce_sections(g, sec);
+    TF_CHECK(memcmp(g + sec[0][S_ROW_OFF], A->row_off, 8 * 4) == 0);
+    TF_CHECK(memcmp(g + sec[0][S_COL], A->col, A->nnz * 4) == 0);
+    TF_CHECK(memcmp(g + sec[0][S_GIDX], A->gidx, A->ngen * 4) == 0);
+    TF_CHECK(A->ndict == 2 && memcmp(g + sec[0][S_DICT], A->dict, 64) == 0);
+    TF_CHECK(sec[2][S_DICT] + 32 == len);
+    uint64_t ro = sec[0][S_ROW_OFF], col = sec[0][S_COL], gi = sec[0][S_GIDX];
+    uint64_t dict = sec[0][S_DICT];
     struct {
         size_t off;
         uint64_t val;
         int width;
         int want;
+        const char *says; /* in the message, or NULL */
     } cases[] = {
-        {0, 0x58, 1, CZ_ERR_BAD_FORMAT},               /* magic */
-        {8, 2, 4, CZ_ERR_UNSUPPORTED},                 /* version */
-        {12, 1, 4, CZ_ERR_BAD_FORMAT},                 /* flags */
-        {104, 1, 8, CZ_ERR_BAD_FORMAT},                /* reserved */
-        {16, 0, 8, CZ_ERR_BAD_FORMAT},                 /* no inputs */
-        {24, (uint64_t)1 << 40, 8, CZ_ERR_BAD_FORMAT}, /* huge aux */
-        {32, 4, 8, CZ_ERR_BAD_FORMAT},                 /* rows != circ + in */
-        {48, (uint64_t)-1, 8, CZ_ERR_BAD_FORMAT},      /* huge nnz */
-        {56, 1000, 8, CZ_ERR_BAD_FORMAT},              /* ngen > nnz */
-        {96, 0, 8, CZ_ERR_BAD_FORMAT},                 /* body length */
-        {128, 1, 8, CZ_ERR_BAD_FORMAT},                /* row_ptr[0] */
-        {136, 3, 8, CZ_ERR_BAD_FORMAT},                /* row_ptr[1] > row_ptr[2] */
-        {136, 1000, 8, CZ_ERR_BAD_FORMAT},             /* row_ptr[1] past nnz */
-        {a_col_off, 5, 4, CZ_ERR_BAD_FORMAT},          /* column out of range */
-        {a_col_off, 3u << 30, 4, CZ_ERR_BAD_FORMAT},   /* unknown kind */
-        {a_col_off + 4 * (A->row_ptr[2] + 1), CZ_CSR_ONE << 30 | 0, 4,
-         CZ_ERR_BAD_FORMAT}, /* columns not increasing */
-        {a_col_off + 4 * A->row_ptr[2], CZ_CSR_ONE << 30 | 0, 4,
-         CZ_ERR_BAD_FORMAT},                                      /* GEN count != coefficients */
-        {a_coef_off + 24, (uint64_t)-1, 8, CZ_ERR_NOT_CANONICAL}, /* coefficient >= r */
-        {a_coef_off - 4, 1, 4, CZ_ERR_BAD_FORMAT},                /* padding */
-        {a_col_off + 4 * A->row_ptr[4], CZ_CSR_ONE << 30 | 0, 4,
-         CZ_ERR_BAD_FORMAT}, /* input constraint 1 */
+        {0, 0x58, 1, CZ_ERR_BAD_FORMAT, "magic"},
+        {8, 1, 4, CZ_ERR_UNSUPPORTED, "older format"},
+        {8, 3, 4, CZ_ERR_UNSUPPORTED, "version 3"},
+        {12, 1, 4, CZ_ERR_BAD_FORMAT, "flags"},
+        {128, 1, 8, CZ_ERR_BAD_FORMAT, "reserved"},
+        {176, 1, 8, CZ_ERR_BAD_FORMAT, "reserved"},
+        {16, 0, 8, CZ_ERR_BAD_FORMAT, NULL},                 /* no inputs */
+        {24, (uint64_t)1 << 40, 8, CZ_ERR_BAD_FORMAT, NULL}, /* huge aux */
+        {32, 8, 8, CZ_ERR_BAD_FORMAT, NULL},                 /* rows != circ + in */
+        {48, (uint64_t)-1, 8, CZ_ERR_BAD_FORMAT, NULL},      /* huge nnz */
+        {56, 1000, 8, CZ_ERR_BAD_FORMAT, NULL},              /* ngen > nnz */
+        {64, 5, 8, CZ_ERR_BAD_FORMAT, "dictionary"},         /* ndict > ngen */
+        {112, 0, 8, CZ_ERR_BAD_FORMAT, "body length"},       /* ndict of C: shorter */
+        {120, 0, 8, CZ_ERR_BAD_FORMAT, "body length"},
+        {sec[0][S_ROW_BLK], 1, 8, CZ_ERR_BAD_FORMAT, "row 0"},
+        {ro, 1, 4, CZ_ERR_BAD_FORMAT, "not 0"},                 /* row_off[0] */
+        {ro + 4 * 2, 1, 4, CZ_ERR_BAD_FORMAT, "backwards"},     /* row_off[2] < row_off[1] */
+        {ro + 4 * 7, 6, 4, CZ_ERR_BAD_FORMAT, "not at nnz"},    /* rows end before nnz */
+        {ro + 4 * 7, 1000, 4, CZ_ERR_BAD_FORMAT, "past nnz"},   /* or past it */
+        {sec[0][S_COEF_BLK], 1, 8, CZ_ERR_BAD_FORMAT, "block"}, /* coef_blk[0] */
+        {col, 5, 4, CZ_ERR_BAD_FORMAT, "out of range"},         /* column 5 of 5 */
+        {col, 3u << 30, 4, CZ_ERR_BAD_FORMAT, "kind"},
+        {col + 4, CZ_CSR_GEN << 30 | 2, 4, CZ_ERR_BAD_FORMAT, "increasing"},
+        {col + 4 * 4, CZ_CSR_GEN << 30 | 2, 4, CZ_ERR_BAD_FORMAT, "more general"}, /* row 4 */
+        {col + 4 * 1, CZ_CSR_ONE << 30 | 3, 4, CZ_ERR_BAD_FORMAT, "general entries"},
+        {gi + 4 * 2, 2, 4, CZ_ERR_BAD_FORMAT, "out of range"}, /* index 2 of 2 */
+        {gi + 4 * 2, 1u << 31, 4, CZ_ERR_BAD_FORMAT, "out of range"},
+        {gi, 1, 4, CZ_ERR_BAD_FORMAT, "first use"}, /* 1 before 0 */
+        {gi + 4, 0, 4, CZ_ERR_BAD_FORMAT, "used"},  /* 7 never used */
+        {dict + 24, (uint64_t)-1, 8, CZ_ERR_NOT_CANONICAL, "not below r"},
+        {ro - 4, 1, 4, CZ_ERR_BAD_FORMAT, "padding"},
+        {col + 4 * 6, CZ_CSR_ONE << 30 | 0, 4, CZ_ERR_BAD_FORMAT, "input constraint 1"},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         memcpy(b, g, len);
@@ -847,12 +1102,25 @@ static void test_pce_corrupt(void)
         TF_CHECK_MSG(err == cases[c].want, "case %zu: %s, want %s (%s)", c, cz_strerror(err),
                      cz_strerror(cases[c].want), msg);
         TF_CHECK(msg[0] != 0);
+        TF_CHECK_MSG(cases[c].says == NULL || strstr(msg, cases[c].says) != NULL,
+                     "case %zu: \"%s\" does not say \"%s\"", c, msg, cases[c].says);
         TF_CHECK(load_buf(b, len, 0, msg, sizeof msg) != CZ_OK);
     }
-    /* coefficient 1 stored as general */
-    memcpy(b, g, len);
-    memcpy(b + a_coef_off, &CZ_FR_ONE, 32);
-    TF_CHECK(load_buf(b, len, CZ_PCE_NO_CHECKSUM, msg, sizeof msg) == CZ_ERR_NOT_CANONICAL);
+    /* dictionary entries: 1, -1 and 0 are not general; two equal ones */
+    cz_fr bad[4];
+    bad[0] = CZ_FR_ONE;
+    cz_fr_neg(&bad[1], &CZ_FR_ONE);
+    bad[2] = CZ_FR_ZERO;
+    bad[3] = A->dict[0];
+    for (int i = 0; i < 4; i++) {
+        memcpy(b, g, len);
+        memcpy(b + dict + 32 * (i == 3), &bad[i], 32);
+        int err = load_buf(b, len, CZ_PCE_NO_CHECKSUM, msg, sizeof msg);
+        const char *says = i == 3 ? "entries 0 and 1 are equal" : "0, 1 or -1";
+        TF_CHECK_MSG(err == (i == 3 ? CZ_ERR_BAD_FORMAT : CZ_ERR_NOT_CANONICAL) &&
+                         strstr(msg, says) != NULL,
+                     "dictionary case %d: %s (%s)", i, cz_strerror(err), msg);
+    }
     /* misaligned buffer, bad flags, missing and empty files */
     cz_r1cs *l;
     TF_CHECK(cz_pce_load_mem(&l, g + 1, len, 0, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
@@ -874,6 +1142,82 @@ static void test_pce_corrupt(void)
     cz_cs_free(cs);
 }
 
-TF_MAIN(TF_TEST(test_cubic), TF_TEST(test_boolean), TF_TEST(test_random_spmv),
-        TF_TEST(test_witness_mode), TF_TEST(test_witness_at), TF_TEST(test_check_random), TF_TEST(test_errors),
-        TF_TEST(test_pce_roundtrip), TF_TEST(test_shape_only), TF_TEST(test_pce_corrupt))
+/* A version 1 file (tests/data/pce/README.md) is refused, and the message
+ * says to regenerate it. */
+static void test_pce_v1(void)
+{
+    char path[4096], msg[256];
+    tf_fixture_path(path, sizeof path, "pce", "v1_seed1.pce");
+    cz_r1cs *l = (cz_r1cs *)1;
+    int err = cz_pce_load(&l, path, 0, msg, sizeof msg);
+    TF_CHECK_MSG(err == CZ_ERR_UNSUPPORTED && l == NULL, "%s (%s)", cz_strerror(err), msg);
+    TF_CHECK_MSG(strstr(msg, "older format") && strstr(msg, "regenerated"), "message: %s", msg);
+    tf_blob v1 = tf_fixture("pce", "v1_seed1.pce");
+    uint64_t *a = calloc(v1.n / 8 + 1, 8);
+    memcpy(a, v1.p, v1.n);
+    TF_CHECK(cz_pce_load_mem(&l, a, v1.n, CZ_PCE_NO_CHECKSUM, msg, sizeof msg) ==
+             CZ_ERR_UNSUPPORTED);
+    free(a);
+    free(v1.p);
+}
+
+/* ----------------------------------------------------------- fuzz seeds --- */
+
+static int write_seed(const char *dir, const char *name, cz_r1cs *r)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int err = r ? cz_pce_save(r, path) : CZ_ERR_INVALID_ARG;
+    if (err != CZ_OK)
+        fprintf(stderr, "test_cs: cannot write %s\n", path);
+    cz_r1cs_free(r);
+    return err != CZ_OK;
+}
+
+/* The seeds of fuzz/fuzz_pce_load.c: the empty circuit (input rows only),
+ * dict_circuit, cubic, and random circuits of 60 and 300 operations (rows
+ * across 64-row blocks, repeated and distinct coefficients) from generator
+ * seed 1. */
+static int write_seeds(const char *dir)
+{
+    int bad = 0;
+    mkdir(dir, 0755);
+    cz_prng_seed(&tf_rng, 1);
+    cz_cs *cs;
+    prog p;
+    cz_r1cs *r = NULL;
+    if (cz_cs_new(&cs, CZ_CS_RECORD, 0) == CZ_OK)
+        cz_cs_finish(cs, &r);
+    cz_cs_free(cs);
+    bad |= write_seed(dir, "empty.pce", r);
+    r = dict_circuit(&cs);
+    cz_cs_free(cs);
+    bad |= write_seed(dir, "dict.pce", r);
+    r = cubic(&cs, 3);
+    cz_cs_free(cs);
+    bad |= write_seed(dir, "cubic.pce", r);
+    static const size_t ops[2] = {60, 300};
+    for (int i = 0; i < 2; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "random%zu.pce", ops[i]);
+        r = random_r1cs(&p, &cs, ops[i], 1, 0);
+        prog_free(&p);
+        cz_cs_free(cs);
+        bad |= write_seed(dir, name, r);
+    }
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
+        return write_seeds(argv[2]);
+    static const tf_test tests[] = {
+        TF_TEST(test_cubic),        TF_TEST(test_boolean),       TF_TEST(test_random_spmv),
+        TF_TEST(test_witness_mode), TF_TEST(test_witness_at),    TF_TEST(test_check_random),
+        TF_TEST(test_dictionary),
+        TF_TEST(test_errors),       TF_TEST(test_pce_roundtrip), TF_TEST(test_shape_only),
+        TF_TEST(test_pce_corrupt),  TF_TEST(test_pce_v1),
+    };
+    return tf_run(argc, argv, tests, sizeof tests / sizeof tests[0]);
+}

@@ -106,11 +106,12 @@ static void rederive_ands(sys *s, size_t first_row, size_t last_row)
     const cz_csr *A = cz_r1cs_matrix(s->r, CZ_MAT_A), *B = cz_r1cs_matrix(s->r, CZ_MAT_B),
                  *C = cz_r1cs_matrix(s->r, CZ_MAT_C);
     for (size_t row = first_row; row < last_row; row++) {
-        if (A->row_ptr[row + 1] - A->row_ptr[row] != 1 ||
-            B->row_ptr[row + 1] - B->row_ptr[row] != 1 ||
-            C->row_ptr[row + 1] - C->row_ptr[row] != 1)
+        if (cz_csr_row_end(A, row) - cz_csr_row_begin(A, row) != 1 ||
+            cz_csr_row_end(B, row) - cz_csr_row_begin(B, row) != 1 ||
+            cz_csr_row_end(C, row) - cz_csr_row_begin(C, row) != 1)
             continue;
-        uint64_t ka = A->row_ptr[row], kb = B->row_ptr[row], kc = C->row_ptr[row];
+        uint64_t ka = cz_csr_row_begin(A, row), kb = cz_csr_row_begin(B, row),
+                 kc = cz_csr_row_begin(C, row);
         if (CZ_CSR_KIND(A->col[ka]) != CZ_CSR_ONE || CZ_CSR_KIND(B->col[kb]) != CZ_CSR_ONE ||
             CZ_CSR_KIND(C->col[kc]) != CZ_CSR_ONE)
             continue;
@@ -158,10 +159,10 @@ static void test_to_bits_strict(void)
         TF_CHECK(sys_check(&s) == CZ_OK);
         /* unpacking row: 0 * 0 = sum 2^i b_i - n */
         size_t last = cost - 1;
-        TF_CHECK(cz_r1cs_matrix(s.r, CZ_MAT_A)->row_ptr[last + 1] ==
-                 cz_r1cs_matrix(s.r, CZ_MAT_A)->row_ptr[last]);
-        TF_CHECK(cz_r1cs_matrix(s.r, CZ_MAT_C)->row_ptr[last + 1] -
-                     cz_r1cs_matrix(s.r, CZ_MAT_C)->row_ptr[last] ==
+        TF_CHECK(cz_csr_row_end(cz_r1cs_matrix(s.r, CZ_MAT_A), last) ==
+                 cz_csr_row_begin(cz_r1cs_matrix(s.r, CZ_MAT_A), last));
+        TF_CHECK(cz_csr_row_end(cz_r1cs_matrix(s.r, CZ_MAT_C), last) -
+                     cz_csr_row_begin(cz_r1cs_matrix(s.r, CZ_MAT_C), last) ==
                  CZ_FR_NUM_BITS + 1);
         cz_fr other;
         cz_fr_random(&other, &tf_rng);
@@ -222,7 +223,7 @@ static void test_to_bits_strict(void)
                      strict);
         if (strict) { /* an alloc_conditionally row: (1 - last - b) * b = 0 */
             const cz_csr *A = cz_r1cs_matrix(s.r, CZ_MAT_A);
-            TF_CHECK(A->row_ptr[row + 1] - A->row_ptr[row] == 3);
+            TF_CHECK(cz_csr_row_end(A, row) - cz_csr_row_begin(A, row) == 3);
         }
         sys_free(&s);
     }
@@ -483,12 +484,13 @@ static void test_uint64(void)
         size_t B0 = col(&s, x.bits[0].bit.var);
         check_abc(s.r, 0, (entry[]){{0, 1}, {B0, -1}}, 2, (entry[]){{B0, 1}}, 1, NULL, 0);
         const cz_csr *a = cz_r1cs_matrix(s.r, CZ_MAT_A);
-        TF_CHECK(a->row_ptr[65] - a->row_ptr[64] == 64);
+        TF_CHECK(cz_csr_row_end(a, 64) - cz_csr_row_begin(a, 64) == 64);
         cz_fr pow = CZ_FR_ONE;
-        for (uint64_t k = a->row_ptr[64]; k < a->row_ptr[65]; k++) {
+        for (uint64_t k = cz_csr_row_begin(a, 64); k < cz_csr_row_end(a, 64); k++) {
             cz_fr got;
             entry_coeff(a, 64, k, &got);
-            TF_CHECK((a->col[k] & CZ_CSR_COL_MASK) == col(&s, x.bits[k - a->row_ptr[64]].bit.var));
+            TF_CHECK((a->col[k] & CZ_CSR_COL_MASK) ==
+                     col(&s, x.bits[k - cz_csr_row_begin(a, 64)].bit.var));
             TF_CHECK(cz_fr_equal(&got, &pow));
             cz_fr_dbl(&pow, &pow);
         }
@@ -593,9 +595,9 @@ static void test_update(void)
         TF_CHECK(sys_check(&s) == CZ_OK);
         /* binary decomp row: (sum 2^i b_i) * 1 = n */
         const cz_csr *A = cz_r1cs_matrix(s.r, CZ_MAT_A);
-        TF_CHECK(A->row_ptr[256] - A->row_ptr[255] == CZ_FR_NUM_BITS);
+        TF_CHECK(cz_csr_row_end(A, 255) - cz_csr_row_begin(A, 255) == CZ_FR_NUM_BITS);
         cz_fr pow = CZ_FR_ONE;
-        for (uint64_t k = A->row_ptr[255]; k < A->row_ptr[256]; k++) {
+        for (uint64_t k = cz_csr_row_begin(A, 255); k < cz_csr_row_end(A, 255); k++) {
             cz_fr got;
             entry_coeff(A, 255, k, &got);
             TF_CHECK(cz_fr_equal(&got, &pow));

@@ -5,7 +5,8 @@
  * enforce A * B = C.  Three modes:
  *
  *  - CZ_CS_RECORD builds the R1CS once: on cz_cs_finish it becomes a cz_r1cs
- *    holding CSR matrices A, B, C over one column space
+ *    holding CSR matrices A, B, C (cz_csr: general coefficients as indices
+ *    into a per-matrix dictionary) over one column space
  *        [inputs | aux]   (input i is column i, aux j is column n_in + j),
  *    with bellperson's input constraints appended (one row per input i:
  *    A = x_i, B = C = empty) and bellperson's density bitmaps.  Inputs may
@@ -141,8 +142,13 @@ cz_var cz_cs_alloc_input(cz_cs *cs, const cz_fr *value);
 
 /* Enforces a * b = c.  NULL stands for the empty combination.  Every
  * variable must have been allocated in this cs.  RECORD: appends one
- * constraint (repeated variables summed, zero coefficients dropped); an lc
- * carrying a sticky error makes it the cs's error.  COUNT: the same checks
+ * constraint (repeated variables summed, zero coefficients dropped; each
+ * general coefficient looked up in, or added to, its matrix's dictionary
+ * by an open-addressing hash, so that recording stores 4 bytes per general
+ * entry); an lc carrying a sticky error makes it the cs's error, and a
+ * matrix outgrowing cz_csr (a 64-row block of more than 2^32 - 1 entries,
+ * a dictionary of more than 2^32 - 1 coefficients) is the sticky
+ * CZ_ERR_TOO_BIG.  COUNT: the same checks
  * and the same row, counted and hashed instead of stored (no allocation
  * once the cs's scratch has grown to the longest combination).  WITNESS:
  * no-op. */
@@ -176,8 +182,8 @@ void cz_cs_write_assignment(const cz_cs *cs, cz_fr *w);
 /* RECORD mode: appends the input constraints, assigns the columns, computes
  * the densities and moves the R1CS into *out (the cs keeps its assignment,
  * but accepts no further allocations or constraints).  Returns the sticky
- * error if any, CZ_ERR_INVALID_ARG in another mode or when called twice, or
- * CZ_ERR_NOMEM; *out is NULL on error. */
+ * error if any, CZ_ERR_INVALID_ARG in another mode or when called twice,
+ * CZ_ERR_TOO_BIG (as enforce) or CZ_ERR_NOMEM; *out is NULL on error. */
 int cz_cs_finish(cz_cs *cs, cz_r1cs **out);
 
 /* ------------------------------------------------------- fingerprints --- */
@@ -230,13 +236,29 @@ void cz_r1cs_fingerprint_of(const cz_r1cs *r, cz_r1cs_fingerprint *fp);
 
 /* ---------------------------------------------------------------- r1cs --- */
 
-/* One matrix in CSR form.  Row r holds entries row_ptr[r] .. row_ptr[r+1]-1;
- * entry k is col[k]: bits 0..29 the column, bits 30..31 the kind:
- *   CZ_CSR_GEN  coefficient is the next unused one of the row in coef[],
- *   CZ_CSR_ONE  coefficient 1, CZ_CSR_NEG  coefficient -1.
- * Only general coefficients are stored: the general entries of the rows
- * from 64*k on start at coef[coef_blk[k]] (k = 0 .. rows/64).  Columns are
- * strictly increasing within a row; no stored coefficient is 0, 1 or -1. */
+/* One matrix in CSR form, compacted for memory: u32 row offsets within
+ * blocks of CZ_CSR_BLOCK rows, and general coefficients as u32 indices into
+ * a dictionary of the matrix's distinct ones.
+ *
+ * Rows: row r (r = 0 .. rows - 1) holds entries
+ *     cz_csr_row_begin(m, r) .. cz_csr_row_end(m, r) - 1,
+ *     begin(r) = row_blk[r / 64] + row_off[r],   end(r) = begin(r + 1),
+ * where row_blk[k] is the first entry of rows 64k .. 64k + 63 (so
+ * row_off[64k] = 0) and row_off[rows] ends the last row: begin(rows) = nnz.
+ * begin(r) never decreases with r.
+ * Entries: entry e is col[e], bits 0..29 the column, bits 30..31 the kind:
+ *   CZ_CSR_GEN  a general coefficient (not 0, 1 or -1),
+ *   CZ_CSR_ONE  coefficient 1,   CZ_CSR_NEG  coefficient -1.
+ * Columns are strictly increasing within a row.
+ * General coefficients: the general entries are numbered g = 0 .. ngen - 1
+ * in entry order; the g-th has coefficient dict[gidx[g]]
+ * (cz_csr_gen_coef), and the first of rows 64k on is number coef_blk[k]
+ * (k = 0 .. rows / 64; coef_blk[rows / 64] counts those before that
+ * block).  dict holds each distinct general coefficient of the matrix
+ * exactly once, in order of first use (gidx[g] is at most 1 + the largest
+ * index before it), Montgomery form as every cz_fr.
+ *
+ * Bytes: 8 (rows / 64 + 1) twice, 4 (rows + 1), 4 nnz, 4 ngen, 32 ndict. */
 #define CZ_CSR_GEN      0u
 #define CZ_CSR_ONE      1u
 #define CZ_CSR_NEG      2u
@@ -245,12 +267,32 @@ void cz_r1cs_fingerprint_of(const cz_r1cs *r, cz_r1cs_fingerprint *fp);
 #define CZ_CSR_BLOCK    64
 
 typedef struct {
-    const uint64_t *row_ptr;  /* rows + 1 */
-    const uint64_t *coef_blk; /* rows / 64 + 1 */
-    const uint32_t *col;      /* nnz */
-    const cz_fr *coef;        /* ngen */
-    uint64_t nnz, ngen;
+    const uint64_t *row_blk;  /* rows / 64 + 1: first entry of each 64-row block */
+    const uint32_t *row_off;  /* rows + 1: first entry of each row, minus its block's */
+    const uint64_t *coef_blk; /* rows / 64 + 1: first general entry of each block */
+    const uint32_t *col;      /* nnz: kind << 30 | column */
+    const uint32_t *gidx;     /* ngen: dictionary index of each general entry */
+    const cz_fr *dict;        /* ndict: the distinct general coefficients */
+    uint64_t nnz, ngen, ndict;
 } cz_csr;
+
+/* The first entry of row r (0 <= r <= rows; r = rows gives nnz). */
+static inline uint64_t cz_csr_row_begin(const cz_csr *m, uint64_t r)
+{
+    return m->row_blk[r / CZ_CSR_BLOCK] + m->row_off[r];
+}
+
+/* One past the last entry of row r (0 <= r < rows). */
+static inline uint64_t cz_csr_row_end(const cz_csr *m, uint64_t r)
+{
+    return cz_csr_row_begin(m, r + 1);
+}
+
+/* The coefficient of general entry number g (0 <= g < ngen). */
+static inline const cz_fr *cz_csr_gen_coef(const cz_csr *m, uint64_t g)
+{
+    return &m->dict[m->gidx[g]];
+}
 
 enum { CZ_MAT_A = 0, CZ_MAT_B = 1, CZ_MAT_C = 2 };
 
@@ -281,12 +323,16 @@ size_t cz_r1cs_mem_bytes(const cz_r1cs *r);
 /* a = A w, b = B w, c = C w over the full assignment w (num_inputs +
  * num_aux values; w_len must match).  Each output holds num_constraints
  * values; any of a, b, c may be NULL to skip it.  Rows are split over pool
- * (NULL: the calling thread).  Results do not depend on the pool.
+ * (NULL: the calling thread).  Results do not depend on the pool.  General
+ * entries whose w value is 0 or 1 take no multiplication, so the time
+ * depends on w (public to the prover, as in msm.h); the results do not.
  * Returns CZ_OK or CZ_ERR_INVALID_ARG. */
 int cz_r1cs_spmv(const cz_r1cs *r, const cz_fr *w, size_t w_len, cz_fr *a, cz_fr *b, cz_fr *c,
                  cz_pool *pool);
 
-/* Checks (A w)_i * (B w)_i == (C w)_i for every row.  Returns CZ_OK, or
+/* Checks (A w)_i * (B w)_i == (C w)_i for every row (the three products
+ * in one pass over the rows, as cz_r1cs_spmv computes them; the product
+ * skipped when a side is 0 or 1).  Returns CZ_OK, or
  * CZ_ERR_UNSATISFIED with the first failing row in *row (may be NULL) and,
  * in msg (msg_len bytes, may be 0), "constraint <i> (<namespace path>) is
  * not satisfied"; CZ_ERR_INVALID_ARG for a wrong w_len, CZ_ERR_NOMEM. */
@@ -301,14 +347,16 @@ const char *cz_r1cs_ns_path(const cz_r1cs *r, size_t row, char *buf, size_t buf_
 /* ------------------------------------------------ pre-compiled R1CS file --- */
 
 /* File layout (little-endian; docs in src/cs/pce.c):
- *   header, 128 bytes: "CZPCE\0\0\0", u32 version (1), u32 flags (0),
+ *   header, 192 bytes: "CZPCE\0\0\0", u32 version (2), u32 flags (0),
  *     u64 n_inputs, n_aux, n_constraints, n_circuit_constraints,
- *     per matrix u64 nnz, ngen, then u64 body length and a 64-bit checksum
- *     of everything else in the file;
- *   per matrix A, B, C: row_ptr, coef_blk, col, coef, each starting on a
- *     64-byte boundary, zero padding between.
- * Namespaces are not saved. */
-#define CZ_PCE_VERSION 1u
+ *     per matrix u64 nnz, ngen, ndict, then u64 body length, reserved
+ *     zeros and a 64-bit checksum of everything else in the file;
+ *   per matrix A, B, C: row_blk, row_off, coef_blk, col, gidx, dict (the
+ *     arrays of cz_csr), each starting on a 64-byte boundary, zero padding
+ *     between.
+ * Namespaces are not saved.  Version 1 (u64 row pointers, 32 bytes per
+ * general entry) is refused: such files must be regenerated. */
+#define CZ_PCE_VERSION 2u
 
 /* Writes r to path (created or truncated).  CZ_OK, CZ_ERR_IO. */
 int cz_pce_save(const cz_r1cs *r, const char *path);
@@ -320,10 +368,12 @@ int cz_pce_save(const cz_r1cs *r, const char *path);
 /* Maps path and validates it; the matrices are used in place from the
  * mapping.  Returns CZ_OK or: CZ_ERR_IO (open/stat/mmap), CZ_ERR_TRUNCATED
  * (shorter than the header or than its counts imply), CZ_ERR_BAD_LENGTH
- * (longer), CZ_ERR_BAD_FORMAT (magic, flags, counts, row pointers, columns,
- * kinds, padding, input constraints), CZ_ERR_UNSUPPORTED (version),
- * CZ_ERR_BAD_CHECKSUM, CZ_ERR_NOT_CANONICAL (a coefficient >= r, or 0, 1,
- * -1), CZ_ERR_NOMEM, CZ_ERR_INVALID_ARG (NULL arguments, unknown flags).
+ * (longer), CZ_ERR_BAD_FORMAT (magic, flags, counts, row offsets, columns,
+ * kinds, coefficient blocks, dictionary indices, a repeated dictionary
+ * entry, padding, input constraints), CZ_ERR_UNSUPPORTED (another version,
+ * version 1 included), CZ_ERR_BAD_CHECKSUM, CZ_ERR_NOT_CANONICAL (a
+ * dictionary entry >= r, or 0, 1, -1), CZ_ERR_NOMEM, CZ_ERR_INVALID_ARG
+ * (NULL arguments, unknown flags).
  * When msg_len > 0, msg receives a sentence naming what is wrong. *out is
  * NULL on error. */
 int cz_pce_load(cz_r1cs **out, const char *path, unsigned flags, char *msg, size_t msg_len);

@@ -37,6 +37,12 @@ _Static_assert(((1u << CZ_SYNTHETIC_MIN_LOG) - 1 - 2 * CZ_SYNTHETIC_MAX_PUBLIC) 
  *   general: A 24 xor + 14 + 23 + 1, B 1, C 21 */
 static const uint64_t ROUND_NNZ[3] = {120, 73, 119}, ROUND_GEN[3] = {62, 1, 21};
 
+/* Distinct general coefficients per matrix (cz_csr's dictionaries): the
+ * mix's round constants c (A) and c' (B), one per round, and the fixed
+ * ones: in A the powers 2^1 .. 2^(PUB_BITS - 1) of the packings (the xor's
+ * 2 among them), in C the powers 2^1 .. 2^(2 STEPS - 1) of p1's packing. */
+static const uint64_t ROUND_DICT[3] = {1, 1, 0}, FIXED_DICT[3] = {PUB_BITS - 1, 0, 2 * STEPS - 1};
+
 typedef enum { OP_XOR, OP_AND, OP_ANDNOT } bit_op_kind;
 
 /* Lane step t: xor, and, xor, and-not, repeated (per lane of 11: 6 xor,
@@ -132,7 +138,9 @@ uint64_t cz_synthetic_r1cs_bytes(const cz_synthetic *s)
         uint64_t nnz = l.rounds * ROUND_NNZ[k] + s->n_public * pub_nnz[k] + l.tail * tail_nnz[k] +
                        (k == 0 ? n_in : 0);
         uint64_t gen = l.rounds * ROUND_GEN[k] + s->n_public * pub_gen[k] + l.tail * tail_gen[k];
-        b += (rows + 1 + rows / 64 + 1) * 8 + nnz * 4 + gen * sizeof(cz_fr);
+        uint64_t dict = l.rounds * ROUND_DICT[k] + FIXED_DICT[k];
+        /* cz_csr: row_blk, coef_blk; row_off, col, gidx; dict */
+        b += 2 * (rows / 64 + 1) * 8 + (rows + 1 + nnz + gen) * 4 + dict * sizeof(cz_fr);
     }
     b += (2 * ((n_aux + 63) / 64) + (n_in + 63) / 64) * 8;
     /* namespaces: one entry per circuit row, a handful of short names;

@@ -87,14 +87,17 @@ void cz_lc_add_const(cz_lc *lc, const cz_fr *c) { cz_lc_add_term(lc, CZ_CS_ONE, 
 
 /* ------------------------------------------------------------------ cs --- */
 
-/* One matrix being recorded.  col holds kind << 30 | var (the raw cz_var:
- * aux flag in bit 29) until cz_cs_finish maps vars to columns. */
+/* One matrix being recorded: cz_csr's arrays, growing (n_blk entries in
+ * row_blk and coef_blk, one row_off per row begun).  col holds
+ * kind << 30 | var (the raw cz_var: aux flag in bit 29) until cz_cs_finish
+ * maps vars to columns.  hash indexes dict by open addressing (linear
+ * probing, slot = dictionary index + 1, 0 empty), cap_hash a power of two
+ * at least twice ndict. */
 typedef struct {
-    uint64_t *row_ptr;
-    uint64_t *coef_blk;
-    uint32_t *col;
-    cz_fr *coef;
-    size_t cap_rp, n_cb, cap_cb, nnz, cap_col, ngen, cap_coef;
+    uint64_t *row_blk, *coef_blk;
+    uint32_t *row_off, *col, *gidx, *hash;
+    cz_fr *dict;
+    size_t n_blk, cap_rb, cap_cb, cap_ro, nnz, cap_col, ngen, cap_gidx, ndict, cap_dict, cap_hash;
 } rec_mat;
 
 struct cz_cs {
@@ -155,12 +158,6 @@ int cz_cs_new(cz_cs **out, cz_cs_mode mode, unsigned flags)
     cs->mode = mode;
     cs->flags = mode == CZ_CS_RECORD ? flags : 0;
     cz_fr_neg(&cs->minus_one, &CZ_FR_ONE);
-    for (int k = 0; k < 3 && mode == CZ_CS_RECORD; k++) {
-        if (grow(&cs->m[k].row_ptr, &cs->m[k].cap_rp, 1, sizeof(uint64_t)) == 0)
-            cs->m[k].row_ptr[0] = 0;
-        else
-            cs->err = CZ_ERR_NOMEM;
-    }
     if (mode == CZ_CS_COUNT) {
         cs->fs = cz_cs_mem_realloc(NULL, 3 * sizeof *cs->fs);
         if (cs->fs == NULL)
@@ -225,10 +222,14 @@ void cz_cs_free(cz_cs *cs)
         cz_cs_mem_free(cs->aux);
     }
     for (int k = 0; k < 3; k++) {
-        cz_cs_mem_free(cs->m[k].row_ptr);
-        cz_cs_mem_free(cs->m[k].coef_blk);
-        cz_cs_mem_free(cs->m[k].col);
-        cz_cs_mem_free(cs->m[k].coef);
+        rec_mat *m = &cs->m[k];
+        cz_cs_mem_free(m->row_blk);
+        cz_cs_mem_free(m->coef_blk);
+        cz_cs_mem_free(m->row_off);
+        cz_cs_mem_free(m->col);
+        cz_cs_mem_free(m->gidx);
+        cz_cs_mem_free(m->hash);
+        cz_cs_mem_free(m->dict);
     }
     cz_cs_mem_free(cs->scratch);
     cz_cs_mem_free(cs->fs);
@@ -323,37 +324,96 @@ static int term_cmp(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* Appends entry (kind, var) with coefficient c (used for kind GEN) to m. */
+static bool fr_same(const cz_fr *a, const cz_fr *b)
+{
+    return ((a->l[0] ^ b->l[0]) | (a->l[1] ^ b->l[1]) | (a->l[2] ^ b->l[2]) |
+            (a->l[3] ^ b->l[3])) == 0;
+}
+
+/* Rebuilds m's hash with cap slots (a power of two > ndict). */
+static int dict_rehash(rec_mat *m, size_t cap)
+{
+    uint32_t *t = cz_cs_mem_realloc(NULL, cap * sizeof *t);
+    if (t == NULL)
+        return -1;
+    memset(t, 0, cap * sizeof *t);
+    for (size_t d = 0; d < m->ndict; d++) {
+        size_t i = cz_cs_coef_hash(&m->dict[d]) & (cap - 1);
+        while (t[i])
+            i = (i + 1) & (cap - 1);
+        t[i] = (uint32_t)(d + 1);
+    }
+    cz_cs_mem_free(m->hash);
+    m->hash = t;
+    m->cap_hash = cap;
+    return 0;
+}
+
+/* The dictionary index of c in m, adding c when new (field elements are
+ * stored fully reduced, so equal elements have equal limbs).  CZ_OK,
+ * CZ_ERR_NOMEM, CZ_ERR_TOO_BIG (2^32 - 1 coefficients already). */
+static int dict_index(rec_mat *m, const cz_fr *c, uint32_t *out)
+{
+    /* at most half full */
+    if (2 * (m->ndict + 1) > m->cap_hash && (m->cap_hash > SIZE_MAX / 2 / sizeof(uint32_t) ||
+                                             dict_rehash(m, m->cap_hash ? 2 * m->cap_hash : 64)))
+        return CZ_ERR_NOMEM;
+    size_t mask = m->cap_hash - 1, i = cz_cs_coef_hash(c) & mask;
+    for (; m->hash[i]; i = (i + 1) & mask) {
+        if (fr_same(&m->dict[m->hash[i] - 1], c)) {
+            *out = m->hash[i] - 1;
+            return CZ_OK;
+        }
+    }
+    if (m->ndict >= UINT32_MAX)
+        return CZ_ERR_TOO_BIG;
+    if (grow(&m->dict, &m->cap_dict, m->ndict + 1, sizeof(cz_fr)))
+        return CZ_ERR_NOMEM;
+    m->dict[m->ndict] = *c;
+    m->hash[i] = (uint32_t)(m->ndict + 1);
+    *out = (uint32_t)m->ndict++;
+    return CZ_OK;
+}
+
+/* Appends entry (kind, var) with coefficient c (used for kind GEN) to m.
+ * CZ_OK, CZ_ERR_NOMEM, CZ_ERR_TOO_BIG. */
 static int push_entry(rec_mat *m, uint32_t kind, cz_var v, const cz_fr *c)
 {
     if (grow(&m->col, &m->cap_col, m->nnz + 1, sizeof(uint32_t)))
-        return -1;
+        return CZ_ERR_NOMEM;
     if (kind == CZ_CSR_GEN) {
-        if (grow(&m->coef, &m->cap_coef, m->ngen + 1, sizeof(cz_fr)))
-            return -1;
-        m->coef[m->ngen++] = *c;
+        uint32_t d;
+        int err;
+        if (grow(&m->gidx, &m->cap_gidx, m->ngen + 1, sizeof(uint32_t)))
+            return CZ_ERR_NOMEM;
+        if ((err = dict_index(m, c, &d)) != CZ_OK)
+            return err;
+        m->gidx[m->ngen++] = d;
     }
     m->col[m->nnz++] = kind << 30 | v;
-    return 0;
+    return CZ_OK;
 }
 
-/* Starts row cs->n_rows in m: a coef_blk entry at every 64th row. */
+/* Starts row cs->n_rows in m (row cs->n_rows = rows ends the last one):
+ * at every 64th row a block (row_blk, coef_blk), then the row's offset in
+ * its block.  CZ_OK, CZ_ERR_NOMEM, CZ_ERR_TOO_BIG (the offset needs more
+ * than 32 bits). */
 static int begin_row(cz_cs *cs, rec_mat *m)
 {
     if (cs->n_rows % CZ_CSR_BLOCK == 0) {
-        if (grow(&m->coef_blk, &m->cap_cb, m->n_cb + 1, sizeof(uint64_t)))
-            return -1;
-        m->coef_blk[m->n_cb++] = m->ngen;
+        if (grow(&m->row_blk, &m->cap_rb, m->n_blk + 1, sizeof(uint64_t)) ||
+            grow(&m->coef_blk, &m->cap_cb, m->n_blk + 1, sizeof(uint64_t)))
+            return CZ_ERR_NOMEM;
+        m->row_blk[m->n_blk] = m->nnz;
+        m->coef_blk[m->n_blk++] = m->ngen;
     }
-    return 0;
-}
-
-static int end_row(cz_cs *cs, rec_mat *m)
-{
-    if (grow(&m->row_ptr, &m->cap_rp, cs->n_rows + 2, sizeof(uint64_t)))
-        return -1;
-    m->row_ptr[cs->n_rows + 1] = m->nnz;
-    return 0;
+    uint64_t off = m->nnz - m->row_blk[m->n_blk - 1];
+    if (off > UINT32_MAX)
+        return CZ_ERR_TOO_BIG;
+    if (grow(&m->row_off, &m->cap_ro, cs->n_rows + 1, sizeof(uint32_t)))
+        return CZ_ERR_NOMEM;
+    m->row_off[cs->n_rows] = (uint32_t)off;
+    return CZ_OK;
 }
 
 /* The CSR kind of a non-zero coefficient. */
@@ -417,8 +477,7 @@ static int record_lc(cz_cs *cs, rec_mat *m, const cz_lc *lc)
     int err = canon_lc(cs, lc, &n);
     for (size_t i = 0; i < n && err == CZ_OK; i++) {
         const cz_lc_term *t = &cs->scratch[i];
-        if (push_entry(m, coef_kind(cs, &t->coeff), t->var, &t->coeff))
-            err = CZ_ERR_NOMEM;
+        err = push_entry(m, coef_kind(cs, &t->coeff), t->var, &t->coeff);
     }
     return err;
 }
@@ -473,10 +532,8 @@ void cz_cs_enforce(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c)
         int err;
         if (cs->mode == CZ_CS_COUNT)
             err = count_lc(cs, k, lcs[k]);
-        else if (begin_row(cs, &cs->m[k]))
-            err = CZ_ERR_NOMEM;
-        else if ((err = record_lc(cs, &cs->m[k], lcs[k])) == CZ_OK && end_row(cs, &cs->m[k]))
-            err = CZ_ERR_NOMEM;
+        else if ((err = begin_row(cs, &cs->m[k])) == CZ_OK)
+            err = record_lc(cs, &cs->m[k], lcs[k]);
         if (err) {
             set_err(cs, err);
             return;
@@ -597,26 +654,19 @@ int cz_cs_finish(cz_cs *cs, cz_r1cs **out)
         return CZ_ERR_INVALID_ARG;
     size_t n_circ = cs->n_rows;
     /* bellperson's input constraints: x_i * 0 = 0, x_i in A */
-    for (size_t i = 0; i < cs->n_in; i++) {
-        for (int k = 0; k < 3; k++) {
-            if (begin_row(cs, &cs->m[k]) ||
-                (k == CZ_MAT_A && push_entry(&cs->m[k], CZ_CSR_ONE, (cz_var)i, NULL)) ||
-                end_row(cs, &cs->m[k])) {
-                set_err(cs, CZ_ERR_NOMEM);
-                return cs->err;
-            }
-        }
+    int err = CZ_OK;
+    for (size_t i = 0; i < cs->n_in && err == CZ_OK; i++) {
+        for (int k = 0; k < 3 && err == CZ_OK; k++)
+            if ((err = begin_row(cs, &cs->m[k])) == CZ_OK && k == CZ_MAT_A)
+                err = push_entry(&cs->m[k], CZ_CSR_ONE, (cz_var)i, NULL);
         cs->n_rows++;
     }
-    for (int k = 0; k < 3; k++) {
-        rec_mat *m = &cs->m[k];
-        if (cs->n_rows % CZ_CSR_BLOCK == 0) {
-            if (grow(&m->coef_blk, &m->cap_cb, m->n_cb + 1, sizeof(uint64_t))) {
-                set_err(cs, CZ_ERR_NOMEM);
-                return cs->err;
-            }
-            m->coef_blk[m->n_cb++] = m->ngen;
-        }
+    /* row n_rows: the end of the last row */
+    for (int k = 0; k < 3 && err == CZ_OK; k++)
+        err = begin_row(cs, &cs->m[k]);
+    if (err) {
+        set_err(cs, err);
+        return cs->err;
     }
     cz_r1cs *r = calloc(1, sizeof *r);
     if (r == NULL) {
@@ -638,16 +688,22 @@ int cz_cs_finish(cz_cs *cs, cz_r1cs **out)
                     ((uint32_t)cs->n_in + (x & (CZ_VAR_AUX - 1)));
             m->col[e] = x;
         }
-        shrink(&m->row_ptr, cs->n_rows + 1, sizeof(uint64_t));
-        shrink(&m->coef_blk, m->n_cb, sizeof(uint64_t));
+        shrink(&m->row_blk, m->n_blk, sizeof(uint64_t));
+        shrink(&m->coef_blk, m->n_blk, sizeof(uint64_t));
+        shrink(&m->row_off, cs->n_rows + 1, sizeof(uint32_t));
         shrink(&m->col, m->nnz, sizeof(uint32_t));
-        shrink(&m->coef, m->ngen, sizeof(cz_fr));
-        r->m[k].row_ptr = m->row_ptr;
+        shrink(&m->gidx, m->ngen, sizeof(uint32_t));
+        shrink(&m->dict, m->ndict, sizeof(cz_fr));
+        cz_cs_mem_free(m->hash);
+        r->m[k].row_blk = m->row_blk;
+        r->m[k].row_off = m->row_off;
         r->m[k].coef_blk = m->coef_blk;
         r->m[k].col = m->col;
-        r->m[k].coef = m->coef;
+        r->m[k].gidx = m->gidx;
+        r->m[k].dict = m->dict;
         r->m[k].nnz = m->nnz;
         r->m[k].ngen = m->ngen;
+        r->m[k].ndict = m->ndict;
         memset(m, 0, sizeof *m);
     }
     if (cs->flags & CZ_CS_NAMESPACES) {

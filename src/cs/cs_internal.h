@@ -48,6 +48,20 @@ struct cz_r1cs {
     size_t map_len;
 };
 
+/* The hash of a dictionary coefficient (cs.c records, pce.c checks that
+ * entries are distinct): the four limbs folded, then murmur3's 64-bit
+ * finaliser, so that the low bits that pick a slot depend on every limb. */
+static inline uint64_t cz_cs_coef_hash(const cz_fr *c)
+{
+    uint64_t h = c->l[0] ^ (c->l[1] << 16 | c->l[1] >> 48) ^ (c->l[2] << 32 | c->l[2] >> 32) ^
+                 (c->l[3] << 48 | c->l[3] >> 16);
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 33);
+}
+
 /* Allocates and fills r's three density bitmaps from its matrices.
  * CZ_OK or CZ_ERR_NOMEM. */
 int cz_r1cs_build_densities(cz_r1cs *r);

@@ -45,16 +45,16 @@ void cz_r1cs_fingerprint_of(const cz_r1cs *r, cz_r1cs_fingerprint *fp)
     cz_fp_stream s;
     for (int k = 0; k < 3; k++) {
         const cz_csr *m = &r->m[k];
-        uint64_t g = 0; /* general coefficients are stored in entry order */
+        uint64_t g = 0; /* general entries are numbered in entry order */
         cz_fp_stream_init(&s);
         for (uint64_t row = 0; row < r->n_rows; row++) {
-            uint64_t e = m->row_ptr[row], end = m->row_ptr[row + 1];
+            uint64_t e = cz_csr_row_begin(m, row), end = cz_csr_row_end(m, row);
             cz_fp_put_row(&s, (uint32_t)(end - e));
             for (; e < end; e++) {
                 uint32_t x = m->col[e], col = x & CZ_CSR_COL_MASK, kind = CZ_CSR_KIND(x);
                 bool aux = col >= r->n_in;
                 cz_fp_put_entry(&s, aux ? col - (uint32_t)r->n_in : col, aux, kind,
-                                kind == CZ_CSR_GEN ? &m->coef[g++] : NULL);
+                                kind == CZ_CSR_GEN ? cz_csr_gen_coef(m, g++) : NULL);
             }
         }
         cz_fp_stream_final(&s, h[k]);

@@ -4,22 +4,30 @@
  *
  *   offset  size  field
  *        0     8  magic "CZPCE\0\0\0"
- *        8     4  version (CZ_PCE_VERSION)
+ *        8     4  version (CZ_PCE_VERSION, 2)
  *       12     4  flags (0)
  *       16    32  n_inputs, n_aux, n_constraints, n_circuit_constraints
- *       48    48  nnz, ngen of A, then B, then C
- *       96     8  body length (file length - 128)
- *      104    16  reserved, zero
- *      120     8  checksum (below) of bytes [0, 120) and [128, end)
- *      128        for A, B, C in turn, each section starting on a 64-byte
- *                 boundary with zero bytes before it:
- *                   row_ptr  u64[n_constraints + 1]
- *                   coef_blk u64[n_constraints / 64 + 1]
+ *       48    72  nnz, ngen, ndict of A, then B, then C
+ *      120     8  body length (file length - 192)
+ *      128    56  reserved, zero
+ *      184     8  checksum (below) of bytes [0, 184) and [192, end)
+ *      192        for A, B, C in turn, each section starting on a 64-byte
+ *                 boundary with zero bytes before it (rows = n_constraints):
+ *                   row_blk  u64[rows / 64 + 1]
+ *                   row_off  u32[rows + 1]
+ *                   coef_blk u64[rows / 64 + 1]
  *                   col      u32[nnz]
- *                   coef     Fr[ngen] (Montgomery form, 4 x u64)
- *                 the file ends right after C's coef (a multiple of 32).
+ *                   gidx     u32[ngen]
+ *                   dict     Fr[ndict] (Montgomery form, 4 x u64)
+ *                 the file ends right after C's dict (a multiple of 32).
  *
- * The arrays are exactly cz_csr's, so a mapped file is used in place.
+ * The arrays are exactly cz_csr's, so a mapped file is used in place; the
+ * loader checks every invariant cz_csr states (cuzk/cs.h), so that a file
+ * that loads is safe to use.  For the 32GiB PoRep circuit (130.3M rows,
+ * 722M entries, 226M general ones) that is 5.4 GB against version 1's
+ * 13.3 GB, which stored u64 row pointers and 32 bytes per general entry:
+ * the circuit has fewer than 2,000 distinct general coefficients.  Version
+ * 1 files are refused (CZ_ERR_UNSUPPORTED) and must be regenerated.
  *
  * Checksum: four lanes over the 64-bit words of the checksummed bytes (word
  * i goes to lane i mod 4), lane = rotl(lane ^ w * K1, 31) * K2, then the
@@ -37,8 +45,9 @@
 #include "cs/cs_internal.h"
 #include "cuzk/err.h"
 
-#define HDR      128
-#define CK_OFF   120
+#define HDR      192
+#define CK_OFF   184
+#define NSEC     6 /* sections per matrix */
 #define MAX_ROWS ((uint64_t)1 << 40)
 #define MAX_NNZ  ((uint64_t)1 << 40)
 
@@ -134,9 +143,10 @@ static uint64_t h_final(hasher *s)
 
 typedef struct {
     uint64_t n_in, n_aux, n_rows, n_circ;
-    uint64_t nnz[3], ngen[3];
-    /* section offsets: [matrix][row_ptr, coef_blk, col, coef], and end */
-    uint64_t off[3][4], len[3][4], end;
+    uint64_t nnz[3], ngen[3], ndict[3];
+    /* section offsets and lengths: [matrix][row_blk, row_off, coef_blk,
+     * col, gidx, dict], and the end */
+    uint64_t off[3][NSEC], len[3][NSEC], end;
 } layout;
 
 static uint64_t align64(uint64_t x) { return (x + 63) & ~(uint64_t)63; }
@@ -144,13 +154,15 @@ static uint64_t align64(uint64_t x) { return (x + 63) & ~(uint64_t)63; }
 /* Requires the counts within MAX_ROWS / MAX_NNZ: nothing overflows. */
 static void compute_layout(layout *L)
 {
-    uint64_t o = HDR;
+    uint64_t o = HDR, nb = L->n_rows / CZ_CSR_BLOCK + 1;
     for (int k = 0; k < 3; k++) {
-        L->len[k][0] = (L->n_rows + 1) * 8;
-        L->len[k][1] = (L->n_rows / CZ_CSR_BLOCK + 1) * 8;
-        L->len[k][2] = L->nnz[k] * 4;
-        L->len[k][3] = L->ngen[k] * sizeof(cz_fr);
-        for (int s = 0; s < 4; s++) {
+        L->len[k][0] = nb * 8;
+        L->len[k][1] = (L->n_rows + 1) * 4;
+        L->len[k][2] = nb * 8;
+        L->len[k][3] = L->nnz[k] * 4;
+        L->len[k][4] = L->ngen[k] * 4;
+        L->len[k][5] = L->ndict[k] * sizeof(cz_fr);
+        for (int s = 0; s < NSEC; s++) {
             o = align64(o);
             L->off[k][s] = o;
             o += L->len[k][s];
@@ -179,10 +191,11 @@ static void write_header(uint8_t h[HDR], const layout *L)
     put64(h + 32, L->n_rows);
     put64(h + 40, L->n_circ);
     for (int k = 0; k < 3; k++) {
-        put64(h + 48 + 16 * k, L->nnz[k]);
-        put64(h + 56 + 16 * k, L->ngen[k]);
+        put64(h + 48 + 24 * k, L->nnz[k]);
+        put64(h + 56 + 24 * k, L->ngen[k]);
+        put64(h + 64 + 24 * k, L->ndict[k]);
     }
-    put64(h + 96, L->end - HDR);
+    put64(h + 120, L->end - HDR);
 }
 
 /* ---------------------------------------------------------------- save --- */
@@ -195,8 +208,9 @@ static int emit_body(const cz_r1cs *r, const layout *L, sink_fn *sink, void *ctx
     static const uint8_t zeros[64];
     uint64_t pos = HDR;
     for (int k = 0; k < 3; k++) {
-        const void *src[4] = {r->m[k].row_ptr, r->m[k].coef_blk, r->m[k].col, r->m[k].coef};
-        for (int s = 0; s < 4; s++) {
+        const cz_csr *m = &r->m[k];
+        const void *src[NSEC] = {m->row_blk, m->row_off, m->coef_blk, m->col, m->gidx, m->dict};
+        for (int s = 0; s < NSEC; s++) {
             if (L->off[k][s] > pos && sink(ctx, zeros, (size_t)(L->off[k][s] - pos)))
                 return -1;
             if (L->len[k][s] && sink(ctx, src[s], (size_t)L->len[k][s]))
@@ -228,6 +242,7 @@ static void layout_of(const cz_r1cs *r, layout *L)
     for (int k = 0; k < 3; k++) {
         L->nnz[k] = r->m[k].nnz;
         L->ngen[k] = r->m[k].ngen;
+        L->ndict[k] = r->m[k].ndict;
     }
     compute_layout(L);
 }
@@ -282,22 +297,96 @@ static int fr_lt_modulus(const cz_fr *a)
     return 0;
 }
 
-/* Validates matrix k of r (arrays already pointing into the file). */
-static int check_matrix(const cz_r1cs *r, int k, char *msg, size_t ml)
+/* Row offsets of matrix k: each block starts at its first row (row_off 0),
+ * begin(r) never decreases, begin(0) = 0 and begin(rows) = nnz, so every
+ * row lies in [0, nnz). */
+static int check_rows(const cz_r1cs *r, int k, char *msg, size_t ml)
 {
     const cz_csr *m = &r->m[k];
     char nm = mat_name[k];
-    uint64_t cols = r->n_in + r->n_aux;
-    if (m->row_ptr[0] != 0 || m->row_ptr[r->n_rows] != m->nnz)
-        return fail(msg, ml, CZ_ERR_BAD_FORMAT, "%c: row pointers do not span 0..nnz", nm);
-    for (uint64_t i = 0; i < r->n_rows; i++)
-        if (m->row_ptr[i + 1] < m->row_ptr[i])
-            return fail(msg, ml, CZ_ERR_BAD_FORMAT, "%c: row pointer %llu decreases", nm,
-                        (unsigned long long)i + 1);
-    uint64_t nb = r->n_rows / CZ_CSR_BLOCK + 1;
-    if (m->coef_blk[0] != 0)
-        return fail(msg, ml, CZ_ERR_BAD_FORMAT, "%c: coefficient block 0 does not start at 0", nm);
-    uint64_t g = 0;
+    uint64_t nb = r->n_rows / CZ_CSR_BLOCK + 1, prev = 0;
+    if (m->row_blk[0] != 0)
+        return fail(msg, ml, CZ_ERR_BAD_FORMAT, "%c: row 0 does not start at entry 0", nm);
+    for (uint64_t b = 0; b < nb; b++) {
+        uint64_t r0 = b * CZ_CSR_BLOCK, r1 = r0 + CZ_CSR_BLOCK; /* rows r0 .. r1-1, and rows */
+        if (r1 > r->n_rows + 1)
+            r1 = r->n_rows + 1;
+        /* begin(r0) = row_blk[b] >= prev, the begin of row r0 - 1 */
+        if (m->row_blk[b] < prev || m->row_blk[b] > m->nnz)
+            return fail(msg, ml, CZ_ERR_BAD_FORMAT,
+                        "%c: block %llu starts at entry %llu, outside %llu .. nnz %llu", nm,
+                        (unsigned long long)b, (unsigned long long)m->row_blk[b],
+                        (unsigned long long)prev, (unsigned long long)m->nnz);
+        if (m->row_off[r0] != 0)
+            return fail(msg, ml, CZ_ERR_BAD_FORMAT,
+                        "%c: row %llu starts block %llu but has offset %u, not 0", nm,
+                        (unsigned long long)r0, (unsigned long long)b, m->row_off[r0]);
+        for (uint64_t i = r0 + 1; i < r1; i++)
+            if (m->row_off[i] < m->row_off[i - 1])
+                return fail(msg, ml, CZ_ERR_BAD_FORMAT,
+                            "%c: row offset %llu goes backwards (%u after %u)", nm,
+                            (unsigned long long)i, m->row_off[i], m->row_off[i - 1]);
+        prev = m->row_blk[b] + m->row_off[r1 - 1]; /* < 2^41: no overflow */
+        if (prev > m->nnz)
+            return fail(msg, ml, CZ_ERR_BAD_FORMAT, "%c: row %llu starts past nnz %llu", nm,
+                        (unsigned long long)r1 - 1, (unsigned long long)m->nnz);
+    }
+    if (prev != m->nnz)
+        return fail(msg, ml, CZ_ERR_BAD_FORMAT, "%c: the rows end at entry %llu, not at nnz %llu",
+                    nm, (unsigned long long)prev, (unsigned long long)m->nnz);
+    return CZ_OK;
+}
+
+/* The dictionary of matrix k: every entry canonical (< r), not 0, 1 or -1,
+ * and no two equal (an open-addressing table of the entries seen). */
+static int check_dict(const cz_r1cs *r, int k, char *msg, size_t ml)
+{
+    const cz_csr *m = &r->m[k];
+    char nm = mat_name[k];
+    cz_fr m1;
+    cz_fr_neg(&m1, &CZ_FR_ONE);
+    for (uint64_t i = 0; i < m->ndict; i++) {
+        const cz_fr *c = &m->dict[i];
+        if (!fr_lt_modulus(c))
+            return fail(msg, ml, CZ_ERR_NOT_CANONICAL, "%c: dictionary entry %llu is not below r",
+                        nm, (unsigned long long)i);
+        if (cz_fr_is_zero(c) || cz_fr_is_one(c) || cz_fr_equal(c, &m1))
+            return fail(msg, ml, CZ_ERR_NOT_CANONICAL,
+                        "%c: dictionary entry %llu is 0, 1 or -1 (not a general coefficient)", nm,
+                        (unsigned long long)i);
+    }
+    if (m->ndict < 2)
+        return CZ_OK;
+    size_t cap = 64;
+    while (cap < 2 * m->ndict)
+        cap *= 2;
+    uint32_t *t = cz_cs_mem_realloc(NULL, cap * sizeof *t);
+    if (t == NULL)
+        return fail(msg, ml, CZ_ERR_NOMEM, "out of memory");
+    memset(t, 0, cap * sizeof *t);
+    int err = CZ_OK;
+    for (uint64_t i = 0; i < m->ndict && err == CZ_OK; i++) {
+        size_t j = cz_cs_coef_hash(&m->dict[i]) & (cap - 1);
+        while (t[j] && memcmp(&m->dict[t[j] - 1], &m->dict[i], sizeof(cz_fr)) != 0)
+            j = (j + 1) & (cap - 1);
+        if (t[j])
+            err = fail(msg, ml, CZ_ERR_BAD_FORMAT, "%c: dictionary entries %u and %llu are equal",
+                       nm, t[j] - 1, (unsigned long long)i);
+        t[j] = (uint32_t)(i + 1);
+    }
+    cz_cs_mem_free(t);
+    return err;
+}
+
+/* The entries of matrix k (rows already checked): kinds, columns in range
+ * and strictly increasing per row, coefficient blocks, and dictionary
+ * indices below ndict, in order of first use and using every entry. */
+static int check_entries(const cz_r1cs *r, int k, char *msg, size_t ml)
+{
+    const cz_csr *m = &r->m[k];
+    char nm = mat_name[k];
+    uint64_t cols = r->n_in + r->n_aux, nb = r->n_rows / CZ_CSR_BLOCK + 1;
+    uint64_t g = 0, next = 0; /* general entries seen, dictionary entries used */
     for (uint64_t b = 0; b < nb; b++) {
         if (m->coef_blk[b] != g)
             return fail(msg, ml, CZ_ERR_BAD_FORMAT,
@@ -307,8 +396,8 @@ static int check_matrix(const cz_r1cs *r, int k, char *msg, size_t ml)
         uint64_t r0 = b * CZ_CSR_BLOCK;
         uint64_t r1 = r0 + CZ_CSR_BLOCK < r->n_rows ? r0 + CZ_CSR_BLOCK : r->n_rows;
         for (uint64_t row = r0; row < r1; row++) {
-            uint64_t prev = 0;
-            for (uint64_t e = m->row_ptr[row]; e < m->row_ptr[row + 1]; e++) {
+            uint64_t prev = 0, e0 = cz_csr_row_begin(m, row), e1 = cz_csr_row_end(m, row);
+            for (uint64_t e = e0; e < e1; e++) {
                 uint32_t x = m->col[e];
                 uint64_t c = x & CZ_CSR_COL_MASK;
                 if (CZ_CSR_KIND(x) > CZ_CSR_NEG)
@@ -319,40 +408,47 @@ static int check_matrix(const cz_r1cs *r, int k, char *msg, size_t ml)
                                 "%c: entry %llu column %llu out of range (%llu columns)", nm,
                                 (unsigned long long)e, (unsigned long long)c,
                                 (unsigned long long)cols);
-                if (e > m->row_ptr[row] && c <= prev)
+                if (e > e0 && c <= prev)
                     return fail(msg, ml, CZ_ERR_BAD_FORMAT,
                                 "%c: row %llu columns not strictly increasing", nm,
                                 (unsigned long long)row);
                 prev = c;
-                g += CZ_CSR_KIND(x) == CZ_CSR_GEN;
+                if (CZ_CSR_KIND(x) != CZ_CSR_GEN)
+                    continue;
+                if (g == m->ngen)
+                    return fail(msg, ml, CZ_ERR_BAD_FORMAT,
+                                "%c: more general entries than the %llu in the header", nm,
+                                (unsigned long long)m->ngen);
+                uint32_t d = m->gidx[g];
+                if (d >= m->ndict)
+                    return fail(msg, ml, CZ_ERR_BAD_FORMAT,
+                                "%c: general entry %llu has dictionary index %u, out of range "
+                                "(%llu entries)",
+                                nm, (unsigned long long)g, d, (unsigned long long)m->ndict);
+                if (d > next)
+                    return fail(msg, ml, CZ_ERR_BAD_FORMAT,
+                                "%c: general entry %llu uses dictionary entry %u before entry %llu "
+                                "(entries are in order of first use)",
+                                nm, (unsigned long long)g, d, (unsigned long long)next);
+                next += d == next;
+                g++;
             }
         }
-        if (g > m->ngen)
-            return fail(msg, ml, CZ_ERR_BAD_FORMAT, "%c: more general entries than coefficients",
-                        nm);
     }
     if (g != m->ngen)
-        return fail(msg, ml, CZ_ERR_BAD_FORMAT, "%c: %llu general entries but %llu coefficients",
+        return fail(msg, ml, CZ_ERR_BAD_FORMAT, "%c: %llu general entries but the header says %llu",
                     nm, (unsigned long long)g, (unsigned long long)m->ngen);
-    cz_fr m1;
-    cz_fr_neg(&m1, &CZ_FR_ONE);
-    for (uint64_t i = 0; i < m->ngen; i++) {
-        const cz_fr *c = &m->coef[i];
-        if (!fr_lt_modulus(c))
-            return fail(msg, ml, CZ_ERR_NOT_CANONICAL, "%c: coefficient %llu is not below r", nm,
-                        (unsigned long long)i);
-        if (cz_fr_is_zero(c) || cz_fr_is_one(c) || cz_fr_equal(c, &m1))
-            return fail(msg, ml, CZ_ERR_NOT_CANONICAL,
-                        "%c: coefficient %llu is 0, 1 or -1 (stored as a general entry)", nm,
-                        (unsigned long long)i);
-    }
+    if (next != m->ndict)
+        return fail(msg, ml, CZ_ERR_BAD_FORMAT, "%c: %llu dictionary entries, %llu of them used",
+                    nm, (unsigned long long)m->ndict, (unsigned long long)next);
     return CZ_OK;
 }
 
 static int load_core(cz_r1cs **out, const uint8_t *p, size_t len, unsigned flags, char *msg,
                      size_t ml)
 {
-    if (len < HDR)
+    /* magic and version first: they say how long the header is */
+    if (len < 16)
         return fail(msg, ml, CZ_ERR_TRUNCATED, "file is %zu bytes, shorter than the %d-byte header",
                     len, HDR);
     if (memcmp(p, pce_magic, 8) != 0)
@@ -360,13 +456,22 @@ static int load_core(cz_r1cs **out, const uint8_t *p, size_t len, unsigned flags
     uint32_t ver, fl;
     memcpy(&ver, p + 8, 4);
     memcpy(&fl, p + 12, 4);
+    if (ver == 1)
+        return fail(msg, ml, CZ_ERR_UNSUPPORTED,
+                    "version 1: the file is of an older format (u64 row pointers, 32 bytes per "
+                    "general entry) and must be regenerated; this build reads version %u",
+                    CZ_PCE_VERSION);
     if (ver != CZ_PCE_VERSION)
         return fail(msg, ml, CZ_ERR_UNSUPPORTED, "version %u, this build reads version %u", ver,
                     CZ_PCE_VERSION);
+    if (len < HDR)
+        return fail(msg, ml, CZ_ERR_TRUNCATED, "file is %zu bytes, shorter than the %d-byte header",
+                    len, HDR);
     if (fl != 0)
         return fail(msg, ml, CZ_ERR_BAD_FORMAT, "unknown flags 0x%x", fl);
-    if (get64(p + 104) != 0 || get64(p + 112) != 0)
-        return fail(msg, ml, CZ_ERR_BAD_FORMAT, "reserved header bytes are not zero");
+    for (int o = 128; o < CK_OFF; o += 8)
+        if (get64(p + o) != 0)
+            return fail(msg, ml, CZ_ERR_BAD_FORMAT, "reserved header bytes are not zero");
     layout L;
     memset(&L, 0, sizeof L);
     L.n_in = get64(p + 16);
@@ -383,15 +488,21 @@ static int load_core(cz_r1cs **out, const uint8_t *p, size_t len, unsigned flags
                     (unsigned long long)L.n_rows, (unsigned long long)L.n_circ,
                     (unsigned long long)L.n_in);
     for (int k = 0; k < 3; k++) {
-        L.nnz[k] = get64(p + 48 + 16 * k);
-        L.ngen[k] = get64(p + 56 + 16 * k);
-        if (L.nnz[k] > MAX_NNZ || L.ngen[k] > L.nnz[k])
-            return fail(msg, ml, CZ_ERR_BAD_FORMAT, "%c: entry counts out of range", mat_name[k]);
+        L.nnz[k] = get64(p + 48 + 24 * k);
+        L.ngen[k] = get64(p + 56 + 24 * k);
+        L.ndict[k] = get64(p + 64 + 24 * k);
+        if (L.nnz[k] > MAX_NNZ || L.ngen[k] > L.nnz[k] || L.ndict[k] > L.ngen[k] ||
+            L.ndict[k] > UINT32_MAX)
+            return fail(msg, ml, CZ_ERR_BAD_FORMAT,
+                        "%c: entry counts out of range (%llu entries, %llu general, %llu in the "
+                        "dictionary)",
+                        mat_name[k], (unsigned long long)L.nnz[k], (unsigned long long)L.ngen[k],
+                        (unsigned long long)L.ndict[k]);
     }
     compute_layout(&L);
-    if (get64(p + 96) != L.end - HDR)
+    if (get64(p + 120) != L.end - HDR)
         return fail(msg, ml, CZ_ERR_BAD_FORMAT, "body length %llu, the counts imply %llu",
-                    (unsigned long long)get64(p + 96), (unsigned long long)(L.end - HDR));
+                    (unsigned long long)get64(p + 120), (unsigned long long)(L.end - HDR));
     if (len < L.end)
         return fail(msg, ml, CZ_ERR_TRUNCATED, "file is %zu bytes, the header implies %llu", len,
                     (unsigned long long)L.end);
@@ -409,7 +520,7 @@ static int load_core(cz_r1cs **out, const uint8_t *p, size_t len, unsigned flags
     /* padding before each section */
     uint64_t pos = HDR;
     for (int k = 0; k < 3; k++)
-        for (int s = 0; s < 4; s++) {
+        for (int s = 0; s < NSEC; s++) {
             for (uint64_t i = pos; i < L.off[k][s]; i++)
                 if (p[i])
                     return fail(msg, ml, CZ_ERR_BAD_FORMAT, "non-zero padding at byte %llu",
@@ -425,24 +536,30 @@ static int load_core(cz_r1cs **out, const uint8_t *p, size_t len, unsigned flags
     r->n_rows = L.n_rows;
     r->n_circ = L.n_circ;
     for (int k = 0; k < 3; k++) {
-        r->m[k].row_ptr = (const uint64_t *)(const void *)(p + L.off[k][0]);
-        r->m[k].coef_blk = (const uint64_t *)(const void *)(p + L.off[k][1]);
-        r->m[k].col = (const uint32_t *)(const void *)(p + L.off[k][2]);
-        r->m[k].coef = (const cz_fr *)(const void *)(p + L.off[k][3]);
-        r->m[k].nnz = L.nnz[k];
-        r->m[k].ngen = L.ngen[k];
+        cz_csr *m = &r->m[k];
+        m->row_blk = (const uint64_t *)(const void *)(p + L.off[k][0]);
+        m->row_off = (const uint32_t *)(const void *)(p + L.off[k][1]);
+        m->coef_blk = (const uint64_t *)(const void *)(p + L.off[k][2]);
+        m->col = (const uint32_t *)(const void *)(p + L.off[k][3]);
+        m->gidx = (const uint32_t *)(const void *)(p + L.off[k][4]);
+        m->dict = (const cz_fr *)(const void *)(p + L.off[k][5]);
+        m->nnz = L.nnz[k];
+        m->ngen = L.ngen[k];
+        m->ndict = L.ndict[k];
     }
     int err = CZ_OK;
     for (int k = 0; k < 3 && err == CZ_OK; k++)
-        err = check_matrix(r, k, msg, ml);
+        if ((err = check_rows(r, k, msg, ml)) == CZ_OK &&
+            (err = check_dict(r, k, msg, ml)) == CZ_OK)
+            err = check_entries(r, k, msg, ml);
     /* the input constraints: A row n_circ + i = x_i, B and C rows empty */
     for (uint64_t i = 0; i < L.n_in && err == CZ_OK; i++) {
         uint64_t row = L.n_circ + i;
-        const cz_csr *a = &r->m[CZ_MAT_A];
-        if (a->row_ptr[row + 1] - a->row_ptr[row] != 1 ||
-            a->col[a->row_ptr[row]] != (CZ_CSR_ONE << 30 | (uint32_t)i) ||
-            r->m[1].row_ptr[row + 1] != r->m[1].row_ptr[row] ||
-            r->m[2].row_ptr[row + 1] != r->m[2].row_ptr[row])
+        const cz_csr *a = &r->m[CZ_MAT_A], *b = &r->m[CZ_MAT_B], *c = &r->m[CZ_MAT_C];
+        uint64_t e = cz_csr_row_begin(a, row);
+        if (cz_csr_row_end(a, row) - e != 1 || a->col[e] != (CZ_CSR_ONE << 30 | (uint32_t)i) ||
+            cz_csr_row_end(b, row) != cz_csr_row_begin(b, row) ||
+            cz_csr_row_end(c, row) != cz_csr_row_begin(c, row))
             err = fail(msg, ml, CZ_ERR_BAD_FORMAT, "input constraint %llu is malformed",
                        (unsigned long long)i);
     }
@@ -486,10 +603,9 @@ int cz_pce_load(cz_r1cs **out, const char *path, unsigned flags, char *msg, size
         return fail(msg, msg_len, CZ_ERR_IO, "cannot stat %s", path);
     }
     size_t len = (size_t)st.st_size;
-    if (len < HDR) {
+    if (len == 0) {
         close(fd);
-        return fail(msg, msg_len, CZ_ERR_TRUNCATED,
-                    "file is %zu bytes, shorter than the %d-byte header", len, HDR);
+        return fail(msg, msg_len, CZ_ERR_TRUNCATED, "file is empty");
     }
     void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);

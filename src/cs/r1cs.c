@@ -15,10 +15,12 @@ void cz_r1cs_free(cz_r1cs *r)
         return;
     if (r->storage == CZ_R1CS_OWNED) {
         for (int k = 0; k < 3; k++) {
-            cz_cs_mem_free((void *)r->m[k].row_ptr);
+            cz_cs_mem_free((void *)r->m[k].row_blk);
+            cz_cs_mem_free((void *)r->m[k].row_off);
             cz_cs_mem_free((void *)r->m[k].coef_blk);
             cz_cs_mem_free((void *)r->m[k].col);
-            cz_cs_mem_free((void *)r->m[k].coef);
+            cz_cs_mem_free((void *)r->m[k].gidx);
+            cz_cs_mem_free((void *)r->m[k].dict);
         }
     } else if (r->storage == CZ_R1CS_MAPPED) {
         munmap(r->map, r->map_len);
@@ -52,14 +54,18 @@ const uint64_t *cz_r1cs_density(const cz_r1cs *r, cz_density d, size_t *count)
 }
 
 static size_t words(uint64_t bits) { return (size_t)((bits + 63) / 64); }
+static size_t dens_words(uint64_t bits) { return words(bits) ? words(bits) : 1; }
 
 size_t cz_r1cs_mem_bytes(const cz_r1cs *r)
 {
     size_t b = sizeof *r;
+    /* cz_csr's arrays (their sizes in cs.h) */
     for (int k = 0; k < 3; k++)
-        b += (r->n_rows + 1 + r->n_rows / CZ_CSR_BLOCK + 1) * sizeof(uint64_t) +
-             r->m[k].nnz * sizeof(uint32_t) + r->m[k].ngen * sizeof(cz_fr);
-    b += (2 * words(r->n_aux) + words(r->n_in)) * sizeof(uint64_t);
+        b += 2 * (r->n_rows / CZ_CSR_BLOCK + 1) * sizeof(uint64_t) +
+             (r->n_rows + 1 + r->m[k].nnz + r->m[k].ngen) * sizeof(uint32_t) +
+             r->m[k].ndict * sizeof(cz_fr);
+    /* the density bitmaps, one word at least (cz_r1cs_build_densities) */
+    b += (2 * dens_words(r->n_aux) + dens_words(r->n_in)) * sizeof(uint64_t);
     if (r->row_ns)
         b += r->n_circ * sizeof(uint32_t) + r->n_ns * 2 * sizeof(uint32_t) + r->names_len;
     return b;
@@ -69,7 +75,7 @@ int cz_r1cs_build_densities(cz_r1cs *r)
 {
     const uint64_t len[3] = {r->n_aux, r->n_in, r->n_aux};
     for (int d = 0; d < 3; d++) {
-        size_t n = words(len[d]) ? words(len[d]) : 1;
+        size_t n = dens_words(len[d]);
         r->dens[d] = cz_cs_mem_realloc(NULL, n * sizeof(uint64_t));
         if (r->dens[d] == NULL)
             return CZ_ERR_NOMEM;
@@ -101,29 +107,65 @@ int cz_r1cs_build_densities(cz_r1cs *r)
 
 /* --------------------------------------------------------------- SpMV --- */
 
-/* out = row `row` of m times w; *g indexes m's general coefficients and
- * must be the row's first one.  Per entry: 1 addition for kinds ONE and
- * NEG, 1 multiplication + 1 addition for GEN. */
-static inline void row_dot(const cz_csr *m, const cz_fr *w, uint64_t row, uint64_t *g, cz_fr *out)
+/* x == 0 and x == 1 (Montgomery 1 is R mod r), limb by limb: values are
+ * fully reduced, so each has one representation. */
+static inline bool fr_is_zero_var(const cz_fr *x)
+{
+    return (x->l[0] | x->l[1] | x->l[2] | x->l[3]) == 0;
+}
+
+static inline bool fr_is_one_var(const cz_fr *x)
+{
+    return ((x->l[0] ^ CZ_FR_ONE.l[0]) | (x->l[1] ^ CZ_FR_ONE.l[1]) | (x->l[2] ^ CZ_FR_ONE.l[2]) |
+            (x->l[3] ^ CZ_FR_ONE.l[3])) == 0;
+}
+
+/* How far ahead (in entries) row_dot_var prefetches w: on the 2KiB PoRep
+ * circuit one thread takes 116 ms for A w + B w + C w without, 104 ms
+ * with 32 (and 109 with 16; BENCHMARKS.md, 2026-12-01). */
+#define W_PREFETCH 32
+
+/* out = the row of m whose entries are *k .. end - 1 times w; *k and *g
+ * (m's general entries) must be the row's first ones and are left at the
+ * next row's.  Per entry: 1 addition for kinds ONE and NEG; for GEN,
+ * nothing when w is 0, 1 addition when w is 1, else 1 multiplication + 1
+ * addition.  A Filecoin witness is mostly bits (93% of the 2KiB PoRep
+ * circuit's general entries in A meet a 0 or a 1), so most general entries
+ * take no multiplication; the result is the same field element (0 c = 0
+ * and 1 c = c exactly, values fully reduced), bit for bit.  The time
+ * depends on w, which is public to the prover (as in msm.h). */
+static inline void row_dot_var(const cz_csr *m, const cz_fr *w, uint64_t *k, uint64_t end,
+                               uint64_t *g, cz_fr *out)
 {
     cz_fr acc = CZ_FR_ZERO, t;
-    uint64_t gi = *g;
-    for (uint64_t k = m->row_ptr[row], end = m->row_ptr[row + 1]; k < end; k++) {
-        uint32_t e = m->col[k];
-        const cz_fr *x = &w[e & CZ_CSR_COL_MASK];
-        switch (CZ_CSR_KIND(e)) {
+    uint64_t gi = *g, e = *k;
+    for (; e < end; e++) {
+        if (e + W_PREFETCH < m->nnz)
+            __builtin_prefetch(&w[m->col[e + W_PREFETCH] & CZ_CSR_COL_MASK]);
+        uint32_t x_e = m->col[e];
+        const cz_fr *x = &w[x_e & CZ_CSR_COL_MASK];
+        switch (CZ_CSR_KIND(x_e)) {
         case CZ_CSR_ONE:
             fr_add(&acc, &acc, x);
             break;
         case CZ_CSR_NEG:
             fr_sub(&acc, &acc, x);
             break;
-        default:
-            cz_fr_mul(&t, x, &m->coef[gi++]);
-            fr_add(&acc, &acc, &t);
+        default: {
+            const cz_fr *c = cz_csr_gen_coef(m, gi++);
+            if (fr_is_zero_var(x))
+                break;
+            if (fr_is_one_var(x)) {
+                fr_add(&acc, &acc, c);
+            } else {
+                cz_fr_mul(&t, x, c);
+                fr_add(&acc, &acc, &t);
+            }
             break;
         }
+        }
     }
+    *k = e;
     *g = gi;
     *out = acc;
 }
@@ -145,11 +187,11 @@ static void spmv_blocks(void *vctx, size_t b0, size_t b1)
             continue;
         const cz_csr *m = &r->m[k];
         for (size_t blk = b0; blk < b1; blk++) {
-            uint64_t g = m->coef_blk[blk];
+            uint64_t g = m->coef_blk[blk], e = m->row_blk[blk];
             uint64_t end =
                 (blk + 1) * CZ_CSR_BLOCK < r->n_rows ? (blk + 1) * CZ_CSR_BLOCK : r->n_rows;
             for (uint64_t row = blk * CZ_CSR_BLOCK; row < end; row++)
-                row_dot(m, c->w, row, &g, &c->out[k][row]);
+                row_dot_var(m, c->w, &e, cz_csr_row_end(m, row), &g, &c->out[k][row]);
         }
     }
 }
@@ -159,16 +201,27 @@ static void check_blocks(void *vctx, size_t b0, size_t b1)
     const spmv_ctx *c = vctx;
     const cz_r1cs *r = c->r;
     for (size_t blk = b0; blk < b1; blk++) {
-        uint64_t g[3];
-        for (int k = 0; k < 3; k++)
+        uint64_t g[3], e[3];
+        for (int k = 0; k < 3; k++) {
             g[k] = r->m[k].coef_blk[blk];
+            e[k] = r->m[k].row_blk[blk];
+        }
         uint64_t end = (blk + 1) * CZ_CSR_BLOCK < r->n_rows ? (blk + 1) * CZ_CSR_BLOCK : r->n_rows;
         c->fail[blk] = UINT64_MAX;
         for (uint64_t row = blk * CZ_CSR_BLOCK; row < end; row++) {
             cz_fr v[3], ab;
             for (int k = 0; k < 3; k++)
-                row_dot(&r->m[k], c->w, row, &g[k], &v[k]);
-            cz_fr_mul(&ab, &v[0], &v[1]);
+                row_dot_var(&r->m[k], c->w, &e[k], cz_csr_row_end(&r->m[k], row), &g[k], &v[k]);
+            /* a b, without the multiplication when a or b is 0 or 1 (a
+             * boolean's b (1 - b) = 0 has a 0 on one side) */
+            if (fr_is_zero_var(&v[0]) || fr_is_zero_var(&v[1]))
+                ab = CZ_FR_ZERO;
+            else if (fr_is_one_var(&v[0]))
+                ab = v[1];
+            else if (fr_is_one_var(&v[1]))
+                ab = v[0];
+            else
+                cz_fr_mul(&ab, &v[0], &v[1]);
             if (!cz_fr_equal(&ab, &v[2])) {
                 c->fail[blk] = row;
                 break;

@@ -64,7 +64,7 @@ static void columns(cz_fr *col, const cz_csr *m, size_t rows, const cz_fr *lag)
 {
     uint64_t g = 0;
     for (size_t j = 0; j < rows; j++) {
-        for (uint64_t k = m->row_ptr[j]; k < m->row_ptr[j + 1]; k++) {
+        for (uint64_t k = cz_csr_row_begin(m, j), end = cz_csr_row_end(m, j); k < end; k++) {
             uint32_t e = m->col[k];
             cz_fr *x = &col[e & CZ_CSR_COL_MASK], t;
             switch (CZ_CSR_KIND(e)) {
@@ -75,7 +75,7 @@ static void columns(cz_fr *col, const cz_csr *m, size_t rows, const cz_fr *lag)
                 cz_fr_sub(x, x, &lag[j]);
                 break;
             default:
-                cz_fr_mul(&t, &lag[j], &m->coef[g++]);
+                cz_fr_mul(&t, &lag[j], cz_csr_gen_coef(m, g++));
                 cz_fr_add(x, x, &t);
                 break;
             }

@@ -177,7 +177,7 @@ int cz_groth16_params_from_zkey(cz_groth16_params *params, cz_r1cs **r1cs, const
 /* Appends the entries of matrix mat's row j to z->coefs. */
 static void emit_row(cz_zkey *z, const cz_csr *m, uint32_t mat, uint32_t j, uint64_t *g)
 {
-    for (uint64_t k = m->row_ptr[j]; k < m->row_ptr[j + 1]; k++) {
+    for (uint64_t k = cz_csr_row_begin(m, j), end = cz_csr_row_end(m, j); k < end; k++) {
         uint32_t e = m->col[k];
         cz_zkey_coef *c = &z->coefs[z->n_coefs++];
         c->matrix = mat;
@@ -191,7 +191,7 @@ static void emit_row(cz_zkey *z, const cz_csr *m, uint32_t mat, uint32_t j, uint
             cz_fr_neg(&c->value, &CZ_FR_ONE);
             break;
         default:
-            c->value = m->coef[(*g)++];
+            c->value = *cz_csr_gen_coef(m, (*g)++);
             break;
         }
     }
