@@ -57,6 +57,22 @@ int cz_bench_porep_synth(int argc, char **argv);
 /* The whole file at path (malloc'd; *len its bytes), or NULL with a
  * message naming cmd on stderr. */
 uint8_t *cz_bench_read_file(const char *path, size_t *len, const char *cmd);
+
+/* A command's "--flag VALUE" options: VALUE is stored as a const char * at
+ * byte offset off of the command's options struct; cmds, a mask of the
+ * commands that take it (0: every command). */
+typedef struct {
+    const char *flag;
+    size_t off;
+    unsigned cmds;
+} cz_bench_flag;
+/* Takes argv[*i] and its value through table F (n rows) for command bit
+ * cmd into o, advancing *i past the value.  0, or -1 with "unknown or
+ * incomplete option" and usage (may be NULL) on stderr. */
+int cz_bench_take_flag(int argc, char **argv, int *i, const cz_bench_flag *F, size_t n,
+                       unsigned cmd, void *o, const char *usage);
+/* 1 when v is set, else 0 with "cmd: flag is required" on stderr. */
+int cz_bench_need(const char *cmd, const char *v, const char *flag);
 /* Option values (bench/sector.c); on a bad value -1 (NULL) with a message
  * naming cmd and flag on stderr.  hex32: 64 hex digits, "0x" allowed, the
  * bytes in order; u64: an unsigned decimal, 0x hex or 0 octal number;

@@ -81,15 +81,15 @@ static const char USAGE_PROVE[] =
 static int parse(int argc, char **argv, opts *o, int cmd, const char *usage)
 {
     memset(o, 0, sizeof *o);
-    static const struct {
-        const char *flag;
-        size_t off;
-        int cmds;
-    } F[] = {
-        {"--sector-size", offsetof(opts, size), P}, {"--seed", offsetof(opts, seed), P},
-        {"--out", offsetof(opts, out), P | V},      {"--threads", offsetof(opts, threads), P | V},
-        {"--c1", offsetof(opts, c1), V},            {"--params", offsetof(opts, params), V},
-        {"--vk", offsetof(opts, vk), V},            {"--pce", offsetof(opts, pce), V},
+    static const cz_bench_flag F[] = {
+        {"--sector-size", offsetof(opts, size), P},
+        {"--seed", offsetof(opts, seed), P},
+        {"--out", offsetof(opts, out), P | V},
+        {"--threads", offsetof(opts, threads), P | V},
+        {"--c1", offsetof(opts, c1), V},
+        {"--params", offsetof(opts, params), V},
+        {"--vk", offsetof(opts, vk), V},
+        {"--pce", offsetof(opts, pce), V},
         {"--prover-id", offsetof(opts, prover_id), V},
         {"--sector-id", offsetof(opts, sector_id), V},
         {"--partition", offsetof(opts, partition), V},
@@ -107,25 +107,10 @@ static int parse(int argc, char **argv, opts *o, int cmd, const char *usage)
             o->check_params = 1;
             continue;
         }
-        size_t k = 0;
-        while (k < sizeof F / sizeof F[0] &&
-               (strcmp(argv[i], F[k].flag) != 0 || !(F[k].cmds & cmd)))
-            k++;
-        if (k == sizeof F / sizeof F[0] || i + 1 >= argc) {
-            fprintf(stderr, "cuzk-bench %s: unknown or incomplete option '%s'\n%s", argv[0],
-                    argv[i], usage);
+        if (cz_bench_take_flag(argc, argv, &i, F, sizeof F / sizeof F[0], (unsigned)cmd, o, usage))
             return -1;
-        }
-        *(const char **)((char *)o + F[k].off) = argv[++i];
     }
     return 0;
-}
-
-static int need(const char *cmd, const char *v, const char *flag)
-{
-    if (v == NULL)
-        fprintf(stderr, "cuzk-bench %s: %s is required\n", cmd, flag);
-    return v != NULL;
 }
 
 /* --threads (default: the cores this process may run on, so `taskset -c
@@ -135,7 +120,7 @@ static int make_pool(cz_pool **pool, unsigned *threads, const opts *o, const cha
 {
     cpu_set_t set;
     long cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
-                                                           : sysconf(_SC_NPROCESSORS_ONLN);
+                                                            : sysconf(_SC_NPROCESSORS_ONLN);
     uint64_t t = cpus < 1 ? 1 : (uint64_t)cpus;
     if (o->threads && (cz_bench_u64(&t, o->threads, cmd, "--threads") != 0 || t < 1 || t > 1024)) {
         fprintf(stderr, "cuzk-bench %s: --threads must be 1..1024\n", cmd);
@@ -189,7 +174,10 @@ static int write_renamed(const char *final, write_fn *wr, const void *obj, const
 }
 
 static int wr_pce(const char *path, const void *r) { return cz_pce_save(r, path); }
-static int wr_params(const char *path, const void *p) { return cz_groth16_params_write_file(path, p); }
+static int wr_params(const char *path, const void *p)
+{
+    return cz_groth16_params_write_file(path, p);
+}
 static int wr_vk(const char *path, const void *vk) { return cz_groth16_vk_write_file(path, vk); }
 
 static void hex(char out[65], const uint8_t b[32])
@@ -226,7 +214,7 @@ static int cmd_params(int argc, char **argv)
     int prc = parse(argc, argv, &o, P, USAGE_PARAMS);
     if (prc != 0)
         return prc > 0 ? 0 : 2;
-    if (!need(c, o.size, "--sector-size") || !need(c, o.out, "--out"))
+    if (!cz_bench_need(c, o.size, "--sector-size") || !cz_bench_need(c, o.out, "--out"))
         return 2;
     const cz_fc_shape *s = cz_bench_shape(o.size, c);
     uint8_t seed[32] = {0};
@@ -282,8 +270,8 @@ static int cmd_params(int argc, char **argv)
         lg++;
     printf("record: %.2f s; %zu constraints (%zu with the input rows, domain 2^%u), %zu inputs, "
            "%zu aux\n",
-           cz_bench_now() - t0, cz_r1cs_num_circuit_constraints(r), rows, lg,
-           cz_r1cs_num_inputs(r), cz_r1cs_num_aux(r));
+           cz_bench_now() - t0, cz_r1cs_num_circuit_constraints(r), rows, lg, cz_r1cs_num_inputs(r),
+           cz_r1cs_num_aux(r));
     fflush(stdout);
     t0 = cz_bench_now();
     if (write_renamed(path[0], wr_pce, r, c) != 0)
@@ -323,17 +311,21 @@ static void explain(const cz_fc_porep_dims *d, const cz_fc_c1 *c1, unsigned k, c
     cz_r1cs *nr;
     char msg[512] = "";
     if (record(&nr, d, c1, k, CZ_CS_NAMESPACES, msg, sizeof msg) != CZ_OK) {
-        fprintf(stderr, "cuzk-bench porep-prove: partition %u: constraint %zu is not satisfied "
-                        "(recording its namespaces failed: %s)\n", k, row, msg);
+        fprintf(stderr,
+                "cuzk-bench porep-prove: partition %u: constraint %zu is not satisfied "
+                "(recording its namespaces failed: %s)\n",
+                k, row, msg);
         return;
     }
     int rc = cz_r1cs_check(nr, w, n, pool, NULL, msg, sizeof msg);
     if (rc == CZ_ERR_UNSATISFIED)
         fprintf(stderr, "cuzk-bench porep-prove: partition %u: %s\n", k, msg);
     else
-        fprintf(stderr, "cuzk-bench porep-prove: partition %u: constraint %zu of the pre-compiled "
-                        "R1CS is not satisfied, but the circuit is (%s): the R1CS file is not "
-                        "this circuit's\n", k, row, cz_strerror(rc));
+        fprintf(stderr,
+                "cuzk-bench porep-prove: partition %u: constraint %zu of the pre-compiled "
+                "R1CS is not satisfied, but the circuit is (%s): the R1CS file is not "
+                "this circuit's\n",
+                k, row, cz_strerror(rc));
     cz_r1cs_free(nr);
 }
 
@@ -406,9 +398,11 @@ static int prove_partition(const prover *pv, unsigned k, uint8_t *out, double *s
            tm.msm_b_g2, t4 - t3);
     fflush(stdout);
     if (rc != CZ_OK) {
-        fprintf(stderr, "cuzk-bench %s: partition %u: the proof does not verify under the vk "
-                        "with the partition's public inputs (%s): wrong vk for these "
-                        "parameters?\n", c, k, cz_strerror(rc));
+        fprintf(stderr,
+                "cuzk-bench %s: partition %u: the proof does not verify under the vk "
+                "with the partition's public inputs (%s): wrong vk for these "
+                "parameters?\n",
+                c, k, cz_strerror(rc));
         return 1;
     }
     cz_groth16_proof_to_bytes(out, &proof);
@@ -442,9 +436,10 @@ static int cmd_porep_prove(int argc, char **argv)
         return prc > 0 ? 0 : 2;
     uint8_t prover_id[32];
     uint64_t sector_id, part = 0;
-    if (!need(c, o.c1, "--c1") || !need(c, o.params, "--params") ||
-        !need(c, o.prover_id, "--prover-id") || !need(c, o.sector_id, "--sector-id") ||
-        !need(c, o.out, "--out") || cz_bench_hex32(prover_id, o.prover_id, c, "--prover-id") != 0 ||
+    if (!cz_bench_need(c, o.c1, "--c1") || !cz_bench_need(c, o.params, "--params") ||
+        !cz_bench_need(c, o.prover_id, "--prover-id") ||
+        !cz_bench_need(c, o.sector_id, "--sector-id") || !cz_bench_need(c, o.out, "--out") ||
+        cz_bench_hex32(prover_id, o.prover_id, c, "--prover-id") != 0 ||
         cz_bench_u64(&sector_id, o.sector_id, c, "--sector-id") != 0 ||
         (o.partition && cz_bench_u64(&part, o.partition, c, "--partition") != 0))
         return 2;
@@ -487,13 +482,14 @@ static int cmd_porep_prove(int argc, char **argv)
                 (unsigned long long)part, c1.partitions);
         goto out;
     }
-    cz_fc_verify_opts vo = {.prover_id = prover_id, .sector_id = sector_id, .api = -1,
-                            .pool = pool};
+    cz_fc_verify_opts vo = {
+        .prover_id = prover_id, .sector_id = sector_id, .api = -1, .pool = pool};
     rc = cz_fc_vanilla_verify(&c1, &vo, err, sizeof err);
     if (rc != CZ_OK) {
-        fprintf(stderr, "cuzk-bench %s: %s: the vanilla proofs do not verify for prover %s, "
-                        "sector %llu: %s\n", c, o.c1, o.prover_id, (unsigned long long)sector_id,
-                err);
+        fprintf(stderr,
+                "cuzk-bench %s: %s: the vanilla proofs do not verify for prover %s, "
+                "sector %llu: %s\n",
+                c, o.c1, o.prover_id, (unsigned long long)sector_id, err);
         ret = rc == CZ_ERR_BAD_PROOF ? 1 : 2;
         goto out;
     }
@@ -516,12 +512,14 @@ static int cmd_porep_prove(int argc, char **argv)
         goto out;
     }
     printf("params %s: loaded in %.2f s (%s)\n", o.params, cz_bench_now() - t0,
-           o.check_params ? "every point checked" : "subgroup checks skipped, as bellperson's "
-                                                    "unchecked read");
+           o.check_params ? "every point checked"
+                          : "subgroup checks skipped, as bellperson's "
+                            "unchecked read");
     if (p.vk.n_ic != n_in || p.n_l != n_aux) {
-        fprintf(stderr, "cuzk-bench %s: --params %s: %zu inputs and %zu aux (IC and l points), "
-                        "the %s PoRep circuit has %zu and %zu: not its parameters\n", c,
-                o.params, p.vk.n_ic, p.n_l, t->shape->name, n_in, n_aux);
+        fprintf(stderr,
+                "cuzk-bench %s: --params %s: %zu inputs and %zu aux (IC and l points), "
+                "the %s PoRep circuit has %zu and %zu: not its parameters\n",
+                c, o.params, p.vk.n_ic, p.n_l, t->shape->name, n_in, n_aux);
         goto out;
     }
     const char *pce = o.pce;
@@ -545,9 +543,10 @@ static int cmd_porep_prove(int argc, char **argv)
         printf("no pce beside the parameters: circuit recorded in %.2f s\n", cz_bench_now() - t0);
     }
     if (cz_r1cs_num_inputs(r) != n_in || cz_r1cs_num_aux(r) != n_aux) {
-        fprintf(stderr, "cuzk-bench %s: pce %s: %zu inputs and %zu aux, the %s PoRep circuit has "
-                        "%zu and %zu: not its R1CS\n", c, pce, cz_r1cs_num_inputs(r),
-                cz_r1cs_num_aux(r), t->shape->name, n_in, n_aux);
+        fprintf(stderr,
+                "cuzk-bench %s: pce %s: %zu inputs and %zu aux, the %s PoRep circuit has "
+                "%zu and %zu: not its R1CS\n",
+                c, pce, cz_r1cs_num_inputs(r), cz_r1cs_num_aux(r), t->shape->name, n_in, n_aux);
         goto out;
     }
     const char *vk_path = o.vk;
@@ -596,8 +595,7 @@ static int cmd_porep_prove(int argc, char **argv)
     double sum = 0;
     for (unsigned i = 0; i < count; i++) {
         double s;
-        int prc2 = prove_partition(&pv, first + i, proofs + (size_t)i * CZ_GROTH16_PROOF_BYTES,
-                                   &s);
+        int prc2 = prove_partition(&pv, first + i, proofs + (size_t)i * CZ_GROTH16_PROOF_BYTES, &s);
         if (prc2 != 0) {
             ret = prc2;
             goto out;

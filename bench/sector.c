@@ -49,39 +49,30 @@ typedef struct {
 static int parse(int argc, char **argv, opts *o)
 {
     memset(o, 0, sizeof *o);
-    static const struct {
-        const char *flag;
-        size_t off;
-    } F[] = {
-        {"--sector-size", offsetof(opts, size)},   {"--data", offsetof(opts, data)},
-        {"--data-seed", offsetof(opts, data_seed)}, {"--prover-id", offsetof(opts, prover_id)},
-        {"--sector-id", offsetof(opts, sector_id)}, {"--ticket", offsetof(opts, ticket)},
-        {"--seed", offsetof(opts, seed)},           {"--registered-proof", offsetof(opts, proof_name)},
-        {"--out", offsetof(opts, out)},             {"--c1", offsetof(opts, c1)},
-        {"--vk", offsetof(opts, vk)},               {"--proof", offsetof(opts, proof)},
-        {"--comm-r", offsetof(opts, comm_r)},       {"--comm-d", offsetof(opts, comm_d)},
-        {"--porep-id", offsetof(opts, porep_id)},   {"--api-version", offsetof(opts, api)},
-        {"--porep-seed", offsetof(opts, porep_seed)}, {"--threads", offsetof(opts, threads)},
+    static const cz_bench_flag F[] = {
+        {"--sector-size", offsetof(opts, size), 0},
+        {"--data", offsetof(opts, data), 0},
+        {"--data-seed", offsetof(opts, data_seed), 0},
+        {"--prover-id", offsetof(opts, prover_id), 0},
+        {"--sector-id", offsetof(opts, sector_id), 0},
+        {"--ticket", offsetof(opts, ticket), 0},
+        {"--seed", offsetof(opts, seed), 0},
+        {"--registered-proof", offsetof(opts, proof_name), 0},
+        {"--out", offsetof(opts, out), 0},
+        {"--c1", offsetof(opts, c1), 0},
+        {"--vk", offsetof(opts, vk), 0},
+        {"--proof", offsetof(opts, proof), 0},
+        {"--comm-r", offsetof(opts, comm_r), 0},
+        {"--comm-d", offsetof(opts, comm_d), 0},
+        {"--porep-id", offsetof(opts, porep_id), 0},
+        {"--api-version", offsetof(opts, api), 0},
+        {"--porep-seed", offsetof(opts, porep_seed), 0},
+        {"--threads", offsetof(opts, threads), 0},
     };
-    for (int i = 1; i < argc; i++) {
-        size_t k = 0;
-        while (k < sizeof F / sizeof F[0] && strcmp(argv[i], F[k].flag) != 0)
-            k++;
-        if (k == sizeof F / sizeof F[0] || i + 1 >= argc) {
-            fprintf(stderr, "cuzk-bench %s: unknown or incomplete option '%s'\n", argv[0],
-                    argv[i]);
+    for (int i = 1; i < argc; i++)
+        if (cz_bench_take_flag(argc, argv, &i, F, sizeof F / sizeof F[0], 0, o, NULL))
             return -1;
-        }
-        *(const char **)((char *)o + F[k].off) = argv[++i];
-    }
     return 0;
-}
-
-static int need(const char *cmd, const char *v, const char *flag)
-{
-    if (v == NULL)
-        fprintf(stderr, "cuzk-bench %s: %s is required\n", cmd, flag);
-    return v != NULL;
 }
 
 int cz_bench_hex32(uint8_t out[32], const char *s, const char *cmd, const char *flag)
@@ -149,8 +140,10 @@ const cz_fc_shape *cz_bench_shape(const char *size, const char *cmd)
     if (s == NULL && cz_bench_u64(&bytes, size, cmd, "--sector-size") == 0)
         s = cz_fc_shape_by_size(bytes);
     if (s == NULL)
-        fprintf(stderr, "cuzk-bench %s: --sector-size %s: not 2KiB, 8MiB, 512MiB, 32GiB or "
-                        "64GiB (or their sizes in bytes)\n", cmd, size);
+        fprintf(stderr,
+                "cuzk-bench %s: --sector-size %s: not 2KiB, 8MiB, 512MiB, 32GiB or "
+                "64GiB (or their sizes in bytes)\n",
+                cmd, size);
     return s;
 }
 
@@ -164,14 +157,16 @@ static const cz_fc_proof_type *proof_type(const opts *o, const char *cmd)
     if (o->proof_name) {
         const cz_fc_proof_type *t = cz_fc_proof_by_name(o->proof_name);
         if (t == NULL) {
-            fprintf(stderr, "cuzk-bench %s: --registered-proof %s: no such registered seal "
-                            "proof (StackedDrg2KiBV1 .. StackedDrg64GiBV1_2_Feat_"
-                            "NonInteractivePoRep)\n", cmd, o->proof_name);
+            fprintf(stderr,
+                    "cuzk-bench %s: --registered-proof %s: no such registered seal "
+                    "proof (StackedDrg2KiBV1 .. StackedDrg64GiBV1_2_Feat_"
+                    "NonInteractivePoRep)\n",
+                    cmd, o->proof_name);
             return NULL;
         }
         if (s && t->shape != s) {
-            fprintf(stderr, "cuzk-bench %s: --registered-proof %s is for %s sectors, not %s\n",
-                    cmd, t->name, t->shape->name, s->name);
+            fprintf(stderr, "cuzk-bench %s: --registered-proof %s is for %s sectors, not %s\n", cmd,
+                    t->name, t->shape->name, s->name);
             return NULL;
         }
         return t;
@@ -223,7 +218,7 @@ static int sector_ids(cz_fc_sector *sec, const opts *o, const char *seed_flag, c
         } else if (g) {
             cz_prng_bytes(g, h[i].out, 32);
             h[i].out[31] &= 0x3f;
-        } else if (!need(cmd, NULL, h[i].flag)) {
+        } else if (!cz_bench_need(cmd, NULL, h[i].flag)) {
             return -1;
         }
     }
@@ -233,7 +228,7 @@ static int sector_ids(cz_fc_sector *sec, const opts *o, const char *seed_flag, c
         sec->sector_id = cz_prng_next(g) % 1000000;
         return 0;
     }
-    return need(cmd, NULL, "--sector-id") ? 0 : -1;
+    return cz_bench_need(cmd, NULL, "--sector-id") ? 0 : -1;
 }
 
 uint8_t *cz_bench_read_file(const char *path, size_t *len, const char *cmd)
@@ -283,7 +278,7 @@ static int cmd_seal(int argc, char **argv)
     const cz_fc_proof_type *t = proof_type(&o, "seal");
     cz_fc_sector sec = {.proof_type = t};
     if (t == NULL || sector_ids(&sec, &o, "--seed", "seal", NULL) != 0 ||
-        !need("seal", o.out, "--out"))
+        !cz_bench_need("seal", o.out, "--out"))
         return 2;
     if (o.data && o.data_seed) {
         fprintf(stderr, "cuzk-bench seal: --data and --data-seed exclude each other\n");
@@ -305,16 +300,20 @@ static int cmd_seal(int argc, char **argv)
         uint8_t *f = cz_bench_read_file(o.data, &n, "seal");
         if (f && n == t->shape->sector_size) { /* an unsealed sector file: Fr32-padded */
             if (cz_fc_fr32_unpad(raw, f, n) != CZ_OK) {
-                fprintf(stderr, "cuzk-bench seal: %s has the sector's size but is not Fr32-"
-                                "padded (a node's top two bits are set)\n", o.data);
+                fprintf(stderr,
+                        "cuzk-bench seal: %s has the sector's size but is not Fr32-"
+                        "padded (a node's top two bits are set)\n",
+                        o.data);
                 free(f), free(raw), free(padded);
                 return 2;
             }
         } else if (f == NULL || n > raw_len) {
             if (f)
-                fprintf(stderr, "cuzk-bench seal: %s has %zu bytes; a %s sector holds %zu raw "
-                                "bytes (or exactly %llu padded ones)\n", o.data, n,
-                        t->shape->name, raw_len, (unsigned long long)t->shape->sector_size);
+                fprintf(stderr,
+                        "cuzk-bench seal: %s has %zu bytes; a %s sector holds %zu raw "
+                        "bytes (or exactly %llu padded ones)\n",
+                        o.data, n, t->shape->name, raw_len,
+                        (unsigned long long)t->shape->sector_size);
             free(f), free(raw), free(padded);
             return 2;
         } else {
@@ -364,7 +363,7 @@ static int cmd_c1_synth(int argc, char **argv)
         return 2;
     const cz_fc_proof_type *t = proof_type(&o, "c1-synth");
     uint64_t seed = 1;
-    if (t == NULL || !need("c1-synth", o.out, "--out") ||
+    if (t == NULL || !cz_bench_need("c1-synth", o.out, "--out") ||
         (o.seed && cz_bench_u64(&seed, o.seed, "c1-synth", "--seed") != 0))
         return 2;
     cz_prng g;
@@ -410,7 +409,7 @@ static int overrides(cz_fc_verify_opts *v, uint8_t porep_id[32], const opts *o, 
 static int cmd_c1_verify(int argc, char **argv)
 {
     opts o;
-    if (parse(argc, argv, &o) != 0 || !need("c1-verify", o.c1, "--c1"))
+    if (parse(argc, argv, &o) != 0 || !cz_bench_need("c1-verify", o.c1, "--c1"))
         return 2;
     cz_fc_verify_opts v = {0};
     uint8_t porep_id[32], prover[32];
@@ -419,7 +418,7 @@ static int cmd_c1_verify(int argc, char **argv)
         return 2;
     if (o.prover_id) {
         if (cz_bench_hex32(prover, o.prover_id, "c1-verify", "--prover-id") != 0 ||
-            !need("c1-verify", o.sector_id, "--sector-id") ||
+            !cz_bench_need("c1-verify", o.sector_id, "--sector-id") ||
             cz_bench_u64(&sector_id, o.sector_id, "c1-verify", "--sector-id") != 0)
             return 2;
         v.prover_id = prover;
@@ -457,11 +456,12 @@ static int cmd_c1_verify(int argc, char **argv)
     double rss_read = peak_rss_mib();
     rc = cz_fc_vanilla_verify(&c1, &v, err, sizeof err);
     double t3 = cz_bench_now();
-    fprintf(stderr, "c1-verify %s: %zu bytes; file read %.3f s, parse and validate %.3f s "
-                    "(decoded %.1f MiB, peak RSS %.1f MiB), vanilla verification %.3f s "
-                    "(%llu threads)\n",
-            c1.proof_type->name, len, t1 - t0, t2 - t1, (double)c1.mem_bytes / 1048576.0,
-            rss_read, t3 - t2, (unsigned long long)threads);
+    fprintf(stderr,
+            "c1-verify %s: %zu bytes; file read %.3f s, parse and validate %.3f s "
+            "(decoded %.1f MiB, peak RSS %.1f MiB), vanilla verification %.3f s "
+            "(%llu threads)\n",
+            c1.proof_type->name, len, t1 - t0, t2 - t1, (double)c1.mem_bytes / 1048576.0, rss_read,
+            t3 - t2, (unsigned long long)threads);
     cz_fc_c1_free(&c1);
     cz_pool_free(v.pool);
     if (rc == CZ_OK) {
@@ -482,9 +482,9 @@ static int cmd_verify_seal(int argc, char **argv)
     if (parse(argc, argv, &o) != 0)
         return 2;
     const cz_fc_proof_type *t = proof_type(&o, c);
-    if (t == NULL || !need(c, o.vk, "--vk") || !need(c, o.proof, "--proof") ||
-        !need(c, o.comm_r, "--comm-r") || !need(c, o.comm_d, "--comm-d") ||
-        !need(c, o.seed, "--seed"))
+    if (t == NULL || !cz_bench_need(c, o.vk, "--vk") || !cz_bench_need(c, o.proof, "--proof") ||
+        !cz_bench_need(c, o.comm_r, "--comm-r") || !cz_bench_need(c, o.comm_d, "--comm-d") ||
+        !cz_bench_need(c, o.seed, "--seed"))
         return 2;
     cz_fc_seal_info info = {.proof_type = t};
     cz_fc_sector sec = {.proof_type = t};

@@ -26,37 +26,9 @@ bench=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fails=0
-t_last=$(date +%s.%N)
 
-# expect RC DESCRIPTION COMMAND...: the command's exit status must be RC.
-expect() {
-    local want=$1 what=$2
-    shift 2
-    local rc=0
-    "$@" >"$work/out" 2>"$work/err" || rc=$?
-    local now
-    now=$(date +%s.%N)
-    local dt
-    dt=$(awk -v a="$t_last" -v b="$now" 'BEGIN { printf "%.1f", b - a }')
-    t_last=$now
-    if [ "$rc" != "$want" ]; then
-        echo "FAIL: $what: exit $rc, expected $want (${dt} s)" >&2
-        sed 's/^/  | /' "$work/out" "$work/err" >&2
-        fails=$((fails + 1))
-    else
-        echo "ok   $what (exit $rc, ${dt} s)"
-    fi
-}
-# The last command's stdout must contain TEXT, or its stderr when 2.
-said() {
-    local f=$work/out
-    [ "${2:-}" = err ] && f=$work/err
-    if ! grep -q -- "$1" "$f"; then
-        echo "FAIL: expected '$1' in the ${2:-out}put" >&2
-        sed 's/^/  | /' "$f" >&2
-        fails=$((fails + 1))
-    fi
-}
+# shellcheck source=tests/oracle/cli_lib.sh
+. "$(dirname "$0")/cli_lib.sh"
 
 prover=e8$(printf '%062d' 0)
 ticket=$(printf '%064d' 3)
