@@ -3,6 +3,8 @@
  *     tests (tests/stacked_circuit.rs: base-2, base-8, sub 8/4, top 8/4/2
  *     over their 8-node test graphs) and of the 2KiB, 8MiB and 512MiB
  *     circuits (the facts' table, from cuzk's recordings);
+ *   - the same circuit for interactive, synthetic and non-interactive
+ *     challenges (sealed 2KiB C1s of each, NI's 13 partitions);
  *   - satisfied by sealed 2KiB and 8MiB sectors' C1s and by synthetic C1s
  *     of 2KiB, 8MiB and 512MiB; its inputs are cz_fc_public_inputs';
  *     the sanitizer builds (3-10x slower) keep to the 2KiB and test
@@ -235,7 +237,8 @@ static void check_c1(const cz_fc_c1 *c1, const cz_fc_sector *s, bool all_modes)
 static void test_sealed(void)
 {
     const char *names[] = {"StackedDrg2KiBV1_1", "StackedDrg2KiBV1",
-                           "StackedDrg2KiBV1_1_Feat_SyntheticPoRep", "StackedDrg8MiBV1_1"};
+                           "StackedDrg2KiBV1_1_Feat_SyntheticPoRep",
+                           "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", "StackedDrg8MiBV1_1"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         const cz_fc_proof_type *t = cz_fc_proof_by_name(names[i]);
         TF_CHECK(t != NULL);
