@@ -2,7 +2,9 @@
  *   - the shape: inputs and constraints of rust-fil-proofs' own circuit
  *     tests (tests/stacked_circuit.rs: base-2, base-8, sub 8/4, top 8/4/2
  *     over their 8-node test graphs) and of the 2KiB, 8MiB and 512MiB
- *     circuits (the facts' table, from cuzk's recordings);
+ *     circuits (the facts file's table, a model fitted to those tests),
+ *     32GiB's input and aux counts (cuzk's recording), and the facts
+ *     file's per-challenge breakdown part by part;
  *   - the same circuit for interactive, synthetic and non-interactive
  *     challenges (sealed 2KiB C1s of each, NI's 13 partitions);
  *   - satisfied by sealed 2KiB and 8MiB sectors' C1s and by synthetic C1s
@@ -21,6 +23,7 @@
 #include "cuzk/cs.h"
 #include "cuzk/err.h"
 #include "cuzk/filecoin.h"
+#include "filecoin/porep_circuit.h"
 #include "tf.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -77,6 +80,58 @@ static void test_counts(void)
     TF_CHECK(cz_fc_porep_dims_by_name(&d, "32GiB") == CZ_OK);
     TF_CHECK(cz_fc_porep_counts(&d, &n_in, &n_aux) == CZ_OK);
     TF_CHECK_MSG(n_in == 328 && n_aux == 130169893, "32GiB: %zu inputs, %zu aux", n_in, n_aux);
+}
+
+/* The facts file's per-challenge breakdown (its section 7, a model
+ * fitted to rust-fil-proofs' test counts): the header 571 constraints;
+ * a challenge's prefix = TreeD inclusion (45,382 per level + 2) + the 14
+ * parent columns + the challenge's 65; the label of layer l = 522,269 +
+ * the parents' bit decompositions (256 each: 6 in layer 1, 14 later); the
+ * suffix = encode 1 + TreeR inclusion + column hash + TreeC inclusion.
+ * Counted part by part (COUNT mode) for 2KiB and, outside the sanitizer
+ * builds, 32GiB's first challenge. */
+static void test_breakdown(void)
+{
+    static const struct {
+        const char *name;
+        size_t tree_d, columns, suffix;
+    } want[] = {
+        {"2KiB", 272294, 19222, 2501 - 65},
+        {"32GiB", 1361462, 82600, 11268 - 65},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        if (i > 0 && SANITIZED)
+            continue;
+        cz_fc_porep_dims d;
+        TF_CHECK(cz_fc_porep_dims_by_name(&d, want[i].name) == CZ_OK);
+        cz_cs *cs;
+        TF_CHECK(cz_cs_new(&cs, CZ_CS_COUNT, 0) == CZ_OK);
+        cz_porep_header h;
+        cz_porep_chal *st = malloc(sizeof *st);
+        cz_bool *scratch = malloc(CZ_POREP_SCRATCH_BITS * sizeof *scratch);
+        TF_CHECK(cz_porep_header_synth(cs, NULL, &h) == CZ_OK);
+        size_t n = cz_cs_num_constraints(cs), m;
+        TF_CHECK_MSG(n == 571, "%s: header %zu", want[i].name, n);
+        TF_CHECK(cz_porep_chal_prefix(cs, &d, &h, NULL, st) == CZ_OK);
+        m = cz_cs_num_constraints(cs);
+        TF_CHECK_MSG(m - n == want[i].tree_d + want[i].columns + 65, "%s: prefix %zu",
+                     want[i].name, m - n);
+        for (unsigned l = 1; l <= d.layers; l++) {
+            n = m;
+            TF_CHECK(cz_porep_chal_label(cs, &h, l, st, scratch) == CZ_OK);
+            m = cz_cs_num_constraints(cs);
+            TF_CHECK_MSG(m - n == 522269 + 256 * (l == 1 ? 6 : 14), "%s: label %u: %zu",
+                         want[i].name, l, m - n);
+        }
+        n = m;
+        TF_CHECK(cz_porep_chal_suffix(cs, &d, &h, NULL, st) == CZ_OK);
+        m = cz_cs_num_constraints(cs);
+        TF_CHECK_MSG(m - n == want[i].suffix, "%s: suffix %zu", want[i].name, m - n);
+        TF_CHECK(cz_cs_error(cs) == CZ_OK);
+        free(st);
+        free(scratch);
+        cz_cs_free(cs);
+    }
 }
 
 /* ------------------------------------------------------------- sectors --- */
@@ -373,6 +428,7 @@ int main(int argc, char **argv)
     atexit(free_shapes);
     static const tf_test tests[] = {
         TF_TEST(test_counts),
+        TF_TEST(test_breakdown),
         TF_TEST(test_sealed),
         TF_TEST(test_synthetic),
         TF_TEST(test_tampered),
