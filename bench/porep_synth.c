@@ -16,6 +16,7 @@
  * the witness and one vector — and once all three at once, as
  * cz_groth16_prove_start holds them.  Prints per partition witness_ms and
  * abc_ms, then the R1CS size, and the peak RSS. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,46 +43,43 @@ static long peak_rss_mib(void)
     return u.ru_maxrss / 1024;
 }
 
+typedef struct {
+    const char *size, *c1, *pce, *save, *partitions, *threads;
+} opts;
+
 int cz_bench_porep_synth(int argc, char **argv)
 {
-    const char *size = NULL, *c1_path = NULL, *pce = NULL, *save = NULL;
-    unsigned parts = 0, threads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+    static const cz_bench_flag F[] = {
+        {"--sector-size", offsetof(opts, size), 0}, {"--c1", offsetof(opts, c1), 0},
+        {"--pce", offsetof(opts, pce), 0},          {"--save-pce", offsetof(opts, save), 0},
+        {"--partitions", offsetof(opts, partitions), 0},
+        {"--threads", offsetof(opts, threads), 0},
+    };
+    opts o = {0};
     for (int i = 1; i < argc; i++) {
-        const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(f, "--help") || !strcmp(f, "-h")) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage();
             return 0;
         }
-        if (v == NULL) {
-            fprintf(stderr, "porep-synth: option '%s' needs a value\n", f);
-            return 2;
-        }
-        i++;
-        if (!strcmp(f, "--sector-size"))
-            size = v;
-        else if (!strcmp(f, "--c1"))
-            c1_path = v;
-        else if (!strcmp(f, "--pce"))
-            pce = v;
-        else if (!strcmp(f, "--save-pce"))
-            save = v;
-        else if (!strcmp(f, "--partitions"))
-            parts = (unsigned)strtoul(v, NULL, 10);
-        else if (!strcmp(f, "--threads"))
-            threads = (unsigned)strtoul(v, NULL, 10);
-        else {
-            fprintf(stderr, "porep-synth: unknown option '%s'\n", f);
+        if (cz_bench_take_flag(argc, argv, &i, F, sizeof F / sizeof F[0], 0, &o, NULL)) {
             usage();
             return 2;
         }
     }
+    const char *size = o.size, *c1_path = o.c1, *pce = o.pce, *save = o.save;
+    uint64_t parts64 = 0, threads64 = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
+    if ((o.partitions && cz_bench_u64(&parts64, o.partitions, "porep-synth", "--partitions")) ||
+        (o.threads && cz_bench_u64(&threads64, o.threads, "porep-synth", "--threads")))
+        return 2;
+    unsigned parts = parts64 > UINT32_MAX ? UINT32_MAX : (unsigned)parts64;
+    if (threads64 == 0 || threads64 > 1024) {
+        fprintf(stderr, "porep-synth: --threads must be 1 .. 1024\n");
+        return 2;
+    }
+    unsigned threads = (unsigned)threads64;
     const cz_fc_shape *sh = size ? cz_fc_shape_by_name(size) : NULL;
     if (sh == NULL && c1_path == NULL) {
         fprintf(stderr, "porep-synth: --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB or --c1 FILE\n");
-        return 2;
-    }
-    if (threads == 0 || threads > 1024) {
-        fprintf(stderr, "porep-synth: --threads must be 1 .. 1024\n");
         return 2;
     }
     char err[400] = "";
