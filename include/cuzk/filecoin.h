@@ -530,8 +530,8 @@ int cz_fc_porep_counts(const cz_fc_porep_dims *d, size_t *n_inputs, size_t *n_au
  * prefix and every (challenge, layer) label in parallel, then the
  * challenges' suffixes, each part writing its fixed slices of w in place.
  * No constraint is built.  The assignment equals the one every other mode
- * stores.  Besides w, memory is small: a ~120 KB scratch and a 10 KB state per thread and
- * ~10 KB per challenge.  CZ_OK, CZ_ERR_INVALID_ARG (w_len, k, shape),
+ * stores.  Besides w, memory is small: a ~120 KB scratch and a 10 KB
+ * state per thread, ~10 KB per challenge.  CZ_OK, CZ_ERR_INVALID_ARG (w_len, k, shape),
  * CZ_ERR_NOMEM, with err set. */
 int cz_fc_porep_witness(cz_fr *w, size_t w_len, const cz_fc_c1 *c1, unsigned k, cz_pool *pool,
                         char *err, size_t errlen);
