@@ -9,9 +9,12 @@
  *    data/README.md) listing the shape's sector size, their hashes start
  *    032d3138, ecd68364, 6babf46c, 82a357d2, 96f1b4a0, and the file lists
  *    no other stacked-proof-of-replication key. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cuzk/blake2b.h"
 #include "cuzk/err.h"
 #include "cuzk/filecoin.h"
 #include "formats/json.h"
@@ -142,4 +145,120 @@ static void published_names(void)
     free(text);
 }
 
-TF_MAIN(TF_TEST(identifiers), TF_TEST(published_names))
+/* A member's string value; NULL when absent. */
+static const char *string_of(const cz_json_value *entry, const char *key)
+{
+    const cz_json_value *m = cz_json_first(entry);
+    for (size_t i = 0; i < entry->n; i++, m = cz_json_next(m))
+        if (!strcmp(m->key, key) && m->type == CZ_JSON_STRING)
+            return m->str;
+    return NULL;
+}
+
+/* cz_fc_params_official: every entry of parameters.json, digest and sector
+ * size, and nothing else; lookups by name, a miss for an unknown one. */
+static void official_table(void)
+{
+    size_t len = 0;
+    char *text = read_parameters_json(&len);
+    if (text == NULL)
+        return;
+    cz_json_doc doc;
+    char err[256];
+    TF_CHECK_MSG(cz_json_parse(&doc, text, len, 8, err, sizeof err) == CZ_OK, "%s", err);
+    const cz_json_value *root = &doc.nodes[0];
+    TF_CHECK(root->n == cz_fc_params_official_count());
+    const cz_json_value *m = cz_json_first(root);
+    for (size_t i = 0; i < root->n; i++, m = cz_json_next(m)) {
+        const char *d = cz_fc_params_official_digest(m->key);
+        const char *want = string_of(m, "digest");
+        TF_CHECK_MSG(d && want && !strcmp(d, want), "%s: %s, parameters.json %s", m->key,
+                     d ? d : "none", want ? want : "none");
+        for (size_t k = 0; k < cz_fc_params_official_count(); k++) {
+            uint64_t ss;
+            const char *name = cz_fc_params_official(k, NULL, &ss);
+            if (!strcmp(name, m->key))
+                TF_CHECK_MSG(ss == sector_size_of(m), "%s: sector size", name);
+        }
+    }
+    TF_CHECK(cz_fc_params_official(cz_fc_params_official_count(), NULL, NULL) == NULL);
+    TF_CHECK(cz_fc_params_official_digest("v28-no-such-file.params") == NULL);
+    cz_json_free(&doc);
+    free(text);
+}
+
+/* cz_fc_params_check: a file is accepted by Filecoin's digest or by the
+ * param cache's generated list, refused otherwise with both named; the
+ * list is rewritten, a name's line replaced. */
+static void digest_check(void)
+{
+    char dir[] = "/tmp/cz_params_XXXXXX";
+    TF_CHECK(mkdtemp(dir) != NULL);
+    uint8_t b2[64] = {0};
+    bool insecure = true;
+    char err[700], hex[CZ_FC_DIGEST_HEX];
+    /* Filecoin's 2KiB .vk digest, as bytes */
+    const char *name = NULL, *digest = NULL;
+    for (size_t k = 0; k < cz_fc_params_official_count(); k++) {
+        name = cz_fc_params_official(k, &digest, NULL);
+        if (strstr(name, "032d3138") && strstr(name, ".vk"))
+            break;
+    }
+    for (int i = 0; i < 16; i++) {
+        unsigned v;
+        sscanf(digest + 2 * i, "%2x", &v);
+        b2[i] = (uint8_t)v;
+    }
+    cz_fc_params_digest_hex(hex, b2);
+    TF_CHECK(!strcmp(hex, digest));
+    TF_CHECK(cz_fc_params_check(dir, name, b2, &insecure, err, sizeof err) == CZ_OK && !insecure);
+    b2[0] ^= 1;
+    cz_fc_params_digest_hex(hex, b2);
+    int rc = cz_fc_params_check(dir, name, b2, &insecure, err, sizeof err);
+    TF_CHECK_MSG(rc == CZ_ERR_BAD_FORMAT && strstr(err, hex) && strstr(err, digest) &&
+                     strstr(err, "not listed"),
+                 "%s", err);
+    /* listed as generated: accepted, insecure; another digest listed: refused */
+    TF_CHECK(cz_fc_params_record_generated(dir, "other.params", "0123456789abcdef0123456789abcdef",
+                                           err, sizeof err) == CZ_OK);
+    TF_CHECK(cz_fc_params_record_generated(dir, name, "00000000000000000000000000000000", err,
+                                           sizeof err) == CZ_OK);
+    rc = cz_fc_params_check(dir, name, b2, &insecure, err, sizeof err);
+    TF_CHECK_MSG(rc == CZ_ERR_BAD_FORMAT && strstr(err, "00000000000000000000000000000000"), "%s",
+                 err);
+    TF_CHECK(cz_fc_params_record_generated(dir, name, hex, err, sizeof err) == CZ_OK);
+    TF_CHECK(cz_fc_params_check(dir, name, b2, &insecure, err, sizeof err) == CZ_OK && insecure);
+    char got[CZ_FC_DIGEST_HEX];
+    TF_CHECK(cz_fc_params_generated_digest(dir, "other.params", got, err, sizeof err) == CZ_OK &&
+             !strcmp(got, "0123456789abcdef0123456789abcdef"));
+    TF_CHECK(cz_fc_params_generated_digest(dir, "none.vk", got, err, sizeof err) ==
+             CZ_ERR_NOT_FOUND);
+    /* the list has one line per name, comments first */
+    char path[300], line[400];
+    snprintf(path, sizeof path, "%s/%s", dir, CZ_FC_GENERATED_DIGESTS);
+    FILE *f = fopen(path, "r");
+    unsigned lines = 0, comments = 0;
+    while (f && fgets(line, sizeof line, f))
+        line[0] == '#' ? comments++ : lines++;
+    if (f)
+        fclose(f);
+    TF_CHECK_MSG(lines == 2 && comments == 2, "%u lines, %u comments", lines, comments);
+    /* a file's digest */
+    snprintf(path, sizeof path, "%s/x", dir);
+    f = fopen(path, "wb");
+    fputs("abc", f);
+    fclose(f);
+    uint8_t d1[64], d2[64];
+    TF_CHECK(cz_fc_file_blake2b(path, d1, err, sizeof err) == CZ_OK);
+    cz_blake2b(d2, 64, NULL, 0, "abc", 3);
+    TF_CHECK(!memcmp(d1, d2, 64));
+    TF_CHECK(cz_fc_file_blake2b("/nonexistent/x", d1, err, sizeof err) == CZ_ERR_IO &&
+             strstr(err, "/nonexistent/x"));
+    unlink(path);
+    snprintf(path, sizeof path, "%s/%s", dir, CZ_FC_GENERATED_DIGESTS);
+    unlink(path);
+    rmdir(dir);
+}
+
+TF_MAIN(TF_TEST(identifiers), TF_TEST(published_names), TF_TEST(official_table),
+        TF_TEST(digest_check))

@@ -65,9 +65,10 @@ extern "C" {
 /* The engine's generated job ids are "job-<n>"; client ids may not begin
  * with this prefix, so the two can never collide. */
 #define CZ_JOB_ID_GENERATED "job-"
-/* Circuit ids of the built-in kinds ("synthetic-<L>-<P>"): registered
- * circuits cannot take them. */
+/* Circuit ids of the built-in kinds ("synthetic-<L>-<P>", "porep-<size>"):
+ * registered circuits cannot take them. */
 #define CZ_CIRCUIT_ID_SYNTHETIC "synthetic-"
+#define CZ_CIRCUIT_ID_POREP     "porep-"
 
 typedef enum {
     CZ_PRIO_LOW = 0,
@@ -135,6 +136,14 @@ typedef struct {
     unsigned finalizers;           /* 0: 1 */
     unsigned prover_threads;       /* threads of the CPU back end's pool (MSM,
                                       NTT, SpMV); 0: the number of CPUs */
+    unsigned synthesis_threads;    /* threads of the synthesis pool, shared by the
+                                      synthesis workers (a PoRep partition's
+                                      witness runs its challenges on it) and the
+                                      vanilla verification at submit; 0: the
+                                      number of CPUs */
+    const char *param_cache;       /* folder of Filecoin's parameter files under
+                                      their official names (CZ_KIND_POREP); NULL:
+                                      Filecoin kinds are refused.  Copied. */
     unsigned queue_depth;          /* bound of each queue between stages; 0: 2 */
     unsigned history;              /* finished jobs kept for await/status; 0: 1024 */
     uint64_t eviction_min_idle_ms; /* a circuit idle this long may be evicted */
@@ -185,9 +194,10 @@ void cz_engine_free(cz_engine *e);
 typedef enum {
     CZ_KIND_SYNTHETIC = 1, /* input: cz_job_synthetic */
     CZ_KIND_GROTH16 = 2,   /* input: cz_job_groth16 */
+    CZ_KIND_POREP = 3,     /* input: cz_job_porep */
 } cz_job_kind;
 
-/* "synthetic", "groth16"; "?" otherwise. */
+/* "synthetic", "groth16", "porep"; "?" otherwise. */
 const char *cz_job_kind_name(cz_job_kind k);
 
 /* The built-in synthetic circuit family (cuzk/synthetic.h): circuit.seed
@@ -216,6 +226,31 @@ typedef struct {
     uint32_t partitions;
 } cz_job_groth16;
 
+/* A PoRep Commit Phase 2 (SealCommitPhase2) as Curio asks for it: the C1
+ * (SealCommitPhase1Output JSON, raw or in Curio's wrapper {"SectorNum",
+ * "Phase1Out" base64, "SectorSize"}), the RegisteredSealProof number
+ * (0..19: StackedDrg 2KiB..64GiB V1, V1_1, V1_1 synthetic, V1_2 NI), the
+ * sector number and the miner's actor id (prover_id = cz_fc_prover_id).
+ * At submit the C1 is read into the request pool and checked: its
+ * registered proof is the request's, a wrapper's SectorNum / SectorSize
+ * are the request's, comm_r, comm_d and the seed are non-zero, and the
+ * vanilla proofs verify (cz_fc_vanilla_verify with the prover and sector
+ * ids) -- otherwise CZ_ERR_INVALID_ARG (CZ_ERR_BAD_FORMAT,
+ * CZ_ERR_NOT_CANONICAL for the reader's errors) naming what is wrong, and
+ * nothing is queued.  The circuit is "porep-<size>" ("porep-2k", "-8m",
+ * "-512m", "-32g", "-64g"), loaded from the param cache (see
+ * cz_engine_config.param_cache and docs/filecoin.md "Parameter files");
+ * each partition's witness must carry the public inputs verify_seal
+ * recomputes (checked) and its proof verifies under the .vk. */
+typedef struct {
+    uint64_t registered_proof;
+    uint64_t sector_size; /* 0: not given; else the registered proof's */
+    uint64_t sector_number;
+    uint64_t miner_id;
+    const uint8_t *c1;
+    size_t c1_len;
+} cz_job_porep;
+
 typedef struct {
     /* Idempotency key: 1 .. CZ_JOB_ID_MAX - 1 bytes of UTF-8 without control
      * characters, not beginning with CZ_JOB_ID_GENERATED; NULL: the engine
@@ -223,7 +258,7 @@ typedef struct {
     const char *id;
     cz_priority priority;
     cz_job_kind kind;
-    const void *input; /* cz_job_synthetic or cz_job_groth16 */
+    const void *input; /* cz_job_synthetic, cz_job_groth16 or cz_job_porep */
     /* A synchronous caller (the Prove RPC): when its watch leaves because
      * the client went away (cz_engine_unwatch, client_gone) and no other
      * watch remains, the job is cancelled, unless it was also submitted

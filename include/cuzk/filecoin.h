@@ -563,6 +563,41 @@ size_t cz_fc_porep_params_identifier(char *out, size_t n, const cz_fc_shape *s);
 #define CZ_FC_PARAMS_NAME 160
 void cz_fc_porep_params_name(char out[CZ_FC_PARAMS_NAME], const cz_fc_shape *s);
 
+/* Digests of parameter files.  Filecoin's parameters.json publishes, per
+ * file name, the first 16 bytes of the file's BLAKE2b-512 as 32 hex digits
+ * (filecoin-proofs param.rs); the table here is its v28 copy
+ * (data/parameters.json, tested equal).  A param cache may also hold
+ * INSECURE files made by `cuzk-bench params`, listed in its file
+ * CZ_FC_GENERATED_DIGESTS, one line "<32 hex digits>  <file name>" each
+ * ('#' lines are comments).  A file is accepted when its digest is
+ * Filecoin's for its name or the one the list gives for it. */
+#define CZ_FC_DIGEST_HEX        33 /* 32 hex digits and the NUL */
+#define CZ_FC_GENERATED_DIGESTS "cuzk-generated.digests"
+size_t cz_fc_params_official_count(void);
+/* Entry i (sorted by name) of the table: its name, digest and sector size;
+ * NULL past the end. */
+const char *cz_fc_params_official(size_t i, const char **digest, uint64_t *sector_size);
+/* The digest parameters.json lists for a file name, NULL if none. */
+const char *cz_fc_params_official_digest(const char *file_name);
+void cz_fc_params_digest_hex(char out[CZ_FC_DIGEST_HEX], const uint8_t blake2b[64]);
+/* BLAKE2b-512 of a whole file, read in 1 MiB chunks.  CZ_OK, CZ_ERR_IO,
+ * CZ_ERR_NOMEM, with err set. */
+int cz_fc_file_blake2b(const char *path, uint8_t out[64], char *err, size_t errlen);
+/* The digest dir's list gives file_name: CZ_OK, CZ_ERR_NOT_FOUND (no list,
+ * or not in it), CZ_ERR_IO, CZ_ERR_BAD_FORMAT (a list over 1 MiB). */
+int cz_fc_params_generated_digest(const char *dir, const char *file_name,
+                                  char out[CZ_FC_DIGEST_HEX], char *err, size_t errlen);
+/* Lists file_name with digest in dir's list (its line replaced if there;
+ * the list rewritten under a temporary name and renamed).  CZ_OK, CZ_ERR_IO. */
+int cz_fc_params_record_generated(const char *dir, const char *file_name,
+                                  const char digest[CZ_FC_DIGEST_HEX], char *err, size_t errlen);
+/* Accepts file dir/file_name of digest blake2b: CZ_OK with *insecure false
+ * (Filecoin's digest) or true (the generated list's); otherwise
+ * CZ_ERR_BAD_FORMAT with err naming the file, its digest and the expected
+ * ones (CZ_ERR_IO when the list cannot be read). */
+int cz_fc_params_check(const char *dir, const char *file_name, const uint8_t blake2b[64],
+                       bool *insecure, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

@@ -123,6 +123,20 @@ int cz_groth16_params_read_mem(cz_groth16_params *p, const uint8_t *data, size_t
  * CZ_ERR_IO when the file cannot be opened or mapped. */
 int cz_groth16_params_read_file(cz_groth16_params *p, const char *path, unsigned flags,
                                 cz_pool *pool, char *err, size_t errlen);
+/* The reader's options: flags as above, pool for the point decoding, alloc
+ * for the block (class CZ_BUF_PARAMS; NULL: malloc; cz_groth16_params_free
+ * gives it back there), and blake2b (NULL: none) receiving the BLAKE2b-512
+ * of the whole file, computed on a thread of its own while the points are
+ * decoded (Filecoin's parameters.json lists the first 16 bytes of it, as
+ * 32 hex digits). */
+typedef struct {
+    unsigned flags;
+    cz_pool *pool;
+    const cz_allocator *alloc;
+    uint8_t *blake2b; /* 64 bytes */
+} cz_params_read_opts;
+int cz_groth16_params_read_file_ex(cz_groth16_params *p, const char *path,
+                                   const cz_params_read_opts *o, char *err, size_t errlen);
 /* Streams the .params encoding.  CZ_OK or CZ_ERR_IO / CZ_ERR_INVALID_ARG
  * (a count above UINT32_MAX). */
 int cz_groth16_params_write(FILE *f, const cz_groth16_params *p);

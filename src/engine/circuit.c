@@ -77,71 +77,13 @@ int cz_eng_reserve(cz_engine *e, uint64_t bytes, const cz_wait_key *key, const a
     return rc;
 }
 
-static const cz_buf_tag PARAMS_TAG = {0, UINT32_MAX, "params"};
-
-/* Records the synthetic circuit and runs its insecure setup.  Every byte
- * the load can reach (3x the CSR bound while recording, then the parameter
- * block and the setup's temporaries, all bounded before recording) is
- * reserved in ONE request, then shrunk to what stays: a load never holds
- * part of the budget while it waits for more, so loads and partitions
- * cannot wait on each other.  Without e->mu. */
-static int load_synthetic(cz_engine *e, circuit *c, const job *j)
-{
-    cz_synthetic shape = j->syn.circuit;
-    shape.seed = 0;
-    cz_wait_key key = {(int)j->prio, j->seq, 0};
-    uint64_t est = 3 * cz_synthetic_r1cs_bytes(&shape);
-    size_t n_in = 1 + shape.n_public, n_aux = cz_synthetic_num_aux(&shape), bblock, btemp;
-    cz_groth16_setup_sizes_bound(n_in, n_aux, (size_t)1 << shape.log_rows, CZ_GROTH16_BELLPERSON,
-                                 &bblock, &btemp);
-    uint64_t total = est + cz_mem_charge(bblock) + cz_mem_charge(btemp);
-    uint64_t room = cz_budget_total(e->budget) - cz_resv_size(e->request_pool);
-    if (total > room) {
-        cz_msgf(c->load_msg, sizeof c->load_msg,
-                "loading %s needs %llu bytes, but the memory budget less the request pool is "
-                "%llu bytes",
-                c->id, (unsigned long long)total, (unsigned long long)room);
-        return CZ_ERR_TOO_BIG;
-    }
-    int rc = cz_eng_reserve(e, total, &key, &j->cancel, &c->resv, c->load_msg, sizeof c->load_msg);
-    if (rc != CZ_OK)
-        return rc;
-    cz_cs *cs;
-    rc = cz_cs_new(&cs, CZ_CS_RECORD, 0);
-    if (rc == CZ_OK) {
-        cz_synthetic_synthesize(cs, &shape, 0);
-        rc = cz_cs_finish(cs, &c->own_r1cs);
-        cz_cs_free(cs);
-    }
-    if (rc != CZ_OK) {
-        cz_msgf(c->load_msg, sizeof c->load_msg, "recording %s failed: %s", c->id, cz_strerror(rc));
-        return rc;
-    }
-    cz_resv_allocator_init(&c->ra, c->resv, &PARAMS_TAG);
-    uint8_t seed[32] = {0}; /* the id's bytes (truncated): one key per shape */
-    memcpy(seed, c->id, strnlen(c->id, sizeof seed));
-    rc = cz_groth16_setup_ex(&c->own_params, c->own_r1cs, seed, CZ_GROTH16_BELLPERSON, e->pool,
-                             &c->ra.a);
-    if (rc != CZ_OK) {
-        cz_msgf(c->load_msg, sizeof c->load_msg, "setup of %s failed: %s", c->id, cz_strerror(rc));
-        return rc;
-    }
-    /* keep the parameters' buffer and the recorded R1CS (untracked memory,
-     * covered by the reservation) */
-    uint64_t unused = cz_resv_size(c->resv) - cz_resv_used(c->resv);
-    uint64_t keep = cz_r1cs_mem_bytes(c->own_r1cs);
-    if (unused > keep)
-        cz_resv_shrink(c->resv, unused - keep);
-    c->params = &c->own_params;
-    c->r1cs = c->own_r1cs;
-    return CZ_OK;
-}
+const cz_buf_tag cz_eng_params_tag = {0, UINT32_MAX, "params"};
 
 circuit *cz_eng_circuit_acquire(cz_engine *e, job *j, int *rc, char *msg, size_t msglen)
 {
     pthread_mutex_lock(&e->mu);
     circuit *c = cz_eng_find_circuit(e, j->circuit_id);
-    if (c == NULL && j->kind == CZ_KIND_GROTH16) {
+    if (c == NULL && j->k->load == NULL) {
         pthread_mutex_unlock(&e->mu);
         *rc = CZ_ERR_NOT_FOUND;
         cz_msgf(msg, msglen, "circuit %s is not registered", j->circuit_id);
@@ -161,7 +103,7 @@ circuit *cz_eng_circuit_acquire(cz_engine *e, job *j, int *rc, char *msg, size_t
         c->next = e->circuits;
         e->circuits = c;
         pthread_mutex_unlock(&e->mu);
-        int lrc = load_synthetic(e, c, j);
+        int lrc = j->k->load(e, c, j);
         if (lrc == CZ_OK)
             lrc = cz_groth16_pvk_prepare(&c->pvk, &c->params->vk);
         pthread_mutex_lock(&e->mu);
@@ -309,23 +251,6 @@ size_t cz_engine_circuits(cz_engine *e, cz_engine_circuit_info *out, size_t max)
     return n;
 }
 
-/* "synthetic-<L>-<P>" in its one canonical spelling (decimal, no sign,
- * space or leading zero: the id jobs use) -> its shape; false otherwise. */
-static bool parse_synthetic_id(const char *id, cz_synthetic *s)
-{
-    unsigned l, p;
-    char tail, canon[CZ_JOB_ID_MAX];
-    if (sscanf(id, CZ_CIRCUIT_ID_SYNTHETIC "%u-%u%c", &l, &p, &tail) != 2)
-        return false;
-    snprintf(canon, sizeof canon, "%s%u-%u", CZ_CIRCUIT_ID_SYNTHETIC, l, p);
-    if (strcmp(canon, id) != 0)
-        return false;
-    memset(s, 0, sizeof *s);
-    s->log_rows = l;
-    s->n_public = p;
-    return cz_synthetic_check(s, NULL, 0) == CZ_OK;
-}
-
 int cz_engine_preload(cz_engine *e, const char *id, bool *already, char *err, size_t errlen)
 {
     if (already)
@@ -341,29 +266,35 @@ int cz_engine_preload(cz_engine *e, const char *id, bool *already, char *err, si
             *already = true;
         return CZ_OK;
     }
-    if (e->cfg.no_synthetic &&
-        strncmp(id, CZ_CIRCUIT_ID_SYNTHETIC, strlen(CZ_CIRCUIT_ID_SYNTHETIC)) == 0) {
-        cz_msgf(err, errlen, "preload: the built-in synthetic kind is turned off here");
-        return CZ_ERR_UNSUPPORTED;
-    }
     /* a private job record drives the load like a job's first partition */
     job *j = calloc(1, sizeof *j);
     if (j == NULL)
         return CZ_ERR_NOMEM;
-    if (!parse_synthetic_id(id, &j->syn.circuit)) {
+    for (const cz_eng_kind *const *k = cz_eng_kinds; *k && !j->k; k++)
+        if ((*k)->circuit_prefix && !strncmp(id, (*k)->circuit_prefix, strlen((*k)->circuit_prefix)))
+            j->k = *k;
+    char why[256] = "";
+    int rc = CZ_ERR_NOT_FOUND;
+    if (j->k == NULL)
+        snprintf(why, sizeof why,
+                 "%s is neither a registered circuit nor one a kind loads (synthetic-<log "
+                 "rows>-<public inputs>, porep-2k .. porep-64g)",
+                 id);
+    else
+        rc = j->k->of_circuit(e, id, j, why, sizeof why);
+    if (rc != CZ_OK) {
+        cz_msgf(err, errlen, "preload: %s", why[0] ? why : cz_strerror(rc));
+        if (j->k)
+            j->k->release(j);
         free(j);
-        cz_msgf(err, errlen,
-                "preload: %s is neither registered nor a synthetic circuit id "
-                "(synthetic-<log rows>-<public inputs>, decimal)",
-                id);
-        return CZ_ERR_NOT_FOUND;
+        return rc;
     }
-    j->kind = CZ_KIND_SYNTHETIC;
+    j->kind = j->k->kind;
     j->prio = CZ_PRIO_CRITICAL;
     atomic_init(&j->cancel, 0);
     snprintf(j->circuit_id, sizeof j->circuit_id, "%s", id);
-    int rc;
     c = cz_eng_circuit_acquire(e, j, &rc, err, errlen);
+    j->k->release(j);
     free(j);
     if (c == NULL)
         return rc;

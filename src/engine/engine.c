@@ -108,6 +108,8 @@ static void defaults(cz_engine_config *c)
         c->rss_sample_ms = 1000;
     if (c->prover_threads == 0)
         c->prover_threads = (unsigned)ncpu;
+    if (c->synthesis_threads == 0)
+        c->synthesis_threads = (unsigned)ncpu;
     if (c->max_jobs == 0)
         c->max_jobs = 256;
     if (c->max_partitions == 0)
@@ -165,7 +167,7 @@ int cz_engine_new(cz_engine **out, const cz_engine_config *cfg, char *err, size_
     cz_engine_config c = cfg ? *cfg : (cz_engine_config){0};
     defaults(&c);
     if (c.synthesis_workers > 1024 || c.finalizers > 1024 || c.prover_workers > 64 ||
-        c.prover_threads > 1024 || c.queue_depth > 1u << 20) {
+        c.prover_threads > 1024 || c.synthesis_threads > 1024 || c.queue_depth > 1u << 20) {
         cz_msgf(err, errlen, "engine: a worker count or queue depth is out of range");
         return CZ_ERR_INVALID_ARG;
     }
@@ -218,6 +220,11 @@ int cz_engine_new(cz_engine **out, const cz_engine_config *cfg, char *err, size_
     }
     if (rc == CZ_OK && c.prover_threads > 1)
         rc = cz_pool_new(&e->pool, c.prover_threads - 1);
+    if (rc == CZ_OK && c.synthesis_threads > 1)
+        rc = cz_pool_new(&e->synth_pool, c.synthesis_threads - 1);
+    if (rc == CZ_OK && c.param_cache && !(e->param_cache = strdup(c.param_cache)))
+        rc = CZ_ERR_NOMEM;
+    e->cfg.param_cache = e->param_cache;
     if (rc != CZ_OK) {
         cz_msgf(err, errlen, "engine: %s", cz_strerror(rc));
         cz_engine_free(e);
@@ -323,6 +330,8 @@ void cz_engine_free(cz_engine *e)
     }
     cz_resv_release(e->request_pool);
     cz_pool_free(e->pool);
+    cz_pool_free(e->synth_pool);
+    free(e->param_cache);
     cz_budget_free(e->budget);
     free(e->index);
     for (unsigned d = 0; e->dev_mu && d < e->n_dev; d++)

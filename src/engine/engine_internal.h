@@ -7,6 +7,7 @@
  *   circuit.c  the circuit cache: loading, pinning, eviction, registration
  *   worker.c   the stages: synthesis, prove_start, prove_finish workers
  *   backend.c  the CPU and CUDA back ends
+ *   kind*.c    the job kinds (kind.h): synthetic, groth16, porep
  *
  * Locking: e->mu guards jobs, queues, the circuit cache and the counters
  * (functions named _locked expect it held); e->tl_mu the timeline. */
@@ -20,6 +21,7 @@
 #include <time.h>
 
 #include "cuzk/engine.h"
+#include "engine/kind.h"
 #include "util/clock.h"
 
 
@@ -58,10 +60,9 @@ typedef struct job {
     uint8_t digest[32]; /* what determines its proofs (job.c) */
     cz_priority prio;
     cz_job_kind kind;
-    cz_job_synthetic syn;
+    const cz_eng_kind *k;
+    void *in; /* the kind's decoded input (k->release frees it) */
     char circuit_id[CZ_JOB_ID_MAX];
-    cz_fr *w; /* CZ_KIND_GROTH16: partitions x n_w, from the request pool */
-    size_t n_w;
     uint32_t n_parts, next_part, done, in_flight;
     cz_job_state state;
     int finished;
@@ -105,7 +106,9 @@ struct cz_engine {
     unsigned n_dev;
     pthread_mutex_t *dev_mu;
     cz_budget *budget;
-    cz_pool *pool;
+    cz_pool *pool;       /* the prover's (prover_threads) */
+    cz_pool *synth_pool; /* synthesis and vanilla verification (synthesis_threads) */
+    char *param_cache;   /* cfg.param_cache's copy; NULL: none */
     pthread_mutex_t mu;
     pthread_cond_t cv_work, cv_prove, cv_final, cv_space, cv_done, cv_circuit, cv_api;
     bool stop;
@@ -208,6 +211,8 @@ void cz_eng_notice_push_locked(cz_engine *e, notice *n);
 cz_job_watch *cz_eng_watches_take_locked(cz_engine *e, job *j);
 
 /* circuit.c */
+/* Tag of a circuit's parameter and R1CS buffers. */
+extern const cz_buf_tag cz_eng_params_tag;
 circuit *cz_eng_find_circuit(cz_engine *e, const char *id); /* caller holds e->mu */
 /* Frees what a loaded (or failed) circuit holds; not the record.  Without
  * e->mu. */

@@ -18,15 +18,21 @@ const char *cz_job_state_name(cz_job_state s)
     return (unsigned)s < 5 ? n[s] : "?";
 }
 
+const cz_eng_kind *const cz_eng_kinds[] = {&cz_eng_kind_synthetic, &cz_eng_kind_groth16,
+                                           &cz_eng_kind_porep, NULL};
+
+const cz_eng_kind *cz_eng_kind_of(cz_job_kind k)
+{
+    for (const cz_eng_kind *const *p = cz_eng_kinds; *p; p++)
+        if ((*p)->kind == k)
+            return *p;
+    return NULL;
+}
+
 const char *cz_job_kind_name(cz_job_kind k)
 {
-    switch (k) {
-    case CZ_KIND_SYNTHETIC:
-        return "synthetic";
-    case CZ_KIND_GROTH16:
-        return "groth16";
-    }
-    return "?";
+    const cz_eng_kind *kd = cz_eng_kind_of(k);
+    return kd ? kd->name : "?";
 }
 
 /* ----------------------------------------------------------------- ids --- */
@@ -135,7 +141,8 @@ job *cz_eng_find_job(cz_engine *e, const char *id) { return index_find(e, id); }
 
 void cz_eng_job_free(job *j)
 {
-    cz_mem_free(j->w);
+    if (j->k)
+        j->k->release(j);
     free(j->proofs);
     free(j->ev_submit);
     free(j->ev_start);
@@ -226,8 +233,7 @@ void cz_eng_job_check_end(cz_engine *e, job *j)
     }
     e->n_live--;
     e->live_parts -= j->n_parts;
-    cz_mem_free(j->w); /* the input goes back to the request pool */
-    j->w = NULL;
+    j->k->release(j); /* the input goes back to the request pool */
     if (j->state != CZ_JOB_COMPLETED) {
         free(j->proofs);
         j->proofs = NULL;
@@ -268,8 +274,8 @@ void cz_eng_job_check_end(cz_engine *e, job *j)
 /* ---------------------------------------------------------- submission --- */
 
 /* The digest of what determines a job's proofs, and the kind's checks:
- * j's shape (circuit id, partitions, n_w) is filled in.  Without e->mu
- * except for the registered circuit's lookup. */
+ * j's kind and shape (circuit id, partitions) are filled in.  Without e->mu
+ * (the kind may take it for a lookup). */
 static int check_request(cz_engine *e, const cz_job_request *req, job *j, char *err, size_t errlen)
 {
     if ((unsigned)req->priority > CZ_PRIO_CRITICAL) {
@@ -287,117 +293,19 @@ static int check_request(cz_engine *e, const cz_job_request *req, job *j, char *
         cz_msgf(err, errlen, "job: no input");
         return CZ_ERR_INVALID_ARG;
     }
+    j->k = cz_eng_kind_of(req->kind);
+    if (j->k == NULL) {
+        cz_msgf(err, errlen, "job: unknown kind %d", (int)req->kind);
+        return CZ_ERR_INVALID_ARG;
+    }
     cz_sha256_ctx h;
     cz_sha256_init(&h);
     cz_sha256_update(&h, "cuzk job v1", 11);
     cz_sha256_update_u64(&h, (uint64_t)req->kind);
-    if (req->kind == CZ_KIND_SYNTHETIC) {
-        const cz_job_synthetic *s = req->input;
-        if (e->cfg.no_synthetic) {
-            cz_msgf(err, errlen, "job: the built-in synthetic kind is turned off here");
-            return CZ_ERR_UNSUPPORTED;
-        }
-        int rc = cz_synthetic_check(&s->circuit, err, errlen);
-        if (rc != CZ_OK)
-            return rc;
-        if (s->partitions < 1 || s->partitions > 1024) {
-            cz_msgf(err, errlen, "job: %u partitions (need 1 to 1024)", s->partitions);
-            return CZ_ERR_INVALID_ARG;
-        }
-        j->syn = *s;
-        j->n_parts = s->partitions;
-        snprintf(j->circuit_id, sizeof j->circuit_id, "%s%u-%u", CZ_CIRCUIT_ID_SYNTHETIC,
-                 s->circuit.log_rows, s->circuit.n_public);
-        cz_sha256_update_u64(&h, s->circuit.log_rows);
-        cz_sha256_update_u64(&h, s->circuit.n_public);
-        cz_sha256_update_u64(&h, s->circuit.seed);
-        cz_sha256_update_u64(&h, s->partitions);
+    int rc = j->k->check(e, req, j, &h, err, errlen);
+    if (rc == CZ_OK)
         cz_sha256_final(&h, j->digest);
-        return CZ_OK;
-    }
-    if (req->kind == CZ_KIND_GROTH16) {
-        const cz_job_groth16 *g = req->input;
-        if (g->circuit == NULL || strlen(g->circuit) >= CZ_JOB_ID_MAX ||
-            (g->w == NULL) == (g->w_le == NULL) || g->n_w == 0 || g->partitions < 1 ||
-            g->partitions > 1024) {
-            cz_msgf(err, errlen,
-                    "job: a groth16 job needs a circuit id, one witness (values or "
-                    "encodings) and 1 to 1024 partitions");
-            return CZ_ERR_INVALID_ARG;
-        }
-        pthread_mutex_lock(&e->mu);
-        circuit *c = cz_eng_find_circuit(e, g->circuit);
-        size_t need =
-            c && c->registered ? cz_r1cs_num_inputs(c->r1cs) + cz_r1cs_num_aux(c->r1cs) : 0;
-        pthread_mutex_unlock(&e->mu);
-        if (c == NULL || !c->registered) {
-            cz_msgf(err, errlen, "job: circuit %s is not registered", g->circuit);
-            return CZ_ERR_NOT_FOUND;
-        }
-        if (need != g->n_w) {
-            cz_msgf(err, errlen, "job: the witness has %zu values, circuit %s needs %zu", g->n_w,
-                    g->circuit, need);
-            return CZ_ERR_INVALID_ARG;
-        }
-        snprintf(j->circuit_id, sizeof j->circuit_id, "%s", g->circuit);
-        j->n_w = g->n_w;
-        j->n_parts = g->partitions;
-        size_t n = (size_t)g->partitions * g->n_w;
-        cz_sha256_update(&h, g->circuit, strlen(g->circuit) + 1);
-        cz_sha256_update_u64(&h, g->n_w);
-        cz_sha256_update_u64(&h, g->partitions);
-        if (g->w_le) {
-            cz_sha256_update(&h, g->w_le, 32 * n);
-        } else {
-            uint8_t b[32];
-            for (size_t i = 0; i < n; i++) {
-                cz_fr_to_bytes_le(b, &g->w[i]);
-                cz_sha256_update(&h, b, 32);
-            }
-        }
-        cz_sha256_final(&h, j->digest);
-        return CZ_OK;
-    }
-    cz_msgf(err, errlen, "job: unknown kind %d", (int)req->kind);
-    return CZ_ERR_INVALID_ARG;
-}
-
-/* The kind's input into the request pool (outside e->mu): a groth16
- * job's witness, decoded and checked when it comes as encodings. */
-static int copy_input(cz_engine *e, const cz_job_request *req, job *j, char *err, size_t errlen)
-{
-    if (req->kind != CZ_KIND_GROTH16)
-        return CZ_OK;
-    const cz_job_groth16 *g = req->input;
-    size_t n = (size_t)g->partitions * g->n_w, bytes = n * sizeof(cz_fr);
-    uint64_t pool = cz_resv_size(e->request_pool);
-    if (cz_mem_charge(bytes) > pool) {
-        cz_msgf(err, errlen, "job: the witness (%zu bytes) is larger than the whole request pool "
-                             "(%llu bytes)", bytes, (unsigned long long)pool);
-        return CZ_ERR_TOO_BIG;
-    }
-    cz_buf_tag tag = {j->seq, UINT32_MAX, "queued"};
-    if (cz_mem_alloc((void **)&j->w, e->request_pool, CZ_BUF_INPUT, bytes, &tag, NULL, 0) !=
-        CZ_OK) {
-        cz_msgf(err, errlen,
-                "job: the request pool has %llu of %llu bytes free, the witness needs %zu: "
-                "retry when queued jobs have finished",
-                (unsigned long long)(pool - cz_resv_used(e->request_pool)),
-                (unsigned long long)pool, bytes);
-        return CZ_ERR_LIMIT;
-    }
-    if (g->w) {
-        memcpy(j->w, g->w, bytes);
-        return CZ_OK;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (cz_fr_from_bytes_le(&j->w[i], g->w_le + 32 * i) != CZ_OK) {
-            cz_msgf(err, errlen, "job: witness value %zu (partition %zu, index %zu) is not below "
-                                 "the scalar field modulus", i, i / g->n_w, i % g->n_w);
-            return CZ_ERR_NOT_CANONICAL;
-        }
-    }
-    return CZ_OK;
+    return rc;
 }
 
 /* Removes a job that never got admitted.  Caller holds e->mu. */
@@ -522,7 +430,7 @@ int cz_engine_submit(cz_engine *e, const cz_job_request *req, char id_out[CZ_JOB
     e->n_api++;
     pthread_mutex_unlock(&e->mu);
 
-    rc = copy_input(e, req, j, err, errlen);
+    rc = j->k->admit ? j->k->admit(e, req, j, err, errlen) : CZ_OK;
 
     pthread_mutex_lock(&e->mu);
     j->admitting = false;

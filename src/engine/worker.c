@@ -35,43 +35,6 @@ static void part_fail(cz_engine *e, part *p, int rc, const char *msg)
     cz_eng_part_drop(e, p);
 }
 
-/* The partition's witness into p->w.  SYNTHETIC: witness-only synthesis
- * (the cs keeps its own copy of the assignment until it is freed: the
- * reservation includes it).  GROTH16: the client's assignment, which must
- * satisfy the circuit (checked row by row when the circuit has a C matrix:
- * a failure names the constraint instead of surfacing later as a proof
- * that does not verify). */
-static int synthesize(cz_engine *e, const job *j, part *p, char *msg, size_t msglen)
-{
-    if (j->kind == CZ_KIND_GROTH16) {
-        memcpy(p->w, j->w + (size_t)p->idx * j->n_w, j->n_w * sizeof(cz_fr));
-        if (p->c->params->flavor == CZ_GROTH16_SNARKJS)
-            return CZ_OK; /* no C matrix to check against: verification will */
-        char why[200];
-        int rc = cz_r1cs_check(p->c->r1cs, p->w, p->n_w, e->pool, NULL, why, sizeof why);
-        if (rc == CZ_ERR_UNSATISFIED)
-            cz_msgf(msg, msglen, "the witness of partition %u does not satisfy circuit %s: %s",
-                    p->idx, j->circuit_id, why);
-        else if (rc != CZ_OK)
-            cz_msgf(msg, msglen, "checking the witness of partition %u failed: %s", p->idx,
-                    cz_strerror(rc));
-        return rc;
-    }
-    cz_cs *cs;
-    int rc = cz_cs_new(&cs, CZ_CS_WITNESS, 0);
-    if (rc == CZ_OK) {
-        rc = cz_synthetic_synthesize(cs, &j->syn.circuit, p->idx);
-        if (rc == CZ_OK && cz_cs_num_inputs(cs) + cz_cs_num_aux(cs) != p->n_w)
-            rc = CZ_ERR_BAD_FORMAT;
-        if (rc == CZ_OK)
-            cz_cs_write_assignment(cs, p->w);
-        cz_cs_free(cs);
-    }
-    if (rc != CZ_OK)
-        cz_msgf(msg, msglen, "synthesis of partition %u failed: %s", p->idx, cz_strerror(rc));
-    return rc;
-}
-
 /* Synthesis of partition idx of j: NULL when it ended (failure, cancel). */
 static part *synth_partition(cz_engine *e, job *j, uint32_t idx)
 {
@@ -107,15 +70,9 @@ static part *synth_partition(cz_engine *e, job *j, uint32_t idx)
         const cz_r1cs *r = c->r1cs;
         n_in = cz_r1cs_num_inputs(r);
         p->n_w = n_in + cz_r1cs_num_aux(r);
-        if (j->kind == CZ_KIND_GROTH16 && j->n_w != p->n_w) {
-            cz_msgf(msg, sizeof msg, "the witness has %zu values, circuit %s needs %zu", j->n_w,
-                    j->circuit_id, p->n_w);
-            part_fail(e, p, CZ_ERR_INVALID_ARG, msg);
-            return NULL;
-        }
         cz_groth16_prove_sizes_of(&p->sz, c->params, r, cz_msm_nthreads(e->pool), e->be->kind);
         w_bytes = p->n_w * sizeof(cz_fr);
-        synth_copy = j->kind == CZ_KIND_SYNTHETIC ? w_bytes : 0;
+        synth_copy = j->k->synth_extra ? j->k->synth_extra(j, w_bytes) : 0;
         uint64_t total = cz_mem_charge(w_bytes) + synth_copy + cz_mem_charge(p->sz.abc) +
                          cz_mem_charge(p->sz.start_scratch) + cz_mem_charge(p->sz.b2_scalars) +
                          cz_mem_charge(p->sz.finish_scratch);
@@ -162,9 +119,9 @@ static part *synth_partition(cz_engine *e, job *j, uint32_t idx)
     cz_buf_tag tag = {j->seq, idx, CZ_ENG_STAGE_SYNTH};
     rc = cz_mem_alloc((void **)&p->w, p->resv, CZ_BUF_WITNESS, w_bytes, &tag, msg, sizeof msg);
     if (rc == CZ_OK)
-        rc = synthesize(e, j, p, msg, sizeof msg);
+        rc = j->k->synthesize(e, j, p, msg, sizeof msg);
     if (rc == CZ_OK && synth_copy)
-        cz_resv_shrink(p->resv, synth_copy); /* the cs's copy is gone */
+        cz_resv_shrink(p->resv, synth_copy); /* what synthesis held besides w is gone */
     if (rc == CZ_OK && n_in > 1) {
         p->n_pub = n_in - 1;
         p->pub = malloc(p->n_pub * sizeof(cz_fr));
@@ -341,7 +298,7 @@ void *cz_eng_final_worker(void *arg)
         } else if (!e->cfg.no_verify &&
                    cz_groth16_verify(&p->c->pvk, &pf, p->pub, p->n_pub) != CZ_OK) {
             rc = CZ_ERR_BAD_PROOF;
-            if (j->kind == CZ_KIND_GROTH16 && p->c->params->flavor == CZ_GROTH16_SNARKJS)
+            if (p->c->params->flavor == CZ_GROTH16_SNARKJS)
                 cz_msgf(msg, sizeof msg,
                         "the proof of partition %u does not verify: the witness does not satisfy "
                         "circuit %s (a snarkjs key has no C matrix to check it before proving)",

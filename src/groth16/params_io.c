@@ -1,5 +1,6 @@
 /* bellperson .params / .vk files and 192-byte proofs (include/cuzk/groth16.h). */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cuzk/blake2b.h"
 #include "cuzk/cuda.h"
 #include "cuzk/err.h"
 #include "cuzk/groth16.h"
@@ -172,13 +174,16 @@ static int decode_vk_fixed(cz_groth16_vk *vk, const uint8_t *d, const char *what
 /* Decodes the vk and sections [0, lo->nsec) into p, all arrays carved from
  * one block. */
 static int decode_all(cz_groth16_params *p, const uint8_t *data, const layout *lo, unsigned flags,
-                      cz_pool *pool, const char *what, char *err, size_t errlen)
+                      cz_pool *pool, const cz_allocator *alloc, const char *what, char *err,
+                      size_t errlen)
 {
     memset(p, 0, sizeof *p);
+    p->alloc = alloc;
     int rc = decode_vk_fixed(&p->vk, data, what, err, errlen);
     if (rc != CZ_OK)
         goto fail;
-    uint8_t *mem = block_alloc(lo->decoded_bytes);
+    uint8_t *mem = alloc ? cz_alloc(alloc, CZ_BUF_PARAMS, lo->decoded_bytes)
+                         : block_alloc(lo->decoded_bytes);
     if (mem == NULL) {
         cz_msgf(err, errlen, "%s: cannot allocate %zu bytes", what, lo->decoded_bytes);
         rc = CZ_ERR_NOMEM;
@@ -213,7 +218,10 @@ static int decode_all(cz_groth16_params *p, const uint8_t *data, const layout *l
     }
     return CZ_OK;
 fail:
-    block_free(p->mem);
+    if (alloc && p->mem)
+        cz_free(alloc, p->mem, p->mem_bytes);
+    else
+        block_free(p->mem);
     memset(p, 0, sizeof *p);
     return rc;
 }
@@ -267,7 +275,7 @@ int cz_groth16_params_read_mem(cz_groth16_params *p, const uint8_t *data, size_t
     int rc = parse_layout(&lo, data, len, vk_only ? 1 : SEC_COUNT, !vk_only, "params", err, errlen);
     if (rc != CZ_OK)
         return rc;
-    return decode_all(p, data, &lo, flags, pool, "params", err, errlen);
+    return decode_all(p, data, &lo, flags, pool, NULL, "params", err, errlen);
 }
 
 int cz_groth16_vk_read_mem(cz_groth16_vk *vk, const uint8_t *data, size_t len, char *err,
@@ -283,7 +291,7 @@ int cz_groth16_vk_read_mem(cz_groth16_vk *vk, const uint8_t *data, size_t len, c
     if (rc != CZ_OK)
         return rc;
     cz_groth16_params p;
-    rc = decode_all(&p, data, &lo, CZ_DECODE_DEFAULT, NULL, "vk", err, errlen);
+    rc = decode_all(&p, data, &lo, CZ_DECODE_DEFAULT, NULL, NULL, "vk", err, errlen);
     if (rc == CZ_OK)
         *vk = p.vk; /* the block holds exactly vk.ic */
     return rc;
@@ -323,7 +331,27 @@ static int map_file(const char *path, const uint8_t **map, size_t *len, const ch
 int cz_groth16_params_read_file(cz_groth16_params *p, const char *path, unsigned flags,
                                 cz_pool *pool, char *err, size_t errlen)
 {
-    if (p == NULL || path == NULL)
+    cz_params_read_opts o = {.flags = flags, .pool = pool};
+    return cz_groth16_params_read_file_ex(p, path, &o, err, errlen);
+}
+
+typedef struct {
+    const uint8_t *data;
+    size_t len;
+    uint8_t *out;
+} hash_job;
+
+static void *hash_thread(void *arg)
+{
+    hash_job *h = arg;
+    cz_blake2b(h->out, 64, NULL, 0, h->data, h->len);
+    return NULL;
+}
+
+int cz_groth16_params_read_file_ex(cz_groth16_params *p, const char *path,
+                                   const cz_params_read_opts *o, char *err, size_t errlen)
+{
+    if (p == NULL || path == NULL || o == NULL)
         return CZ_ERR_INVALID_ARG;
     memset(p, 0, sizeof *p);
     const uint8_t *map;
@@ -331,7 +359,20 @@ int cz_groth16_params_read_file(cz_groth16_params *p, const char *path, unsigned
     int rc = map_file(path, &map, &len, "params", err, errlen);
     if (rc != CZ_OK)
         return rc;
-    rc = cz_groth16_params_read_mem(p, map, len, flags, pool, err, errlen);
+    /* the digest on its own thread while the points are decoded (or here,
+     * when no thread can be started) */
+    hash_job hj = {map, len, o->blake2b};
+    pthread_t th;
+    bool threaded = o->blake2b && pthread_create(&th, NULL, hash_thread, &hj) == 0;
+    if (o->blake2b && !threaded)
+        hash_thread(&hj);
+    layout lo;
+    bool vk_only = (o->flags & CZ_PARAMS_VK_ONLY) != 0;
+    rc = parse_layout(&lo, map, len, vk_only ? 1 : SEC_COUNT, !vk_only, "params", err, errlen);
+    if (rc == CZ_OK)
+        rc = decode_all(p, map, &lo, o->flags, o->pool, o->alloc, "params", err, errlen);
+    if (threaded)
+        pthread_join(th, NULL);
     if (map != NULL)
         munmap((void *)map, len);
     return rc;

@@ -1,0 +1,445 @@
+/* The PoRep kind: SealCommitPhase2 of a C1 (cuzk/engine.h cz_job_porep;
+ * kind.h).
+ *
+ *   check       the registered proof is known, the sector size (when
+ *               given) is its, a C1 is there; the parameter files exist
+ *               when the circuit is not cached (a missing file is named at
+ *               once, not when a worker reaches the job); digest: the
+ *               registered proof, sector number, miner id and the C1 bytes
+ *   admit       the C1 read into the request pool (raw or Curio's
+ *               wrapper), matched against the request, vanilla-verified
+ *               with prover_id = cz_fc_prover_id(miner_id) and the sector
+ *               number, on the synthesis pool
+ *   load        "porep-<size>": <param_cache>/<name>.params, .vk and .pce,
+ *               <name> Filecoin's (cz_fc_porep_params_name); the .params
+ *               and .vk accepted by digest (cz_fc_params_check: Filecoin's
+ *               parameters.json, or the cache's list of generated INSECURE
+ *               files, logged as such), the .vk equal to the .params' own,
+ *               the counts equal to the circuit's (cz_fc_porep_counts)
+ *   synthesize  cz_fc_porep_witness on the synthesis pool, then its public
+ *               inputs compared with the ones verify_seal recomputes
+ *               (cz_fc_public_inputs): the proof that leaves is one the
+ *               chain accepts, not only one that verifies against its own
+ *               witness.
+ *
+ * The parameters' query points get the curve check, not the subgroup check:
+ * the digest stands for them (rust-fil-proofs reads them unchecked too),
+ * and every proof is verified before it leaves. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cuzk/err.h"
+#include "cuzk/filecoin.h"
+#include "engine/engine_internal.h"
+
+typedef struct {
+    const cz_fc_proof_type *pt;
+    uint64_t sector_number;
+    uint8_t prover_id[32];
+    cz_fc_graph graph; /* for the public inputs */
+    cz_resv_allocator ra; /* the C1's memory, from the request pool */
+    cz_fc_c1 c1;
+    bool has_c1; /* false in a preload's record */
+} porep_input;
+
+/* "porep-2k" ... "porep-64g" (cuzk's names for 32GiB and 64GiB). */
+static const char *const SIZE_ID[CZ_FC__SHAPES] = {"2k", "8m", "512m", "32g", "64g"};
+
+static void circuit_id_of(char out[CZ_JOB_ID_MAX], const cz_fc_shape *s)
+{
+    snprintf(out, CZ_JOB_ID_MAX, "%s%s", CZ_CIRCUIT_ID_POREP, SIZE_ID[s->id]);
+}
+
+static void file_path(char *out, size_t n, const char *dir, const cz_fc_shape *s, const char *ext)
+{
+    char base[CZ_FC_PARAMS_NAME];
+    cz_fc_porep_params_name(base, s);
+    snprintf(out, n, "%s/%s%s", dir, base, ext);
+}
+
+/* The three files of s exist (regular files): CZ_OK, or CZ_ERR_NOT_FOUND
+ * naming the first missing one. */
+static int files_present(const cz_engine *e, const cz_fc_shape *s, char *err, size_t errlen)
+{
+    static const char *const EXT[] = {".params", ".vk", ".pce"};
+    for (int i = 0; i < 3; i++) {
+        char path[4096];
+        struct stat st;
+        file_path(path, sizeof path, e->param_cache, s, EXT[i]);
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+            cz_msgf(err, errlen,
+                    "the %s parameters are missing: %s (%s)%s", s->name, path,
+                    strerror(errno ? errno : ENOENT),
+                    i == 2 ? "; `cuzk-bench params --sector-size SIZE --pce-only --out DIR` "
+                             "writes the pre-compiled circuit"
+                           : "");
+            return CZ_ERR_NOT_FOUND;
+        }
+    }
+    return CZ_OK;
+}
+
+static int no_cache(char *err, size_t errlen)
+{
+    cz_msgf(err, errlen, "PoRep needs a param cache (srs.param_cache): none is configured");
+    return CZ_ERR_UNSUPPORTED;
+}
+
+static int porep_check(cz_engine *e, const cz_job_request *req, job *j, cz_sha256_ctx *h,
+                       char *err, size_t errlen)
+{
+    const cz_job_porep *r = req->input;
+    if (e->param_cache == NULL)
+        return no_cache(err, errlen);
+    const cz_fc_proof_type *pt = cz_fc_proof_by_id(r->registered_proof);
+    if (pt == NULL) {
+        cz_msgf(err, errlen,
+                "registered_proof %llu is not a RegisteredSealProof (0..19: StackedDrg 2KiB..64GiB "
+                "V1, V1_1, V1_1 synthetic, V1_2 non-interactive)",
+                (unsigned long long)r->registered_proof);
+        return CZ_ERR_INVALID_ARG;
+    }
+    if (r->sector_size != 0 && r->sector_size != pt->shape->sector_size) {
+        cz_msgf(err, errlen, "sector_size %llu is not the %s sector size of %s (%llu bytes)",
+                (unsigned long long)r->sector_size, pt->shape->name, pt->name,
+                (unsigned long long)pt->shape->sector_size);
+        return CZ_ERR_INVALID_ARG;
+    }
+    if (r->c1 == NULL || r->c1_len == 0) {
+        cz_msgf(err, errlen, "vanilla_proof: no C1 (SealCommitPhase1Output JSON) was given");
+        return CZ_ERR_INVALID_ARG;
+    }
+    circuit_id_of(j->circuit_id, pt->shape);
+    pthread_mutex_lock(&e->mu);
+    circuit *c = cz_eng_find_circuit(e, j->circuit_id);
+    bool cached = c && c->state == C_READY;
+    pthread_mutex_unlock(&e->mu);
+    if (!cached) {
+        int rc = files_present(e, pt->shape, err, errlen);
+        if (rc != CZ_OK)
+            return rc;
+    }
+    j->n_parts = pt->partitions;
+    cz_sha256_update_u64(h, r->registered_proof);
+    cz_sha256_update_u64(h, r->sector_number);
+    cz_sha256_update_u64(h, r->miner_id);
+    cz_sha256_update_u64(h, r->c1_len);
+    cz_sha256_update(h, r->c1, r->c1_len);
+    return CZ_OK;
+}
+
+static bool is_zero(const uint8_t *b, size_t n)
+{
+    uint8_t acc = 0;
+    for (size_t i = 0; i < n; i++)
+        acc |= b[i];
+    return acc == 0;
+}
+
+static int porep_admit(cz_engine *e, const cz_job_request *req, job *j, char *err, size_t errlen)
+{
+    const cz_job_porep *r = req->input;
+    porep_input *in = calloc(1, sizeof *in);
+    if (in == NULL)
+        return CZ_ERR_NOMEM;
+    j->in = in;
+    in->pt = cz_fc_proof_by_id(r->registered_proof);
+    in->sector_number = r->sector_number;
+    cz_fc_prover_id(in->prover_id, r->miner_id);
+    cz_buf_tag tag = {j->seq, UINT32_MAX, "queued"};
+    cz_resv_allocator_init(&in->ra, e->request_pool, &tag);
+    char why[400];
+    int rc = cz_fc_c1_read(&in->c1, r->c1, r->c1_len, &in->ra.a, why, sizeof why);
+    if (rc == CZ_ERR_NOMEM) {
+        uint64_t pool = cz_resv_size(e->request_pool);
+        cz_msgf(err, errlen,
+                "the request pool (%llu of %llu bytes free) cannot hold this C1 now: retry when "
+                "queued jobs have finished",
+                (unsigned long long)(pool - cz_resv_used(e->request_pool)),
+                (unsigned long long)pool);
+        return CZ_ERR_LIMIT;
+    }
+    if (rc != CZ_OK) {
+        cz_msgf(err, errlen, "vanilla_proof: %s", why);
+        return rc == CZ_ERR_UNSUPPORTED ? CZ_ERR_INVALID_ARG : rc;
+    }
+    in->has_c1 = true;
+    const cz_fc_c1 *c1 = &in->c1;
+    if (c1->proof_type != in->pt) {
+        cz_msgf(err, errlen,
+                "vanilla_proof: the C1 is for %s (%llu), the request's registered_proof is %s "
+                "(%llu)",
+                c1->proof_type->name, (unsigned long long)c1->proof_type->id, in->pt->name,
+                (unsigned long long)in->pt->id);
+        return CZ_ERR_INVALID_ARG;
+    }
+    if (c1->wrapped && c1->sector_num != r->sector_number) {
+        cz_msgf(err, errlen, "vanilla_proof: the wrapper's SectorNum %llu is not sector_number %llu",
+                (unsigned long long)c1->sector_num, (unsigned long long)r->sector_number);
+        return CZ_ERR_INVALID_ARG;
+    }
+    /* filecoin-proofs seal_commit_phase2 refuses these */
+    const char *zero = is_zero(c1->comm_r.b, 32)   ? "comm_r"
+                       : is_zero(c1->comm_d.b, 32) ? "comm_d"
+                       : is_zero(c1->seed, 32)     ? "seed"
+                                                   : NULL;
+    if (zero) {
+        cz_msgf(err, errlen, "vanilla_proof: the C1's %s is zero", zero);
+        return CZ_ERR_INVALID_ARG;
+    }
+    cz_fc_verify_opts vo = {.prover_id = in->prover_id,
+                            .sector_id = r->sector_number,
+                            .api = -1,
+                            .pool = e->synth_pool};
+    rc = cz_fc_vanilla_verify(c1, &vo, why, sizeof why);
+    if (rc == CZ_ERR_BAD_PROOF) {
+        cz_msgf(err, errlen,
+                "vanilla_proof: the vanilla proofs do not verify for miner %llu, sector %llu: %s",
+                (unsigned long long)r->miner_id, (unsigned long long)r->sector_number, why);
+        return CZ_ERR_INVALID_ARG;
+    }
+    if (rc != CZ_OK) {
+        cz_msgf(err, errlen, "vanilla_proof: verifying it failed: %s", why);
+        return rc;
+    }
+    uint8_t porep_id[32];
+    cz_fc_porep_id(porep_id, in->pt);
+    cz_fc_graph_init(&in->graph, in->pt->shape, porep_id, in->pt->api);
+    return CZ_OK;
+}
+
+static void porep_release(job *j)
+{
+    porep_input *in = j->in;
+    if (in) {
+        if (in->has_c1)
+            cz_fc_c1_free(&in->c1);
+        free(in);
+    }
+    j->in = NULL;
+}
+
+static int porep_of_circuit(cz_engine *e, const char *id, job *j, char *err, size_t errlen)
+{
+    const cz_fc_shape *s = NULL;
+    for (int i = 0; i < CZ_FC__SHAPES; i++)
+        if (!strcmp(id + strlen(CZ_CIRCUIT_ID_POREP), SIZE_ID[i]))
+            s = cz_fc_shape_get((cz_fc_shape_id)i);
+    if (s == NULL) {
+        cz_msgf(err, errlen, "%s is not a PoRep circuit id (porep-2k, -8m, -512m, -32g, -64g)",
+                id);
+        return CZ_ERR_NOT_FOUND;
+    }
+    if (e->param_cache == NULL)
+        return no_cache(err, errlen);
+    int rc = files_present(e, s, err, errlen);
+    if (rc != CZ_OK)
+        return rc;
+    porep_input *in = calloc(1, sizeof *in);
+    if (in == NULL)
+        return CZ_ERR_NOMEM;
+    in->pt = cz_fc_proof_default(s);
+    j->in = in;
+    return CZ_OK;
+}
+
+/* Bytes the .params file decodes to (its layout walked over a mapping,
+ * no point read). */
+static int decoded_size(const char *path, size_t *bytes, char *msg, size_t msglen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        cz_msgf(msg, msglen, "%s: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return CZ_ERR_IO;
+    }
+    void *m = st.st_size > 0 ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)
+                             : MAP_FAILED;
+    close(fd);
+    if (m == MAP_FAILED) {
+        cz_msgf(msg, msglen, "%s: cannot map it (%llu bytes)", path,
+                (unsigned long long)st.st_size);
+        return CZ_ERR_IO;
+    }
+    char why[200];
+    int rc = cz_groth16_params_decoded_size(bytes, m, (size_t)st.st_size, 0, why, sizeof why);
+    munmap(m, (size_t)st.st_size);
+    if (rc != CZ_OK)
+        cz_msgf(msg, msglen, "%s: %s", path, why);
+    return rc;
+}
+
+static bool vk_equal(const cz_groth16_vk *a, const cz_groth16_vk *b)
+{
+    return a->n_ic == b->n_ic && !memcmp(&a->alpha_g1, &b->alpha_g1, sizeof a->alpha_g1) &&
+           !memcmp(&a->beta_g1, &b->beta_g1, sizeof a->beta_g1) &&
+           !memcmp(&a->beta_g2, &b->beta_g2, sizeof a->beta_g2) &&
+           !memcmp(&a->gamma_g2, &b->gamma_g2, sizeof a->gamma_g2) &&
+           !memcmp(&a->delta_g1, &b->delta_g1, sizeof a->delta_g1) &&
+           !memcmp(&a->delta_g2, &b->delta_g2, sizeof a->delta_g2) &&
+           !memcmp(a->ic, b->ic, a->n_ic * sizeof *a->ic);
+}
+
+/* Checks a file's digest (a .params' computed while it was read). */
+static int digest_ok(cz_engine *e, circuit *c, const char *path, const uint8_t b2[64])
+{
+    const char *name = strrchr(path, '/') + 1;
+    bool insecure;
+    char why[600];
+    int rc = cz_fc_params_check(e->param_cache, name, b2, &insecure, why, sizeof why);
+    if (rc != CZ_OK) {
+        cz_msgf(c->load_msg, sizeof c->load_msg, "loading %s: %s", c->id, why);
+        return rc;
+    }
+    if (insecure) {
+        fprintf(e->log,
+                "cuzk: %s: %s is an INSECURE generated file (listed in %s): for tests and "
+                "benchmarks only\n",
+                c->id, name, CZ_FC_GENERATED_DIGESTS);
+        fflush(e->log);
+    }
+    return CZ_OK;
+}
+
+static int porep_load(cz_engine *e, circuit *c, const job *j)
+{
+    const porep_input *in = j->in;
+    const cz_fc_shape *s = in->pt->shape;
+    char pp[4096], vp[4096], cp[4096];
+    file_path(pp, sizeof pp, e->param_cache, s, ".params");
+    file_path(vp, sizeof vp, e->param_cache, s, ".vk");
+    file_path(cp, sizeof cp, e->param_cache, s, ".pce");
+    size_t block;
+    struct stat st;
+    int rc = decoded_size(pp, &block, c->load_msg, sizeof c->load_msg);
+    if (rc != CZ_OK)
+        return rc;
+    if (stat(cp, &st) != 0) {
+        cz_msgf(c->load_msg, sizeof c->load_msg, "%s: %s", cp, strerror(errno));
+        return CZ_ERR_IO;
+    }
+    /* the decoded parameters, and the mapped pre-compiled circuit */
+    uint64_t total = cz_mem_charge(block) + cz_mem_charge((size_t)st.st_size);
+    uint64_t room = cz_budget_total(e->budget) - cz_resv_size(e->request_pool);
+    if (total > room) {
+        cz_msgf(c->load_msg, sizeof c->load_msg,
+                "loading %s needs %llu bytes (parameters %zu, pre-compiled circuit %llu), but the "
+                "memory budget less the request pool is %llu bytes",
+                c->id, (unsigned long long)total, block, (unsigned long long)st.st_size,
+                (unsigned long long)room);
+        return CZ_ERR_TOO_BIG;
+    }
+    cz_wait_key key = {(int)j->prio, j->seq, 0};
+    rc = cz_eng_reserve(e, total, &key, &j->cancel, &c->resv, c->load_msg, sizeof c->load_msg);
+    if (rc != CZ_OK)
+        return rc;
+    cz_resv_allocator_init(&c->ra, c->resv, &cz_eng_params_tag);
+    uint8_t b2[64];
+    char why[300];
+    cz_params_read_opts o = {
+        .flags = CZ_DECODE_SKIP_SUBGROUP, .pool = e->pool, .alloc = &c->ra.a, .blake2b = b2};
+    rc = cz_groth16_params_read_file_ex(&c->own_params, pp, &o, why, sizeof why);
+    if (rc != CZ_OK) {
+        cz_msgf(c->load_msg, sizeof c->load_msg, "loading %s: %s: %s", c->id, pp, why);
+        return rc;
+    }
+    c->params = &c->own_params;
+    if ((rc = digest_ok(e, c, pp, b2)) != CZ_OK)
+        return rc;
+    cz_groth16_vk vk;
+    rc = cz_fc_file_blake2b(vp, b2, why, sizeof why);
+    if (rc == CZ_OK && (rc = digest_ok(e, c, vp, b2)) != CZ_OK)
+        return rc;
+    if (rc == CZ_OK)
+        rc = cz_groth16_vk_read_file(&vk, vp, why, sizeof why);
+    if (rc != CZ_OK) {
+        cz_msgf(c->load_msg, sizeof c->load_msg, "loading %s: %s: %s", c->id, vp, why);
+        return rc;
+    }
+    bool same = vk_equal(&vk, &c->own_params.vk);
+    cz_groth16_vk_free(&vk);
+    if (!same) {
+        cz_msgf(c->load_msg, sizeof c->load_msg,
+                "loading %s: %s is not the verifying key of %s", c->id, vp, pp);
+        return CZ_ERR_BAD_FORMAT;
+    }
+    rc = cz_pce_load(&c->own_r1cs, cp, 0, why, sizeof why);
+    if (rc != CZ_OK) {
+        cz_msgf(c->load_msg, sizeof c->load_msg, "loading %s: %s: %s", c->id, cp, why);
+        return rc;
+    }
+    c->r1cs = c->own_r1cs;
+    cz_fc_porep_dims d;
+    cz_fc_porep_dims_of(&d, s);
+    size_t n_in, n_aux;
+    rc = cz_fc_porep_counts(&d, &n_in, &n_aux);
+    if (rc != CZ_OK)
+        return rc;
+    if (cz_r1cs_num_inputs(c->r1cs) != n_in || cz_r1cs_num_aux(c->r1cs) != n_aux ||
+        c->params->vk.n_ic != n_in || c->params->n_l != n_aux) {
+        cz_msgf(c->load_msg, sizeof c->load_msg,
+                "loading %s: the files are not of the %s PoRep circuit (%zu inputs, %zu aux): "
+                "the .pce has %zu and %zu, the .params %zu IC and %zu L points",
+                c->id, s->name, n_in, n_aux, cz_r1cs_num_inputs(c->r1cs),
+                cz_r1cs_num_aux(c->r1cs), c->params->vk.n_ic, c->params->n_l);
+        return CZ_ERR_BAD_FORMAT;
+    }
+    return CZ_OK;
+}
+
+static int porep_synthesize(cz_engine *e, const job *j, part *p, char *msg, size_t msglen)
+{
+    const porep_input *in = j->in;
+    char why[300];
+    int rc = cz_fc_porep_witness(p->w, p->n_w, &in->c1, p->idx, e->synth_pool, why, sizeof why);
+    if (rc != CZ_OK) {
+        cz_msgf(msg, msglen, "the witness of partition %u failed: %s", p->idx, why);
+        return rc;
+    }
+    size_t n_pub = cz_fc_public_input_count(in->pt);
+    cz_fr *pub = malloc(n_pub * sizeof *pub);
+    if (pub == NULL)
+        return CZ_ERR_NOMEM;
+    rc = cz_fc_public_inputs(pub, in->pt, &in->graph, &in->c1.replica_id, &in->c1.comm_d,
+                             &in->c1.comm_r, in->c1.seed, p->idx);
+    size_t bad = n_pub;
+    if (rc == CZ_OK && cz_r1cs_num_inputs(p->c->r1cs) != 1 + n_pub)
+        rc = CZ_ERR_BAD_FORMAT;
+    for (size_t i = 0; rc == CZ_OK && i < n_pub && bad == n_pub; i++)
+        if (!cz_fr_equal(&pub[i], &p->w[1 + i]))
+            bad = i;
+    free(pub);
+    if (rc != CZ_OK) {
+        cz_msgf(msg, msglen, "the public inputs of partition %u cannot be computed: %s", p->idx,
+                cz_strerror(rc));
+        return rc;
+    }
+    if (bad < n_pub) {
+        cz_msgf(msg, msglen,
+                "partition %u: public input %zu of the witness is not the one verify_seal "
+                "computes",
+                p->idx, bad);
+        return CZ_ERR_BAD_PROOF;
+    }
+    return CZ_OK;
+}
+
+const cz_eng_kind cz_eng_kind_porep = {
+    .kind = CZ_KIND_POREP,
+    .name = "porep",
+    .circuit_prefix = CZ_CIRCUIT_ID_POREP,
+    .check = porep_check,
+    .admit = porep_admit,
+    .release = porep_release,
+    .of_circuit = porep_of_circuit,
+    .load = porep_load,
+    .synthesize = porep_synthesize,
+};
