@@ -82,5 +82,7 @@ int cz_bench_u64(uint64_t *out, const char *s, const char *cmd, const char *flag
 const cz_fc_shape *cz_bench_shape(const char *size, const char *cmd);
 /* single, batch, stress, status, metrics, preload, evict, cancel (argv[0]) */
 int cz_bench_client(int argc, char **argv);
+/* porep-c2: PoRep C2 through the daemon as Curio sends it */
+int cz_bench_porep_c2(int argc, char **argv);
 
 #endif

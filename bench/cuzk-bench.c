@@ -122,6 +122,7 @@ static void usage(void)
                     "  porep-synth  PoRep partitions' witness and a/b/c synthesis times\n"
                     "  params  INSECURE PoRep parameters (.params, .vk, .pce) of a sector size\n"
                     "  porep-prove  prove a C1 on the CPU (cuzk-bench porep-prove --help)\n"
+                    "  porep-c2  PoRep C2 of a C1 through cuzk-daemon, as Curio sends it\n"
                     "  single, batch, stress, status, metrics, preload, evict, cancel\n"
                     "          client of cuzk-daemon (--addr ADDR; cuzk-bench batch --help)\n"
                     "options of micro: --filter S  --time SEC  --samples N  --csv\n");
@@ -169,6 +170,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof client_cmds / sizeof client_cmds[0]; i++)
         if (!strcmp(argv[1], client_cmds[i]))
             return cz_bench_client(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "porep-c2"))
+        return cz_bench_porep_c2(argc - 1, argv + 1);
 #endif
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
         usage();

@@ -52,16 +52,19 @@
 typedef struct {
     const char *size, *out, *seed, *threads, *c1, *params, *vk, *pce, *prover_id, *sector_id;
     const char *partition;
-    int force, check_params;
+    int force, check_params, pce_only;
 } opts;
 
 static const char USAGE_PARAMS[] =
     "usage: cuzk-bench params --sector-size SIZE --out DIR [--seed HEX32] [--threads T] [--force]\n"
+    "           [--pce-only]\n"
     "  INSECURE Groth16 parameters of the PoRep circuit of SIZE (2KiB, 8MiB, 512MiB, 32GiB,\n"
     "  64GiB or bytes): DIR/<name>.pce (pre-compiled R1CS), DIR/<name>.params and\n"
-    "  DIR/<name>.vk (bellperson), <name> Filecoin's parameter name for SIZE.  The trapdoor\n"
-    "  comes from --seed (64 hex digits; default zero): anyone who knows it can forge\n"
-    "  proofs.  --force replaces existing files.  T: threads (default: the usable cores).\n";
+    "  DIR/<name>.vk (bellperson), <name> Filecoin's parameter name for SIZE, their digests\n"
+    "  listed in DIR/cuzk-generated.digests (the daemon's param cache accepts them, logged\n"
+    "  as INSECURE).  The trapdoor comes from --seed (64 hex digits; default zero): anyone\n"
+    "  who knows it can forge proofs.  --pce-only writes only the .pce (for Filecoin's own\n"
+    "  parameters).  --force replaces existing files.  T: threads (default: the usable cores).\n";
 
 static const char USAGE_PROVE[] =
     "usage: cuzk-bench porep-prove --c1 FILE --params FILE [--vk FILE] [--pce FILE]\n"
@@ -101,6 +104,10 @@ static int parse(int argc, char **argv, opts *o, int cmd, const char *usage)
         }
         if (cmd == P && !strcmp(argv[i], "--force")) {
             o->force = 1;
+            continue;
+        }
+        if (cmd == P && !strcmp(argv[i], "--pce-only")) {
+            o->pce_only = 1;
             continue;
         }
         if (cmd == V && !strcmp(argv[i], "--check-params")) {
@@ -227,7 +234,7 @@ static int cmd_params(int argc, char **argv)
     char base[CZ_FC_PARAMS_NAME], path[3][4200];
     static const char *const ext[3] = {".pce", ".params", ".vk"};
     cz_fc_porep_params_name(base, s);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < (o.pce_only ? 1 : 3); i++) {
         snprintf(path[i], sizeof path[i], "%s/%s%s", o.out, base, ext[i]);
         if (exists(path[i])) {
             if (!o.force) {
@@ -244,7 +251,10 @@ static int cmd_params(int argc, char **argv)
         return 2;
     char seed_hex[65];
     hex(seed_hex, seed);
-    printf("params %s: %s\n"
+    if (o.pce_only)
+        printf("params %s: %s.pce only\n", s->name, base);
+    else
+        printf("params %s: %s\n"
            "INSECURE: the toxic waste (tau, alpha, beta, gamma, delta) is derived from the seed\n"
            "  %s;\n"
            "  anyone who knows it can forge proofs.  For tests and benchmarks only: Filecoin's\n"
@@ -279,6 +289,10 @@ static int cmd_params(int argc, char **argv)
     printf("pce:   %.2f s\n", cz_bench_now() - t0);
     print_size("pce", path[0]);
     fflush(stdout);
+    if (o.pce_only) {
+        ret = 0;
+        goto out;
+    }
     t0 = cz_bench_now();
     int rc = cz_groth16_setup(&p, r, seed, CZ_GROTH16_BELLPERSON, pool);
     if (rc != CZ_OK) {
@@ -293,6 +307,19 @@ static int cmd_params(int argc, char **argv)
     printf("write: %.2f s\n", cz_bench_now() - t0);
     print_size("params", path[1]);
     print_size("vk", path[2]);
+    /* the digests, so that a param cache accepts the files (as INSECURE) */
+    for (int i = 1; i < 3; i++) {
+        uint8_t b2[64];
+        char dh[CZ_FC_DIGEST_HEX];
+        const char *name = strrchr(path[i], '/') + 1;
+        if (cz_fc_file_blake2b(path[i], b2, err, sizeof err) != CZ_OK ||
+            (cz_fc_params_digest_hex(dh, b2),
+             cz_fc_params_record_generated(o.out, name, dh, err, sizeof err) != CZ_OK)) {
+            fprintf(stderr, "cuzk-bench %s: %s\n", c, err);
+            goto out;
+        }
+        printf("digest %s %s (listed in %s)\n", dh, name, CZ_FC_GENERATED_DIGESTS);
+    }
     ret = 0;
 out:
     cz_groth16_params_free(&p);

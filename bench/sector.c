@@ -23,7 +23,9 @@
  *       [--registered-proof NAME]
  *
  * 32-byte values are 64 hex digits of the bytes as the C1 JSON stores
- * them.  seal and c1-synth print `comm_d <hex>` and `comm_r <hex>` on
+ * them; --miner-id N may stand for --prover-id (the actor id's LEB128,
+ * zero-padded, as filecoin-ffi and cuzk-daemon build it) in seal, c1-synth
+ * and verify-seal.  seal and c1-synth print `comm_d <hex>` and `comm_r <hex>` on
  * stdout, times and peak RSS on stderr.  c1-verify and verify-seal print
  * `valid` (exit 0) or `invalid` (exit 1, the reason on stderr); bad input
  * exits 2 with a message. */
@@ -41,7 +43,7 @@
 #include "cuzk/rand.h"
 
 typedef struct {
-    const char *size, *data, *prover_id, *ticket, *seed, *proof_name, *out, *c1, *vk, *proof;
+    const char *size, *data, *prover_id, *miner_id, *ticket, *seed, *proof_name, *out, *c1, *vk, *proof;
     const char *comm_r, *comm_d, *porep_id, *api, *porep_seed, *sector_id;
     const char *data_seed, *threads;
 } opts;
@@ -54,6 +56,7 @@ static int parse(int argc, char **argv, opts *o)
         {"--data", offsetof(opts, data), 0},
         {"--data-seed", offsetof(opts, data_seed), 0},
         {"--prover-id", offsetof(opts, prover_id), 0},
+        {"--miner-id", offsetof(opts, miner_id), 0},
         {"--sector-id", offsetof(opts, sector_id), 0},
         {"--ticket", offsetof(opts, ticket), 0},
         {"--seed", offsetof(opts, seed), 0},
@@ -209,6 +212,17 @@ static int sector_ids(cz_fc_sector *sec, const opts *o, const char *seed_flag, c
              {o->ticket, "--ticket", sec->ticket},
              {seed_flag == NULL ? NULL : (!strcmp(seed_flag, "--seed") ? o->seed : o->porep_seed),
               seed_flag, sec->seed}};
+    if (o->miner_id) { /* prover_id as filecoin-ffi builds it from the actor id */
+        uint64_t m;
+        if (o->prover_id) {
+            fprintf(stderr, "cuzk-bench %s: give --prover-id or --miner-id, not both\n", cmd);
+            return -1;
+        }
+        if (cz_bench_u64(&m, o->miner_id, cmd, "--miner-id") != 0)
+            return -1;
+        cz_fc_prover_id(sec->prover_id, m);
+        h[0].flag = NULL;
+    }
     for (size_t i = 0; i < 3; i++) {
         if (h[i].flag == NULL)
             continue;

@@ -10,9 +10,8 @@
  * synthesis.partition_workers) are type-checked, ignored, and reported
  * through the warning callback; so are its keys that have no effect in
  * this daemon (scheduler.max_batch_size, max_batch_wait_ms, sort_by_type;
- * synthesis.threads; pipeline.enabled, synthesis_lookahead,
- * synthesis_concurrency, slot_size; srs.param_cache until a Filecoin kind
- * is proved), which are range-checked and then warned about when set.
+ * pipeline.enabled, synthesis_lookahead, synthesis_concurrency,
+ * slot_size), which are range-checked and then warned about when set.
  *
  * Sizes (memory.*) are strings such as "256GiB" (cz_parse_size, cuzk/units.h) or integers
  * (bytes); memory.eviction_min_idle is a string such as "5m"
@@ -46,8 +45,10 @@ typedef struct {
                                 kind (a demo and benchmark feature); default false
                                 (cuzk-daemon without --config turns it on) */
     /* [srs] */
-    char param_cache[512]; /* directory of the .params/.vk files; default "/data/zk/params"
-                              (no effect until a Filecoin kind is proved: warned) */
+    char param_cache[512]; /* folder of Filecoin's .params / .vk files under their
+                              official names and the .pce beside them; default
+                              "/data/zk/params" (a folder that is not there is warned
+                              about at start; PoRep requests then name the file missing) */
     /* [memory] */
     uint64_t total_budget;         /* bytes; 0: "auto" (default), MemTotal - safety_margin */
     uint64_t safety_margin;        /* bytes; default 5 GiB */
@@ -66,7 +67,9 @@ typedef struct {
     unsigned max_queued_partitions; /* our key: their unfinished partitions, 1..2^20,
                                        default 4096 */
     /* [synthesis] */
-    unsigned synthesis_threads; /* 0 (default): all CPUs (no effect: warned) */
+    unsigned synthesis_threads; /* threads of the synthesis pool, 0..1024: a PoRep
+                                   partition's challenges run on it, and the vanilla
+                                   verification at submit; 0 (default): all CPUs */
     unsigned synthesis_workers; /* our key synthesis.workers, 0..1024; 0 (default):
                                    chosen by the engine, memory bounded by the budget */
     /* [pipeline] */

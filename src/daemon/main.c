@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cuzk/config.h"
@@ -223,6 +224,8 @@ int main(int argc, char **argv)
         ec.synthesis_workers = cfg.max_parallel_synthesis;
     ec.queue_depth = cfg.max_gpu_queue_depth; /* 0: the engine's */
     ec.prover_threads = cfg.gpu_threads;
+    ec.synthesis_threads = cfg.synthesis_threads;
+    ec.param_cache = cfg.param_cache;
     ec.no_verify = !cfg.self_verify;
     ec.no_synthetic = !cfg.synthetic;
     ec.max_jobs = cfg.max_queued_jobs;
@@ -230,6 +233,12 @@ int main(int argc, char **argv)
     ec.timeline_log = cfg.timeline;
     ec.log = cz_log_stream();
     ec.on_job = on_job;
+    struct stat pst;
+    if (stat(cfg.param_cache, &pst) != 0 || !S_ISDIR(pst.st_mode))
+        cz_log(CZ_LOG_WARN,
+               "config: srs.param_cache %s is not a folder (%s): PoRep requests will be refused, "
+               "naming the files missing",
+               cfg.param_cache, strerror(errno ? errno : ENOTDIR));
     bool gpu = cz_cuda_available();
     static cz_cuda_device_list devs;
     static cz_backend_ops cuda_ops;

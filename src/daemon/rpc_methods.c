@@ -29,6 +29,7 @@ static int rpc_code_of(int rc)
     case CZ_ERR_BAD_FORMAT:
     case CZ_ERR_NOT_CANONICAL:
     case CZ_ERR_BAD_LENGTH:
+    case CZ_ERR_TRUNCATED:
         return CZ_RPC_INVALID_ARGUMENT;
     case CZ_ERR_EXISTS:
         return CZ_RPC_ALREADY_EXISTS;
@@ -148,7 +149,23 @@ static int submit(rpc_call *c, const Cuzk__V1__SubmitProofRequest *r, bool sync,
     const char *kn = kind_name(r->proof_kind);
     cz_job_synthetic syn;
     cz_job_groth16 g;
-    if (r->proof_kind == CUZK__V1__PROOF_KIND__SYNTHETIC) {
+    cz_job_porep por;
+    if (r->proof_kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT) {
+        /* as Curio sends it (lib/ffi/cuzk_funcs.go): the C1 in its wrapper
+         * (or raw), the registered proof, sector number and miner id */
+        static const char *const used[] = {"vanilla_proof", "registered_proof", "sector_size",
+                                           "sector_number", "miner_id", NULL};
+        if (!only_fields(r, used, kn, msg, msglen))
+            return CZ_ERR_INVALID_ARG;
+        por = (cz_job_porep){.registered_proof = r->registered_proof,
+                             .sector_size = r->sector_size,
+                             .sector_number = r->sector_number,
+                             .miner_id = r->miner_id,
+                             .c1 = r->vanilla_proof.data,
+                             .c1_len = r->vanilla_proof.len};
+        jr.kind = CZ_KIND_POREP;
+        jr.input = &por;
+    } else if (r->proof_kind == CUZK__V1__PROOF_KIND__SYNTHETIC) {
         static const char *const used[] = {"partitions", "synthetic_log_rows", "synthetic_public",
                                            "synthetic_seed", NULL};
         if (!only_fields(r, used, kn, msg, msglen))
