@@ -209,8 +209,10 @@ def suite(target):
               tag + "SubmitProof kind 77: %s %s" % (e.code(), e.details()))
     c = rpc_error(st.Prove, pb.ProveRequest(submit=pb.SubmitProofRequest(proof_kind=77)))
     check(c == ia, tag + "Prove kind 77: %s" % c)
+    c = rpc_error(st.SubmitProof, pb.SubmitProofRequest(proof_kind=pb.SNAP_DEALS_UPDATE))
+    check(c == grpc.StatusCode.UNIMPLEMENTED, tag + "SubmitProof SNAP_DEALS_UPDATE: %s" % c)
     c = rpc_error(st.SubmitProof, pb.SubmitProofRequest(proof_kind=pb.POREP_SEAL_COMMIT))
-    check(c == grpc.StatusCode.UNIMPLEMENTED, tag + "SubmitProof POREP_SEAL_COMMIT: %s" % c)
+    check(c == ia, tag + "SubmitProof POREP_SEAL_COMMIT without a C1: %s" % c)
     c = rpc_error(st.Prove, pb.ProveRequest())
     check(c == ia, tag + "Prove without submit: %s" % c)
     c = rpc_error(st.SubmitProof, pb.SubmitProofRequest(
@@ -233,7 +235,7 @@ def suite(target):
 
     # a 64 MiB message goes through (answered UNIMPLEMENTED, not size-rejected)
     c = rpc_error(st.SubmitProof, pb.SubmitProofRequest(
-        proof_kind=pb.POREP_SEAL_COMMIT, vanilla_proof=b"\x5a" * (64 << 20)))
+        proof_kind=pb.SNAP_DEALS_UPDATE, vanilla_proof=b"\x5a" * (64 << 20)))
     check(c == grpc.StatusCode.UNIMPLEMENTED, tag + "64 MiB SubmitProof: %s" % c)
 
     # 64 concurrent clients, each on its own connection
