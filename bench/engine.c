@@ -1,16 +1,22 @@
-/* cuzk-bench engine: the proving engine in process on synthetic jobs.
+/* cuzk-bench engine: the proving engine in process on synthetic or PoRep
+ * jobs.
  *
  *   cuzk-bench engine [--log L] [--partitions P] [--jobs N] [-j CONC]
- *                     [--synth-workers S] [--prover-threads T]
+ *                     [--synth-workers S] [--synth-threads T2] [--prover-threads T]
  *                     [--backend cpu|gpu] [--devices LIST]
  *                     [--budget BYTES|auto] [--svg FILE] [--no-verify]
+ *                     [--porep C1 --param-cache DIR --miner-id M --sector-number N]
  *
- * Keeps CONC jobs of P partitions of the 2^L-row synthetic circuit in
- * flight until N have completed, then prints s/proof (wall time over N, the
- * circuit's one-time setup excluded by a warm-up job), job latency p50/p95,
- * peak RSS, peak tracked and reserved bytes, and each stage's utilisation
- * (busy time over wall time times its workers).  --svg draws the timeline:
- * one band per stage, one bar per partition, coloured by job.
+ * Keeps CONC jobs in flight until N have completed: of P partitions of the
+ * 2^L-row synthetic circuit, or with --porep the PoRep C2 of the C1 file
+ * (its registered proof's circuit from the param cache, as the daemon
+ * loads it; every job the same C1 under its own id).  Then prints s/proof
+ * (wall time over N, the circuit's one-time load excluded by a warm-up
+ * job), job latency p50/p95, peak RSS, peak untracked RSS (RSS less the
+ * tracked buffers, sampled), peak tracked and reserved bytes, and each
+ * stage's utilisation (busy time over wall time times its workers).  --svg
+ * draws the timeline: one band per stage, one bar per partition, coloured
+ * by job.
  *
  * --backend gpu proves with the CUDA back end (cz_backend_cuda: H and every
  * MSM on the device, two prover workers per device) on the CUDA devices
@@ -28,7 +34,8 @@
 #include "cuzk/units.h"
 
 typedef struct {
-    unsigned log, parts, jobs, conc, synth, threads;
+    unsigned log, parts, jobs, conc, synth, threads, synth_threads;
+    const char *porep, *param_cache, *miner, *sector;
     uint64_t budget;
     const char *svg;
     int verify;
@@ -40,7 +47,8 @@ typedef struct {
 static const char USAGE[] =
     "usage: cuzk-bench engine [--log L] [--partitions P] [--jobs N] [-j CONC] "
     "[--synth-workers S] [--prover-threads T] [--backend cpu|gpu] [--devices LIST] "
-    "[--budget BYTES|auto] [--svg FILE] [--no-verify]\n"
+    "[--budget BYTES|auto] [--svg FILE] [--no-verify] [--synth-threads T] "
+    "[--porep C1 --param-cache DIR --miner-id M --sector-number N]\n"
     "  --backend gpu   the CUDA back end (default cpu)\n"
     "  --devices LIST  CUDA ordinals for --backend gpu, comma-separated (default: every "
     "device)\n";
@@ -91,6 +99,16 @@ static int parse(int argc, char **argv, opts *o)
             o->synth = (unsigned)atoi(v), i++;
         else if (!strcmp(a, "--prover-threads") && v)
             o->threads = (unsigned)atoi(v), i++;
+        else if (!strcmp(a, "--synth-threads") && v)
+            o->synth_threads = (unsigned)atoi(v), i++;
+        else if (!strcmp(a, "--porep") && v)
+            o->porep = v, i++;
+        else if (!strcmp(a, "--param-cache") && v)
+            o->param_cache = v, i++;
+        else if (!strcmp(a, "--miner-id") && v)
+            o->miner = v, i++;
+        else if (!strcmp(a, "--sector-number") && v)
+            o->sector = v, i++;
         else if (!strcmp(a, "--budget") && v) {
             if (strcmp(v, "auto") != 0 && (cz_parse_size(v, &o->budget) != CZ_OK || !o->budget)) {
                 fprintf(stderr, "cuzk-bench engine: --budget %s is not \"auto\" or a size "
@@ -116,6 +134,11 @@ static int parse(int argc, char **argv, opts *o)
     }
     if (o->devices && !o->gpu) {
         fprintf(stderr, "cuzk-bench engine: --devices needs --backend gpu\n");
+        return -1;
+    }
+    if (o->porep && (!o->param_cache || !o->miner || !o->sector)) {
+        fprintf(stderr, "cuzk-bench engine: --porep needs --param-cache, --miner-id and "
+                        "--sector-number\n");
         return -1;
     }
     if (o->jobs < 1 || o->conc < 1 || o->parts < 1) {
@@ -211,6 +234,8 @@ int cz_bench_engine(int argc, char **argv)
     cfg.memory_budget = o.budget;
     cfg.synthesis_workers = o.synth;
     cfg.prover_threads = o.threads;
+    cfg.synthesis_threads = o.synth_threads;
+    cfg.param_cache = o.param_cache;
     cfg.no_verify = !o.verify;
     char err[512], id[CZ_JOB_ID_MAX], devices[256] = "";
     cz_backend_ops cuda = cz_backend_cuda;
@@ -249,6 +274,33 @@ int cz_bench_engine(int argc, char **argv)
     cz_job_synthetic in = {.circuit = {.log_rows = o.log, .n_public = 4, .seed = 1},
                            .partitions = o.parts};
     cz_job_request req = {.priority = CZ_PRIO_NORMAL, .kind = CZ_KIND_SYNTHETIC, .input = &in};
+    cz_job_porep pin = {0};
+    uint8_t *c1 = NULL;
+    char what[160];
+    snprintf(what, sizeof what, "synthetic 2^%u rows, %u partitions/job", o.log, o.parts);
+    if (o.porep) {
+        cz_fc_c1 parsed;
+        if (!(c1 = cz_bench_read_file(o.porep, &pin.c1_len, "engine")) ||
+            cz_bench_u64(&pin.miner_id, o.miner, "engine", "--miner-id") ||
+            cz_bench_u64(&pin.sector_number, o.sector, "engine", "--sector-number")) {
+            free(c1);
+            cz_engine_free(e);
+            return 2;
+        }
+        if (cz_fc_c1_read(&parsed, c1, pin.c1_len, NULL, err, sizeof err) != CZ_OK) {
+            fprintf(stderr, "cuzk-bench engine: %s: %s\n", o.porep, err);
+            free(c1);
+            cz_engine_free(e);
+            return 2;
+        }
+        pin.registered_proof = parsed.proof_type->id;
+        snprintf(what, sizeof what, "PoRep %s, %u partitions/job", parsed.proof_type->name,
+                 parsed.partitions);
+        cz_fc_c1_free(&parsed);
+        pin.c1 = c1;
+        req.kind = CZ_KIND_POREP;
+        req.input = &pin;
+    }
     cz_job_result res = {0};
     /* warm-up: loads the circuit (recording + setup), not timed */
     double tw = cz_bench_now();
@@ -256,14 +308,15 @@ int cz_bench_engine(int argc, char **argv)
         (rc = cz_engine_await(e, id, -1, &res)) != CZ_OK || res.state != CZ_JOB_COMPLETED) {
         fprintf(stderr, "cuzk-bench engine: warm-up job failed: %s %s\n", err, res.message);
         cz_engine_free(e);
+        free(c1);
         return 1;
     }
     cz_job_result_free(&res);
     cz_engine_status st;
     cz_engine_status_get(e, &st);
-    printf("engine: synthetic 2^%u rows, %u partitions/job, %u jobs, %u in flight, %u synthesis "
-           "workers, %s back end%s%s, %u prover worker%s; circuit setup + warm-up job %.2f s\n",
-           o.log, o.parts, o.jobs, o.conc, st.synth_workers, o.gpu ? "gpu" : "cpu",
+    printf("engine: %s, %u jobs, %u in flight, %u synthesis "
+           "workers, %s back end%s%s, %u prover worker%s; circuit load + warm-up job %.2f s\n",
+           what, o.jobs, o.conc, st.synth_workers, o.gpu ? "gpu" : "cpu",
            o.gpu ? " on devices " : "", devices, st.prove_workers, st.prove_workers == 1 ? "" : "s",
            cz_bench_now() - tw);
     cz_timeline_event *ev0 = malloc(sizeof *ev0 * 65536);
@@ -288,8 +341,11 @@ int cz_bench_engine(int argc, char **argv)
         /* jobs complete in order of submission closely enough: wait for
          * the oldest outstanding one */
         rc = cz_engine_await(e, ids[done], -1, &res);
-        if (rc != CZ_OK || res.state != CZ_JOB_COMPLETED)
+        if (rc != CZ_OK || res.state != CZ_JOB_COMPLETED) {
+            fprintf(stderr, "cuzk-bench engine: job %s: %s\n", ids[done],
+                    rc != CZ_OK ? cz_strerror(rc) : res.message);
             failed++;
+        }
         lat[done++] = res.total_ms;
         cz_job_result_free(&res);
     }
@@ -310,7 +366,8 @@ int cz_bench_engine(int argc, char **argv)
     printf("  s/proof            %.3f s   (wall %.2f s)\n", wall / done, wall);
     printf("  latency p50/p95    %.0f / %.0f ms\n", lat[done / 2],
            lat[done * 95 / 100 < done ? done * 95 / 100 : done - 1]);
-    printf("  peak RSS           %.1f MiB\n", (double)ru.ru_maxrss / 1024.0);
+    printf("  peak RSS           %.1f MiB   peak untracked %.1f MiB (sampled)\n",
+           (double)ru.ru_maxrss / 1024.0, (double)st.peak_untracked / (1 << 20));
     printf("  peak tracked       %.1f MiB   peak reserved %.1f MiB   budget %.1f GiB\n",
            (double)st.mem.peak_allocated / (1 << 20), (double)st.mem.peak_reserved / (1 << 20),
            (double)st.mem.total / (1 << 30));
@@ -339,5 +396,6 @@ int cz_bench_engine(int argc, char **argv)
     free(ids);
     free(lat);
     cz_engine_free(e);
+    free(c1);
     return failed ? 1 : 0;
 }
