@@ -61,7 +61,8 @@
 extern "C" {
 #endif
 
-#define CZ_JOB_ID_MAX 128 /* bytes of a job or circuit id, NUL included */
+#define CZ_JOB_ID_MAX 128  /* bytes of a job or circuit id, NUL included */
+#define CZ_JOB_MSG_MAX 640 /* bytes of a job's failure message, NUL included */
 /* The engine's generated job ids are "job-<n>"; client ids may not begin
  * with this prefix, so the two can never collide. */
 #define CZ_JOB_ID_GENERATED "job-"
@@ -293,7 +294,7 @@ typedef struct {
     cz_job_state state;
     cz_priority priority;
     int error;         /* CZ_OK unless FAILED/CANCELLED */
-    char message[256]; /* why it failed */
+    char message[CZ_JOB_MSG_MAX]; /* why it failed */
     uint32_t partitions, partitions_done;
     double queue_ms; /* submit -> first partition's synthesis start */
     double synth_ms; /* sum over partitions */

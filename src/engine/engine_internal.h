@@ -39,7 +39,7 @@ typedef struct circuit {
     cz_resv *resv; /* its parameters, recorded R1CS (synthetic) or both (registered) */
     cz_resv_allocator ra;
     int load_err;
-    char load_msg[200];
+    char load_msg[CZ_JOB_MSG_MAX];
     struct circuit *next;
 } circuit;
 
@@ -49,7 +49,7 @@ typedef struct notice {
     struct notice *next;
     bool has_event;
     cz_job_event ev; /* its strings point into the fields below */
-    char id[CZ_JOB_ID_MAX], circuit[CZ_JOB_ID_MAX], message[256];
+    char id[CZ_JOB_ID_MAX], circuit[CZ_JOB_ID_MAX], message[CZ_JOB_MSG_MAX];
     cz_job_watch *fire; /* watches to call with rc CZ_OK and res (fnext chain) */
     cz_job_result res;  /* the job's final state, proofs owned */
 } notice;
@@ -67,7 +67,7 @@ typedef struct job {
     cz_job_state state;
     int finished;
     int err;
-    char msg[256];
+    char msg[CZ_JOB_MSG_MAX];
     atomic_int cancel; /* set on cancel, failure and shutdown */
     bool cancel_unwatched;
     bool admitting; /* submit is copying its input: not to be started or ended */

@@ -38,7 +38,7 @@ static void part_fail(cz_engine *e, part *p, int rc, const char *msg)
 /* Synthesis of partition idx of j: NULL when it ended (failure, cancel). */
 static part *synth_partition(cz_engine *e, job *j, uint32_t idx)
 {
-    char msg[256] = "";
+    char msg[CZ_JOB_MSG_MAX] = "";
     int rc;
     part *p = calloc(1, sizeof *p);
     if (p == NULL) {
@@ -232,7 +232,7 @@ void *cz_eng_prove_worker(void *arg)
     part *p;
     while ((p = take(e, &e->pq, &e->cv_prove, &e->prove_busy)) != NULL) {
         job *j = p->j;
-        char msg[256] = "";
+        char msg[CZ_JOB_MSG_MAX] = "";
         cz_buf_tag tag = {j->seq, p->idx, CZ_ENG_STAGE_START};
         cz_resv_allocator_init(&p->ra, p->resv, &tag);
         cz_groth16_prove_opts o = {.pool = e->pool, .alloc = &p->ra.a};
@@ -290,7 +290,7 @@ void *cz_eng_final_worker(void *arg)
         int rc = e->be->prove_finish(e->be->ctx, &pf, p->pend);
         p->pend = NULL; /* consumed either way */
         double t1 = cz_eng_now_ms(e);
-        char msg[256] = "";
+        char msg[CZ_JOB_MSG_MAX] = "";
         if (rc != CZ_OK) {
             cz_msgf(msg, sizeof msg, "prove_finish of partition %u failed: %s", p->idx,
                     cz_strerror(rc));

@@ -308,15 +308,15 @@ int cz_fc_params_check(const char *dir, const char *file_name, const uint8_t bla
         return CZ_OK;
     }
     if (rc != CZ_OK && rc != CZ_ERR_NOT_FOUND) {
-        cz_msgf(err, errlen, "%s/%s: digest %s is not Filecoin's (%s), and the list of "
-                             "generated files cannot be read: %s",
-                dir, file_name, got, official ? official : "none published", why);
+        cz_msgf(err, errlen, "digest %s is not Filecoin's (%s), and the list of generated files "
+                             "cannot be read (%s): %s/%s",
+                got, official ? official : "none published", why, dir, file_name);
         return rc;
     }
     cz_msgf(err, errlen,
-            "%s/%s: its digest %s is neither Filecoin's (%s, parameters.json) nor one "
-            "%s lists (%s): a damaged or foreign file",
-            dir, file_name, got, official ? official : "none published", CZ_FC_GENERATED_DIGESTS,
-            rc == CZ_OK ? listed : "not listed");
+            "digest %s is neither Filecoin's (%s, parameters.json) nor the one %s lists (%s): "
+            "a damaged or foreign file: %s/%s",
+            got, official ? official : "none published", CZ_FC_GENERATED_DIGESTS,
+            rc == CZ_OK ? listed : "not listed", dir, file_name);
     return CZ_ERR_BAD_FORMAT;
 }
