@@ -238,18 +238,16 @@ int cz_bench_engine(int argc, char **argv)
     cfg.param_cache = o.param_cache;
     cfg.no_verify = !o.verify;
     char err[512], id[CZ_JOB_ID_MAX], devices[256] = "";
-    cz_backend_ops cuda = cz_backend_cuda;
+    cz_backend_ops ops;
+    int brc = cz_backend_choose(&ops, o.gpu ? CZ_BACKEND_ONLY_GPU : CZ_BACKEND_ONLY_CPU, &o.devs,
+                                err, sizeof err);
+    if (brc != CZ_OK) {
+        fprintf(stderr, "cuzk-bench engine: --backend gpu%s%s: %s\n", o.devices ? " --devices " : "",
+                o.devices ? o.devices : "", err);
+        return 1;
+    }
     if (o.gpu) {
-        if (!cz_cuda_available()) {
-            fprintf(stderr, "cuzk-bench engine: --backend gpu: no usable CUDA device (a build "
-                            "without CUDA, no driver, or no GPU)\n");
-            return 1;
-        }
-        if (o.devs.n && cz_cuda_device_list_check(&o.devs, err, sizeof err) != CZ_OK) {
-            fprintf(stderr, "cuzk-bench engine: --devices %s: %s\n", o.devices, err);
-            return 1;
-        }
-        if (o.devs.n == 0) { /* every device */
+        if (o.devs.n == 0) { /* every device, named below */
             int count = cz_cuda_device_count();
             for (int d = 0; d < count && d < CZ_ENGINE_MAX_DEVICES; d++)
                 o.devs.ordinal[o.devs.n++] = d;
@@ -262,9 +260,8 @@ int cz_bench_engine(int argc, char **argv)
             len += (size_t)snprintf(devices + len, sizeof devices - len, "%s%d (%s)", i ? ", " : "",
                                     o.devs.ordinal[i], name);
         }
-        cuda.ctx = &o.devs;
-        cfg.backend = &cuda;
     }
+    cfg.backend = &ops;
     cz_engine *e;
     int rc = cz_engine_new(&e, &cfg, err, sizeof err);
     if (rc != CZ_OK) {

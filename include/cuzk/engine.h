@@ -124,6 +124,19 @@ typedef struct {
  * there (CZ_ERR_UNSUPPORTED when no device at all). */
 int cz_cuda_device_list_check(const cz_cuda_device_list *l, char *err, size_t errlen);
 
+/* The one place a program (the daemon, cuzk-bench) picks its back end:
+ * AUTO proves on the CUDA devices when one is usable, else on the CPU; CPU
+ * always on the CPU; GPU on the CUDA devices or not at all.  list names
+ * the ordinals (n 0: every device found) and must outlive *out, which
+ * receives the ops to put in cz_engine_config.backend.  CZ_OK;
+ * CZ_ERR_UNSUPPORTED (GPU asked for, or AUTO with ordinals listed, and no
+ * usable device: err is "this build has no CUDA back end" or "this
+ * machine has no CUDA device"); CZ_ERR_NOT_FOUND / CZ_ERR_INVALID_ARG (a
+ * bad list, as cz_cuda_device_list_check). */
+typedef enum { CZ_BACKEND_AUTO, CZ_BACKEND_ONLY_CPU, CZ_BACKEND_ONLY_GPU } cz_backend_choice;
+int cz_backend_choose(cz_backend_ops *out, cz_backend_choice want, cz_cuda_device_list *list,
+                      char *err, size_t errlen);
+
 /* -------------------------------------------------------------- config --- */
 
 struct cz_job_event; /* below */

@@ -239,35 +239,29 @@ int main(int argc, char **argv)
                "config: srs.param_cache %s is not a folder (%s): PoRep requests will be refused, "
                "naming the files missing",
                cfg.param_cache, strerror(errno ? errno : ENOTDIR));
-    bool gpu = cz_cuda_available();
+    /* [gpus] devices: the ordinals to use (default: every device found; none:
+     * the CPU back end) */
     static cz_cuda_device_list devs;
-    static cz_backend_ops cuda_ops;
-    if (!gpu && cfg.n_gpus > 0) {
+    static cz_backend_ops ops;
+    devs.n = cfg.n_gpus;
+    for (unsigned i = 0; i < cfg.n_gpus; i++)
+        devs.ordinal[i] = cfg.gpus_devices[i];
+    int brc = cz_backend_choose(&ops, CZ_BACKEND_AUTO, &devs, err, sizeof err);
+    if (brc == CZ_ERR_UNSUPPORTED) {
         cz_log(CZ_LOG_ERROR,
                "config: gpus.devices lists %u device%s, but %s: remove gpus.devices to prove "
                "on the CPU",
-               cfg.n_gpus, cfg.n_gpus == 1 ? "" : "s",
-#ifdef CZ_HAVE_CUDA
-               "this machine has no CUDA device");
-#else
-               "this build has no CUDA back end");
-#endif
+               cfg.n_gpus, cfg.n_gpus == 1 ? "" : "s", err);
         return 1;
     }
-    if (gpu) {
-        /* [gpus] devices: the ordinals to use (default: every device) */
-        devs.n = cfg.n_gpus;
-        for (unsigned i = 0; i < cfg.n_gpus; i++)
-            devs.ordinal[i] = cfg.gpus_devices[i];
-        if (cz_cuda_device_list_check(&devs, err, sizeof err) != CZ_OK) {
-            cz_log(CZ_LOG_ERROR, "config: gpus.devices: %s", err);
-            return 1;
-        }
-        cuda_ops = cz_backend_cuda;
-        cuda_ops.ctx = &devs;
-        ec.backend = &cuda_ops;
-        ec.prover_workers = cfg.gpu_workers_per_device;
+    if (brc != CZ_OK) {
+        cz_log(CZ_LOG_ERROR, "config: gpus.devices: %s", err);
+        return 1;
     }
+    bool gpu = ops.kind == CZ_BACKEND_GPU;
+    ec.backend = &ops;
+    if (gpu)
+        ec.prover_workers = cfg.gpu_workers_per_device;
     if (!cfg.self_verify)
         cz_log(CZ_LOG_WARN, "pipeline.self_verify = false: proofs leave the daemon UNVERIFIED "
                             "(a benchmark setting, never for production)");

@@ -1,4 +1,5 @@
 /* The engine's proving back ends: the CPU and CUDA (see cuzk/engine.h). */
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "cuzk/cuda.h"
@@ -79,3 +80,29 @@ int cz_cuda_device_list_check(const cz_cuda_device_list *l, char *err, size_t er
 const cz_backend_ops cz_backend_cuda = {"cuda",     cuda_devices, cuda_start,
                                         cpu_finish, NULL,         CZ_BACKEND_GPU};
 
+
+int cz_backend_choose(cz_backend_ops *out, cz_backend_choice want, cz_cuda_device_list *list,
+                      char *err, size_t errlen)
+{
+    bool gpu = cz_cuda_available();
+    if (want == CZ_BACKEND_ONLY_CPU || (want == CZ_BACKEND_AUTO && !gpu && list->n == 0)) {
+        *out = cz_backend_cpu;
+        return CZ_OK;
+    }
+    if (!gpu) {
+#ifdef CZ_HAVE_CUDA
+        cz_msgf(err, errlen, "this machine has no CUDA device");
+#else
+        cz_msgf(err, errlen, "this build has no CUDA back end");
+#endif
+        return CZ_ERR_UNSUPPORTED;
+    }
+    if (list->n) {
+        int rc = cz_cuda_device_list_check(list, err, errlen);
+        if (rc != CZ_OK)
+            return rc;
+    }
+    *out = cz_backend_cuda;
+    out->ctx = list;
+    return CZ_OK;
+}
