@@ -6,6 +6,7 @@
  *                     [--backend cpu|gpu] [--devices LIST]
  *                     [--budget BYTES|auto] [--svg FILE] [--no-verify]
  *                     [--porep C1 --param-cache DIR --miner-id M --sector-number N]
+ *                     [--sweep S1,S2,...]
  *
  * Keeps CONC jobs in flight until N have completed: of P partitions of the
  * 2^L-row synthetic circuit, or with --porep the PoRep C2 of the C1 file
@@ -16,7 +17,9 @@
  * tracked buffers, sampled), peak tracked and reserved bytes, and each
  * stage's utilisation (busy time over wall time times its workers).  --svg
  * draws the timeline: one band per stage, one bar per partition, coloured
- * by job.
+ * by job.  --sweep 1,2,4,8 repeats the measured jobs at each limit of
+ * syntheses at once (cz_engine_set_synthesis_limit; at most the synthesis
+ * workers), one report each, the circuit loaded once.
  *
  * --backend gpu proves with the CUDA back end (cz_backend_cuda: H and every
  * MSM on the device, two prover workers per device) on the CUDA devices
@@ -35,7 +38,7 @@
 
 typedef struct {
     unsigned log, parts, jobs, conc, synth, threads, synth_threads;
-    const char *porep, *param_cache, *miner, *sector;
+    const char *porep, *param_cache, *miner, *sector, *sweep;
     uint64_t budget;
     const char *svg;
     int verify;
@@ -48,7 +51,7 @@ static const char USAGE[] =
     "usage: cuzk-bench engine [--log L] [--partitions P] [--jobs N] [-j CONC] "
     "[--synth-workers S] [--prover-threads T] [--backend cpu|gpu] [--devices LIST] "
     "[--budget BYTES|auto] [--svg FILE] [--no-verify] [--synth-threads T] "
-    "[--porep C1 --param-cache DIR --miner-id M --sector-number N]\n"
+    "[--porep C1 --param-cache DIR --miner-id M --sector-number N] [--sweep S1,S2,..]\n"
     "  --backend gpu   the CUDA back end (default cpu)\n"
     "  --devices LIST  CUDA ordinals for --backend gpu, comma-separated (default: every "
     "device)\n";
@@ -101,6 +104,8 @@ static int parse(int argc, char **argv, opts *o)
             o->threads = (unsigned)atoi(v), i++;
         else if (!strcmp(a, "--synth-threads") && v)
             o->synth_threads = (unsigned)atoi(v), i++;
+        else if (!strcmp(a, "--sweep") && v)
+            o->sweep = v, i++;
         else if (!strcmp(a, "--porep") && v)
             o->porep = v, i++;
         else if (!strcmp(a, "--param-cache") && v)
@@ -225,6 +230,103 @@ static void write_svg(const char *path, const cz_timeline_event *ev, size_t n, d
     free(lane_of);
 }
 
+/* One measured phase: CONC jobs in flight until o->jobs are done, then the
+ * report (and the SVG of this phase's events when svg is set). */
+static unsigned phase(cz_engine *e, const opts *o, cz_job_request *req, cz_job_synthetic *in,
+                      const char *svg)
+{
+    char err[512];
+    int rc = CZ_OK;
+    cz_job_result res = {0};
+    cz_engine_status st;
+    cz_timeline_event *ev0 = malloc(sizeof *ev0 * 65536);
+    size_t skip = cz_engine_timeline(e, ev0, 65536);
+    cz_engine_reset_peaks(e);
+    char(*ids)[CZ_JOB_ID_MAX] = calloc(o->jobs, CZ_JOB_ID_MAX);
+    double *lat = calloc(o->jobs, sizeof *lat);
+    unsigned submitted = 0, done = 0, failed = 0;
+    double t0 = cz_bench_now();
+    while (done < o->jobs) {
+        while (submitted < o->jobs && submitted - done < o->conc) {
+            in->circuit.seed = 1000 + submitted;
+            rc = cz_engine_submit(e, req, ids[submitted], NULL, err, sizeof err);
+            if (rc != CZ_OK) {
+                fprintf(stderr, "cuzk-bench engine: submit: %s\n", err);
+                break;
+            }
+            submitted++;
+        }
+        if (rc != CZ_OK)
+            break;
+        /* jobs complete in order of submission closely enough: wait for
+         * the oldest outstanding one */
+        rc = cz_engine_await(e, ids[done], -1, &res);
+        if (rc != CZ_OK || res.state != CZ_JOB_COMPLETED) {
+            fprintf(stderr, "cuzk-bench engine: job %s: %s\n", ids[done],
+                    rc != CZ_OK ? cz_strerror(rc) : res.message);
+            failed++;
+        }
+        lat[done++] = res.total_ms;
+        cz_job_result_free(&res);
+    }
+    double wall = cz_bench_now() - t0;
+    cz_engine_status_get(e, &st);
+    size_t n = cz_engine_timeline(e, ev0, 65536);
+    cz_timeline_event *ev = ev0;
+    if (n > skip) {
+        ev = ev0 + skip;
+        n -= skip;
+    } else {
+        n = 0;
+    }
+    if (done == 0) {
+        free(ev0);
+        free(ids);
+        free(lat);
+        return 1;
+    }
+    qsort(lat, done, sizeof *lat, cmp_double);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("  proofs (jobs)      %u (%u failed)\n", done, failed);
+    printf("  s/proof            %.3f s   (wall %.2f s)\n", wall / done, wall);
+    printf("  latency p50/p95    %.0f / %.0f ms\n", lat[done / 2],
+           lat[done * 95 / 100 < done ? done * 95 / 100 : done - 1]);
+    printf("  peak RSS           %.1f MiB (sampled in this phase; process %.1f MiB)   peak "
+           "untracked %.1f MiB\n",
+           (double)st.peak_rss / (1 << 20), (double)ru.ru_maxrss / 1024.0,
+           (double)st.peak_untracked / (1 << 20));
+    printf("  peak tracked       %.1f MiB   peak reserved %.1f MiB   budget %.1f GiB\n",
+           (double)st.mem.peak_allocated / (1 << 20), (double)st.mem.peak_reserved / (1 << 20),
+           (double)st.mem.total / (1 << 30));
+    double busy[3] = {0};
+    for (size_t i = 0; i < n; i++) {
+        int k = stage_of(ev[i].stage);
+        if (k >= 0)
+            busy[k] += ev[i].end_ms - ev[i].start_ms;
+    }
+    unsigned workers[3] = {st.synth_workers, st.prove_workers, st.finalizers};
+    for (int k = 0; k < 3; k++)
+        printf("  utilisation %-12s %5.1f %%  (%u worker%s)\n", STAGES[k],
+               100.0 * busy[k] / (1e3 * wall * workers[k]), workers[k], workers[k] == 1 ? "" : "s");
+    if (svg && n > 0) {
+        double a = ev[0].start_ms, b = ev[0].end_ms;
+        for (size_t i = 0; i < n; i++) {
+            if (ev[i].start_ms < a)
+                a = ev[i].start_ms;
+            if (ev[i].end_ms > b)
+                b = ev[i].end_ms;
+        }
+        write_svg(svg, ev, n, a, b);
+        printf("  timeline           %s\n", svg);
+    }
+    fflush(stdout);
+    free(ev0);
+    free(ids);
+    free(lat);
+    return failed + (o->jobs - done);
+}
+
 int cz_bench_engine(int argc, char **argv)
 {
     opts o;
@@ -316,82 +418,27 @@ int cz_bench_engine(int argc, char **argv)
            what, o.jobs, o.conc, st.synth_workers, o.gpu ? "gpu" : "cpu",
            o.gpu ? " on devices " : "", devices, st.prove_workers, st.prove_workers == 1 ? "" : "s",
            cz_bench_now() - tw);
-    cz_timeline_event *ev0 = malloc(sizeof *ev0 * 65536);
-    size_t skip = cz_engine_timeline(e, ev0, 65536);
-
-    char(*ids)[CZ_JOB_ID_MAX] = calloc(o.jobs, CZ_JOB_ID_MAX);
-    double *lat = calloc(o.jobs, sizeof *lat);
-    unsigned submitted = 0, done = 0, failed = 0;
-    double t0 = cz_bench_now();
-    while (done < o.jobs) {
-        while (submitted < o.jobs && submitted - done < o.conc) {
-            in.circuit.seed = 1000 + submitted;
-            rc = cz_engine_submit(e, &req, ids[submitted], NULL, err, sizeof err);
-            if (rc != CZ_OK) {
-                fprintf(stderr, "cuzk-bench engine: submit: %s\n", err);
+    unsigned failed = 0;
+    if (o.sweep == NULL) {
+        failed = phase(e, &o, &req, &in, o.svg);
+    } else {
+        /* "1,2,4": the same jobs at each synthesis limit, one load */
+        for (const char *p = o.sweep; *p;) {
+            char *end;
+            unsigned long k = strtoul(p, &end, 10);
+            if (end == p || k == 0 || k > st.synth_workers) {
+                fprintf(stderr, "cuzk-bench engine: --sweep %s: limits from 1 to the %u synthesis "
+                                "workers\n", o.sweep, st.synth_workers);
+                failed++;
                 break;
             }
-            submitted++;
+            cz_engine_set_synthesis_limit(e, (unsigned)k);
+            printf("sweep: at most %lu synthesis at once\n", k);
+            fflush(stdout);
+            failed += phase(e, &o, &req, &in, NULL);
+            p = *end == ',' ? end + 1 : end;
         }
-        if (rc != CZ_OK)
-            break;
-        /* jobs complete in order of submission closely enough: wait for
-         * the oldest outstanding one */
-        rc = cz_engine_await(e, ids[done], -1, &res);
-        if (rc != CZ_OK || res.state != CZ_JOB_COMPLETED) {
-            fprintf(stderr, "cuzk-bench engine: job %s: %s\n", ids[done],
-                    rc != CZ_OK ? cz_strerror(rc) : res.message);
-            failed++;
-        }
-        lat[done++] = res.total_ms;
-        cz_job_result_free(&res);
     }
-    double wall = cz_bench_now() - t0;
-    cz_engine_status_get(e, &st);
-    size_t n = cz_engine_timeline(e, ev0, 65536);
-    cz_timeline_event *ev = ev0;
-    if (n > skip) {
-        ev = ev0 + skip;
-        n -= skip;
-    } else {
-        n = 0;
-    }
-    qsort(lat, done, sizeof *lat, cmp_double);
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    printf("  proofs (jobs)      %u (%u failed)\n", done, failed);
-    printf("  s/proof            %.3f s   (wall %.2f s)\n", wall / done, wall);
-    printf("  latency p50/p95    %.0f / %.0f ms\n", lat[done / 2],
-           lat[done * 95 / 100 < done ? done * 95 / 100 : done - 1]);
-    printf("  peak RSS           %.1f MiB   peak untracked %.1f MiB (sampled)\n",
-           (double)ru.ru_maxrss / 1024.0, (double)st.peak_untracked / (1 << 20));
-    printf("  peak tracked       %.1f MiB   peak reserved %.1f MiB   budget %.1f GiB\n",
-           (double)st.mem.peak_allocated / (1 << 20), (double)st.mem.peak_reserved / (1 << 20),
-           (double)st.mem.total / (1 << 30));
-    double busy[3] = {0};
-    for (size_t i = 0; i < n; i++) {
-        int s = stage_of(ev[i].stage);
-        if (s >= 0)
-            busy[s] += ev[i].end_ms - ev[i].start_ms;
-    }
-    unsigned workers[3] = {st.synth_workers, st.prove_workers, st.finalizers};
-    for (int s = 0; s < 3; s++)
-        printf("  utilisation %-12s %5.1f %%  (%u worker%s)\n", STAGES[s],
-               100.0 * busy[s] / (1e3 * wall * workers[s]), workers[s], workers[s] == 1 ? "" : "s");
-    if (o.svg && n > 0) {
-        double a = ev[0].start_ms, b = ev[0].end_ms;
-        for (size_t i = 0; i < n; i++) {
-            if (ev[i].start_ms < a)
-                a = ev[i].start_ms;
-            if (ev[i].end_ms > b)
-                b = ev[i].end_ms;
-        }
-        write_svg(o.svg, ev, n, a, b);
-        printf("  timeline           %s\n", o.svg);
-    }
-    free(ev0);
-    free(ids);
-    free(lat);
     cz_engine_free(e);
     free(c1);
     return failed ? 1 : 0;

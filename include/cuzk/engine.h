@@ -450,6 +450,13 @@ typedef struct {
 } cz_engine_status;
 
 void cz_engine_status_get(cz_engine *e, cz_engine_status *s);
+/* At most n partition syntheses at once from now on (0 or more than
+ * synthesis_workers: all the workers); partitions already in synthesis
+ * finish.  For sweeps over synthesis concurrency in one process. */
+void cz_engine_set_synthesis_limit(cz_engine *e, unsigned n);
+/* Starts the sampled RSS peaks (peak_rss, peak_untracked) over from the
+ * next reading (benchmark phases). */
+void cz_engine_reset_peaks(cz_engine *e);
 cz_budget *cz_engine_budget(cz_engine *e);
 
 /* Timeline: one event per partition stage, times in ms since the engine

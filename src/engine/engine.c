@@ -190,6 +190,7 @@ int cz_engine_new(cz_engine **out, const cz_engine_config *cfg, char *err, size_
     if (e == NULL)
         return CZ_ERR_NOMEM;
     e->cfg = c;
+    e->synth_limit = c.synthesis_workers;
     e->be = c.backend ? c.backend : &cz_backend_cpu;
     e->n_dev = e->be->devices(e->be->ctx);
     if (e->n_dev == 0) {
@@ -345,6 +346,21 @@ void cz_engine_free(cz_engine *e)
 }
 
 cz_budget *cz_engine_budget(cz_engine *e) { return e->budget; }
+
+void cz_engine_reset_peaks(cz_engine *e)
+{
+    pthread_mutex_lock(&e->mu);
+    e->peak_rss = e->peak_untracked = 0;
+    pthread_mutex_unlock(&e->mu);
+}
+
+void cz_engine_set_synthesis_limit(cz_engine *e, unsigned n)
+{
+    pthread_mutex_lock(&e->mu);
+    e->synth_limit = n == 0 || n > e->cfg.synthesis_workers ? e->cfg.synthesis_workers : n;
+    pthread_cond_broadcast(&e->cv_work);
+    pthread_mutex_unlock(&e->mu);
+}
 
 cz_resv *cz_engine_request_pool(cz_engine *e) { return e->request_pool; }
 

@@ -132,6 +132,7 @@ struct cz_engine {
     unsigned n_threads;
     uint64_t submitted, completed, failed, cancelled, proved;
     unsigned synth_busy, prove_busy, final_busy;
+    unsigned synth_limit; /* syntheses at once (cz_engine_set_synthesis_limit) */
     struct timespec t0;
     pthread_mutex_t tl_mu;
     cz_timeline_event *tl;

@@ -163,8 +163,8 @@ void *cz_eng_synth_worker(void *arg)
     cz_engine *e = arg;
     pthread_mutex_lock(&e->mu);
     for (;;) {
-        job *j;
-        while (!e->stop && (j = pick_job(e)) == NULL)
+        job *j = NULL;
+        while (!e->stop && (e->synth_busy >= e->synth_limit || (j = pick_job(e)) == NULL))
             pthread_cond_wait(&e->cv_work, &e->mu);
         if (e->stop)
             break;
@@ -180,6 +180,8 @@ void *cz_eng_synth_worker(void *arg)
         part *p = synth_partition(e, j, idx);
         pthread_mutex_lock(&e->mu);
         e->synth_busy--;
+        if (e->synth_limit < e->cfg.synthesis_workers)
+            pthread_cond_signal(&e->cv_work); /* a worker held back by the limit */
         if (p == NULL)
             continue;
         while (!e->stop && e->pq.n >= e->cfg.queue_depth && !atomic_load(&j->cancel))
