@@ -5,9 +5,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cuzk/blake2b.h"
 #include "cuzk/err.h"
 #include "cuzk/ff.h"
 #include "cuzk/groth16.h"
+#include "cuzk/mem.h"
 #include "cuzk/pool.h"
 #include "tf.h"
 
@@ -211,6 +213,39 @@ static void test_roundtrip(void)
         TF_CHECK(cz_groth16_params_read_file(&q, path, 0, NULL, err, sizeof err) == CZ_OK);
         TF_CHECK(params_equal(&p, &q));
         cz_groth16_params_free(&q);
+        /* _ex: the block from a tracked allocator, the file's BLAKE2b-512
+         * computed section by section while decoding */
+        {
+            cz_budget *b;
+            cz_resv *r;
+            TF_CHECK(cz_budget_new(&b, 1u << 30) == CZ_OK);
+            cz_wait_key key = {0, 0, 0};
+            TF_CHECK(cz_budget_reserve(b, 1u << 28, &key, 0, NULL, &r, NULL, 0) == CZ_OK);
+            cz_buf_tag tag = {0, 0, "params"};
+            cz_resv_allocator ra;
+            cz_resv_allocator_init(&ra, r, &tag);
+            uint8_t b2[64], want2[64];
+            cz_params_read_opts o = {.alloc = &ra.a, .blake2b = b2};
+            TF_CHECK(cz_groth16_params_read_file_ex(&q, path, &o, err, sizeof err) == CZ_OK);
+            TF_CHECK(params_equal(&p, &q));
+            cz_blake2b(want2, 64, NULL, 0, img, len);
+            TF_CHECK_MEM(b2, want2, 64);
+            cz_mem_snapshot ms;
+            cz_budget_snapshot(b, &ms);
+            TF_CHECK(ms.cls[CZ_BUF_PARAMS].live_count == 1 &&
+                     ms.cls[CZ_BUF_PARAMS].live_bytes >= q.mem_bytes);
+            cz_groth16_params_free(&q);
+            cz_budget_snapshot(b, &ms);
+            TF_CHECK(ms.cls[CZ_BUF_PARAMS].live_count == 0);
+            /* a truncated file: an error, and still the digest of what is there */
+            TF_CHECK(truncate(path, (off_t)(len - 1)) == 0);
+            TF_CHECK(cz_groth16_params_read_file_ex(&q, path, &o, err, sizeof err) != CZ_OK);
+            cz_blake2b(want2, 64, NULL, 0, img, len - 1);
+            TF_CHECK_MEM(b2, want2, 64);
+            TF_CHECK(cz_groth16_params_write_file(path, &p) == CZ_OK);
+            cz_resv_release(r);
+            TF_CHECK(cz_budget_free(b) == CZ_OK);
+        }
         cz_groth16_vk vk;
         TF_CHECK(cz_groth16_vk_write_file(path, &p.vk) == CZ_OK);
         TF_CHECK(cz_groth16_vk_read_file(&vk, path, err, sizeof err) == CZ_OK);

@@ -128,7 +128,9 @@ int cz_groth16_params_read_file(cz_groth16_params *p, const char *path, unsigned
  * gives it back there), and blake2b (NULL: none) receiving the BLAKE2b-512
  * of the whole file, computed on a thread of its own while the points are
  * decoded (Filecoin's parameters.json lists the first 16 bytes of it, as
- * 32 hex digits). */
+ * 32 hex digits).  The file is mapped, and each section's pages are
+ * dropped once decoded and hashed: at most the largest section is mapped
+ * in at once. */
 typedef struct {
     unsigned flags;
     cz_pool *pool;

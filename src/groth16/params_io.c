@@ -171,11 +171,18 @@ static int decode_vk_fixed(cz_groth16_vk *vk, const uint8_t *d, const char *what
     return CZ_OK;
 }
 
+/* Called around each section's decoding (file reader): before (done false)
+ * and after (done true) section s, whose bytes end at offset end. */
+typedef struct {
+    void (*fn)(void *ctx, int s, size_t end, bool done);
+    void *ctx;
+} section_hook;
+
 /* Decodes the vk and sections [0, lo->nsec) into p, all arrays carved from
  * one block. */
 static int decode_all(cz_groth16_params *p, const uint8_t *data, const layout *lo, unsigned flags,
-                      cz_pool *pool, const cz_allocator *alloc, const char *what, char *err,
-                      size_t errlen)
+                      cz_pool *pool, const cz_allocator *alloc, const section_hook *hook,
+                      const char *what, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
     p->alloc = alloc;
@@ -203,7 +210,12 @@ static int decode_all(cz_groth16_params *p, const uint8_t *data, const layout *l
          * rejected in all of them. */
         unsigned f =
             CZ_DECODE_REJECT_INFINITY | (s == SEC_IC ? 0u : (flags & CZ_DECODE_SKIP_SUBGROUP));
+        size_t end = lo->off[s] + lo->count[s] * sec_point_bytes(s);
+        if (hook)
+            hook->fn(hook->ctx, s, end, false);
         rc = decode_section(arr[s], data + lo->off[s], lo->count[s], s, f, pool, what, err, errlen);
+        if (hook)
+            hook->fn(hook->ctx, s, end, true);
         if (rc != CZ_OK)
             goto fail;
     }
@@ -275,7 +287,7 @@ int cz_groth16_params_read_mem(cz_groth16_params *p, const uint8_t *data, size_t
     int rc = parse_layout(&lo, data, len, vk_only ? 1 : SEC_COUNT, !vk_only, "params", err, errlen);
     if (rc != CZ_OK)
         return rc;
-    return decode_all(p, data, &lo, flags, pool, NULL, "params", err, errlen);
+    return decode_all(p, data, &lo, flags, pool, NULL, NULL, "params", err, errlen);
 }
 
 int cz_groth16_vk_read_mem(cz_groth16_vk *vk, const uint8_t *data, size_t len, char *err,
@@ -291,7 +303,7 @@ int cz_groth16_vk_read_mem(cz_groth16_vk *vk, const uint8_t *data, size_t len, c
     if (rc != CZ_OK)
         return rc;
     cz_groth16_params p;
-    rc = decode_all(&p, data, &lo, CZ_DECODE_DEFAULT, NULL, NULL, "vk", err, errlen);
+    rc = decode_all(&p, data, &lo, CZ_DECODE_DEFAULT, NULL, NULL, NULL, "vk", err, errlen);
     if (rc == CZ_OK)
         *vk = p.vk; /* the block holds exactly vk.ic */
     return rc;
@@ -335,17 +347,48 @@ int cz_groth16_params_read_file(cz_groth16_params *p, const char *path, unsigned
     return cz_groth16_params_read_file_ex(p, path, &o, err, errlen);
 }
 
+/* The file reader's pass over the mapping, section by section: while the
+ * pool decodes a section, a thread of its own hashes the bytes up to the
+ * section's end; once both are through it, the section's pages are dropped
+ * from the process (MADV_DONTNEED: the mapping is read-only and read once),
+ * so a 45 GB file never has more than its largest section (the 2^27 H
+ * points, 13 GB at 32GiB) mapped in at once. */
 typedef struct {
-    const uint8_t *data;
-    size_t len;
-    uint8_t *out;
-} hash_job;
+    const uint8_t *map;
+    size_t len, hashed, dropped, end;
+    cz_blake2b_ctx h;
+    bool hashing, threaded;
+    pthread_t th;
+} pass;
 
-static void *hash_thread(void *arg)
+static void *hash_range(void *arg)
 {
-    hash_job *h = arg;
-    cz_blake2b(h->out, 64, NULL, 0, h->data, h->len);
+    pass *ps = arg;
+    cz_blake2b_update(&ps->h, ps->map + ps->hashed, ps->end - ps->hashed);
     return NULL;
+}
+
+static void pass_hook(void *ctx, int s, size_t end, bool done)
+{
+    (void)s;
+    pass *ps = ctx;
+    if (!done) {
+        ps->end = end;
+        ps->threaded = ps->hashing && pthread_create(&ps->th, NULL, hash_range, ps) == 0;
+        if (ps->hashing && !ps->threaded)
+            hash_range(ps);
+        return;
+    }
+    if (ps->threaded)
+        pthread_join(ps->th, NULL);
+    ps->threaded = false;
+    if (ps->hashing)
+        ps->hashed = end;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), cut = end / page * page;
+    if (cut > ps->dropped) {
+        madvise((void *)(ps->map + ps->dropped), cut - ps->dropped, MADV_DONTNEED);
+        ps->dropped = cut;
+    }
 }
 
 int cz_groth16_params_read_file_ex(cz_groth16_params *p, const char *path,
@@ -359,20 +402,19 @@ int cz_groth16_params_read_file_ex(cz_groth16_params *p, const char *path,
     int rc = map_file(path, &map, &len, "params", err, errlen);
     if (rc != CZ_OK)
         return rc;
-    /* the digest on its own thread while the points are decoded (or here,
-     * when no thread can be started) */
-    hash_job hj = {map, len, o->blake2b};
-    pthread_t th;
-    bool threaded = o->blake2b && pthread_create(&th, NULL, hash_thread, &hj) == 0;
-    if (o->blake2b && !threaded)
-        hash_thread(&hj);
+    pass ps = {.map = map, .len = len, .hashing = o->blake2b != NULL};
+    if (ps.hashing)
+        cz_blake2b_init(&ps.h, 64, NULL, 0);
+    section_hook hook = {pass_hook, &ps};
     layout lo;
     bool vk_only = (o->flags & CZ_PARAMS_VK_ONLY) != 0;
     rc = parse_layout(&lo, map, len, vk_only ? 1 : SEC_COUNT, !vk_only, "params", err, errlen);
     if (rc == CZ_OK)
-        rc = decode_all(p, map, &lo, o->flags, o->pool, o->alloc, "params", err, errlen);
-    if (threaded)
-        pthread_join(th, NULL);
+        rc = decode_all(p, map, &lo, o->flags, o->pool, o->alloc, &hook, "params", err, errlen);
+    if (ps.hashing) { /* whatever the sections left: the tail, or all on an error */
+        cz_blake2b_update(&ps.h, map + ps.hashed, len - ps.hashed);
+        cz_blake2b_final(&ps.h, o->blake2b);
+    }
     if (map != NULL)
         munmap((void *)map, len);
     return rc;
