@@ -1,14 +1,17 @@
 /* Helpers shared by the engine tests (test_engine.c on the CPU back end,
  * test_engine_gpu.c on the CUDA one): a small engine configuration,
- * synthetic job requests, the drained-engine check, the monitor thread
+ * synthetic job requests, a back end that holds partitions at a gate, the
+ * drained-engine check, the monitor thread
  * that samples the budget's invariants and the randomized load itself. */
 #ifndef CZ_TESTS_ENGINE_COMMON_H
 #define CZ_TESTS_ENGINE_COMMON_H
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cuzk/engine.h"
@@ -42,6 +45,89 @@ static inline cz_job_request synth_req(cz_job_synthetic *in, const char *id, cz_
     in->partitions = parts;
     cz_job_request r = {.id = id, .priority = prio, .kind = CZ_KIND_SYNTHETIC, .input = in};
     return r;
+}
+
+/* A CPU back end whose prove_start first waits at a gate: it holds a job's
+ * partitions in flight at a known point.  permits < 0: open; otherwise
+ * that many calls may pass (each takes one).  waiting: calls held now. */
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int permits, waiting;
+    cz_backend_ops ops;
+} gate;
+
+static inline unsigned gate_devices(void *ctx)
+{
+    (void)ctx;
+    return 1;
+}
+
+static inline int gate_start(void *ctx, unsigned dev, cz_groth16_pending **out,
+                             const cz_groth16_params *p, const cz_r1cs *r, const cz_fr *w,
+                             size_t n, const cz_groth16_prove_opts *o, char *err, size_t errlen)
+{
+    gate *g = ctx;
+    pthread_mutex_lock(&g->mu);
+    g->waiting++;
+    pthread_cond_broadcast(&g->cv);
+    while (g->permits == 0)
+        pthread_cond_wait(&g->cv, &g->mu);
+    if (g->permits > 0)
+        g->permits--;
+    g->waiting--;
+    pthread_cond_broadcast(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+    return cz_backend_cpu.prove_start(NULL, dev, out, p, r, w, n, o, err, errlen);
+}
+
+static inline int gate_finish(void *ctx, cz_groth16_proof *pf, cz_groth16_pending *pd)
+{
+    (void)ctx;
+    return cz_backend_cpu.prove_finish(NULL, pf, pd);
+}
+
+/* A closed gate; cfg->backend is set to it, with one prover worker. */
+static inline void gate_init(gate *g, cz_engine_config *cfg)
+{
+    pthread_mutex_init(&g->mu, NULL);
+    pthread_cond_init(&g->cv, NULL);
+    g->permits = 0;
+    g->waiting = 0;
+    g->ops = (cz_backend_ops){"gate", gate_devices, gate_start, gate_finish, g, CZ_BACKEND_CPU};
+    cfg->backend = &g->ops;
+    cfg->prover_workers = 1;
+}
+
+/* n more calls may pass (n < 0: every call, from now on). */
+static inline void gate_allow(gate *g, int n)
+{
+    pthread_mutex_lock(&g->mu);
+    g->permits = n < 0 ? -1 : g->permits + n;
+    pthread_cond_broadcast(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+}
+
+/* Waits until n calls are held at the gate (at most 30 s): whether they are. */
+static inline bool gate_wait_held(gate *g, int n)
+{
+    struct timespec dl;
+    clock_gettime(CLOCK_REALTIME, &dl);
+    dl.tv_sec += 30;
+    pthread_mutex_lock(&g->mu);
+    int rc = 0;
+    while (g->waiting < n && rc == 0)
+        rc = pthread_cond_timedwait(&g->cv, &g->mu, &dl);
+    bool ok = g->waiting >= n;
+    pthread_mutex_unlock(&g->mu);
+    return ok;
+}
+
+/* Frees the gate once its engine is gone (opened before: gate_allow(g, -1)). */
+static inline void gate_destroy(gate *g)
+{
+    pthread_cond_destroy(&g->cv);
+    pthread_mutex_destroy(&g->mu);
 }
 
 /* Everything back to zero: no reservation or buffer left once the cached

@@ -5,8 +5,10 @@
  * limits and the request pool, asynchronous watches (completion, timeout,
  * take-back, jobs cancelled when a synchronous client goes away), job
  * events in order, generic witnesses checked against their circuit, every
- * proof verified by default, the synthetic kind's switch and canonical ids,
- * and the budget's checks against the machine's memory. */
+ * proof verified by default, the status by kind and the unfinished jobs'
+ * partition progress at points a gated back end holds, the synthetic
+ * kind's switch and canonical ids, and the budget's checks against the
+ * machine's memory. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -654,6 +656,222 @@ static void test_events(void)
     pthread_mutex_destroy(&log.mu);
 }
 
+/* ------------------------------------------------------ status by kind --- */
+
+/* The status's totals are the sums of its kinds'; kind k is kinds[k - 1]. */
+static void check_kind_sums(const cz_engine_status *st)
+{
+    uint64_t sub = 0, com = 0, fail = 0, can = 0, prov = 0, q = 0, run = 0;
+    for (int i = 0; i < CZ_JOB_KINDS; i++) {
+        const cz_engine_kind_status *k = &st->kinds[i];
+        TF_CHECK(k->kind == (cz_job_kind)(i + 1) && !strcmp(k->name, cz_job_kind_name(k->kind)));
+        sub += k->jobs_submitted;
+        com += k->jobs_completed;
+        fail += k->jobs_failed;
+        can += k->jobs_cancelled;
+        prov += k->partitions_proved;
+        q += k->jobs_queued;
+        run += k->jobs_running;
+    }
+    TF_CHECK_MSG(sub == st->jobs_submitted && com == st->jobs_completed &&
+                     fail == st->jobs_failed && can == st->jobs_cancelled &&
+                     prov == st->partitions_proved && q == st->jobs_queued &&
+                     run == st->jobs_running,
+                 "kinds: %llu submitted %llu completed %llu failed %llu cancelled %llu proved "
+                 "%llu queued %llu running",
+                 (unsigned long long)sub, (unsigned long long)com, (unsigned long long)fail,
+                 (unsigned long long)can, (unsigned long long)prov, (unsigned long long)q,
+                 (unsigned long long)run);
+}
+
+/* kind's figures: queued, running, waiting, in flight; submitted,
+ * completed, failed, cancelled, proved. */
+static bool kind_is(const cz_engine_status *st, cz_job_kind kind, const uint64_t want[9])
+{
+    const cz_engine_kind_status *k = &st->kinds[kind - 1];
+    const uint64_t got[9] = {k->jobs_queued,         k->jobs_running,   k->partitions_waiting,
+                             k->partitions_in_flight, k->jobs_submitted, k->jobs_completed,
+                             k->jobs_failed,          k->jobs_cancelled, k->partitions_proved};
+    for (int i = 0; i < 9; i++)
+        if (got[i] != want[i]) {
+            tf_fail(__FILE__, __LINE__,
+                    "%s: figure %d is %llu, want %llu (queued %llu running %llu waiting %llu "
+                    "in flight %llu submitted %llu completed %llu failed %llu cancelled %llu "
+                    "proved %llu)",
+                    k->name, i, (unsigned long long)got[i], (unsigned long long)want[i],
+                    (unsigned long long)got[0], (unsigned long long)got[1],
+                    (unsigned long long)got[2], (unsigned long long)got[3],
+                    (unsigned long long)got[4], (unsigned long long)got[5],
+                    (unsigned long long)got[6], (unsigned long long)got[7],
+                    (unsigned long long)got[8]);
+            return false;
+        }
+    return true;
+}
+
+/* Job id among the unfinished ones (into *out): whether it is there. */
+static bool live_job(cz_engine *e, const char *id, cz_engine_job_info *out)
+{
+    cz_engine_job_info all[8];
+    size_t n = cz_engine_jobs(e, all, 8);
+    for (size_t i = 0; i < n && i < 8; i++)
+        if (!strcmp(all[i].id, id)) {
+            *out = all[i];
+            return true;
+        }
+    return false;
+}
+
+/* Until job id shows `done` partitions done and `in_flight` in flight (30 s). */
+static bool wait_progress(cz_engine *e, const char *id, uint32_t done, uint32_t in_flight)
+{
+    cz_engine_job_info j;
+    for (int i = 0; i < 30000; i++) {
+        if (live_job(e, id, &j) && j.partitions_done == done && j.partitions_in_flight == in_flight)
+            return true;
+        usleep(1000);
+    }
+    TF_CHECK_MSG(0, "%s: %u done, %u in flight; want %u and %u", id, j.partitions_done,
+                 j.partitions_in_flight, done, in_flight);
+    return false;
+}
+
+/* A partition of a live job is waiting, in flight or done, never two. */
+static void check_progress(const cz_engine_job_info *j)
+{
+    TF_CHECK_MSG(j->ending || j->partitions_waiting + j->partitions_in_flight +
+                                      j->partitions_done == j->partitions,
+                 "%s: %u waiting + %u in flight + %u done != %u", j->id, j->partitions_waiting,
+                 j->partitions_in_flight, j->partitions_done, j->partitions);
+}
+
+/* Per-kind figures and the unfinished jobs on real jobs held at known
+ * points by a gate before prove_start (one synthesis worker, queues of
+ * one): a synthetic job of 5 partitions runs with 3 in flight (one at the
+ * gate, one queued for the prover, one synthesized waiting for room) and 2
+ * waiting while a HIGH groth16 job of 2 waits queued; the list puts the
+ * HIGH job first and is cut at max; one partition through, the groth16 job
+ * starts; the synthetic job cancelled stops waiting; at the end every
+ * gauge is back to zero and each kind counted its own jobs, a failed
+ * groth16 job included. */
+static void test_kind_status(void)
+{
+    reg_circuit c;
+    reg_make(&c);
+    cz_engine_config cfg = base_config(0);
+    cfg.synthesis_workers = 1;
+    cfg.queue_depth = 1;
+    gate g;
+    gate_init(&g, &cfg);
+    cz_engine *e;
+    char err[300], id[CZ_JOB_ID_MAX];
+    TF_CHECK(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK);
+    TF_CHECK(cz_engine_register_circuit(e, "reg", &c.p, c.r, err, sizeof err) == CZ_OK);
+    cz_engine_status st;
+    cz_engine_status_get(e, &st);
+    check_kind_sums(&st);
+    static const uint64_t zero[9] = {0};
+    for (int k = 1; k <= CZ_JOB_KINDS; k++)
+        kind_is(&st, (cz_job_kind)k, zero);
+    TF_CHECK(st.kinds[0].enabled && st.kinds[1].enabled && !st.kinds[2].enabled); /* no cache */
+    TF_CHECK(cz_engine_jobs(e, NULL, 0) == 0);
+
+    cz_job_synthetic in;
+    cz_job_request ra = synth_req(&in, "a", CZ_PRIO_NORMAL, 10, 5, 3);
+    TF_CHECK(cz_engine_submit(e, &ra, id, NULL, err, sizeof err) == CZ_OK);
+    TF_CHECK(gate_wait_held(&g, 1));
+    wait_progress(e, "a", 0, 3);
+    cz_job_groth16 gj = {.circuit = "reg", .w = c.w, .n_w = c.n, .partitions = 2};
+    cz_job_request rb = {.id = "b", .priority = CZ_PRIO_HIGH, .kind = CZ_KIND_GROTH16, .input = &gj};
+    TF_CHECK(cz_engine_submit(e, &rb, id, NULL, err, sizeof err) == CZ_OK);
+    usleep(20000); /* nothing moves while the gate is shut */
+    cz_engine_status_get(e, &st);
+    check_kind_sums(&st);
+    kind_is(&st, CZ_KIND_SYNTHETIC, (const uint64_t[9]){0, 1, 2, 3, 1, 0, 0, 0, 0});
+    kind_is(&st, CZ_KIND_GROTH16, (const uint64_t[9]){1, 0, 2, 0, 1, 0, 0, 0, 0});
+    kind_is(&st, CZ_KIND_POREP, zero);
+    TF_CHECK(st.jobs_queued == 1 && st.jobs_running == 1 && st.partitions_unfinished == 7);
+
+    cz_engine_job_info ji[4];
+    TF_CHECK(cz_engine_jobs(e, ji, 4) == 2);
+    TF_CHECK(!strcmp(ji[0].id, "b") && ji[0].kind == CZ_KIND_GROTH16 &&
+             !strcmp(ji[0].circuit, "reg") && ji[0].priority == CZ_PRIO_HIGH &&
+             ji[0].state == CZ_JOB_QUEUED && !ji[0].ending && ji[0].partitions == 2 &&
+             ji[0].partitions_done == 0 && ji[0].partitions_in_flight == 0 &&
+             ji[0].partitions_waiting == 2 && ji[0].queue_ms == ji[0].age_ms);
+    TF_CHECK(!strcmp(ji[1].id, "a") && ji[1].kind == CZ_KIND_SYNTHETIC &&
+             !strcmp(ji[1].circuit, "synthetic-10-2") && ji[1].priority == CZ_PRIO_NORMAL &&
+             ji[1].state == CZ_JOB_RUNNING && ji[1].partitions == 5 &&
+             ji[1].partitions_done == 0 && ji[1].partitions_in_flight == 3 &&
+             ji[1].partitions_waiting == 2 && ji[1].queue_ms <= ji[1].age_ms &&
+             ji[1].age_ms >= 20 && ji[1].seq < ji[0].seq);
+    /* cut at max: the first by scheduling order, nothing written past it */
+    memset(ji, 0x5a, sizeof ji);
+    TF_CHECK(cz_engine_jobs(e, ji, 1) == 2 && !strcmp(ji[0].id, "b") &&
+             (unsigned char)ji[1].id[0] == 0x5a);
+    /* the circuits: the synthetic one pinned by a's partitions, reg idle */
+    cz_engine_circuit_info ci[4];
+    TF_CHECK(cz_engine_circuits(e, ci, 4) == 2);
+    for (int i = 0; i < 2; i++) {
+        bool syn = !strcmp(ci[i].id, "synthetic-10-2");
+        TF_CHECK_MSG(syn || !strcmp(ci[i].id, "reg"), "%s", ci[i].id);
+        TF_CHECK(ci[i].kind == (syn ? CZ_KIND_SYNTHETIC : CZ_KIND_GROTH16));
+        TF_CHECK(ci[i].registered == !syn);
+        TF_CHECK_MSG(syn ? ci[i].refs == 3 && ci[i].idle_ms == 0 : ci[i].refs == 0 && ci[i].idle_ms >= 20,
+                     "%s: %u refs, idle %.1f ms", ci[i].id, ci[i].refs, ci[i].idle_ms);
+    }
+
+    /* one partition through: a's next one at the gate, its third queued for
+     * the prover; synthesis takes b (HIGH) before a's fourth */
+    gate_allow(&g, 1);
+    wait_progress(e, "a", 1, 2);
+    wait_progress(e, "b", 0, 1);
+    TF_CHECK(gate_wait_held(&g, 1));
+    cz_engine_status_get(e, &st);
+    check_kind_sums(&st);
+    kind_is(&st, CZ_KIND_SYNTHETIC, (const uint64_t[9]){0, 1, 2, 2, 1, 0, 0, 0, 1});
+    kind_is(&st, CZ_KIND_GROTH16, (const uint64_t[9]){0, 1, 1, 1, 1, 0, 0, 0, 0});
+    size_t n = cz_engine_jobs(e, ji, 4);
+    TF_CHECK(n == 2 && !strcmp(ji[0].id, "b") && ji[0].state == CZ_JOB_RUNNING);
+    for (size_t i = 0; i < n && i < 4; i++)
+        check_progress(&ji[i]);
+
+    /* a cancelled: nothing of it waits, it ends once its partitions stop */
+    TF_CHECK(cz_engine_cancel(e, "a") == CZ_OK);
+    cz_engine_job_info ja;
+    TF_CHECK(live_job(e, "a", &ja) && ja.ending && ja.partitions_waiting == 0 &&
+             ja.partitions_in_flight > 0);
+    cz_engine_status_get(e, &st);
+    TF_CHECK(st.kinds[0].partitions_waiting == 0 && st.kinds[0].jobs_running == 1);
+    gate_allow(&g, -1);
+    cz_job_result res;
+    TF_CHECK(cz_engine_await(e, "a", -1, &res) == CZ_OK && res.state == CZ_JOB_CANCELLED);
+    TF_CHECK(cz_engine_await(e, "b", -1, &res) == CZ_OK && res.state == CZ_JOB_COMPLETED);
+    cz_job_result_free(&res);
+
+    /* a groth16 job whose witness does not satisfy reg: FAILED, its kind's */
+    size_t k = cz_r1cs_num_inputs(c.r) + 5;
+    cz_fr_add(&c.w[k], &c.w[k], &CZ_FR_ONE);
+    cz_job_groth16 bad = {.circuit = "reg", .w = c.w, .n_w = c.n, .partitions = 1};
+    cz_job_request rc = {.id = "bad", .kind = CZ_KIND_GROTH16, .input = &bad};
+    TF_CHECK(cz_engine_submit(e, &rc, id, NULL, err, sizeof err) == CZ_OK);
+    TF_CHECK(cz_engine_await(e, "bad", -1, &res) == CZ_OK && res.state == CZ_JOB_FAILED);
+
+    cz_engine_status_get(e, &st);
+    check_kind_sums(&st);
+    kind_is(&st, CZ_KIND_SYNTHETIC, (const uint64_t[9]){0, 0, 0, 0, 1, 0, 0, 1, 1});
+    kind_is(&st, CZ_KIND_GROTH16, (const uint64_t[9]){0, 0, 0, 0, 2, 1, 1, 0, 2});
+    kind_is(&st, CZ_KIND_POREP, zero);
+    TF_CHECK(st.jobs_queued == 0 && st.jobs_running == 0 && st.partitions_unfinished == 0);
+    TF_CHECK(cz_engine_jobs(e, ji, 4) == 0);
+    TF_CHECK(cz_engine_circuits(e, ci, 4) == 2 && ci[0].refs == 0 && ci[1].refs == 0);
+    TF_CHECK(cz_engine_unregister_circuit(e, "reg") == CZ_OK);
+    check_drained(e, "synthetic-10-2");
+    cz_engine_free(e);
+    gate_destroy(&g);
+    reg_free(&c);
+}
+
 /* --------------------------------------------------- synthetic, budget --- */
 
 static void test_synthetic_switch(void)
@@ -667,6 +885,9 @@ static void test_synthetic_switch(void)
     cz_job_request r = synth_req(&in, "s", CZ_PRIO_NORMAL, 10, 1, 1);
     TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_ERR_UNSUPPORTED);
     TF_CHECK(cz_engine_preload(e, "synthetic-10-0", NULL, err, sizeof err) == CZ_ERR_UNSUPPORTED);
+    cz_engine_status st;
+    cz_engine_status_get(e, &st);
+    TF_CHECK(!st.kinds[CZ_KIND_SYNTHETIC - 1].enabled && st.kinds[CZ_KIND_GROTH16 - 1].enabled);
     cz_engine_free(e);
 
     cfg.no_synthetic = false;
@@ -728,5 +949,5 @@ static void test_budget_checks(void)
 TF_MAIN(TF_TEST(test_utf8), TF_TEST(test_id_rules), TF_TEST(test_generated_ids),
         TF_TEST(test_idempotency), TF_TEST(test_generic_witness), TF_TEST(test_verify_default),
         TF_TEST(test_limits), TF_TEST(test_request_pool), TF_TEST(test_watch),
-        TF_TEST(test_watch_shutdown), TF_TEST(test_events), TF_TEST(test_synthetic_switch),
-        TF_TEST(test_budget_checks))
+        TF_TEST(test_watch_shutdown), TF_TEST(test_events), TF_TEST(test_kind_status),
+        TF_TEST(test_synthetic_switch), TF_TEST(test_budget_checks))

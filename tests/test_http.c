@@ -1,7 +1,9 @@
 /* The HTTP status endpoint (include/cuzk/http.h) against a real engine that
  * ran one synthetic job, over real sockets with a small HTTP/1.0 client:
  * /status parses as strict JSON and agrees with the engine's own status,
- * /metrics parses as Prometheus text with monotonic histograms, 404 / 405,
+ * /metrics parses as Prometheus text with monotonic histograms, both show
+ * per-kind figures and a job's partition progress while a gate holds it
+ * and after it completed, 404 / 405,
  * bad addresses and a taken port, many concurrent clients beside a stalled
  * one, and the JSON writer's escaping on random strings.  The server's own
  * HTTP/1.x layer (an idle engine): request lines accepted and refused, a
@@ -29,6 +31,7 @@
 #include "cuzk/err.h"
 #include "cuzk/http.h"
 #include "daemon/json_out.h"
+#include "engine_common.h"
 #include "formats/json.h"
 #include "tf.h"
 
@@ -425,12 +428,32 @@ static void test_status(void)
         num_is(root, "workers.synthesis.total", 1);
         num_is(root, "workers.synthesis.busy", 0);
         num_is(root, "queues.prove", 0);
+        /* by kind: the one synthetic job, nothing of the others */
+        num_is(root, "kinds.synthetic.submitted", 1);
+        num_is(root, "kinds.synthetic.completed", 1);
+        num_is(root, "kinds.synthetic.partitions_proved", 1);
+        num_is(root, "kinds.synthetic.running", 0);
+        num_is(root, "kinds.synthetic.partitions_in_flight", 0);
+        num_is(root, "kinds.groth16.submitted", 0);
+        num_is(root, "kinds.porep.completed", 0);
+        v = at(root, "kinds");
+        TF_CHECK(v && v->type == CZ_JSON_OBJECT && v->n == CZ_JOB_KINDS);
+        v = at(root, "kinds.synthetic.enabled");
+        TF_CHECK(v && v->type == CZ_JSON_TRUE);
+        v = at(root, "kinds.porep.enabled"); /* no param cache */
+        TF_CHECK(v && v->type == CZ_JSON_FALSE);
+        num_is(root, "live_jobs.count", 0);
+        v = at(root, "live_jobs.jobs");
+        TF_CHECK(v && v->type == CZ_JSON_ARRAY && v->n == 0);
         num_is(root, "circuits_cached", 1);
         v = at(root, "circuits");
         TF_CHECK(v && v->type == CZ_JSON_ARRAY && v->n == 1);
         if (v && v->n == 1) {
             const cz_json_value *c = cz_json_first(v), *id = member(c, "id");
             TF_CHECK(id && strcmp(id->str, "synthetic-10-2") == 0);
+            const cz_json_value *kind = member(c, "kind"), *idle = member(c, "idle_ms");
+            TF_CHECK(kind && kind->type == CZ_JSON_STRING && strcmp(kind->str, "synthetic") == 0);
+            TF_CHECK(idle && idle->type == CZ_JSON_NUMBER && strtod(idle->str, NULL) >= 0);
             TF_CHECK(num_is(c, "refs", 0) && member(c, "registered") &&
                      member(c, "registered")->type == CZ_JSON_FALSE);
             const cz_json_value *bytes = member(c, "bytes");
@@ -512,6 +535,17 @@ static void test_metrics(void)
         TF_CHECK(prom_get(kv, n, "cuzk_queue_depth{stage=\"prove\"}") == 0);
         TF_CHECK(prom_get(kv, n, "cuzk_jobs_unfinished{state=\"running\"}") == 0);
         TF_CHECK(prom_get(kv, n, "cuzk_jobs_submitted_total") == jobs);
+        TF_CHECK(prom_get(kv, n, "cuzk_kind_jobs_submitted_total{kind=\"synthetic\"}") == jobs);
+        TF_CHECK(prom_get(kv, n, "cuzk_kind_jobs_total{kind=\"synthetic\",outcome=\"completed\"}") ==
+                 jobs);
+        TF_CHECK(prom_get(kv, n, "cuzk_kind_jobs_total{kind=\"groth16\",outcome=\"completed\"}") ==
+                 0);
+        TF_CHECK(prom_get(kv, n, "cuzk_kind_jobs_total{kind=\"porep\",outcome=\"failed\"}") == 0);
+        TF_CHECK(prom_get(kv, n, "cuzk_kind_partitions_proved_total{kind=\"synthetic\"}") == jobs);
+        TF_CHECK(prom_get(kv, n, "cuzk_kind_jobs_unfinished{kind=\"synthetic\",state=\"running\"}") ==
+                 0);
+        TF_CHECK(prom_get(kv, n, "cuzk_kind_enabled{kind=\"synthetic\"}") == 1);
+        TF_CHECK(prom_get(kv, n, "cuzk_kind_enabled{kind=\"porep\"}") == 0);
         TF_CHECK(prom_get(kv, n, "cuzk_workers_busy{stage=\"synth\"}") == 0);
         TF_CHECK(prom_get(kv, n, "cuzk_buffer_live{class=\"params\"}") >= 1);
         TF_CHECK(prom_get(kv, n, "cuzk_rss_bytes") > 0);
@@ -545,6 +579,128 @@ static void test_metrics(void)
     TF_CHECK(cz_metrics_text(NULL, NULL, &text) == CZ_ERR_INVALID_ARG && text == NULL);
     free(kv);
     server_stop(&s);
+}
+
+/* /status and /metrics while a synthetic job of 4 partitions is held by a
+ * gate before prove_start (one synthesis worker, queues of one): the job
+ * listed with 3 partitions in flight (one at the gate, one queued for the
+ * prover, one synthesized waiting for room) and 1 waiting, the kind's
+ * gauges saying the same; after it completes, every gauge back to zero,
+ * the counters moved on, the list empty. */
+static void test_status_live(void)
+{
+    cz_engine_config cfg = {0};
+    cfg.memory_budget = BUDGET;
+    cfg.synthesis_workers = 1;
+    cfg.prover_threads = 2;
+    cfg.queue_depth = 1;
+    gate g;
+    gate_init(&g, &cfg);
+    server s = {0};
+    char err[256], id[CZ_JOB_ID_MAX];
+    if (cz_engine_new(&s.e, &cfg, err, sizeof err) != CZ_OK) {
+        TF_CHECK_MSG(0, "engine: %s", err);
+        return;
+    }
+    TF_CHECK(cz_http_start(&s.h, "127.0.0.1:0", s.e, NULL, err, sizeof err) == CZ_OK);
+    s.port = cz_http_port(s.h);
+    cz_job_synthetic in = {0};
+    in.circuit.log_rows = 10;
+    in.circuit.n_public = 2;
+    in.circuit.seed = 5;
+    in.partitions = 4;
+    cz_job_request req = {.id = "held", .priority = CZ_PRIO_HIGH, .kind = CZ_KIND_SYNTHETIC,
+                          .input = &in};
+    TF_CHECK(cz_engine_submit(s.e, &req, id, NULL, err, sizeof err) == CZ_OK);
+    TF_CHECK(gate_wait_held(&g, 1));
+    for (int i = 0; i < 30000; i++) { /* the third partition synthesized */
+        cz_engine_status st;
+        cz_engine_status_get(s.e, &st);
+        if (st.kinds[CZ_KIND_SYNTHETIC - 1].partitions_in_flight == 3)
+            break;
+        usleep(1000);
+    }
+    enum { MAX = 512 };
+    prom_kv *kv = malloc(MAX * sizeof *kv);
+    for (int round = 0; round < 2; round++) {
+        bool held = round == 0;
+        reply r;
+        TF_CHECK(http(s.port, "GET", "/status", NULL, &r));
+        cz_json_doc doc;
+        int rc = cz_json_parse(&doc, r.body, r.body_len, 16, err, sizeof err);
+        TF_CHECK_MSG(rc == CZ_OK, "status JSON: %s", err);
+        if (rc == CZ_OK) {
+            const cz_json_value *root = doc.nodes;
+            num_is(root, "jobs.running", held);
+            num_is(root, "kinds.synthetic.running", held);
+            num_is(root, "kinds.synthetic.queued", 0);
+            num_is(root, "kinds.synthetic.partitions_in_flight", held ? 3 : 0);
+            num_is(root, "kinds.synthetic.partitions_waiting", held ? 1 : 0);
+            num_is(root, "kinds.synthetic.completed", held ? 0 : 1);
+            num_is(root, "kinds.synthetic.partitions_proved", held ? 0 : 4);
+            num_is(root, "kinds.groth16.running", 0);
+            num_is(root, "live_jobs.count", held);
+            const cz_json_value *v = at(root, "live_jobs.jobs");
+            TF_CHECK(v && v->type == CZ_JSON_ARRAY && v->n == (size_t)held);
+            if (held && v && v->n == 1) {
+                const cz_json_value *j = cz_json_first(v);
+                static const char *const str[][2] = {{"id", "held"},
+                                                     {"kind", "synthetic"},
+                                                     {"circuit", "synthetic-10-2"},
+                                                     {"priority", "high"},
+                                                     {"state", "running"}};
+                for (size_t k = 0; k < sizeof str / sizeof str[0]; k++) {
+                    const cz_json_value *f = member(j, str[k][0]);
+                    TF_CHECK_MSG(f && f->type == CZ_JSON_STRING && !strcmp(f->str, str[k][1]),
+                                 "live_jobs.jobs[0].%s: %s", str[k][0], f ? f->str : "missing");
+                }
+                num_is(j, "job", 1);
+                num_is(j, "partitions", 4);
+                num_is(j, "partitions_done", 0);
+                num_is(j, "partitions_in_flight", 3);
+                num_is(j, "partitions_waiting", 1);
+                TF_CHECK(member(j, "ending") && member(j, "ending")->type == CZ_JSON_FALSE);
+                const cz_json_value *age = member(j, "age_ms"), *q = member(j, "queue_ms");
+                TF_CHECK(age && q && strtod(q->str, NULL) <= strtod(age->str, NULL));
+            }
+            v = at(root, "circuits");
+            TF_CHECK(v && v->n == 1);
+            if (v && v->n == 1)
+                TF_CHECK(num_is(cz_json_first(v), "refs", held ? 3 : 0));
+            cz_json_free(&doc);
+        }
+        reply_free(&r);
+        TF_CHECK(http(s.port, "GET", "/metrics", NULL, &r));
+        int bad = 1;
+        size_t n = r.body ? prom_parse(r.body, kv, MAX, &bad) : 0;
+        TF_CHECK(bad == 0);
+        TF_CHECK(prom_get(kv, n, "cuzk_kind_jobs_unfinished{kind=\"synthetic\",state=\"running\"}") ==
+                 held);
+        TF_CHECK(prom_get(kv, n, "cuzk_kind_jobs_unfinished{kind=\"groth16\",state=\"queued\"}") == 0);
+        TF_CHECK(prom_get(kv, n,
+                          "cuzk_kind_partitions_unfinished{kind=\"synthetic\",state=\"in_flight\"}") ==
+                 (held ? 3 : 0));
+        TF_CHECK(prom_get(kv, n,
+                          "cuzk_kind_partitions_unfinished{kind=\"synthetic\",state=\"waiting\"}") ==
+                 (held ? 1 : 0));
+        TF_CHECK(prom_get(kv, n, "cuzk_kind_partitions_proved_total{kind=\"synthetic\"}") ==
+                 (held ? 0 : 4));
+        TF_CHECK(prom_get(kv, n, "cuzk_kind_jobs_total{kind=\"synthetic\",outcome=\"completed\"}") ==
+                 !held);
+        TF_CHECK(prom_get(kv, n, "cuzk_jobs_unfinished{state=\"running\"}") == held);
+        reply_free(&r);
+        if (held) {
+            gate_allow(&g, -1);
+            cz_job_result res;
+            TF_CHECK(cz_engine_await(s.e, "held", -1, &res) == CZ_OK &&
+                     res.state == CZ_JOB_COMPLETED);
+            cz_job_result_free(&res);
+        }
+    }
+    free(kv);
+    gate_allow(&g, -1);
+    server_stop(&s);
+    gate_destroy(&g);
 }
 
 /* The histogram state across a ring that wrapped: the surplus is reported
@@ -1182,7 +1338,8 @@ static void test_json_quote(void)
     free(out);
 }
 
-TF_MAIN(TF_TEST(test_status), TF_TEST(test_metrics), TF_TEST(test_metrics_window),
+TF_MAIN(TF_TEST(test_status), TF_TEST(test_metrics), TF_TEST(test_status_live),
+        TF_TEST(test_metrics_window),
         TF_TEST(test_errors), TF_TEST(test_bad_addresses), TF_TEST(test_concurrent),
         TF_TEST(test_protocol), TF_TEST(test_head), TF_TEST(test_head_limit),
         TF_TEST(test_head_deadline), TF_TEST(test_evict_addr), TF_TEST(test_evict_total),

@@ -87,6 +87,8 @@ typedef enum {
 } cz_job_state;
 
 const char *cz_job_state_name(cz_job_state s);
+/* "low", "normal", "high", "critical"; "?" otherwise. */
+const char *cz_priority_name(cz_priority p);
 
 /* ------------------------------------------------------------ back end --- */
 
@@ -210,6 +212,8 @@ typedef enum {
     CZ_KIND_GROTH16 = 2,   /* input: cz_job_groth16 */
     CZ_KIND_POREP = 3,     /* input: cz_job_porep */
 } cz_job_kind;
+
+#define CZ_JOB_KINDS 3 /* the kinds above (cz_engine_status.kinds) */
 
 /* "synthetic", "groth16", "porep"; "?" otherwise. */
 const char *cz_job_kind_name(cz_job_kind k);
@@ -421,10 +425,13 @@ int cz_engine_preload(cz_engine *e, const char *id, bool *already, char *err, si
 
 typedef struct {
     char id[CZ_JOB_ID_MAX];
-    uint64_t bytes; /* budget held */
-    uint32_t refs;  /* partitions using it now */
+    cz_job_kind kind; /* the kind whose jobs load it (CZ_KIND_GROTH16: registered) */
+    uint64_t bytes;   /* budget held */
+    uint32_t refs;    /* partitions using it now */
     bool registered;
     bool loading;
+    double idle_ms; /* since the last partition let it go (0 while refs > 0);
+                       eviction_min_idle_ms is measured against this */
 } cz_engine_circuit_info;
 
 /* Copies up to max cached circuits' descriptions; returns how many exist. */
@@ -432,11 +439,29 @@ size_t cz_engine_circuits(cz_engine *e, cz_engine_circuit_info *out, size_t max)
 
 /* -------------------------------------------------------------- status --- */
 
+/* One kind's figures.  The job counts are those of cz_engine_status's
+ * totals, split by kind (the totals are their sums).  A partition of an
+ * unfinished job is waiting (not started: synthesis will take it), in
+ * flight (synthesis began, not yet proved nor dropped) or done; a
+ * cancelled or failed job's partitions not yet started wait for nothing
+ * and are not counted. */
+typedef struct {
+    cz_job_kind kind;
+    const char *name; /* cz_job_kind_name */
+    bool enabled;     /* jobs of the kind are accepted (synthetic: not
+                         no_synthetic; porep: a param_cache) */
+    uint64_t jobs_submitted, jobs_completed, jobs_failed, jobs_cancelled;
+    uint64_t partitions_proved;
+    uint32_t jobs_queued, jobs_running;
+    uint32_t partitions_waiting, partitions_in_flight;
+} cz_engine_kind_status;
+
 typedef struct {
     uint64_t jobs_submitted, jobs_completed, jobs_failed, jobs_cancelled;
     uint64_t partitions_proved;
     uint32_t jobs_queued, jobs_running;
-    uint32_t partitions_unfinished;      /* of unfinished jobs */
+    cz_engine_kind_status kinds[CZ_JOB_KINDS]; /* kinds[k - 1]: kind k */
+    uint32_t partitions_unfinished;      /* of unfinished jobs (done ones included) */
     uint32_t max_jobs, max_partitions;   /* admission limits */
     uint32_t watches;                    /* cz_engine_watch calls pending */
     uint64_t request_pool, request_used; /* the request pool's size and use */
@@ -457,6 +482,31 @@ void cz_engine_set_synthesis_limit(cz_engine *e, unsigned n);
 /* Starts the sampled RSS peaks (peak_rss, peak_untracked) over from the
  * next reading (benchmark phases). */
 void cz_engine_reset_peaks(cz_engine *e);
+
+/* An unfinished job (cz_engine_jobs). */
+typedef struct {
+    char id[CZ_JOB_ID_MAX];
+    char circuit[CZ_JOB_ID_MAX];
+    uint64_t seq; /* its number in timeline events and buffer tags */
+    cz_job_kind kind;
+    cz_priority priority;
+    cz_job_state state; /* QUEUED or RUNNING */
+    bool ending;        /* cancelled or failed: it ends once its partitions
+                           in flight have stopped */
+    uint32_t partitions, partitions_done, partitions_in_flight;
+    uint32_t partitions_waiting; /* as in cz_engine_kind_status */
+    double age_ms;   /* since submit */
+    double queue_ms; /* submit -> first partition's synthesis start (while
+                        queued: the age) */
+} cz_engine_job_info;
+
+/* Copies the descriptions of up to max unfinished jobs, in the order
+ * synthesis serves them (priority, then submission), and returns how many
+ * jobs are unfinished (the count may exceed max).  out may be NULL when max
+ * is 0.  One snapshot under the engine's lock (the jobs' figures agree
+ * with each other; a cz_engine_status_get before or after is another
+ * moment). */
+size_t cz_engine_jobs(cz_engine *e, cz_engine_job_info *out, size_t max);
 cz_budget *cz_engine_budget(cz_engine *e);
 
 /* Timeline: one event per partition stage, times in ms since the engine

@@ -1,14 +1,28 @@
 /* cuzk: the daemon's HTTP status endpoint.
  *
- *   GET /status   application/json: version, uptime, jobs, workers, queues,
- *                 cached circuits (at most CZ_HTTP_MAX_CIRCUITS), memory
- *                 (budget, reservations, tracked bytes, RSS and untracked
- *                 RSS with peaks, per buffer class counters), the live
- *                 buffers (at most CZ_HTTP_MAX_BUFFERS) and the most recent
- *                 timeline events (at most CZ_HTTP_MAX_EVENTS).
+ *   GET /status   application/json: version, uptime, jobs (the engine's
+ *                 totals), kinds (per job kind by name: enabled, queued,
+ *                 running, partitions_waiting, partitions_in_flight and the
+ *                 totals submitted, completed, failed, cancelled,
+ *                 partitions_proved: cz_engine_kind_status), live_jobs
+ *                 ({count: unfinished jobs, jobs: the first
+ *                 CZ_HTTP_MAX_JOBS in the order synthesis serves them, each
+ *                 with id, job (its number in timeline and buffers), kind,
+ *                 circuit, priority, state, ending, partitions and their
+ *                 done / in flight / waiting counts, age_ms, queue_ms}),
+ *                 workers, queues, cached circuits (at most
+ *                 CZ_HTTP_MAX_CIRCUITS: id, kind, bytes, refs, registered,
+ *                 loading, idle_ms), memory (budget, reservations, tracked
+ *                 bytes, RSS and untracked RSS with peaks, per buffer class
+ *                 counters), the live buffers (at most CZ_HTTP_MAX_BUFFERS)
+ *                 and the most recent timeline events (at most
+ *                 CZ_HTTP_MAX_EVENTS).
  *   GET /metrics  text/plain; version=0.0.4: Prometheus exposition of the
- *                 same counters and gauges, and a histogram of stage
- *                 durations (cuzk_stage_duration_seconds{stage=...}).
+ *                 same counters and gauges, the per-kind ones in families
+ *                 of their own with a kind label (cuzk_kind_*: the totals'
+ *                 families keep their series, so sums never count twice),
+ *                 and a histogram of stage durations
+ *                 (cuzk_stage_duration_seconds{stage=...}).
  *   anything else 404 with a JSON error naming the path and the endpoints.
  *
  * The server is our own small HTTP/1.0 and 1.1 server on non-blocking POSIX
@@ -69,6 +83,7 @@ extern "C" {
 #define CZ_HTTP_MAX_BUFFERS  1000 /* live buffers listed in /status */
 #define CZ_HTTP_MAX_EVENTS   200  /* timeline events listed in /status */
 #define CZ_HTTP_MAX_CIRCUITS 256  /* cached circuits listed in /status */
+#define CZ_HTTP_MAX_JOBS     256  /* unfinished jobs listed in /status */
 
 #define CZ_HTTP_MAX_CONNS        256   /* connections at once */
 #define CZ_HTTP_MAX_PER_ADDR     8     /* connections from one client address */

@@ -155,6 +155,60 @@ static void sample(cz_strbuf *b, const char *name, const char *label, const char
     cz_strbuf_printf(b, " %llu\n", (unsigned long long)v);
 }
 
+/* A sample of a per-kind family: name{kind="...",label="value"} (label
+ * NULL: the kind alone). */
+static void kind_sample(cz_strbuf *b, const char *name, const char *kind, const char *label,
+                        const char *value, uint64_t v)
+{
+    cz_strbuf_printf(b, "%s{kind=\"", name);
+    label_value(b, kind);
+    if (label) {
+        cz_strbuf_printf(b, "\",%s=\"", label);
+        label_value(b, value);
+    }
+    cz_strbuf_printf(b, "\"} %llu\n", (unsigned long long)v);
+}
+
+/* The per-kind figures (cz_engine_kind_status), one family each. */
+static void kinds(cz_strbuf *b, const cz_engine_status *s)
+{
+    const cz_engine_kind_status *k = s->kinds;
+    family(b, "cuzk_kind_enabled", "gauge", "1 if jobs of the kind are accepted, else 0.");
+    for (int i = 0; i < CZ_JOB_KINDS; i++)
+        kind_sample(b, "cuzk_kind_enabled", k[i].name, NULL, NULL, k[i].enabled);
+    family(b, "cuzk_kind_jobs_submitted_total", "counter", "Jobs submitted, by kind.");
+    for (int i = 0; i < CZ_JOB_KINDS; i++)
+        kind_sample(b, "cuzk_kind_jobs_submitted_total", k[i].name, NULL, NULL,
+                    k[i].jobs_submitted);
+    family(b, "cuzk_kind_jobs_total", "counter", "Finished jobs by kind and outcome.");
+    for (int i = 0; i < CZ_JOB_KINDS; i++) {
+        kind_sample(b, "cuzk_kind_jobs_total", k[i].name, "outcome", "completed",
+                    k[i].jobs_completed);
+        kind_sample(b, "cuzk_kind_jobs_total", k[i].name, "outcome", "failed", k[i].jobs_failed);
+        kind_sample(b, "cuzk_kind_jobs_total", k[i].name, "outcome", "cancelled",
+                    k[i].jobs_cancelled);
+    }
+    family(b, "cuzk_kind_partitions_proved_total", "counter", "Partitions proved, by kind.");
+    for (int i = 0; i < CZ_JOB_KINDS; i++)
+        kind_sample(b, "cuzk_kind_partitions_proved_total", k[i].name, NULL, NULL,
+                    k[i].partitions_proved);
+    family(b, "cuzk_kind_jobs_unfinished", "gauge", "Unfinished jobs by kind and state.");
+    for (int i = 0; i < CZ_JOB_KINDS; i++) {
+        kind_sample(b, "cuzk_kind_jobs_unfinished", k[i].name, "state", "queued",
+                    k[i].jobs_queued);
+        kind_sample(b, "cuzk_kind_jobs_unfinished", k[i].name, "state", "running",
+                    k[i].jobs_running);
+    }
+    family(b, "cuzk_kind_partitions_unfinished", "gauge",
+           "Partitions of unfinished jobs by kind: waiting for synthesis, or in flight.");
+    for (int i = 0; i < CZ_JOB_KINDS; i++) {
+        kind_sample(b, "cuzk_kind_partitions_unfinished", k[i].name, "state", "waiting",
+                    k[i].partitions_waiting);
+        kind_sample(b, "cuzk_kind_partitions_unfinished", k[i].name, "state", "in_flight",
+                    k[i].partitions_in_flight);
+    }
+}
+
 static void one(cz_strbuf *b, const char *name, const char *type, const char *help, uint64_t v)
 {
     family(b, name, type, help);
@@ -210,6 +264,7 @@ int cz_metrics_text(cz_engine *e, cz_metrics *m, char **out)
     family(&b, "cuzk_jobs_unfinished", "gauge", "Unfinished jobs by state.");
     sample(&b, "cuzk_jobs_unfinished", "state", "queued", s.jobs_queued);
     sample(&b, "cuzk_jobs_unfinished", "state", "running", s.jobs_running);
+    kinds(&b, &s);
     family(&b, "cuzk_queue_depth", "gauge", "Partitions waiting for a stage.");
     sample(&b, "cuzk_queue_depth", "stage", "prove", s.prove_queue);
     sample(&b, "cuzk_queue_depth", "stage", "final", s.final_queue);

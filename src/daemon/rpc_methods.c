@@ -363,6 +363,17 @@ static void rpc_cancel(rpc_call *c, const ProtobufCMessage *req)
     cz_rpc_reply_msg(c, &o.base);
 }
 
+/* QueueStatus.proof_kind of engine kind k: the Rust cuzk's name where it
+ * has the kind (its ProofKind's Display: "porep-c2"), else the engine's. */
+static const char *queue_name(cz_job_kind k)
+{
+    return k == CZ_KIND_POREP ? "porep-c2" : cz_job_kind_name(k);
+}
+
+/* GetStatus: loaded_srs lists every cached circuit (HOT, or WARM while it
+ * loads); queues has one entry per kind the engine accepts, pending its
+ * queued jobs and in_progress its running ones (Curio adds both up over
+ * every entry for its backpressure, so no job is in two). */
 static void rpc_status(rpc_call *c, const ProtobufCMessage *req)
 {
     (void)req;
@@ -371,12 +382,27 @@ static void rpc_status(rpc_call *c, const ProtobufCMessage *req)
     cz_engine_status st;
     cz_engine_status_get(e, &st);
     Cuzk__V1__GetStatusResponse o = CUZK__V1__GET_STATUS_RESPONSE__INIT;
-    enum { MAXC = 64 };
-    cz_engine_circuit_info ci[MAXC];
-    size_t nc = cz_engine_circuits(e, ci, MAXC);
-    if (nc > MAXC)
-        nc = MAXC;
-    Cuzk__V1__SRSStatus srs[MAXC], *srsp[MAXC];
+    /* every circuit: count, then copy (again if the cache grew meanwhile) */
+    cz_engine_circuit_info *ci = NULL;
+    size_t cap = 0, nc;
+    while ((nc = cz_engine_circuits(e, ci, cap)) > cap) {
+        free(ci);
+        cap = nc + 8;
+        ci = malloc(cap * sizeof *ci);
+        if (ci == NULL) {
+            cz_rpc_reply_status(c, CZ_RPC_RESOURCE_EXHAUSTED, "out of memory");
+            return;
+        }
+    }
+    Cuzk__V1__SRSStatus *srs = malloc((nc ? nc : 1) * sizeof *srs);
+    Cuzk__V1__SRSStatus **srsp = malloc((nc ? nc : 1) * sizeof *srsp);
+    if (srs == NULL || srsp == NULL) {
+        free(ci);
+        free(srs);
+        free(srsp);
+        cz_rpc_reply_status(c, CZ_RPC_RESOURCE_EXHAUSTED, "out of memory");
+        return;
+    }
     for (size_t i = 0; i < nc; i++) {
         cuzk__v1__srsstatus__init(&srs[i]);
         srs[i].circuit_id = ci[i].id;
@@ -388,12 +414,21 @@ static void rpc_status(rpc_call *c, const ProtobufCMessage *req)
     }
     o.n_loaded_srs = nc;
     o.loaded_srs = srsp;
-    Cuzk__V1__QueueStatus q = CUZK__V1__QUEUE_STATUS__INIT, *qp = &q;
-    q.proof_kind = "all";
-    q.pending = st.jobs_queued;
-    q.in_progress = st.jobs_running;
-    o.n_queues = 1;
-    o.queues = &qp;
+    Cuzk__V1__QueueStatus q[CZ_JOB_KINDS], *qp[CZ_JOB_KINDS];
+    size_t nq = 0;
+    for (int k = 0; k < CZ_JOB_KINDS; k++) {
+        const cz_engine_kind_status *ks = &st.kinds[k];
+        if (!ks->enabled)
+            continue;
+        cuzk__v1__queue_status__init(&q[nq]);
+        q[nq].proof_kind = (char *)queue_name(ks->kind);
+        q[nq].pending = ks->jobs_queued;
+        q[nq].in_progress = ks->jobs_running;
+        qp[nq] = &q[nq];
+        nq++;
+    }
+    o.n_queues = nq;
+    o.queues = qp;
     o.total_proofs_completed = st.jobs_completed;
     o.total_proofs_failed = st.jobs_failed;
     o.total_proofs_cancelled = st.jobs_cancelled;
@@ -417,6 +452,9 @@ static void rpc_status(rpc_call *c, const ProtobufCMessage *req)
     o.n_buffer_classes = CZ_BUF__COUNT;
     o.buffer_classes = bcp;
     cz_rpc_reply_msg(c, &o.base);
+    free(srsp);
+    free(srs);
+    free(ci);
 }
 
 static void rpc_metrics(rpc_call *c, const ProtobufCMessage *req)

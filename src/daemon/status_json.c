@@ -48,6 +48,54 @@ static void memory_json(cz_jw *w, const cz_engine_status *s)
     cz_jw_end(w);
 }
 
+static void kinds_json(cz_jw *w, const cz_engine_status *s)
+{
+    cz_jw_object(w, "kinds");
+    for (int i = 0; i < CZ_JOB_KINDS; i++) {
+        const cz_engine_kind_status *k = &s->kinds[i];
+        cz_jw_object(w, k->name);
+        cz_jw_bool(w, "enabled", k->enabled);
+        cz_jw_u64(w, "queued", k->jobs_queued);
+        cz_jw_u64(w, "running", k->jobs_running);
+        cz_jw_u64(w, "partitions_waiting", k->partitions_waiting);
+        cz_jw_u64(w, "partitions_in_flight", k->partitions_in_flight);
+        cz_jw_u64(w, "submitted", k->jobs_submitted);
+        cz_jw_u64(w, "completed", k->jobs_completed);
+        cz_jw_u64(w, "failed", k->jobs_failed);
+        cz_jw_u64(w, "cancelled", k->jobs_cancelled);
+        cz_jw_u64(w, "partitions_proved", k->partitions_proved);
+        cz_jw_end(w);
+    }
+    cz_jw_end(w);
+}
+
+static void live_jobs_json(cz_jw *w, const cz_engine_job_info *jobs, size_t n, size_t total)
+{
+    cz_jw_object(w, "live_jobs");
+    cz_jw_u64(w, "count", total);
+    cz_jw_array(w, "jobs");
+    for (size_t i = 0; i < n; i++) {
+        const cz_engine_job_info *j = &jobs[i];
+        cz_jw_object(w, NULL);
+        cz_jw_str(w, "id", j->id);
+        cz_jw_u64(w, "job", j->seq);
+        cz_jw_str(w, "kind", cz_job_kind_name(j->kind));
+        cz_jw_str(w, "circuit", j->circuit);
+        cz_jw_str(w, "priority", cz_priority_name(j->priority));
+        cz_jw_str(w, "state", cz_job_state_name(j->state));
+        cz_jw_bool(w, "ending", j->ending);
+        cz_jw_u64(w, "partitions", j->partitions);
+        cz_jw_u64(w, "partitions_done", j->partitions_done);
+        cz_jw_u64(w, "partitions_in_flight", j->partitions_in_flight);
+        cz_jw_u64(w, "partitions_waiting", j->partitions_waiting);
+        cz_jw_f64(w, "age_ms", j->age_ms);
+        cz_jw_f64(w, "queue_ms", j->queue_ms);
+        cz_jw_end(w);
+    }
+    cz_jw_end(w);
+    cz_jw_end(w);
+}
+
 int cz_status_json(cz_engine *e, const cz_http_info *info, char **out)
 {
     if (out == NULL)
@@ -58,10 +106,12 @@ int cz_status_json(cz_engine *e, const cz_http_info *info, char **out)
     cz_buf_info *bufs = malloc(CZ_HTTP_MAX_BUFFERS * sizeof *bufs);
     cz_timeline_event *ev = malloc(CZ_HTTP_MAX_EVENTS * sizeof *ev);
     cz_engine_circuit_info *circ = malloc(CZ_HTTP_MAX_CIRCUITS * sizeof *circ);
-    if (bufs == NULL || ev == NULL || circ == NULL) {
+    cz_engine_job_info *jobs = malloc(CZ_HTTP_MAX_JOBS * sizeof *jobs);
+    if (bufs == NULL || ev == NULL || circ == NULL || jobs == NULL) {
         free(bufs);
         free(ev);
         free(circ);
+        free(jobs);
         return CZ_ERR_NOMEM;
     }
     cz_engine_status s;
@@ -72,6 +122,8 @@ int cz_status_json(cz_engine *e, const cz_http_info *info, char **out)
     size_t n_circ = cz_engine_circuits(e, circ, CZ_HTTP_MAX_CIRCUITS);
     if (n_circ > CZ_HTTP_MAX_CIRCUITS)
         n_circ = CZ_HTTP_MAX_CIRCUITS;
+    size_t n_jobs = cz_engine_jobs(e, jobs, CZ_HTTP_MAX_JOBS);
+    size_t jobs_shown = n_jobs < CZ_HTTP_MAX_JOBS ? n_jobs : CZ_HTTP_MAX_JOBS;
 
     cz_strbuf b;
     cz_strbuf_init(&b);
@@ -101,6 +153,8 @@ int cz_status_json(cz_engine *e, const cz_http_info *info, char **out)
     cz_jw_u64(&w, "max_partitions", s.max_partitions);
     cz_jw_u64(&w, "watches", s.watches);
     cz_jw_end(&w);
+    kinds_json(&w, &s);
+    live_jobs_json(&w, jobs, jobs_shown, n_jobs);
 
     cz_jw_object(&w, "workers");
     busy_total(&w, "synthesis", s.synth_busy, s.synth_workers);
@@ -116,10 +170,12 @@ int cz_status_json(cz_engine *e, const cz_http_info *info, char **out)
     for (size_t i = 0; i < n_circ; i++) {
         cz_jw_object(&w, NULL);
         cz_jw_str(&w, "id", circ[i].id);
+        cz_jw_str(&w, "kind", cz_job_kind_name(circ[i].kind));
         cz_jw_u64(&w, "bytes", circ[i].bytes);
         cz_jw_u64(&w, "refs", circ[i].refs);
         cz_jw_bool(&w, "registered", circ[i].registered);
         cz_jw_bool(&w, "loading", circ[i].loading);
+        cz_jw_f64(&w, "idle_ms", circ[i].idle_ms);
         cz_jw_end(&w);
     }
     cz_jw_end(&w);
@@ -162,6 +218,7 @@ int cz_status_json(cz_engine *e, const cz_http_info *info, char **out)
     free(bufs);
     free(ev);
     free(circ);
+    free(jobs);
     *out = cz_strbuf_take(&b, NULL);
     return *out ? CZ_OK : CZ_ERR_NOMEM;
 }

@@ -98,6 +98,7 @@ circuit *cz_eng_circuit_acquire(cz_engine *e, job *j, int *rc, char *msg, size_t
             return NULL;
         }
         snprintf(c->id, sizeof c->id, "%s", j->circuit_id);
+        c->kind = j->kind;
         c->state = C_LOADING;
         c->refs = 1;
         c->next = e->circuits;
@@ -176,6 +177,8 @@ int cz_engine_register_circuit(cz_engine *e, const char *id, const cz_groth16_pa
     if (c == NULL)
         return CZ_ERR_NOMEM;
     snprintf(c->id, sizeof c->id, "%s", id);
+    c->kind = CZ_KIND_GROTH16;
+    c->last_used_ms = cz_eng_now_ms(e);
     c->registered = 1;
     c->state = C_READY;
     c->params = params;
@@ -237,15 +240,18 @@ size_t cz_engine_circuits(cz_engine *e, cz_engine_circuit_info *out, size_t max)
 {
     size_t n = 0;
     pthread_mutex_lock(&e->mu);
+    double now = cz_eng_now_ms(e);
     for (circuit *c = e->circuits; c; c = c->next, n++) {
         if (n >= max || out == NULL)
             continue;
         cz_engine_circuit_info *i = &out[n];
         snprintf(i->id, sizeof i->id, "%s", c->id);
+        i->kind = c->kind;
         i->bytes = circuit_bytes(c);
         i->refs = (uint32_t)c->refs;
         i->registered = c->registered;
         i->loading = c->state == C_LOADING;
+        i->idle_ms = c->refs > 0 || now < c->last_used_ms ? 0 : now - c->last_used_ms;
     }
     pthread_mutex_unlock(&e->mu);
     return n;

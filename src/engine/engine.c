@@ -366,6 +366,13 @@ cz_resv *cz_engine_request_pool(cz_engine *e) { return e->request_pool; }
 
 /* -------------------------------------------------------------- status --- */
 
+/* Partitions of live job j that synthesis will still take (none once it
+ * is cancelled or failed).  Caller holds e->mu. */
+static uint32_t waiting_parts(job *j)
+{
+    return atomic_load(&j->cancel) ? 0 : j->n_parts - j->next_part;
+}
+
 void cz_engine_status_get(cz_engine *e, cz_engine_status *s)
 {
     memset(s, 0, sizeof *s);
@@ -375,11 +382,29 @@ void cz_engine_status_get(cz_engine *e, cz_engine_status *s)
     s->jobs_failed = e->failed;
     s->jobs_cancelled = e->cancelled;
     s->partitions_proved = e->proved;
+    for (unsigned i = 0; i < CZ_JOB_KINDS; i++) {
+        const cz_eng_kind *k = cz_eng_kinds[i];
+        cz_engine_kind_status *ks = &s->kinds[i];
+        ks->kind = k->kind;
+        ks->name = k->name;
+        ks->enabled = k->enabled ? k->enabled(e) : true;
+        ks->jobs_submitted = e->kc[i].submitted;
+        ks->jobs_completed = e->kc[i].completed;
+        ks->jobs_failed = e->kc[i].failed;
+        ks->jobs_cancelled = e->kc[i].cancelled;
+        ks->partitions_proved = e->kc[i].proved;
+    }
     for (job *j = e->live; j; j = j->next) {
-        if (j->state == CZ_JOB_QUEUED)
+        cz_engine_kind_status *ks = &s->kinds[j->kind - 1];
+        if (j->state == CZ_JOB_QUEUED) {
             s->jobs_queued++;
-        else
+            ks->jobs_queued++;
+        } else {
             s->jobs_running++;
+            ks->jobs_running++;
+        }
+        ks->partitions_waiting += waiting_parts(j);
+        ks->partitions_in_flight += j->in_flight;
     }
     s->partitions_unfinished = (uint32_t)e->live_parts;
     s->max_jobs = e->cfg.max_jobs;
@@ -411,6 +436,54 @@ void cz_engine_status_get(cz_engine *e, cz_engine_status *s)
     s->peak_rss = e->peak_rss;
     s->peak_untracked = e->peak_untracked;
     pthread_mutex_unlock(&e->mu);
+}
+
+/* The order synthesis serves jobs in (pick_job): higher priority first,
+ * then submission; every live job's rank is distinct. */
+static uint64_t job_rank(const job *j)
+{
+    return (uint64_t)(CZ_PRIO_CRITICAL - j->prio) << 60 | j->seq;
+}
+
+size_t cz_engine_jobs(cz_engine *e, cz_engine_job_info *out, size_t max)
+{
+    if (out == NULL)
+        max = 0;
+    pthread_mutex_lock(&e->mu);
+    double now = cz_eng_now_ms(e);
+    /* the next job by rank, max times over the list: no allocation under
+     * the lock, and max is small (the callers show a few hundred) */
+    uint64_t last = 0;
+    size_t n = 0;
+    for (; n < max; n++) {
+        job *best = NULL;
+        for (job *j = e->live; j; j = j->next) {
+            uint64_t r = job_rank(j);
+            if ((n == 0 || r > last) && (!best || r < job_rank(best)))
+                best = j;
+        }
+        if (best == NULL)
+            break;
+        last = job_rank(best);
+        cz_engine_job_info *i = &out[n];
+        memset(i, 0, sizeof *i);
+        snprintf(i->id, sizeof i->id, "%s", best->id);
+        snprintf(i->circuit, sizeof i->circuit, "%s", best->circuit_id);
+        i->seq = best->seq;
+        i->kind = best->kind;
+        i->priority = best->prio;
+        i->state = best->state;
+        i->ending = atomic_load(&best->cancel) != 0;
+        i->partitions = best->n_parts;
+        i->partitions_done = best->done;
+        i->partitions_in_flight = best->in_flight;
+        i->partitions_waiting = waiting_parts(best);
+        i->age_ms = now - best->t_submit;
+        i->queue_ms = (best->t_first > 0 ? best->t_first : now) - best->t_submit;
+    }
+    size_t total = e->n_live;
+    pthread_mutex_unlock(&e->mu);
+    return total;
 }
 
 size_t cz_engine_timeline(cz_engine *e, cz_timeline_event *out, size_t max)

@@ -1,8 +1,8 @@
 /* The engine's records and the functions its parts share (internal to
  * src/engine; the contract is cuzk/engine.h).
  *
- *   engine.c   engine lifetime, workers started and joined, sampler, status,
- *              timeline
+ *   engine.c   engine lifetime, workers started and joined, sampler, status
+ *              (totals, per kind, the unfinished jobs), timeline
  *   job.c      jobs: submit, await, cancel, history
  *   circuit.c  the circuit cache: loading, pinning, eviction, registration
  *   worker.c   the stages: synthesis, prove_start, prove_finish workers
@@ -29,6 +29,7 @@ enum { C_LOADING, C_READY, C_FAILED };
 
 typedef struct circuit {
     char id[CZ_JOB_ID_MAX];
+    cz_job_kind kind; /* of the job that loaded it (registered: CZ_KIND_GROTH16) */
     int state, registered, refs;
     double last_used_ms;
     const cz_groth16_params *params;
@@ -92,6 +93,7 @@ typedef struct part {
     cz_groth16_pending *pend;
     cz_fr *pub;
     size_t n_pub;
+    bool proved; /* its proof is stored: counted done when it is dropped */
     struct part *next;
 } part;
 
@@ -99,6 +101,11 @@ typedef struct {
     part *head, *tail;
     unsigned n;
 } fifo;
+
+/* A kind's cumulative job and partition counters. */
+typedef struct {
+    uint64_t submitted, completed, failed, cancelled, proved;
+} cz_eng_kind_counts;
 
 struct cz_engine {
     cz_engine_config cfg;
@@ -131,6 +138,7 @@ struct cz_engine {
     pthread_t *threads;
     unsigned n_threads;
     uint64_t submitted, completed, failed, cancelled, proved;
+    cz_eng_kind_counts kc[CZ_JOB_KINDS]; /* the same by kind (cz_eng_kc) */
     unsigned synth_busy, prove_busy, final_busy;
     unsigned synth_limit; /* syntheses at once (cz_engine_set_synthesis_limit) */
     struct timespec t0;
@@ -154,6 +162,12 @@ static inline double cz_eng_now_ms(const cz_engine *e)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)(t.tv_sec - e->t0.tv_sec) * 1e3 + (double)(t.tv_nsec - e->t0.tv_nsec) * 1e-6;
+}
+
+/* j's kind's counters (j->kind was checked at submit).  Caller holds e->mu. */
+static inline cz_eng_kind_counts *cz_eng_kc(cz_engine *e, const job *j)
+{
+    return &e->kc[j->kind - 1];
 }
 
 static inline void cz_eng_fifo_push(fifo *q, part *p)

@@ -18,15 +18,23 @@ const char *cz_job_state_name(cz_job_state s)
     return (unsigned)s < 5 ? n[s] : "?";
 }
 
+const char *cz_priority_name(cz_priority p)
+{
+    static const char *const n[] = {"low", "normal", "high", "critical"};
+    return (unsigned)p <= CZ_PRIO_CRITICAL ? n[p] : "?";
+}
+
+/* in cz_job_kind order (kind.h) */
 const cz_eng_kind *const cz_eng_kinds[] = {&cz_eng_kind_synthetic, &cz_eng_kind_groth16,
                                            &cz_eng_kind_porep, NULL};
+_Static_assert(sizeof cz_eng_kinds / sizeof cz_eng_kinds[0] == CZ_JOB_KINDS + 1,
+               "one table row per kind");
+_Static_assert(CZ_KIND_SYNTHETIC == 1 && CZ_KIND_GROTH16 == 2 && CZ_KIND_POREP == 3,
+               "kinds numbered 1 .. CZ_JOB_KINDS in table order");
 
 const cz_eng_kind *cz_eng_kind_of(cz_job_kind k)
 {
-    for (const cz_eng_kind *const *p = cz_eng_kinds; *p; p++)
-        if ((*p)->kind == k)
-            return *p;
-    return NULL;
+    return k >= 1 && k <= CZ_JOB_KINDS ? cz_eng_kinds[k - 1] : NULL;
 }
 
 const char *cz_job_kind_name(cz_job_kind k)
@@ -221,15 +229,19 @@ void cz_eng_job_check_end(cz_engine *e, job *j)
         return;
     j->finished = 1;
     j->t_end = cz_eng_now_ms(e);
+    cz_eng_kind_counts *kc = cz_eng_kc(e, j);
     if (j->err == CZ_OK) {
         j->state = CZ_JOB_COMPLETED;
         e->completed++;
+        kc->completed++;
     } else if (j->err == CZ_ERR_CANCELLED || j->err == CZ_ERR_SHUTDOWN) {
         j->state = CZ_JOB_CANCELLED;
         e->cancelled++;
+        kc->cancelled++;
     } else {
         j->state = CZ_JOB_FAILED;
         e->failed++;
+        kc->failed++;
     }
     e->n_live--;
     e->live_parts -= j->n_parts;
@@ -442,6 +454,7 @@ int cz_engine_submit(cz_engine *e, const cz_job_request *req, char id_out[CZ_JOB
         unadmit_locked(e, j);
     } else {
         e->submitted++;
+        cz_eng_kc(e, j)->submitted++;
         snprintf(id_out, CZ_JOB_ID_MAX, "%s", j->id);
         set_event(e, j->ev_submit, j, CZ_JOB_EV_SUBMITTED);
         cz_eng_notice_push_locked(e, j->ev_submit);

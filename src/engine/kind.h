@@ -28,6 +28,9 @@
  *               back when synthesis ends.
  *   synthesize  partition p->idx's witness into p->w (p->n_w values of
  *               circuit p->c), checked as the kind can; msg on failure.
+ *   enabled     whether the engine accepts the kind's jobs as configured
+ *               (check refuses them otherwise): the status reports it.
+ *               NULL: always.
  *
  * The kinds: kind_synthetic.c, kind_groth16.c, kind_porep.c. */
 #ifndef CZ_ENGINE_KIND_H
@@ -58,13 +61,15 @@ typedef struct cz_eng_kind {
     uint64_t (*synth_extra)(const struct job *j, size_t w_bytes);
     int (*synthesize)(cz_engine *e, const struct job *j, struct part *p, char *msg,
                       size_t msglen);
+    bool (*enabled)(const cz_engine *e);
 } cz_eng_kind;
 
 extern const cz_eng_kind cz_eng_kind_synthetic, cz_eng_kind_groth16, cz_eng_kind_porep;
 
 /* The kind of k, NULL if none. */
 const cz_eng_kind *cz_eng_kind_of(cz_job_kind k);
-/* The kinds in table order, NULL-terminated. */
+/* The kinds in cz_job_kind order (cz_eng_kinds[k - 1]->kind == k, so per-kind
+ * figures are indexed by kind - 1), NULL-terminated. */
 extern const cz_eng_kind *const cz_eng_kinds[];
 
 #endif

@@ -432,6 +432,8 @@ static int porep_synthesize(cz_engine *e, const job *j, part *p, char *msg, size
     return CZ_OK;
 }
 
+static bool porep_enabled(const cz_engine *e) { return e->param_cache != NULL; }
+
 const cz_eng_kind cz_eng_kind_porep = {
     .kind = CZ_KIND_POREP,
     .name = "porep",
@@ -442,4 +444,5 @@ const cz_eng_kind cz_eng_kind_porep = {
     .of_circuit = porep_of_circuit,
     .load = porep_load,
     .synthesize = porep_synthesize,
+    .enabled = porep_enabled,
 };

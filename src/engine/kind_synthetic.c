@@ -160,6 +160,8 @@ static int syn_synthesize(cz_engine *e, const job *j, part *p, char *msg, size_t
     return rc;
 }
 
+static bool syn_enabled(const cz_engine *e) { return !e->cfg.no_synthetic; }
+
 const cz_eng_kind cz_eng_kind_synthetic = {
     .kind = CZ_KIND_SYNTHETIC,
     .name = "synthetic",
@@ -170,4 +172,5 @@ const cz_eng_kind cz_eng_kind_synthetic = {
     .load = syn_load,
     .synth_extra = syn_extra,
     .synthesize = syn_synthesize,
+    .enabled = syn_enabled,
 };

@@ -21,6 +21,11 @@ void cz_eng_part_drop(cz_engine *e, part *p)
     if (p->c)
         cz_eng_circuit_put(e, p->c);
     pthread_mutex_lock(&e->mu);
+    if (p->proved) { /* done and no longer in flight at the same moment */
+        p->j->done++;
+        e->proved++;
+        cz_eng_kc(e, p->j)->proved++;
+    }
     p->j->in_flight--;
     cz_eng_job_check_end(e, p->j);
     pthread_mutex_unlock(&e->mu);
@@ -315,9 +320,8 @@ void *cz_eng_final_worker(void *arg)
             cz_groth16_proof_to_bytes(j->proofs + (size_t)p->idx * CZ_GROTH16_PROOF_BYTES, &pf);
             pthread_mutex_lock(&e->mu);
             j->prove_ms += t1 - t0;
-            j->done++;
-            e->proved++;
             pthread_mutex_unlock(&e->mu);
+            p->proved = true;
             cz_eng_part_drop(e, p);
         }
         pthread_mutex_lock(&e->mu);

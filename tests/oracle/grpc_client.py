@@ -34,6 +34,8 @@ SERVICE = "/cuzk.v1.ProvingEngine/"
 # the memory tracker's buffer classes, in order (include/cuzk/mem.h)
 BUFFER_CLASSES = ["params", "r1cs", "witness", "abc", "density", "pending", "scratch", "staging",
                   "input", "other"]
+# GetStatus queue names: the Rust cuzk's for its kinds, the engine's for ours
+QUEUE_KINDS = ["synthetic", "groth16", "porep-c2"]
 METHODS = ["SubmitProof", "AwaitProof", "Prove", "CancelProof", "GetStatus", "GetMetrics",
            "PreloadSRS", "EvictSRS"]
 
@@ -118,6 +120,12 @@ def suite(target):
     names = [b.name for b in s.buffer_classes]
     check(names == BUFFER_CLASSES, tag + "GetStatus: buffer classes %r" % names)
     check(len(s.queues) >= 1, tag + "GetStatus: no queue entry")
+    # one queue per kind served, named as the Rust cuzk names them (its
+    # ProofKind's Display: porep-c2), none twice: Curio adds pending and
+    # in_progress up over every entry for its backpressure
+    kinds = [q.proof_kind for q in s.queues]
+    check(len(set(kinds)) == len(kinds) and set(kinds) <= set(QUEUE_KINDS) and
+          {"synthetic", "groth16"} <= set(kinds), tag + "GetStatus: queues %r" % kinds)
 
     # GetMetrics
     text = st.GetMetrics(pb.GetMetricsRequest(), timeout=30).prometheus_text
@@ -134,6 +142,36 @@ def suite(target):
     a = st.AwaitProof(pb.AwaitProofRequest(job_id=r.job_id), timeout=120)
     check(a.job_id == r.job_id, tag + "AwaitProof: job_id %r != %r" % (a.job_id, r.job_id))
     done(a, 2, tag + "SubmitProof/AwaitProof")
+
+    # a job in flight is in exactly one place: its kind's queue (pending or
+    # in_progress) or the completed total, in one GetStatus (one snapshot)
+    def busy(s):
+        return {q.proof_kind: q.pending + q.in_progress for q in s.queues}
+
+    s0 = st.GetStatus(pb.GetStatusRequest(), timeout=30)
+    check(sum(busy(s0).values()) == 0, tag + "GetStatus idle: queues %r" % busy(s0))
+    kc = 'cuzk_kind_jobs_total{kind="synthetic",outcome="completed"}'
+    kc0 = metric(st, kc)
+    r = st.SubmitProof(synthetic(14, 2, 1, seed=13), timeout=30)
+    s1 = st.GetStatus(pb.GetStatusRequest(), timeout=30)
+    b1 = busy(s1)
+    ended = s1.total_proofs_completed - s0.total_proofs_completed
+    check(b1.get("synthetic", 0) + ended == 1 and sum(b1.values()) == b1.get("synthetic", 0),
+          tag + "GetStatus with a synthetic job in flight: queues %r, %d completed since" %
+          (b1, ended))
+    a = st.AwaitProof(pb.AwaitProofRequest(job_id=r.job_id), timeout=120)
+    done(a, 2, tag + "SubmitProof/AwaitProof log_rows 14")
+    s2 = st.GetStatus(pb.GetStatusRequest(), timeout=30)
+    check(sum(busy(s2).values()) == 0, tag + "GetStatus after the job: queues %r" % busy(s2))
+    srs = {x.circuit_id: x for x in s2.loaded_srs}
+    x = srs.get("synthetic-14-1")
+    check(x is not None and x.size_bytes > 0 and x.ref_count == 0 and
+          x.tier == pb.SRSStatus.HOT,
+          tag + "GetStatus: loaded_srs synthetic-14-1 %r" % (x,))
+    check(kc0 is not None and metric(st, kc) == kc0 + 1,
+          tag + "GetMetrics: %s %r, was %r" % (kc, metric(st, kc), kc0))
+    ev = st.EvictSRS(pb.EvictSrsRequest(circuit_id="synthetic-14-1"), timeout=30)
+    check(ev.was_loaded, tag + "EvictSRS synthetic-14-1: was_loaded false")
 
     # Prove
     p = st.Prove(pb.ProveRequest(submit=synthetic(10, 1, 2, seed=12)), timeout=120)

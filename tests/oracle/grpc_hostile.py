@@ -317,7 +317,7 @@ def item7_bounds(ch, st, target, pid, status_port, rss):
         t0 = time.time()
         while time.time() - t0 < 120:
             s = st.GetStatus(pb.GetStatusRequest(), timeout=30)
-            if s.queues[0].pending + s.queues[0].in_progress == 0:
+            if sum(q.pending + q.in_progress for q in s.queues) == 0:
                 break
             time.sleep(0.2)
     time.sleep(2.5)  # the sampler and the idle trim
@@ -447,7 +447,7 @@ def flood(target, status_port, n, rounds):
         dt = time.time() - t0
         while True:
             s = st.GetStatus(pb.GetStatusRequest(), timeout=30)
-            if s.queues[0].pending + s.queues[0].in_progress == 0:
+            if sum(q.pending + q.in_progress for q in s.queues) == 0:
                 break
             time.sleep(0.2)
         time.sleep(2.5)
