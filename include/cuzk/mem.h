@@ -30,6 +30,7 @@
 #define CUZK_MEM_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -70,6 +71,9 @@ typedef struct {
     uint64_t job_seq;   /* then lower */
     uint32_t partition; /* then lower */
 } cz_wait_key;
+
+/* a is served strictly before c. */
+bool cz_wait_key_before(const cz_wait_key *a, const cz_wait_key *c);
 
 typedef struct cz_budget cz_budget;
 typedef struct cz_resv cz_resv;

@@ -39,9 +39,22 @@ static void circuit_unlink(cz_engine *e, circuit *c)
     }
 }
 
+/* Does a partition served before key wait for c (with c unpinned)?
+ * Caller holds e->mu. */
+static bool awaited(const cz_engine *e, const circuit *c, const cz_wait_key *key)
+{
+    for (const unpinned *u = e->unpinned; u; u = u->next)
+        if (!strcmp(u->circuit_id, c->id) && cz_wait_key_before(&u->key, key))
+            return true;
+    return false;
+}
+
 /* Evicts idle cached circuits, least recently used first, until `need`
- * bytes of the budget are unreserved or nothing more may go. */
-static void evict_idle(cz_engine *e, uint64_t need)
+ * bytes of the budget are unreserved or nothing more may go.  A circuit a
+ * partition served before key waits for stays: evicting it would make that
+ * partition load it again once its bytes come, evicting the requester's in
+ * turn (two circuits in a budget that holds one, each reloaded forever). */
+static void evict_idle(cz_engine *e, uint64_t need, const cz_wait_key *key)
 {
     for (;;) {
         pthread_mutex_lock(&e->mu);
@@ -53,7 +66,7 @@ static void evict_idle(cz_engine *e, uint64_t need)
             for (circuit *c = e->circuits; c; c = c->next)
                 if (!c->registered && c->state == C_READY && c->refs == 0 &&
                     t - c->last_used_ms >= (double)e->cfg.eviction_min_idle_ms &&
-                    (!lru || c->last_used_ms < lru->last_used_ms))
+                    !awaited(e, c, key) && (!lru || c->last_used_ms < lru->last_used_ms))
                     lru = c;
         }
         if (lru)
@@ -67,12 +80,30 @@ static void evict_idle(cz_engine *e, uint64_t need)
 }
 
 int cz_eng_reserve(cz_engine *e, uint64_t bytes, const cz_wait_key *key, const atomic_int *cancel,
-                   cz_resv **out, char *msg, size_t msglen)
+                   unpinned *unpin, cz_resv **out, char *msg, size_t msglen)
 {
     int rc = cz_budget_reserve(e->budget, bytes, key, 0, cancel, out, msg, msglen);
+    if (rc != CZ_ERR_TIMEOUT)
+        return rc;
+    if (unpin) {
+        pthread_mutex_lock(&e->mu);
+        unpin->next = e->unpinned;
+        e->unpinned = unpin;
+        pthread_mutex_unlock(&e->mu);
+    }
     while (rc == CZ_ERR_TIMEOUT) {
-        evict_idle(e, bytes);
+        evict_idle(e, bytes, key);
         rc = cz_budget_reserve(e->budget, bytes, key, 100, cancel, out, msg, msglen);
+    }
+    if (unpin) {
+        pthread_mutex_lock(&e->mu);
+        for (unpinned **pp = &e->unpinned; *pp; pp = &(*pp)->next) {
+            if (*pp == unpin) {
+                *pp = unpin->next;
+                break;
+            }
+        }
+        pthread_mutex_unlock(&e->mu);
     }
     return rc;
 }

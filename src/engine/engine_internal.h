@@ -102,6 +102,16 @@ typedef struct {
     unsigned n;
 } fifo;
 
+/* A partition waiting for its bytes with its circuit unpinned (worker.c):
+ * while it waits, requests served after it may not evict that circuit
+ * (circuit.c evict_idle), so the oldest waiter always finds its circuit
+ * when its bytes come.  On the waiting worker's stack. */
+typedef struct unpinned {
+    const char *circuit_id;
+    cz_wait_key key;
+    struct unpinned *next;
+} unpinned;
+
 /* A kind's cumulative job and partition counters. */
 typedef struct {
     uint64_t submitted, completed, failed, cancelled, proved;
@@ -134,6 +144,7 @@ struct cz_engine {
     unsigned n_watches;
     fifo pq, fq;
     circuit *circuits;
+    unpinned *unpinned; /* partitions waiting with their circuits unpinned */
     uint64_t next_seq;
     pthread_t *threads;
     unsigned n_threads;
@@ -233,9 +244,12 @@ circuit *cz_eng_find_circuit(cz_engine *e, const char *id); /* caller holds e->m
  * e->mu. */
 void cz_eng_circuit_unload(circuit *c);
 /* Reserves bytes in key order; while they do not fit, idle circuits are
- * evicted (re-checked every 100 ms, as circuits become idle long enough). */
+ * evicted (re-checked every 100 ms, as circuits become idle long enough),
+ * but not one that a partition served before key waits for (unpinned).
+ * With unpin (may be NULL), the caller waits as that partition: listed
+ * while it waits. */
 int cz_eng_reserve(cz_engine *e, uint64_t bytes, const cz_wait_key *key, const atomic_int *cancel,
-                   cz_resv **out, char *msg, size_t msglen);
+                   unpinned *unpin, cz_resv **out, char *msg, size_t msglen);
 /* The circuit of job j with one more reference, loaded if needed (the
  * first caller loads, the others wait).  NULL on failure with rc/msg set. */
 circuit *cz_eng_circuit_acquire(cz_engine *e, job *j, int *rc, char *msg, size_t msglen);

@@ -338,7 +338,8 @@ static int porep_load(cz_engine *e, circuit *c, const job *j)
         return CZ_ERR_TOO_BIG;
     }
     cz_wait_key key = {(int)j->prio, j->seq, 0};
-    rc = cz_eng_reserve(e, total, &key, &j->cancel, &c->resv, c->load_msg, sizeof c->load_msg);
+    rc = cz_eng_reserve(e, total, &key, &j->cancel, NULL, &c->resv, c->load_msg,
+                        sizeof c->load_msg);
     if (rc != CZ_OK)
         return rc;
     cz_resv_allocator_init(&c->ra, c->resv, &cz_eng_params_tag);

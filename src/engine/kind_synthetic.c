@@ -100,7 +100,8 @@ static int syn_load(cz_engine *e, circuit *c, const job *j)
                 c->id, (unsigned long long)total, (unsigned long long)room);
         return CZ_ERR_TOO_BIG;
     }
-    int rc = cz_eng_reserve(e, total, &key, &j->cancel, &c->resv, c->load_msg, sizeof c->load_msg);
+    int rc = cz_eng_reserve(e, total, &key, &j->cancel, NULL, &c->resv, c->load_msg,
+                        sizeof c->load_msg);
     if (rc != CZ_OK)
         return rc;
     cz_cs *cs;

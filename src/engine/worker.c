@@ -63,8 +63,10 @@ static part *synth_partition(cz_engine *e, job *j, uint32_t idx)
      * bytes.  A partition that has to wait for memory unpins its circuit
      * while it waits, so idle circuits of waiting partitions can be evicted
      * (otherwise two circuits pinned by waiting partitions could starve each
-     * other); once granted it pins the circuit again, and if that was
-     * evicted meanwhile it gives the bytes back and starts over. */
+     * other), but only by requests served after it (cz_eng_reserve's
+     * unpinned list: else two circuits that do not fit together evict each
+     * other forever); once granted it pins the circuit again, and if that
+     * was evicted meanwhile it gives the bytes back and starts over. */
     for (;;) {
         p->c = cz_eng_circuit_acquire(e, j, &rc, msg, sizeof msg);
         if (p->c == NULL) {
@@ -104,7 +106,8 @@ static part *synth_partition(cz_engine *e, job *j, uint32_t idx)
         if (rc == CZ_ERR_TIMEOUT) { /* wait unpinned */
             cz_eng_circuit_put(e, c);
             p->c = NULL;
-            rc = cz_eng_reserve(e, total, &key, &j->cancel, &p->resv, msg, sizeof msg);
+            unpinned u = {j->circuit_id, key, NULL};
+            rc = cz_eng_reserve(e, total, &key, &j->cancel, &u, &p->resv, msg, sizeof msg);
         }
         if (rc != CZ_OK) {
             part_fail(e, p, rc, msg);

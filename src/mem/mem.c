@@ -155,8 +155,7 @@ int cz_budget_auto_total(uint64_t *total, uint64_t margin)
 
 uint64_t cz_budget_total(const cz_budget *b) { return b->total; }
 
-/* a sorts strictly before c */
-static int key_before(const cz_wait_key *a, const cz_wait_key *c)
+bool cz_wait_key_before(const cz_wait_key *a, const cz_wait_key *c)
 {
     if (a->priority != c->priority)
         return a->priority > c->priority;
@@ -169,7 +168,7 @@ static int key_before(const cz_wait_key *a, const cz_wait_key *c)
 static void waiter_insert(cz_budget *b, waiter *w)
 {
     waiter *at = b->wfirst;
-    while (at && !key_before(&w->key, &at->key))
+    while (at && !cz_wait_key_before(&w->key, &at->key))
         at = at->next;
     w->next = at;
     w->prev = at ? at->prev : b->wlast;
