@@ -1,15 +1,20 @@
 /* cuzk-bench params, porep-prove: PoRep parameters and proofs on the CPU.
  *
  *   cuzk-bench params --sector-size SIZE --out DIR [--seed HEX32]
- *       [--threads T] [--force]
+ *       [--threads T] [--force] [--gpu] [--no-write]
  *     records the blank circuit of SIZE (cz_fc_porep_synthesize, c1 NULL),
  *     writes DIR/<base>.pce (cz_pce_save), runs the INSECURE seeded setup
- *     (cz_groth16_setup, bellperson layout; the trapdoor comes from the
- *     seed, default 32 zero bytes) and writes DIR/<base>.params and
+ *     (cz_groth16_setup_with, bellperson layout; the trapdoor comes from
+ *     the seed, default 32 zero bytes) and writes DIR/<base>.params and
  *     DIR/<base>.vk, <base> being Filecoin's name of the sector size's
  *     parameters (cz_fc_porep_params_name).  Each file is written under a
  *     temporary name and renamed; an existing file is an error unless
- *     --force (then it is replaced, and said so).
+ *     --force (then it is replaced, and said so).  --gpu runs the setup's
+ *     fixed-base products on the CUDA device (the same bytes); --no-write
+ *     records and sets up without writing anything (timings; --out is then
+ *     not needed).  Every phase's time is printed: record, pce, the
+ *     setup's tables, Lagrange values, columns, scalars and each query's
+ *     products, write.
  *   cuzk-bench porep-prove --c1 FILE --params FILE [--vk FILE] [--pce FILE]
  *       --prover-id HEX --sector-id N --out proof.bin [--threads T]
  *       [--partition K] [--check-params]
@@ -31,7 +36,7 @@
  * T defaults to the cores the process may run on.  Exit status: 0 done; 1 refused (a C1 the
  * vanilla verifier rejects, an unsatisfied constraint, a proof that does
  * not verify; nothing written); 2 bad input (options, files, parameters of
- * another circuit). */
+ * another circuit; --gpu without a CUDA device or build). */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <errno.h>
 #include <sched.h>
@@ -43,6 +48,7 @@
 
 #include "bench.h"
 #include "cuzk/cs.h"
+#include "cuzk/cuda.h"
 #include "cuzk/err.h"
 #include "cuzk/filecoin.h"
 #include "cuzk/groth16.h"
@@ -52,19 +58,21 @@
 typedef struct {
     const char *size, *out, *seed, *threads, *c1, *params, *vk, *pce, *prover_id, *sector_id;
     const char *partition;
-    int force, check_params, pce_only;
+    int force, check_params, pce_only, gpu, no_write;
 } opts;
 
 static const char USAGE_PARAMS[] =
     "usage: cuzk-bench params --sector-size SIZE --out DIR [--seed HEX32] [--threads T] [--force]\n"
-    "           [--pce-only]\n"
+    "           [--pce-only] [--gpu] [--no-write]\n"
     "  INSECURE Groth16 parameters of the PoRep circuit of SIZE (2KiB, 8MiB, 512MiB, 32GiB,\n"
     "  64GiB or bytes): DIR/<name>.pce (pre-compiled R1CS), DIR/<name>.params and\n"
     "  DIR/<name>.vk (bellperson), <name> Filecoin's parameter name for SIZE, their digests\n"
     "  listed in DIR/cuzk-generated.digests (the daemon's param cache accepts them, logged\n"
     "  as INSECURE).  The trapdoor comes from --seed (64 hex digits; default zero): anyone\n"
     "  who knows it can forge proofs.  --pce-only writes only the .pce (for Filecoin's own\n"
-    "  parameters).  --force replaces existing files.  T: threads (default: the usable cores).\n";
+    "  parameters).  --force replaces existing files.  T: threads (default: the usable cores).\n"
+    "  --gpu: the fixed-base products on the CUDA device (the same bytes).  --no-write:\n"
+    "  record and set up only, write nothing (timings; no --out needed).\n";
 
 static const char USAGE_PROVE[] =
     "usage: cuzk-bench porep-prove --c1 FILE --params FILE [--vk FILE] [--pce FILE]\n"
@@ -108,6 +116,14 @@ static int parse(int argc, char **argv, opts *o, int cmd, const char *usage)
         }
         if (cmd == P && !strcmp(argv[i], "--pce-only")) {
             o->pce_only = 1;
+            continue;
+        }
+        if (cmd == P && !strcmp(argv[i], "--gpu")) {
+            o->gpu = 1;
+            continue;
+        }
+        if (cmd == P && !strcmp(argv[i], "--no-write")) {
+            o->no_write = 1;
             continue;
         }
         if (cmd == V && !strcmp(argv[i], "--check-params")) {
@@ -214,6 +230,15 @@ static int record(cz_r1cs **r, const cz_fc_porep_dims *d, const cz_fc_c1 *c1, un
 
 /* -------------------------------------------------------------- params --- */
 
+/* One line per query: points, seconds, rate. */
+static void print_products(const char *name, size_t n, double sec)
+{
+    printf("  %-5s %11zu points %8.2f s", name, n, sec);
+    if (sec > 0 && n >= 1000)
+        printf("  (%.3g M points/s)", (double)n / sec / 1e6);
+    printf("\n");
+}
+
 static int cmd_params(int argc, char **argv)
 {
     const char *c = "params";
@@ -221,28 +246,39 @@ static int cmd_params(int argc, char **argv)
     int prc = parse(argc, argv, &o, P, USAGE_PARAMS);
     if (prc != 0)
         return prc > 0 ? 0 : 2;
-    if (!cz_bench_need(c, o.size, "--sector-size") || !cz_bench_need(c, o.out, "--out"))
+    if (!cz_bench_need(c, o.size, "--sector-size") ||
+        (!o.no_write && !cz_bench_need(c, o.out, "--out")))
         return 2;
     const cz_fc_shape *s = cz_bench_shape(o.size, c);
     uint8_t seed[32] = {0};
     if (s == NULL || (o.seed && cz_bench_hex32(seed, o.seed, c, "--seed") != 0))
         return 2;
-    if (mkdir(o.out, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "cuzk-bench %s: cannot create %s: %s\n", c, o.out, strerror(errno));
+    if (o.gpu && !cz_cuda_available()) {
+#ifdef CZ_HAVE_CUDA
+        fprintf(stderr, "cuzk-bench %s: --gpu: no usable CUDA device\n", c);
+#else
+        fprintf(stderr, "cuzk-bench %s: --gpu: this build has no CUDA back end\n", c);
+#endif
         return 2;
     }
     char base[CZ_FC_PARAMS_NAME], path[3][4200];
     static const char *const ext[3] = {".pce", ".params", ".vk"};
     cz_fc_porep_params_name(base, s);
-    for (int i = 0; i < (o.pce_only ? 1 : 3); i++) {
-        snprintf(path[i], sizeof path[i], "%s/%s%s", o.out, base, ext[i]);
-        if (exists(path[i])) {
-            if (!o.force) {
-                fprintf(stderr, "cuzk-bench %s: %s exists (remove it or pass --force)\n", c,
-                        path[i]);
-                return 2;
+    if (!o.no_write) {
+        if (mkdir(o.out, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "cuzk-bench %s: cannot create %s: %s\n", c, o.out, strerror(errno));
+            return 2;
+        }
+        for (int i = 0; i < (o.pce_only ? 1 : 3); i++) {
+            snprintf(path[i], sizeof path[i], "%s/%s%s", o.out, base, ext[i]);
+            if (exists(path[i])) {
+                if (!o.force) {
+                    fprintf(stderr, "cuzk-bench %s: %s exists (remove it or pass --force)\n", c,
+                            path[i]);
+                    return 2;
+                }
+                printf("replacing %s (--force)\n", path[i]);
             }
-            printf("replacing %s (--force)\n", path[i]);
         }
     }
     cz_pool *pool;
@@ -283,42 +319,62 @@ static int cmd_params(int argc, char **argv)
            cz_bench_now() - t0, cz_r1cs_num_circuit_constraints(r), rows, lg, cz_r1cs_num_inputs(r),
            cz_r1cs_num_aux(r));
     fflush(stdout);
+    if (!o.no_write) {
+        t0 = cz_bench_now();
+        if (write_renamed(path[0], wr_pce, r, c) != 0)
+            goto out;
+        printf("pce:   %.2f s\n", cz_bench_now() - t0);
+        print_size("pce", path[0]);
+        fflush(stdout);
+    }
     t0 = cz_bench_now();
-    if (write_renamed(path[0], wr_pce, r, c) != 0)
-        goto out;
-    printf("pce:   %.2f s\n", cz_bench_now() - t0);
-    print_size("pce", path[0]);
-    fflush(stdout);
     if (o.pce_only) {
         ret = 0;
         goto out;
     }
-    t0 = cz_bench_now();
-    int rc = cz_groth16_setup(&p, r, seed, CZ_GROTH16_BELLPERSON, pool);
+    cz_groth16_setup_times tm;
+    cz_groth16_setup_opts so = {
+        .backend = o.gpu ? CZ_BACKEND_GPU : CZ_BACKEND_CPU, .pool = pool, .times = &tm};
+    int rc = cz_groth16_setup_with(&p, r, seed, CZ_GROTH16_BELLPERSON, &so, err, sizeof err);
     if (rc != CZ_OK) {
-        fprintf(stderr, "cuzk-bench %s: setup: %s\n", c, cz_strerror(rc));
+        fprintf(stderr, "cuzk-bench %s: setup: %s (%s)\n", c, err, cz_strerror(rc));
         goto out;
     }
-    printf("setup: %.2f s (%u thread%s)\n", cz_bench_now() - t0, threads, threads == 1 ? "" : "s");
+    printf("setup: %.2f s (%u thread%s, fixed-base products on the %s)\n", cz_bench_now() - t0,
+           threads, threads == 1 ? "" : "s", o.gpu ? "GPU" : "CPU");
+    printf("  tables %.2f s, lagrange %.2f s, columns %.2f s, scalars %.2f s\n", tm.tables,
+           tm.lagrange, tm.columns, tm.scalars);
+    print_products("ic", p.vk.n_ic, tm.ic);
+    print_products("l", p.n_l, tm.l);
+    print_products("a", p.n_a, tm.a);
+    print_products("b_g1", p.n_b_g1, tm.b_g1);
+    print_products("b_g2", p.n_b_g2, tm.b_g2);
+    print_products("h", p.n_h, tm.h);
+    print_products("vk", 6, tm.vk);
     fflush(stdout);
-    t0 = cz_bench_now();
-    if (write_renamed(path[1], wr_params, &p, c) != 0 || write_renamed(path[2], wr_vk, &p.vk, c))
-        goto out;
-    printf("write: %.2f s\n", cz_bench_now() - t0);
-    print_size("params", path[1]);
-    print_size("vk", path[2]);
-    /* the digests, so that a param cache accepts the files (as INSECURE) */
-    for (int i = 1; i < 3; i++) {
-        uint8_t b2[64];
-        char dh[CZ_FC_DIGEST_HEX];
-        const char *name = strrchr(path[i], '/') + 1;
-        if (cz_fc_file_blake2b(path[i], b2, err, sizeof err) != CZ_OK ||
-            (cz_fc_params_digest_hex(dh, b2),
-             cz_fc_params_record_generated(o.out, name, dh, err, sizeof err) != CZ_OK)) {
-            fprintf(stderr, "cuzk-bench %s: %s\n", c, err);
+    if (!o.no_write) {
+        t0 = cz_bench_now();
+        if (write_renamed(path[1], wr_params, &p, c) != 0 ||
+            write_renamed(path[2], wr_vk, &p.vk, c))
             goto out;
+        printf("write: %.2f s\n", cz_bench_now() - t0);
+        print_size("params", path[1]);
+        print_size("vk", path[2]);
+        /* the digests, so that a param cache accepts the files (as INSECURE) */
+        for (int i = 1; i < 3; i++) {
+            uint8_t b2[64];
+            char dh[CZ_FC_DIGEST_HEX];
+            const char *name = strrchr(path[i], '/') + 1;
+            t0 = cz_bench_now();
+            if (cz_fc_file_blake2b(path[i], b2, err, sizeof err) != CZ_OK ||
+                (cz_fc_params_digest_hex(dh, b2),
+                 cz_fc_params_record_generated(o.out, name, dh, err, sizeof err) != CZ_OK)) {
+                fprintf(stderr, "cuzk-bench %s: %s\n", c, err);
+                goto out;
+            }
+            printf("digest %s %s (%.2f s, listed in %s)\n", dh, name, cz_bench_now() - t0,
+                   CZ_FC_GENERATED_DIGESTS);
         }
-        printf("digest %s %s (listed in %s)\n", dh, name, CZ_FC_GENERATED_DIGESTS);
     }
     ret = 0;
 out:

@@ -4,7 +4,8 @@
 # bit), run the GPU benchmarks, print a short table last.
 #
 #   scripts/gpu-check.sh            logs and reports go to $OUT (or build/gpu/out)
-#   PARTS="tests bench partition" scripts/gpu-check.sh   the default: all parts
+#   PARTS="tests bench partition" scripts/gpu-check.sh   the default
+#   PARTS=setup                     the GPU setup's parts (not in the default)
 #   QUICK=1                         benchmark sizes of the targets only
 #   PREBUILT=1                      use the binaries already in build/gpu
 #
@@ -15,12 +16,15 @@
 # binaries to the GPU machine and run this with PREBUILT=1 there
 # (LD_LIBRARY_PATH is pointed at /usr/local/cuda/lib64 for libcudart).
 #
-# Parts: tests (GPU vs CPU tests, the GPU back end's proofs, the engine with
-# the GPU back end on every device), bench (NTT, H, MSM), partition (the
+# Parts: tests (GPU vs CPU tests, fixed-base products among them, the GPU
+# back end's proofs, the GPU setup against the CPU's, the engine with the
+# GPU back end on every device), bench (NTT, H, MSM), partition (the
 # PoRep-sized partition at 2^27 step by step, resident and streamed, and
-# the engine with the GPU back end on 10-partition jobs).  One call should
-# stay under the device tool's 10 minutes: split the parts over two calls
-# when it would not.
+# the engine with the GPU back end on 10-partition jobs), setup (cuzk-bench
+# params for the 2KiB PoRep circuit on the CPU and with --gpu, the files
+# compared byte for byte, then --gpu --no-write at 512MiB for its phase
+# times).  One call should stay under the device tool's 10 minutes: split
+# the parts over two calls when it would not.
 #
 # Build: CMake Release into build/gpu (the daemon is left out where its
 # libraries are missing).  The kernels' ptxas resource report (registers,
@@ -45,7 +49,7 @@ nvcc --version | tail -1
 # ------------------------------------------------------------------ build --
 # CMake builds everything but the daemon when gRPC / protobuf-c are missing
 # (as on the GPU machine's CUDA image).
-TARGETS="test_cuda test_cuda_ec test_cuda_msm test_groth16 test_engine_gpu cuzk-bench"
+TARGETS="test_cuda test_cuda_ec test_cuda_msm test_cuda_fixed test_groth16 test_engine_gpu cuzk-bench"
 build() {
     echo "== build: CMake Release with CUDA, build/gpu"
     if ! cmake -S . -B build/gpu -DCMAKE_BUILD_TYPE=Release -DCZ_WERROR=ON >"$OUT/cmake.log" 2>&1 ||
@@ -93,6 +97,7 @@ BENCH=build/gpu/cuzk-bench
 # ------------------------------------------------------------------ tests --
 : >"$OUT/test_cuda.log"
 : >"$OUT/test_groth16.log"
+: >"$OUT/test_gpu_setup.log"
 : >"$OUT/bench.log"
 if part tests; then
 echo "== test_cuda (GPU vs CPU, bit for bit)"
@@ -100,7 +105,7 @@ timeout 240 "$TEST" 2>&1 | tee "$OUT/test_cuda.log"
 test_rc=${PIPESTATUS[0]}
 [ "$test_rc" -ne 0 ] && fail=1
 grep -q "GPU tests skipped" "$OUT/test_cuda.log" && { echo "gpu-check: NO GPU SEEN by test_cuda"; fail=1; }
-for t in test_cuda_ec test_cuda_msm; do
+for t in test_cuda_ec test_cuda_msm test_cuda_fixed; do
     echo "== $t (GPU vs CPU)"
     timeout 180 "build/gpu/$t" 2>&1 | tee "$OUT/$t.log" | grep -vE "^  ok "
     [ "${PIPESTATUS[0]}" -ne 0 ] && fail=1
@@ -110,6 +115,10 @@ echo "== test_groth16: GPU back end proofs equal the CPU's"
 timeout 120 build/gpu/test_groth16 --only test_gpu_backend 2>&1 | tee "$OUT/test_groth16.log"
 grep -q " 0 failed" "$OUT/test_groth16.log" && grep -q "equals the CPU" "$OUT/test_groth16.log" ||
     { echo "gpu-check: GPU BACK END PROOF TEST FAILED"; fail=1; }
+echo "== test_groth16: the GPU setup equals the CPU's, byte for byte"
+timeout 180 build/gpu/test_groth16 --only test_gpu_setup 2>&1 | tee "$OUT/test_gpu_setup.log"
+grep -q " 0 failed" "$OUT/test_gpu_setup.log" && grep -q "GPU setup equals the CPU" "$OUT/test_gpu_setup.log" ||
+    { echo "gpu-check: GPU SETUP TEST FAILED"; fail=1; }
 echo "== test_engine_gpu: the engine with the GPU back end on every device"
 timeout 240 build/gpu/test_engine_gpu 2>&1 | tee "$OUT/test_engine_gpu.log" | grep -vE "^  ok "
 [ "${PIPESTATUS[0]}" -ne 0 ] && fail=1
@@ -151,6 +160,23 @@ echo "== the engine with the GPU back end: 10-partition jobs of 2^20"
 BENCH_TIMEOUT=240 run_bench engine --backend gpu --log 20 --partitions 10 --jobs 3 -j 2
 fi
 
+# ------------------------------------------------------------------ setup --
+if part setup; then
+echo "== cuzk-bench params at 2KiB on the CPU and with --gpu: the same files"
+P="$OUT/params"
+rm -rf "$P" && mkdir -p "$P/cpu" "$P/gpu"
+BENCH_TIMEOUT=300 run_bench params --sector-size 2KiB --out "$P/cpu"
+BENCH_TIMEOUT=120 run_bench params --sector-size 2KiB --gpu --out "$P/gpu"
+if cmp "$P"/cpu/*.params "$P"/gpu/*.params && cmp "$P"/cpu/*.vk "$P"/gpu/*.vk; then
+    echo "params: the GPU setup's files equal the CPU's (2KiB)"
+else
+    echo "gpu-check: GPU SETUP FILES DIFFER (2KiB)"; fail=1
+fi
+rm -rf "$P"
+echo "== cuzk-bench params --gpu --no-write at 512MiB: the setup's phases"
+BENCH_TIMEOUT=200 run_bench params --sector-size 512MiB --gpu --no-write
+fi
+
 # ------------------------------------------------------------------ table --
 res() { awk -v t="$1" -v k="$2" '$1 == "RESULT" && $2 == t && $3 == k {print $4}' "$OUT/bench.log" | tail -1; }
 verdict() { # value target
@@ -161,6 +187,8 @@ echo
 echo "== summary ($(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1))"
 echo "test_cuda: $(tail -1 "$OUT/test_cuda.log")"
 echo "test_groth16 (GPU back end): $(tail -1 "$OUT/test_groth16.log")"
+echo "test_cuda_fixed: $(tail -1 "$OUT/test_cuda_fixed.log" 2>/dev/null)"
+echo "test_groth16 (GPU setup): $(tail -1 "$OUT/test_gpu_setup.log" 2>/dev/null)"
 printf "%-6s %12s %14s %12s %14s %14s\n" size "NTT ms" "coset NTT ms" "H ms" "H2D abc ms" "H e2e ms"
 for k in 20 24 27; do
     printf "2^%-4s %12s %14s %12s %14s %14s\n" $k "$(res ntt-NR $k)" "$(res coset-ntt-NR $k)" \

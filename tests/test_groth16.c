@@ -10,7 +10,9 @@
  * between constraints; some aux never appear in A or B, so densities are
  * partial.  The verifier is the oracle: a proof that verifies for the
  * statement, and fails for any altered statement, witness or proof, shows
- * setup, H basis, queries and blinding agree. */
+ * setup, H basis, queries and blinding agree.  The setup's threads and its
+ * GPU back end are checked against the setup on one CPU thread, byte for
+ * byte. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,6 +22,7 @@
 #include "cuzk/err.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pool.h"
+#include "cuzk/synthetic.h"
 #include "cuzk/zkey.h"
 #include "fixture.h"
 #include "tf.h"
@@ -646,7 +649,163 @@ static void test_gpu_backend(void)
     check_gpu_backend(1000, true, CZ_GROTH16_SNARKJS, true);
 }
 
+/* Two parameter sets are the same bytes: flavor, counts, the verifying key
+ * and every query array. */
+static bool params_same(const cz_groth16_params *a, const cz_groth16_params *b)
+{
+    const cz_groth16_vk *x = &a->vk, *y = &b->vk;
+    if (a->flavor != b->flavor || a->n_h != b->n_h || a->n_l != b->n_l || a->n_a != b->n_a ||
+        a->n_b_g1 != b->n_b_g1 || a->n_b_g2 != b->n_b_g2 || x->n_ic != y->n_ic)
+        return false;
+    return !memcmp(&x->alpha_g1, &y->alpha_g1, sizeof x->alpha_g1) &&
+           !memcmp(&x->beta_g1, &y->beta_g1, sizeof x->beta_g1) &&
+           !memcmp(&x->beta_g2, &y->beta_g2, sizeof x->beta_g2) &&
+           !memcmp(&x->gamma_g2, &y->gamma_g2, sizeof x->gamma_g2) &&
+           !memcmp(&x->delta_g1, &y->delta_g1, sizeof x->delta_g1) &&
+           !memcmp(&x->delta_g2, &y->delta_g2, sizeof x->delta_g2) &&
+           !memcmp(x->ic, y->ic, x->n_ic * sizeof *x->ic) &&
+           !memcmp(a->h, b->h, a->n_h * sizeof *a->h) &&
+           !memcmp(a->l, b->l, a->n_l * sizeof *a->l) &&
+           !memcmp(a->a, b->a, a->n_a * sizeof *a->a) &&
+           !memcmp(a->b_g1, b->b_g1, a->n_b_g1 * sizeof *a->b_g1) &&
+           !memcmp(a->b_g2, b->b_g2, a->n_b_g2 * sizeof *a->b_g2);
+}
+
+/* The synthetic circuit of 2^log_rows rows with n_public inputs, recorded. */
+static cz_r1cs *synthetic_r1cs(unsigned log_rows, uint32_t n_public)
+{
+    cz_synthetic sy = {log_rows, n_public, 7};
+    cz_cs *cs = NULL;
+    cz_r1cs *r = NULL;
+    TF_CHECK(cz_cs_new(&cs, CZ_CS_RECORD, 0) == CZ_OK);
+    TF_CHECK(cz_synthetic_synthesize(cs, &sy, 0) == CZ_OK);
+    TF_CHECK(cz_cs_finish(cs, &r) == CZ_OK);
+    cz_cs_free(cs);
+    return r;
+}
+
+/* The setup on a pool (Lagrange values in chunks, the columns by column
+ * ranges, the scalars and the products in parallel) gives the bytes of the
+ * setup on the calling thread alone: random circuits from 1 to 3000
+ * constraints (density holes in half of them), both flavors, and the
+ * synthetic circuit.  Also the options' argument errors. */
+static void check_threads(const cz_r1cs *r, cz_groth16_flavor flavor, cz_pool *pool,
+                          const char *what)
+{
+    uint8_t seed[32];
+    seed_of(seed);
+    cz_groth16_params a, b;
+    cz_groth16_setup_times tm;
+    cz_groth16_setup_opts o = {.pool = pool, .times = &tm};
+    char err[256] = "";
+    TF_CHECK(cz_groth16_setup(&a, r, seed, flavor, NULL) == CZ_OK);
+    int rc = cz_groth16_setup_with(&b, r, seed, flavor, &o, err, sizeof err);
+    TF_CHECK_MSG(rc == CZ_OK, "setup on a pool: %s", err);
+    TF_CHECK_MSG(rc != CZ_OK || params_same(&a, &b),
+                 "%s (%s, %zu constraints): the setup on a pool differs from one thread's", what,
+                 flavor == CZ_GROTH16_SNARKJS ? "snarkjs" : "bellperson",
+                 cz_r1cs_num_constraints(r));
+    cz_groth16_params_free(&a);
+    cz_groth16_params_free(&b);
+}
+
+static void test_setup_threads(void)
+{
+    cz_pool *pool;
+    TF_CHECK(cz_pool_new(&pool, 3) == CZ_OK);
+    static const size_t sizes[] = {1, 40, 3000};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        circuit c;
+        make_circuit(&c, sizes[i], 2, i % 2 == 1);
+        check_threads(c.r, CZ_GROTH16_BELLPERSON, pool, "random circuit");
+        check_threads(c.r, CZ_GROTH16_SNARKJS, pool, "random circuit");
+        free_circuit(&c);
+    }
+    cz_r1cs *r = synthetic_r1cs(12, 3);
+    check_threads(r, CZ_GROTH16_BELLPERSON, pool, "synthetic circuit");
+
+    uint8_t seed[32] = {0};
+    cz_groth16_params p;
+    char err[256] = "";
+    cz_groth16_setup_opts bad = {.backend = (cz_backend)7};
+    TF_CHECK(cz_groth16_setup_with(&p, r, seed, CZ_GROTH16_BELLPERSON, &bad, err, sizeof err) ==
+                 CZ_ERR_INVALID_ARG &&
+             err[0] != 0 && p.mem == NULL);
+    TF_CHECK(cz_groth16_setup_with(NULL, r, seed, CZ_GROTH16_BELLPERSON, NULL, err, sizeof err) ==
+             CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_groth16_setup_with(&p, r, NULL, CZ_GROTH16_BELLPERSON, NULL, err, sizeof err) ==
+             CZ_ERR_INVALID_ARG);
+    cz_r1cs_free(r);
+    cz_pool_free(pool);
+    printf("test_groth16: setup on 4 threads equals the setup on one (random circuits 1..3000, "
+           "both flavors, synthetic 2^12)\n");
+}
+
+/* The GPU back end of the setup (every fixed-base product on the device)
+ * against the CPU's, byte for byte: a random circuit on the calling thread,
+ * one with density holes on a pool in both flavors, the synthetic circuit
+ * (Filecoin-like densities), and chunks of 1000 points (CZ_CUDA_FIXED_CHUNK)
+ * so every large query crosses chunks.  Without a device it is refused
+ * with a message, not run on the CPU. */
+static void check_gpu_setup(const cz_r1cs *r, cz_groth16_flavor flavor, cz_pool *pool,
+                            const char *what)
+{
+    uint8_t seed[32];
+    seed_of(seed);
+    cz_groth16_params a, b;
+    cz_groth16_setup_times tm;
+    cz_groth16_setup_opts o = {.backend = CZ_BACKEND_GPU, .pool = pool, .times = &tm};
+    char err[256] = "";
+    TF_CHECK(cz_groth16_setup_ex(&a, r, seed, flavor, pool, NULL) == CZ_OK);
+    int rc = cz_groth16_setup_with(&b, r, seed, flavor, &o, err, sizeof err);
+    TF_CHECK_MSG(rc == CZ_OK, "GPU setup: %s", err);
+    bool same = rc == CZ_OK && params_same(&a, &b);
+    TF_CHECK_MSG(rc != CZ_OK || same, "%s: the GPU setup differs from the CPU's", what);
+    if (same)
+        printf("test_groth16: GPU setup equals the CPU's (%s, %s, %zu constraints; device "
+               "products %.3f s)\n",
+               what, flavor == CZ_GROTH16_SNARKJS ? "snarkjs" : "bellperson",
+               cz_r1cs_num_constraints(r), tm.ic + tm.l + tm.a + tm.b_g1 + tm.b_g2 + tm.h + tm.vk);
+    cz_groth16_params_free(&a);
+    cz_groth16_params_free(&b);
+}
+
+static void test_gpu_setup(void)
+{
+    circuit c;
+    make_circuit(&c, 500, 2, false);
+    if (!cz_cuda_available()) {
+        uint8_t seed[32] = {0};
+        cz_groth16_params p;
+        char err[256] = "";
+        cz_groth16_setup_opts o = {.backend = CZ_BACKEND_GPU};
+        TF_CHECK(cz_groth16_setup_with(&p, c.r, seed, CZ_GROTH16_BELLPERSON, &o, err, sizeof err) ==
+                     CZ_ERR_UNSUPPORTED &&
+                 p.mem == NULL);
+        printf("test_groth16: no CUDA device: GPU setup refused as expected (%s)\n", err);
+        free_circuit(&c);
+        return;
+    }
+    cz_pool *pool;
+    TF_CHECK(cz_pool_new(&pool, 3) == CZ_OK);
+    check_gpu_setup(c.r, CZ_GROTH16_BELLPERSON, NULL, "random circuit");
+    free_circuit(&c);
+    make_circuit(&c, 3000, 3, true);
+    check_gpu_setup(c.r, CZ_GROTH16_BELLPERSON, pool, "random circuit, unused aux");
+    check_gpu_setup(c.r, CZ_GROTH16_SNARKJS, pool, "random circuit, unused aux");
+    cz_r1cs *r = synthetic_r1cs(14, 8);
+    check_gpu_setup(r, CZ_GROTH16_BELLPERSON, pool, "synthetic circuit");
+    setenv("CZ_CUDA_FIXED_CHUNK", "1000", 1);
+    check_gpu_setup(r, CZ_GROTH16_BELLPERSON, pool, "synthetic circuit, chunks of 1000");
+    check_gpu_setup(c.r, CZ_GROTH16_SNARKJS, NULL, "random circuit, chunks of 1000");
+    unsetenv("CZ_CUDA_FIXED_CHUNK");
+    cz_r1cs_free(r);
+    free_circuit(&c);
+    cz_pool_free(pool);
+}
+
 TF_MAIN(TF_TEST(test_bellperson_prove_verify), TF_TEST(test_determinism_and_blinding),
         TF_TEST(test_rejections), TF_TEST(test_argument_errors), TF_TEST(test_split_and_batch),
         TF_TEST(test_bellperson_files), TF_TEST(test_snarkjs_flavor),
-        TF_TEST(test_snarkjs_zkey_fixture), TF_TEST(test_gpu_backend))
+        TF_TEST(test_snarkjs_zkey_fixture), TF_TEST(test_gpu_backend), TF_TEST(test_setup_threads),
+        TF_TEST(test_gpu_setup))

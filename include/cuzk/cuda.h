@@ -28,7 +28,9 @@
 
 #include "cuzk/ec.h"
 #include "cuzk/ff.h"
+#include "cuzk/mem.h"
 #include "cuzk/poly.h"
+#include "cuzk/pool.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -175,6 +177,70 @@ int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *
  * for proofs using them).  cz_groth16_params_free calls it; a no-op for
  * keys never used on a device and in builds without CUDA. */
 void cz_cuda_params_release(const void *key);
+
+/* Fixed-base batch multiplication on the device, for parameter generation
+ * (the INSECURE seeded setup of groth16.h; src/cuda/fixed_base.cu):
+ *   out[i] = k[i] B   for i < n, affine,
+ * bit for bit what cz_g1_fixed_mul / cz_g2_fixed_mul give (msm.h), the
+ * point at infinity (0, 0) for k[i] = 0.  A cz_cuda_fixed holds B's window
+ * table of width w on the device: the affine points d 2^(w j) B for every
+ * window j < ceil(256 / w) and 1 <= d <= 2^(w-1) (msm.h's table), built
+ * on the device from the 2^(w j) B the host computes: ceil(256/w) 2^(w-1)
+ * points, 48 MiB in G1 and 96 MiB in G2 at the default w = 16 (1.5 times
+ * that more while it is built).  A product is ceil(256/w) complete
+ * mixed additions with signed digits, and every 64 products share one field
+ * inversion on their way to affine coordinates.
+ *
+ * Side channels: the device code has no branch on the scalars or their
+ * digits, but each window reads the table entry its digit indexes, so the
+ * device's memory access pattern depends on the scalars.  Unlike the CPU
+ * functions this is NOT constant time: for the insecure setup of tests and
+ * benchmarks only.
+ *
+ * Memory: k and out are host memory (pageable is fine).  A call streams
+ * them in chunks of CZ_CUDA_FIXED_CHUNK points (an environment variable,
+ * read when the buffers are made; default 2^22, and at most n): two chunks
+ * of host staging drawn from the allocator given at creation (class
+ * CZ_BUF_STAGING, page-locked in place with cudaHostRegister, or left
+ * pageable and slower when the system refuses): 2 C (32 + A) bytes for
+ * chunks of C points and A = sizeof the affine point, 1 GiB in G1 and
+ * 1.75 GiB in G2 at the default; and two chunks of device buffers
+ * (scalars, projective products, results): 2 C (32 + 5 A / 2) bytes,
+ * 2.1 GiB in G1 and 4 GiB in G2, each allocation checked against the free
+ * VRAM.  They are made on the first call, remade larger when a later call
+ * needs bigger chunks, kept until cz_cuda_fixed_free, and their scalars
+ * (host and device) wiped then.  Host copies into and out of the staging
+ * run on pool (NULL: the calling thread); the device computes chunk c while
+ * chunk c - 1 travels out and chunk c + 1 in.  The call returns when every
+ * result is in out.
+ *
+ * Threads and devices: one call at a time per object (not thread safe);
+ * calls must run with the device that was current at creation.
+ *
+ * Errors: CZ_ERR_UNSUPPORTED (no CUDA build or no device),
+ * CZ_ERR_INVALID_ARG (NULL arguments with n > 0, w or CZ_CUDA_FIXED_WINDOW
+ * outside [1, CZ_CUDA_FIXED_MAX_WINDOW], CZ_CUDA_FIXED_CHUNK 0 or not a
+ * number, a G2 object given to the G1 call or the other way, another device
+ * current), CZ_ERR_NOMEM (device memory or host staging), CZ_ERR_BACKEND.
+ * After an error out holds unspecified points; the object stays usable. */
+#define CZ_CUDA_FIXED_MAX_WINDOW 20
+typedef struct cz_cuda_fixed cz_cuda_fixed;
+/* The table of base (infinity allowed: every product is then (0, 0)) at
+ * width w, or with w = 0 the width CZ_CUDA_FIXED_WINDOW in the environment,
+ * else 16.  alloc: where the host staging comes from (NULL:
+ * cz_allocator_default); it must outlive the object. */
+int cz_cuda_g1_fixed_new(cz_cuda_fixed **t, const cz_g1_affine *base, unsigned w,
+                         const cz_allocator *alloc);
+int cz_cuda_g2_fixed_new(cz_cuda_fixed **t, const cz_g2_affine *base, unsigned w,
+                         const cz_allocator *alloc);
+/* Frees the table and the buffers (NULL: no-op). */
+void cz_cuda_fixed_free(cz_cuda_fixed *t);
+/* out[i] = k[i] B for i < n: k in Montgomery form, or canonical limbs with
+ * CZ_MSM_CANONICAL in flags (msm.h; other flags ignored). */
+int cz_cuda_g1_fixed_mul(cz_g1_affine *out, cz_cuda_fixed *t, const cz_fr *k, size_t n,
+                         unsigned flags, cz_pool *pool);
+int cz_cuda_g2_fixed_mul(cz_g2_affine *out, cz_cuda_fixed *t, const cz_fr *k, size_t n,
+                         unsigned flags, cz_pool *pool);
 
 /* Elapsed time between two points of the default stream, from CUDA events. */
 typedef struct cz_cuda_timer cz_cuda_timer;

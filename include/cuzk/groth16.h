@@ -144,6 +144,20 @@ int cz_groth16_params_read_file_ex(cz_groth16_params *p, const char *path,
 int cz_groth16_params_write(FILE *f, const cz_groth16_params *p);
 int cz_groth16_params_write_file(const char *path, const cz_groth16_params *p);
 
+/* Where the heavy work runs (the prover's prove_start, the setup's
+ * fixed-base products). */
+typedef enum {
+    CZ_BACKEND_CPU = 0,
+    /* prove_start on the CUDA device (cz_cuda_groth16_start): H (the
+     * snarkjs flavor's odd-coset H still on the CPU) and every MSM, B_g2
+     * included, with the parameters resident on the device; prove_finish
+     * only assembles.  Bit-identical proofs.  The timings' h holds the
+     * whole device part.  In the setup: every query point's fixed-base
+     * product on the device (cz_cuda_g1_fixed_mul), bit-identical
+     * parameters.  CZ_ERR_UNSUPPORTED when no device is there. */
+    CZ_BACKEND_GPU = 1,
+} cz_backend;
+
 /* ------------------------------------------------------------- setup --- */
 
 /* INSECURE, for tests and benchmarks only: the trapdoor (tau, alpha, beta,
@@ -166,9 +180,13 @@ int cz_groth16_params_write_file(const char *path, const cz_groth16_params *p);
  * i.e. bellperson's generate_parameters with the points at infinity of a,
  * b_g1 and b_g2 left out (selected by the densities, which is the same for
  * every tau but a negligible set).  Scalar multiplications by the trapdoor
- * are constant time (fixed-base tables).  The result owns its memory
- * (cz_groth16_params_free).  Returns CZ_OK, CZ_ERR_INVALID_ARG (NULL
- * arguments, more than 2^28 constraints) or CZ_ERR_NOMEM. */
+ * are constant time (fixed-base tables) on the CPU.  With a pool the
+ * Lagrange values, the columns, the scalars and the products run on its
+ * threads; the result does not depend on the threads (nor on the back end
+ * of cz_groth16_setup_with): the same seed gives the same bytes.  The
+ * result owns its memory (cz_groth16_params_free).  Returns CZ_OK,
+ * CZ_ERR_INVALID_ARG (NULL arguments, more than 2^28 constraints) or
+ * CZ_ERR_NOMEM. */
 int cz_groth16_setup(cz_groth16_params *out, const cz_r1cs *r, const uint8_t seed[32],
                      cz_groth16_flavor flavor, cz_pool *pool);
 /* The same with every large buffer (the parameter block, class
@@ -176,8 +194,44 @@ int cz_groth16_setup(cz_groth16_params *out, const cz_r1cs *r, const uint8_t see
  * outlive the parameters. */
 int cz_groth16_setup_ex(cz_groth16_params *out, const cz_r1cs *r, const uint8_t seed[32],
                         cz_groth16_flavor flavor, cz_pool *pool, const cz_allocator *alloc);
-/* Sizes of those buffers: *block the parameters' block, *temp the
- * temporaries (live at once with it, freed before setup returns). */
+/* Seconds per phase of a setup (cz_groth16_setup_opts.times). */
+typedef struct {
+    double tables;                      /* the generators' fixed-base tables (on the device too) */
+    double lagrange;                    /* the m Lagrange values at tau */
+    double columns;                     /* u, v, w: the pass over A, B and C */
+    double scalars;                     /* every query's scalars (IC and L, the density
+                                         * selections of A and B, H) */
+    double ic, l, a, b_g1, b_g2, h, vk; /* each query's fixed-base products */
+} cz_groth16_setup_times;
+
+/* Options of cz_groth16_setup_with; zero-initialised: the CPU, the calling
+ * thread, cz_allocator_default, no timings. */
+typedef struct {
+    /* CZ_BACKEND_GPU: the fixed-base products on the current CUDA device,
+     * the rest (trapdoor, Lagrange values, columns, scalars) on the CPU
+     * as always.  The device's products are NOT constant time (the table
+     * entry each digit selects is read from device memory at an address
+     * that depends on the digit; include/cuzk/cuda.h): the trapdoor of
+     * this insecure setup is derived from a public seed anyway.  Device
+     * memory: the two generators' tables and chunk buffers, about 6 GiB,
+     * checked against the free VRAM; host: about 2.8 GiB of page-locked
+     * staging (class CZ_BUF_STAGING) from alloc besides the sizes below. */
+    cz_backend backend;
+    cz_pool *pool;                 /* NULL: the calling thread only */
+    const cz_allocator *alloc;     /* every large buffer (NULL: the default) */
+    cz_groth16_setup_times *times; /* filled when not NULL, also on failure */
+} cz_groth16_setup_opts;
+
+/* cz_groth16_setup_ex with options, and a message in err (errlen bytes, may
+ * be 0) on failure.  Returns as cz_groth16_setup, and CZ_ERR_UNSUPPORTED
+ * (GPU asked for, no device) or the device's error (CZ_ERR_NOMEM when its
+ * memory is short, CZ_ERR_BACKEND). */
+int cz_groth16_setup_with(cz_groth16_params *out, const cz_r1cs *r, const uint8_t seed[32],
+                          cz_groth16_flavor flavor, const cz_groth16_setup_opts *opts, char *err,
+                          size_t errlen);
+/* Sizes of those buffers on the CPU back end (the GPU's temporaries are
+ * smaller, the staging above aside): *block the parameters' block, *temp
+ * the temporaries (live at once with it, freed before setup returns). */
 void cz_groth16_setup_sizes(const cz_r1cs *r, cz_groth16_flavor flavor, size_t *block,
                             size_t *temp);
 /* Upper bounds of the same before a circuit is recorded: n_in inputs,
@@ -187,17 +241,6 @@ void cz_groth16_setup_sizes_bound(size_t n_in, size_t n_aux, size_t rows, cz_gro
                                   size_t *block, size_t *temp);
 
 /* ------------------------------------------------------------ prover --- */
-
-/* Where prove_start runs its heavy work. */
-typedef enum {
-    CZ_BACKEND_CPU = 0,
-    /* prove_start on the CUDA device (cz_cuda_groth16_start): H (the
-     * snarkjs flavor's odd-coset H still on the CPU) and every MSM, B_g2
-     * included, with the parameters resident on the device; prove_finish
-     * only assembles.  Bit-identical proofs.  The timings' h holds the
-     * whole device part.  CZ_ERR_UNSUPPORTED when no device is there. */
-    CZ_BACKEND_GPU = 1,
-} cz_backend;
 
 /* Seconds spent per phase (filled by the prover when opts->timings is set). */
 typedef struct {

@@ -29,7 +29,12 @@
 #ifndef CUZK_MEM_H
 #define CUZK_MEM_H
 
+#ifdef __cplusplus
+#include <atomic>
+using std::atomic_int; /* as C++23's <stdatomic.h>: for src/cuda's C++ */
+#else
 #include <stdatomic.h>
+#endif
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

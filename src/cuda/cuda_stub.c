@@ -91,6 +91,38 @@ int cz_cuda_timer_start(cz_cuda_timer *t) { return CZ_ERR_UNSUPPORTED; }
 
 int cz_cuda_timer_stop(cz_cuda_timer *t, float *ms) { return CZ_ERR_UNSUPPORTED; }
 
+int cz_cuda_g1_fixed_new(cz_cuda_fixed **t, const cz_g1_affine *base, unsigned w,
+                         const cz_allocator *alloc)
+{
+    if (!t)
+        return CZ_ERR_INVALID_ARG;
+    *t = NULL;
+    return CZ_ERR_UNSUPPORTED;
+}
+
+int cz_cuda_g2_fixed_new(cz_cuda_fixed **t, const cz_g2_affine *base, unsigned w,
+                         const cz_allocator *alloc)
+{
+    if (!t)
+        return CZ_ERR_INVALID_ARG;
+    *t = NULL;
+    return CZ_ERR_UNSUPPORTED;
+}
+
+void cz_cuda_fixed_free(cz_cuda_fixed *t) {}
+
+int cz_cuda_g1_fixed_mul(cz_g1_affine *out, cz_cuda_fixed *t, const cz_fr *k, size_t n,
+                         unsigned flags, cz_pool *pool)
+{
+    return t ? CZ_ERR_UNSUPPORTED : CZ_ERR_INVALID_ARG;
+}
+
+int cz_cuda_g2_fixed_mul(cz_g2_affine *out, cz_cuda_fixed *t, const cz_fr *k, size_t n,
+                         unsigned flags, cz_pool *pool)
+{
+    return t ? CZ_ERR_UNSUPPORTED : CZ_ERR_INVALID_ARG;
+}
+
 /* src/cuda/cuda_selftest.h without CUDA: no device. */
 int cz_cuda_selftest_fp(int op, const cz_fp *a, const cz_fp *b, cz_fp *out, size_t n)
 {

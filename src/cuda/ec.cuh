@@ -65,6 +65,7 @@ template <> struct field<fp_t> {
         return fp_mul_call(a, b);
     }
     static __device__ __forceinline__ fp_t sqr(const fp_t &a) { return fp_mul_call(a, a); }
+    static __device__ __forceinline__ fp_t inv(const fp_t &a) { return fp_inv(a); }
 };
 
 template <> struct field<fp2_t> {
@@ -96,6 +97,7 @@ template <> struct field<fp2_t> {
         return fp2_mul(a, b);
     }
     static __device__ __forceinline__ fp2_t sqr(const fp2_t &a) { return fp2_sqr(a); }
+    static __device__ __forceinline__ fp2_t inv(const fp2_t &a) { return fp2_inv(a); }
 };
 
 template <class F> struct affine_t {

@@ -231,4 +231,22 @@ __device__ __forceinline__ fr_t fr_mul(const fr_t &a, const fr_t &b)
  * cross products is left for later). */
 __device__ __forceinline__ fr_t fr_sqr(const fr_t &a) { return fr_mul(a, a); }
 
+/* a out of Montgomery form: (a R) 1 / R = a, canonical limbs. */
+__device__ __forceinline__ fr_t fr_from_mont(const fr_t &a)
+{
+    fr_t one = {{1, 0, 0, 0, 0, 0, 0, 0}};
+    return fr_mul(one, a);
+}
+
+/* Word q (0..8) of the limbs, 0 past the top; selects instead of a run-time
+ * index keep s in registers. */
+__device__ __forceinline__ uint32_t fr_word(const fr_t &s, unsigned q)
+{
+    uint32_t r = 0;
+#pragma unroll
+    for (unsigned i = 0; i < 8; i++)
+        r = q == i ? s.l[i] : r;
+    return r;
+}
+
 #endif /* CZ_CUDA_FR_CUH */

@@ -66,25 +66,12 @@
 
 /* ---------------------------------------------------------------- digits */
 
-/* Word q (0..8) of the canonical scalar, 0 past the top; selects instead of
- * a run-time index keep s in registers. */
-__device__ __forceinline__ uint32_t word_of(const fr_t &s, unsigned q)
-{
-    uint32_t r = 0;
-#pragma unroll
-    for (unsigned i = 0; i < 8; i++)
-        r = q == i ? s.l[i] : r;
-    return r;
-}
-
 /* The scalar of index i in canonical form. */
 __device__ __forceinline__ fr_t scalar_at(const fr_t *k, size_t i, bool mont)
 {
     fr_t s = fr_load(k + i);
-    if (mont) {
-        fr_t one = {{1, 0, 0, 0, 0, 0, 0, 0}};
-        s = fr_mul(one, s); /* (s R) 1 / R = s: out of Montgomery form */
-    }
+    if (mont)
+        s = fr_from_mont(s);
     return s;
 }
 
@@ -96,7 +83,7 @@ __device__ __forceinline__ void for_digits(const fr_t &s, unsigned c, unsigned W
     uint32_t carry = 0, half = 1u << (c - 1), mask = (1u << c) - 1;
     for (unsigned w = 0; w < W; w++) {
         unsigned off = w * c, q = off / 32, sh = off % 32;
-        uint64_t two = ((uint64_t)word_of(s, q + 1) << 32) | word_of(s, q);
+        uint64_t two = ((uint64_t)fr_word(s, q + 1) << 32) | fr_word(s, q);
         uint32_t v = (uint32_t)(two >> sh) & mask;
         v += carry;
         bool neg = v > half;
