@@ -187,10 +187,10 @@ void cz_cuda_params_release(const void *key);
  * window j < ceil(256 / w) and 1 <= d <= 2^(w-1) (msm.h's table), built
  * on the host on pool, in host memory from alloc (class CZ_BUF_SCRATCH,
  * freed once uploaded), and uploaded: ceil(256/w) 2^(w-1) points, 48 MiB
- * in G1 and 96 MiB in G2 at the default w = 16 (about 0.1 s and 0.2 s on
- * 16 cores), 1.2 GiB in G2 at w = 20.  A product is ceil(256/w) complete
- * mixed additions with signed digits, and every 64 products share one field
- * inversion on their way to affine coordinates.
+ * in G1 and 96 MiB in G2 at the default w = 16 (1.3 s and 3 s of one
+ * core, spread over the pool), 1.2 GiB in G2 at w = 20.  A product is
+ * ceil(256/w) complete mixed additions with signed digits, and every 64
+ * products share one field inversion on their way to affine coordinates.
  *
  * Side channels: the device code has no branch on the scalars or their
  * digits, but each window reads the table entry its digit indexes, so the
