@@ -4,8 +4,9 @@
  * (printed first; --seed replays it) with 0, 1, 2, r - 1, r - 2 and small
  * values among them; batch sizes around the chunk (CZ_CUDA_FIXED_CHUNK =
  * 1000 here, so one call crosses several) and around batch_affine's groups
- * of 64; windows 1 to 20; canonical scalars; a random base and the base at
- * infinity; host copies on a pool; the argument errors.  Without a device
+ * of 64; windows 1 to 20 (rows of up to 2^19 entries, built in segments of
+ * 4096); canonical scalars; a random base and the base at infinity; tables
+ * and host copies on a pool or the caller; the argument errors.  Without a device
  * only the "unsupported" contract is checked and the GPU tests skip. */
 #include <stdlib.h>
 #include <string.h>
@@ -128,10 +129,11 @@ static void check_batch(int g2, cz_cuda_fixed *t, const void *base, size_t n, un
     free(k);
 }
 
-static cz_cuda_fixed *fixed_new(int g2, const void *base, unsigned w)
+static cz_cuda_fixed *fixed_new(int g2, const void *base, unsigned w, cz_pool *pool)
 {
     cz_cuda_fixed *t = NULL;
-    int rc = g2 ? cz_cuda_g2_fixed_new(&t, base, w, NULL) : cz_cuda_g1_fixed_new(&t, base, w, NULL);
+    int rc = g2 ? cz_cuda_g2_fixed_new(&t, base, w, pool, NULL)
+                : cz_cuda_g1_fixed_new(&t, base, w, pool, NULL);
     TF_CHECK_MSG(rc == CZ_OK && t != NULL, "%s table of width %u: %s", g2 ? "G2" : "G1", w,
                  cz_strerror(rc));
     return t;
@@ -143,11 +145,11 @@ static void test_unavailable(void)
         return;
     cz_cuda_fixed *t = (cz_cuda_fixed *)&t;
     cz_g1_affine o;
-    TF_CHECK(cz_cuda_g1_fixed_new(&t, &CZ_G1_GENERATOR, 0, NULL) == CZ_ERR_UNSUPPORTED);
+    TF_CHECK(cz_cuda_g1_fixed_new(&t, &CZ_G1_GENERATOR, 0, NULL, NULL) == CZ_ERR_UNSUPPORTED);
     TF_CHECK(t == NULL);
-    TF_CHECK(cz_cuda_g2_fixed_new(&t, &CZ_G2_GENERATOR, 0, NULL) == CZ_ERR_UNSUPPORTED);
+    TF_CHECK(cz_cuda_g2_fixed_new(&t, &CZ_G2_GENERATOR, 0, NULL, NULL) == CZ_ERR_UNSUPPORTED);
     TF_CHECK(cz_cuda_g1_fixed_mul(&o, NULL, &CZ_FR_ONE, 1, 0, NULL) == CZ_ERR_INVALID_ARG);
-    TF_CHECK(cz_cuda_g1_fixed_new(NULL, &CZ_G1_GENERATOR, 0, NULL) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_cuda_g1_fixed_new(NULL, &CZ_G1_GENERATOR, 0, NULL, NULL) == CZ_ERR_INVALID_ARG);
     cz_cuda_fixed_free(NULL);
 }
 
@@ -163,7 +165,7 @@ static void test_chunks(void)
     setenv("CZ_CUDA_FIXED_CHUNK", "1000", 1);
     for (int g2 = 0; g2 < 2; g2++) {
         const void *base = g2 ? (const void *)&CZ_G2_GENERATOR : (const void *)&CZ_G1_GENERATOR;
-        cz_cuda_fixed *t = fixed_new(g2, base, 0);
+        cz_cuda_fixed *t = fixed_new(g2, base, 0, pool);
         for (size_t i = 0; t && i < sizeof sizes / sizeof sizes[0]; i++)
             check_batch(g2, t, base, sizes[i], 0, i % 2 ? pool : NULL, "chunks of 1000");
         if (t) /* n = 0 is a no-op */
@@ -187,8 +189,12 @@ static void test_windows(void)
     cz_g2_affine b2;
     random_g1(&b1);
     random_g2(&b2);
+    cz_pool *pool;
+    TF_CHECK(cz_pool_new(&pool, 3) == CZ_OK);
     for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
-        cz_cuda_fixed *t1 = fixed_new(0, &b1, widths[i]), *t2 = fixed_new(1, &b2, widths[i]);
+        cz_pool *tp = i % 2 ? pool : NULL; /* tables built on a pool or the caller */
+        cz_cuda_fixed *t1 = fixed_new(0, &b1, widths[i], tp),
+                      *t2 = fixed_new(1, &b2, widths[i], tp);
         if (t1)
             check_batch(0, t1, &b1, 700, i % 2 ? CZ_MSM_CANONICAL : 0, NULL, "random base");
         if (t2)
@@ -197,9 +203,7 @@ static void test_windows(void)
         cz_cuda_fixed_free(t2);
     }
     printf("test_cuda_fixed: windows 1 to 20, random bases, canonical scalars: equal to the CPU\n");
-    cz_pool *pool;
-    TF_CHECK(cz_pool_new(&pool, 3) == CZ_OK);
-    cz_cuda_fixed *t = fixed_new(0, &CZ_G1_GENERATOR, 0);
+    cz_cuda_fixed *t = fixed_new(0, &CZ_G1_GENERATOR, 0, pool);
     if (t)
         check_batch(0, t, &CZ_G1_GENERATOR, 100003, 0, pool, "one chunk");
     cz_cuda_fixed_free(t);
@@ -213,28 +217,28 @@ static void test_contract(void)
     if (!gpu())
         return;
     setenv("CZ_CUDA_FIXED_WINDOW", "7", 1);
-    cz_cuda_fixed *t = fixed_new(1, &CZ_G2_GENERATOR, 0);
+    cz_cuda_fixed *t = fixed_new(1, &CZ_G2_GENERATOR, 0, NULL);
     if (t)
         check_batch(1, t, &CZ_G2_GENERATOR, 200, 0, NULL, "CZ_CUDA_FIXED_WINDOW=7");
     cz_cuda_fixed_free(t);
     setenv("CZ_CUDA_FIXED_WINDOW", "seven", 1);
     t = (cz_cuda_fixed *)&t;
-    TF_CHECK(cz_cuda_g1_fixed_new(&t, &CZ_G1_GENERATOR, 0, NULL) == CZ_ERR_INVALID_ARG && !t);
+    TF_CHECK(cz_cuda_g1_fixed_new(&t, &CZ_G1_GENERATOR, 0, NULL, NULL) == CZ_ERR_INVALID_ARG && !t);
     unsetenv("CZ_CUDA_FIXED_WINDOW");
-    TF_CHECK(cz_cuda_g1_fixed_new(&t, &CZ_G1_GENERATOR, CZ_CUDA_FIXED_MAX_WINDOW + 1, NULL) ==
+    TF_CHECK(cz_cuda_g1_fixed_new(&t, &CZ_G1_GENERATOR, CZ_CUDA_FIXED_MAX_WINDOW + 1, NULL, NULL) ==
              CZ_ERR_INVALID_ARG);
-    TF_CHECK(cz_cuda_g1_fixed_new(&t, NULL, 8, NULL) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_cuda_g1_fixed_new(&t, NULL, 8, NULL, NULL) == CZ_ERR_INVALID_ARG);
 
     cz_g1_affine inf1 = {{{0}}, {{0}}};
     cz_g2_affine inf2;
     memset(&inf2, 0, sizeof inf2);
-    cz_cuda_fixed *i1 = fixed_new(0, &inf1, 8), *i2 = fixed_new(1, &inf2, 8);
+    cz_cuda_fixed *i1 = fixed_new(0, &inf1, 8, NULL), *i2 = fixed_new(1, &inf2, 8, NULL);
     if (i1)
         check_batch(0, i1, &inf1, 100, 0, NULL, "base at infinity");
     if (i2)
         check_batch(1, i2, &inf2, 100, 0, NULL, "base at infinity");
 
-    cz_cuda_fixed *g1 = fixed_new(0, &CZ_G1_GENERATOR, 4);
+    cz_cuda_fixed *g1 = fixed_new(0, &CZ_G1_GENERATOR, 4, NULL);
     cz_g1_affine o1;
     cz_g2_affine o2;
     if (g1 && i2) {

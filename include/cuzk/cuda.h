@@ -185,11 +185,12 @@ void cz_cuda_params_release(const void *key);
  * point at infinity (0, 0) for k[i] = 0.  A cz_cuda_fixed holds B's window
  * table of width w on the device: the affine points d 2^(w j) B for every
  * window j < ceil(256 / w) and 1 <= d <= 2^(w-1) (msm.h's table), built
- * on the device from the 2^(w j) B the host computes: ceil(256/w) 2^(w-1)
- * points, 48 MiB in G1 and 96 MiB in G2 at the default w = 16 (1.5 times
- * that more while it is built).  A product is ceil(256/w) complete
- * mixed additions with signed digits, and every 64 products share one field
- * inversion on their way to affine coordinates.
+ * on the host on pool, in host memory from alloc (class CZ_BUF_SCRATCH,
+ * freed once uploaded), and uploaded: ceil(256/w) 2^(w-1) points, 48 MiB
+ * in G1 and 96 MiB in G2 at the default w = 16 (1.3 s and 3 s of one
+ * core, spread over the pool), 1.2 GiB in G2 at w = 20.  A product is
+ * ceil(256/w) complete mixed additions with signed digits, and every 64
+ * products share one field inversion on their way to affine coordinates.
  *
  * Side channels: the device code has no branch on the scalars or their
  * digits, but each window reads the table entry its digit indexes, so the
@@ -227,11 +228,12 @@ void cz_cuda_params_release(const void *key);
 typedef struct cz_cuda_fixed cz_cuda_fixed;
 /* The table of base (infinity allowed: every product is then (0, 0)) at
  * width w, or with w = 0 the width CZ_CUDA_FIXED_WINDOW in the environment,
- * else 16.  alloc: where the host staging comes from (NULL:
- * cz_allocator_default); it must outlive the object. */
-int cz_cuda_g1_fixed_new(cz_cuda_fixed **t, const cz_g1_affine *base, unsigned w,
+ * else 16, built on pool (NULL: the calling thread).  alloc: where the
+ * host table and staging come from (NULL: cz_allocator_default); it must
+ * outlive the object. */
+int cz_cuda_g1_fixed_new(cz_cuda_fixed **t, const cz_g1_affine *base, unsigned w, cz_pool *pool,
                          const cz_allocator *alloc);
-int cz_cuda_g2_fixed_new(cz_cuda_fixed **t, const cz_g2_affine *base, unsigned w,
+int cz_cuda_g2_fixed_new(cz_cuda_fixed **t, const cz_g2_affine *base, unsigned w, cz_pool *pool,
                          const cz_allocator *alloc);
 /* Frees the table and the buffers (NULL: no-op). */
 void cz_cuda_fixed_free(cz_cuda_fixed *t);

@@ -91,7 +91,7 @@ int cz_cuda_timer_start(cz_cuda_timer *t) { return CZ_ERR_UNSUPPORTED; }
 
 int cz_cuda_timer_stop(cz_cuda_timer *t, float *ms) { return CZ_ERR_UNSUPPORTED; }
 
-int cz_cuda_g1_fixed_new(cz_cuda_fixed **t, const cz_g1_affine *base, unsigned w,
+int cz_cuda_g1_fixed_new(cz_cuda_fixed **t, const cz_g1_affine *base, unsigned w, cz_pool *pool,
                          const cz_allocator *alloc)
 {
     if (!t)
@@ -100,7 +100,7 @@ int cz_cuda_g1_fixed_new(cz_cuda_fixed **t, const cz_g1_affine *base, unsigned w
     return CZ_ERR_UNSUPPORTED;
 }
 
-int cz_cuda_g2_fixed_new(cz_cuda_fixed **t, const cz_g2_affine *base, unsigned w,
+int cz_cuda_g2_fixed_new(cz_cuda_fixed **t, const cz_g2_affine *base, unsigned w, cz_pool *pool,
                          const cz_allocator *alloc)
 {
     if (!t)

@@ -7,11 +7,8 @@
  * of msm_internal.h's msm_booth_digit), and a table of the affine points
  * T[j][|d| - 1] = |d| 2^(w j) B in device memory (msm.h's layout).
  *
- * Kernels:
- *   table_points  one thread per table entry: |d| P_j by double-and-add in
- *           XYZZ from P_j = 2^(w j) B (computed on the host), returned as
- *           the projective (X ZZZ, Y ZZ, ZZ ZZZ) (x = X/ZZ, y = Y/ZZZ), then
- *           batch_affine.  B is public: these branch on |d|.
+ * The table is built on the host (msm_template.h's method, rows in
+ * segments on the pool) and uploaded.  Kernels:
  *   fixed_mul  one thread per scalar, W windows, each one table read and
  *           one complete mixed addition in homogeneous projective
  *           coordinates (Renes-Costello-Batina 2015, Algorithm 8, a = 0:
@@ -172,30 +169,6 @@ __global__ void __launch_bounds__(FB_THREADS)
     proj_store(out + i, p);
 }
 
-/* Table entry e = j 2^(w-1) + d - 1 (count entries): d P_j, d = 1 ..
- * 2^(w-1), by double-and-add from d's top bit, as (X ZZZ, Y ZZ, ZZ ZZZ). */
-template <class F>
-__global__ void __launch_bounds__(FB_THREADS)
-    table_points(const affine_t<F> *__restrict__ pj, unsigned w, size_t count,
-                 proj_t<F> *__restrict__ out)
-{
-    typedef field<F> K;
-    size_t e = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (e >= count)
-        return;
-    unsigned j = (unsigned)(e >> (w - 1));
-    uint32_t d = (uint32_t)(e & (((size_t)1 << (w - 1)) - 1)) + 1;
-    affine_t<F> p = affine_load(pj + j);
-    xyzz_t<F> acc = xyzz_inf<F>();
-    for (int b = 31 - __clz(d); b >= 0; b--) {
-        acc = xyzz_dbl(acc);
-        if ((d >> b) & 1)
-            acc = xyzz_add_affine(acc, p);
-    }
-    proj_store(out + e,
-               proj_t<F>{K::mul(acc.x, acc.zzz), K::mul(acc.y, acc.zz), K::mul(acc.zz, acc.zzz)});
-}
-
 /* out[i] = in[i] in affine coordinates, (0, 0) where Z = 0.  Thread t takes
  * the points t + q T, q < FB_PER, T the grid's thread count (FB_PER T >= n
  * by the launch); out[i].x holds the running product until the backward
@@ -238,6 +211,8 @@ template <> struct host_ops<fp_t> {
     static bool is_inf(const aff *p) { return cz_g1_affine_is_inf(p); }
     static void from_affine(jac *r, const aff *p) { cz_g1_from_affine(r, p); }
     static void dbl(jac *r, const jac *p) { cz_g1_dbl(r, p); }
+    static void add(jac *r, const jac *a, const jac *b) { cz_g1_add(r, a, b); }
+    static void mul(jac *r, const jac *p, const cz_fr *k) { cz_g1_mul_var(r, p, k); }
     static void to_affine(aff *r, const jac *p, size_t n) { cz_g1s_to_affine(r, p, n); }
 };
 template <> struct host_ops<fp2_t> {
@@ -247,6 +222,8 @@ template <> struct host_ops<fp2_t> {
     static bool is_inf(const aff *p) { return cz_g2_affine_is_inf(p); }
     static void from_affine(jac *r, const aff *p) { cz_g2_from_affine(r, p); }
     static void dbl(jac *r, const jac *p) { cz_g2_dbl(r, p); }
+    static void add(jac *r, const jac *a, const jac *b) { cz_g2_add(r, a, b); }
+    static void mul(jac *r, const jac *p, const cz_fr *k) { cz_g2_mul_var(r, p, k); }
     static void to_affine(aff *r, const jac *p, size_t n) { cz_g2s_to_affine(r, p, n); }
 };
 
@@ -397,15 +374,6 @@ static unsigned grid_for(size_t threads)
     return (unsigned)((threads + FB_THREADS - 1) / FB_THREADS);
 }
 
-/* Converts n projective points of device buffer in to affine ones in out
- * on stream st. */
-template <class F>
-static int launch_affine(const proj_t<F> *in, size_t n, affine_t<F> *out, cudaStream_t st)
-{
-    batch_affine<F><<<grid_for((n + FB_PER - 1) / FB_PER), FB_THREADS, 0, st>>>(in, n, out);
-    return cuda_err(cudaGetLastError());
-}
-
 /* Stages len scalars from k into slot s and queues the chunk's upload,
  * kernels and download on its stream. */
 template <class F>
@@ -421,8 +389,11 @@ static int chunk_queue(const cz_cuda_fixed *t, slot *s, const cz_fr *k, size_t l
                                                               mont, (proj_t<F> *)s->dproj);
         rc = cuda_err(cudaGetLastError());
     }
-    if (!rc)
-        rc = launch_affine<F>((const proj_t<F> *)s->dproj, len, (affine_t<F> *)s->daff, s->st);
+    if (!rc) {
+        batch_affine<F><<<grid_for((len + FB_PER - 1) / FB_PER), FB_THREADS, 0, s->st>>>(
+            (const proj_t<F> *)s->dproj, len, (affine_t<F> *)s->daff);
+        rc = cuda_err(cudaGetLastError());
+    }
     if (!rc)
         rc = cuda_err(cudaMemcpyAsync(s->hout, s->daff, len * sizeof(affine_t<F>),
                                       cudaMemcpyDeviceToHost, s->st));
@@ -477,12 +448,47 @@ static int fixed_mul_host(typename host_ops<F>::aff *out, cz_cuda_fixed *t, cons
     return rc;
 }
 
+/* The host table, msm.h's layout and msm_template.h's method, in segments
+ * of TAB_SEG entries of a row on the pool: segment [d0, d0 + TAB_SEG) of
+ * row j starts from d0 P_j and adds P_j, converting 32 points at a time
+ * with one inversion; B and so P_j are public. */
+#define TAB_SEG 4096
+
+template <class F> struct tab_ctx {
+    typename host_ops<F>::aff *tab;
+    const typename host_ops<F>::jac *pj; /* P_j = 2^(w j) B */
+    size_t row, segs;                    /* entries per row, segments per row */
+};
+
+template <class F> static void tab_range(void *arg, size_t lo, size_t hi)
+{
+    typedef host_ops<F> H;
+    const tab_ctx<F> *x = (const tab_ctx<F> *)arg;
+    typename H::jac e, buf[32];
+    for (size_t q = lo; q < hi; q++) {
+        size_t j = q / x->segs, d0 = q % x->segs * TAB_SEG, d1 = d0 + TAB_SEG;
+        if (d1 > x->row)
+            d1 = x->row;
+        const typename H::jac *p = &x->pj[j];
+        cz_fr k;
+        cz_fr_from_u64(&k, d0 + 1);
+        H::mul(&e, p, &k);
+        for (size_t d = d0; d < d1; d += 32) {
+            size_t m = d1 - d < 32 ? d1 - d : 32;
+            for (size_t i = 0; i < m; i++) {
+                buf[i] = e;
+                H::add(&e, &e, p);
+            }
+            H::to_affine(x->tab + j * x->row + d, buf, m);
+        }
+    }
+}
+
 /* The table of base at width w (0: CZ_CUDA_FIXED_WINDOW from the
- * environment, else FB_WINDOW): P_j = 2^(w j) B on the host, the entries
- * and their conversion on the device. */
+ * environment, else FB_WINDOW), built on the host (pool) and uploaded. */
 template <class F>
 static int fixed_new(cz_cuda_fixed **out, const typename host_ops<F>::aff *base, unsigned w,
-                     const cz_allocator *al)
+                     cz_pool *pool, const cz_allocator *al)
 {
     typedef host_ops<F> H;
     if (!out)
@@ -507,12 +513,10 @@ static int fixed_new(cz_cuda_fixed **out, const typename host_ops<F>::aff *base,
         *out = t;
         return CZ_OK;
     }
-    size_t count = (size_t)t->nwin << (w - 1);
+    size_t row = (size_t)1 << (w - 1), bytes = t->nwin * row * sizeof(typename H::aff);
     typename H::jac p, *pj = (typename H::jac *)malloc(t->nwin * sizeof *pj);
-    typename H::aff *pa = (typename H::aff *)malloc(t->nwin * sizeof *pa);
-    affine_t<F> *dpj = NULL;
-    proj_t<F> *dproj = NULL;
-    if (!rc && (!pj || !pa))
+    typename H::aff *tab = (typename H::aff *)cz_alloc(al, CZ_BUF_SCRATCH, bytes);
+    if (!rc && (!pj || !tab))
         rc = CZ_ERR_NOMEM;
     if (!rc) {
         H::from_affine(&p, base);
@@ -521,27 +525,15 @@ static int fixed_new(cz_cuda_fixed **out, const typename host_ops<F>::aff *base,
             for (unsigned i = 0; i < w; i++)
                 H::dbl(&p, &p);
         }
-        H::to_affine(pa, pj, t->nwin);
-        rc = cz_cuda_malloc((void **)&dpj, t->nwin * sizeof *dpj);
+        tab_ctx<F> x = {tab, pj, row, (row + TAB_SEG - 1) / TAB_SEG};
+        cz_pool_parallel_for(pool, t->nwin * x.segs, 1, tab_range<F>, &x);
+        rc = cz_cuda_malloc(&t->tab, bytes);
     }
     if (!rc)
-        rc = cz_cuda_malloc((void **)&dproj, count * sizeof *dproj);
-    if (!rc)
-        rc = cz_cuda_malloc(&t->tab, count * sizeof(affine_t<F>));
-    if (!rc)
-        rc = cuda_err(cudaMemcpy(dpj, pa, t->nwin * sizeof *dpj, cudaMemcpyHostToDevice));
-    if (!rc) {
-        table_points<F><<<grid_for(count), FB_THREADS>>>(dpj, w, count, dproj);
-        rc = cuda_err(cudaGetLastError());
-    }
-    if (!rc)
-        rc = launch_affine<F>(dproj, count, (affine_t<F> *)t->tab, 0);
-    if (!rc)
-        rc = cuda_err(cudaDeviceSynchronize());
-    cz_cuda_free(dpj);
-    cz_cuda_free(dproj);
+        rc = cuda_err(cudaMemcpy(t->tab, tab, bytes, cudaMemcpyHostToDevice));
     free(pj);
-    free(pa);
+    if (tab)
+        cz_free(al, tab, bytes);
     if (rc) {
         cz_cuda_fixed_free(t);
         return rc;
@@ -552,16 +544,16 @@ static int fixed_new(cz_cuda_fixed **out, const typename host_ops<F>::aff *base,
 
 extern "C" {
 
-int cz_cuda_g1_fixed_new(cz_cuda_fixed **t, const cz_g1_affine *base, unsigned w,
+int cz_cuda_g1_fixed_new(cz_cuda_fixed **t, const cz_g1_affine *base, unsigned w, cz_pool *pool,
                          const cz_allocator *alloc)
 {
-    return fixed_new<fp_t>(t, base, w, alloc);
+    return fixed_new<fp_t>(t, base, w, pool, alloc);
 }
 
-int cz_cuda_g2_fixed_new(cz_cuda_fixed **t, const cz_g2_affine *base, unsigned w,
+int cz_cuda_g2_fixed_new(cz_cuda_fixed **t, const cz_g2_affine *base, unsigned w, cz_pool *pool,
                          const cz_allocator *alloc)
 {
-    return fixed_new<fp2_t>(t, base, w, alloc);
+    return fixed_new<fp2_t>(t, base, w, pool, alloc);
 }
 
 void cz_cuda_fixed_free(cz_cuda_fixed *t)

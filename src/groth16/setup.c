@@ -94,7 +94,12 @@ static void lag_range(void *arg, size_t lo, size_t hi)
 static int lagrange(cz_fr *out, cz_fr *den, cz_fr *scratch, size_t n, const cz_fr *tau,
                     const cz_fr *c, const cz_fr *start, const cz_fr *step, cz_pool *pool)
 {
-    lag_ctx x = {.out = out, .den = den, .scratch = scratch, .tau = tau, .c = c, .start = start,
+    lag_ctx x = {.out = out,
+                 .den = den,
+                 .scratch = scratch,
+                 .tau = tau,
+                 .c = c,
+                 .start = start,
                  .step = step};
     atomic_init(&x.bad, 0);
     cz_pool_parallel_for(pool, n, LAG_GRAIN, lag_range, &x);
@@ -527,8 +532,8 @@ int cz_groth16_setup_with(cz_groth16_params *out, const cz_r1cs *r, const uint8_
     out->flavor = flavor;
     double t0 = now();
     if (gpu) {
-        if ((rc = cz_cuda_g1_fixed_new(&t.d1, &CZ_G1_GENERATOR, 0, al)) != CZ_OK ||
-            (rc = cz_cuda_g2_fixed_new(&t.d2, &CZ_G2_GENERATOR, 0, al)) != CZ_OK) {
+        if ((rc = cz_cuda_g1_fixed_new(&t.d1, &CZ_G1_GENERATOR, 0, pool, al)) != CZ_OK ||
+            (rc = cz_cuda_g2_fixed_new(&t.d2, &CZ_G2_GENERATOR, 0, pool, al)) != CZ_OK) {
             cz_msgf(err, errlen, "setup: the generators' device tables: %s", cz_strerror(rc));
             goto done;
         }
