@@ -54,6 +54,12 @@ set_tests_properties(fc_cli PROPERTIES TIMEOUT 300)
 # porep_e2e (tests/oracle/run_porep_e2e.sh): seal, the parameters as params
 # left them, porep-prove, verify-seal valid and invalid, refused C1s.  The
 # proof at the 2^22 domain takes a minute of every core.
+#
+# porep_grpc (tests/oracle/run_porep_grpc.sh): PoRep C2 through cuzk-daemon
+# from Python and Node as Curio sends it, proofs checked by verify-seal;
+# refusals, missing parameters, PreloadSRS / EvictSRS, cancel, 16 jobs
+# under a budget of about two partitions, request ids, priorities and
+# SIGTERM.  19 proofs, about 800 CPU seconds: 7 to 8 minutes of both cores.
 if(CMAKE_BUILD_TYPE STREQUAL "Release")
   set(CZ_POREP_PARAMS ${CMAKE_BINARY_DIR}/porep-params)
   add_test(NAME porep_params
@@ -66,4 +72,11 @@ if(CMAKE_BUILD_TYPE STREQUAL "Release")
                    ${CZ_POREP_PARAMS})
   set_tests_properties(porep_e2e PROPERTIES TIMEOUT 1800 LABELS slow PROCESSORS 2
                        FIXTURES_REQUIRED porep_params)
+  if(TARGET cuzk-daemon)
+    add_test(NAME porep_grpc
+             COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_porep_grpc.sh
+                     $<TARGET_FILE:cuzk-daemon> $<TARGET_FILE:cuzk-bench> ${CZ_POREP_PARAMS})
+    set_tests_properties(porep_grpc PROPERTIES TIMEOUT 3000 LABELS slow PROCESSORS 2
+                         FIXTURES_REQUIRED porep_params)
+  endif()
 endif()
