@@ -42,14 +42,41 @@ add_test(NAME fc_cli
                  $<TARGET_FILE:test_fc_sector>)
 set_tests_properties(fc_cli PROPERTIES TIMEOUT 300)
 
-# A 2KiB PoRep end to end (tests/oracle/run_porep_e2e.sh): seal, INSECURE
-# params (the .pce, .params and .vk under Filecoin's name), porep-prove,
-# verify-seal valid and invalid, refused C1s.  The setup and the proof at
-# the 2^22 domain take minutes of every core, so Release builds only
-# (scripts/test.sh runs it once, in build/release); label slow, so
-# `ctest -LE slow` leaves it out.
+# The slow PoRep tests, Release builds only (scripts/test.sh runs them once,
+# in build/release); label slow, so `ctest -LE slow` leaves them out.
+#
+# porep_params (tests/oracle/porep_params.sh), the fixture of the others:
+# the INSECURE 2KiB parameters (the .pce, .params and .vk under Filecoin's
+# name, and their digests) made once per build in ${CMAKE_BINARY_DIR}/
+# porep-params, about 5 minutes of both cores; later runs reuse them
+# (remove the folder to make them again).
+#
+# porep_e2e (tests/oracle/run_porep_e2e.sh): seal, the parameters as params
+# left them, porep-prove, verify-seal valid and invalid, refused C1s.  The
+# proof at the 2^22 domain takes a minute of every core.
+#
+# porep_grpc (tests/oracle/run_porep_grpc.sh): PoRep C2 through cuzk-daemon
+# from Python and Node as Curio sends it, proofs checked by verify-seal;
+# refusals, missing parameters, PreloadSRS / EvictSRS, cancel, 16 jobs
+# under a budget of about two partitions, request ids, priorities and
+# SIGTERM.  19 proofs, about 800 CPU seconds: 7 to 8 minutes of both cores.
 if(CMAKE_BUILD_TYPE STREQUAL "Release")
+  set(CZ_POREP_PARAMS ${CMAKE_BINARY_DIR}/porep-params)
+  add_test(NAME porep_params
+           COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/porep_params.sh $<TARGET_FILE:cuzk-bench>
+                   ${CZ_POREP_PARAMS})
+  set_tests_properties(porep_params PROPERTIES TIMEOUT 1800 LABELS slow PROCESSORS 2
+                       FIXTURES_SETUP porep_params)
   add_test(NAME porep_e2e
-           COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_porep_e2e.sh $<TARGET_FILE:cuzk-bench>)
-  set_tests_properties(porep_e2e PROPERTIES TIMEOUT 1800 LABELS slow PROCESSORS 2)
+           COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_porep_e2e.sh $<TARGET_FILE:cuzk-bench>
+                   ${CZ_POREP_PARAMS})
+  set_tests_properties(porep_e2e PROPERTIES TIMEOUT 1800 LABELS slow PROCESSORS 2
+                       FIXTURES_REQUIRED porep_params)
+  if(TARGET cuzk-daemon)
+    add_test(NAME porep_grpc
+             COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_porep_grpc.sh
+                     $<TARGET_FILE:cuzk-daemon> $<TARGET_FILE:cuzk-bench> ${CZ_POREP_PARAMS})
+    set_tests_properties(porep_grpc PROPERTIES TIMEOUT 3000 LABELS slow PROCESSORS 2
+                         FIXTURES_REQUIRED porep_params)
+  endif()
 endif()

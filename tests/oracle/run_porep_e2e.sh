@@ -2,10 +2,14 @@
 # A 2KiB PoRep end to end with cuzk-bench, run by ctest as porep_e2e
 # (Release builds only: the setup and the proof at the 2^22 domain take
 # minutes on two cores):
-#   1. seal a 2KiB sector (seeded data), then `params --sector-size 2KiB`:
-#      the .pce, .params and .vk under Filecoin's name for 2KiB (hash
-#      032d3138...), INSECURE said; a second run without --force refuses
-#      to overwrite (exit 2);
+#   1. seal a 2KiB sector (seeded data); the parameters come from
+#      PARAMS_DIR, which the porep_params test (tests/oracle/porep_params.sh,
+#      this test's fixture) filled with `params --sector-size 2KiB`: the
+#      .pce, .params and .vk under Filecoin's name for 2KiB (hash
+#      032d3138...) and their digests, no temporary file left; params again
+#      without --force refuses to overwrite them (exit 2, the folder
+#      untouched); params --pce-only into a scratch folder writes only the
+#      .pce, the same bytes;
 #   2. porep-prove the C1 (pce and vk found beside the parameters): one
 #      192-byte proof; verify-seal accepts it (exit 0) and rejects it
 #      (exit 1) with another prover id, sector id, ticket, seed or comm_r;
@@ -13,16 +17,17 @@
 #      (the vanilla verifier's replica_id message) and C1s with one value
 #      edited by sed (the seed's first byte: the challenges; the ticket's:
 #      the replica_id); bad options and a missing pce exit 2.
-# Each step's time is printed.
+# Each step's time is printed.  PARAMS_DIR is only read.
 #
-#   tests/oracle/run_porep_e2e.sh PATH/TO/cuzk-bench
+#   tests/oracle/run_porep_e2e.sh PATH/TO/cuzk-bench PARAMS_DIR
 set -euo pipefail
 
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-    echo "usage: $0 PATH/TO/cuzk-bench" >&2
+if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -d "$2" ]; then
+    echo "usage: $0 PATH/TO/cuzk-bench PARAMS_DIR" >&2
     exit 2
 fi
 bench=$1
+pdir=$(cd "$2" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fails=0
@@ -35,28 +40,47 @@ ticket=$(printf '%064d' 3)
 seed=$(printf '%064d' 5)
 ids=(--prover-id "$prover" --sector-id 7 --ticket "$ticket" --seed "$seed")
 base=v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f
-params=$work/params/$base.params
+params=$pdir/$base.params
 
-# 1. seal, params
+# 1. seal; the shared parameters
 expect 0 "seal 2KiB" "$bench" seal --sector-size 2KiB --data-seed 1 "${ids[@]}" --out "$work/c1.json"
 comm_d=$(sed -n 's/^comm_d //p' "$work/out")
 comm_r=$(sed -n 's/^comm_r //p' "$work/out")
-expect 0 "params 2KiB" "$bench" params --sector-size 2KiB --out "$work/params"
-said "INSECURE"
-said "$base"
-grep -E '^(record|pce|setup|write|params|vk)[: ]' "$work/out" | sed 's/^/     /'
 for ext in pce params vk; do
-    if [ ! -s "$work/params/$base.$ext" ]; then
-        echo "FAIL: params wrote no $base.$ext" >&2
+    if [ ! -s "$pdir/$base.$ext" ]; then
+        echo "FAIL: $pdir has no $base.$ext (the porep_params fixture makes it)" >&2
         fails=$((fails + 1))
     fi
 done
-if compgen -G "$work/params/*.tmp-*" >/dev/null; then
-    echo "FAIL: params left a temporary file" >&2
+for ext in params vk; do
+    if ! grep -q " $base\.$ext\$" "$pdir/cuzk-generated.digests" 2>/dev/null; then
+        echo "FAIL: $pdir/cuzk-generated.digests does not list $base.$ext" >&2
+        fails=$((fails + 1))
+    fi
+done
+if compgen -G "$pdir/*.tmp-*" >/dev/null; then
+    echo "FAIL: params left a temporary file in $pdir" >&2
     fails=$((fails + 1))
 fi
-expect 2 "params again, without --force" "$bench" params --sector-size 2048 --out "$work/params"
+before=$(cd "$pdir" && stat -c '%n %s %Y' -- *)
+expect 2 "params again, without --force" "$bench" params --sector-size 2048 --out "$pdir"
 said "exists" err
+if [ "$(cd "$pdir" && stat -c '%n %s %Y' -- *)" != "$before" ]; then
+    echo "FAIL: the refused params run changed $pdir:" >&2
+    echo "$before" >"$work/before"
+    sed 's/^/  was | /' "$work/before" >&2
+    (cd "$pdir" && stat -c '%n %s %Y' -- *) | sed 's/^/  now | /' >&2
+    fails=$((fails + 1))
+fi
+expect 0 "params --pce-only" "$bench" params --sector-size 2KiB --pce-only --out "$work/pce"
+said "\.pce only"
+if [ "$(find "$work/pce" -mindepth 1 -printf '%f')" != "$base.pce" ]; then
+    echo "FAIL: params --pce-only wrote $(find "$work/pce" -mindepth 1 -printf '%f '), expected only $base.pce" >&2
+    fails=$((fails + 1))
+elif ! cmp -s "$work/pce/$base.pce" "$pdir/$base.pce"; then
+    echo "FAIL: params --pce-only wrote another .pce than the full run's" >&2
+    fails=$((fails + 1))
+fi
 expect 2 "params, unknown option" "$bench" params --sector-size 2KiB --out "$work/x" --frob 1
 expect 0 "params --help" "$bench" params --help
 said "INSECURE"
@@ -66,13 +90,13 @@ prove=("$bench" porep-prove --c1 "$work/c1.json" --params "$params" --prover-id 
 expect 0 "porep-prove" "${prove[@]}" --sector-id 7 --out "$work/proof.bin"
 said "^partition 0: witness"
 said "\.pce: loaded"
-said "vk: $work/params/$base.vk"
+said "vk: $pdir/$base.vk"
 grep -E '^(partition|total)' "$work/out" | sed 's/^/     /'
 if [ "$(wc -c <"$work/proof.bin")" != 192 ]; then
     echo "FAIL: the proof is not 192 bytes" >&2
     fails=$((fails + 1))
 fi
-vs=("$bench" verify-seal --sector-size 2KiB --vk "$work/params/$base.vk" --proof "$work/proof.bin")
+vs=("$bench" verify-seal --sector-size 2KiB --vk "$pdir/$base.vk" --proof "$work/proof.bin")
 expect 0 "verify-seal" "${vs[@]}" --comm-r "$comm_r" --comm-d "$comm_d" "${ids[@]}"
 said "^valid$"
 expect 1 "verify-seal, another prover id" "${vs[@]}" --comm-r "$comm_r" --comm-d "$comm_d" \

@@ -1,0 +1,369 @@
+#!/usr/bin/env bash
+# PoRep C2 through cuzk-daemon as Curio sends it (issue 19), run by ctest as
+# porep_grpc (Release builds only; its fixture porep_params fills
+# PARAMS_DIR with the INSECURE 2KiB parameters).  The clients are
+# tests/oracle/porep_client.py (python3-grpcio, stubs from grpc_tools at run
+# time) and tests/oracle/porep_client.mjs (@grpc/grpc-js); the proofs are
+# checked by `cuzk-bench verify-seal`, which shares no code path with the
+# daemon's prover.  Every check prints a PASS or FAIL line.
+#   1. inputs: a sealed 2KiB sector (seal, sector 7) and a synthetic C1
+#      (c1-synth, sector 9), miner 1000;
+#   2. daemon B, param_cache an empty folder: SubmitProof, Prove and
+#      PreloadSRS "porep-2k" are refused NOT_FOUND naming the .params path;
+#      a param_cache that is not there is warned about at start;
+#   3. daemon A (budget 8GiB): PreloadSRS "porep-2k" loads it; Prove from
+#      Python of the sealed C1 in Curio's wrapper, verify-seal valid and
+#      invalid with another sector id; the same request id and request is
+#      the same job and proof, with another C1 or sector ALREADY_EXISTS;
+#      refusals from both clients (INVALID_ARGUMENT naming the problem: an
+#      edited seed, corrupted base64, truncated JSON, another registered
+#      proof, unknown registered_proof, wrong sector_size, sector_number or
+#      miner_id, fields PoRep does not use); cancel during synthesis
+#      (CANCELLED, the memory counters back to idle); SIGTERM with two Prove
+#      calls in flight (the raw C1 JSON of the sealed sector and the
+#      synthetic C1 wrapped): new calls refused UNAVAILABLE, both complete
+#      with proofs verify-seal accepts, exit 0;
+#   4. daemon C, memory.total_budget for about two partitions: A's /status
+#      after its first proof (one partition alone) gave what a partition
+#      reserves at most, P = peak_reserved - request_pool - the circuit's
+#      bytes, and the budget B solves B - B/8 (the request pool) =
+#      circuit + 2.5 P, so two partitions fit beside the circuit and a
+#      third waits.  16 jobs at once (CZ_POREP_GRPC_JOBS): Prove calls from
+#      Python (sealed wrapped, synthetic raw) and SubmitProof+AwaitProof from
+#      Node (synthetic wrapped, sealed raw), one C1 under many request ids
+#      (distinct ids are distinct jobs, src/engine/job.c), the last one
+#      CRITICAL, sent once the 15 NORMAL are queued: it starts before every
+#      NORMAL job still queued (the daemon's log).  All complete, every proof
+#      verifies; reserved never above the budget (sampled, and /status
+#      peak_reserved), partitions waited for memory and two were held at
+#      once; afterwards reserved, allocated and every buffer class are back
+#      to their values before the jobs; EvictSRS frees the circuit's bytes;
+#      SIGTERM, exit 0.
+# Time: 19 proofs of ~40 s of CPU each and three parameter loads, about
+# 800 CPU seconds (printed at the end): 7 to 8 minutes on an idle two-core
+# machine, three times that on a shared one.  The 16 jobs under the budget
+# are most of it: a 2KiB PoRep is not proved faster on the CPU, one prover
+# proves one partition at a time, and the CRITICAL check needs NORMAL jobs
+# still queued behind the budget (CZ_POREP_GRPC_JOBS=5 for a quicker run).
+#
+#   tests/oracle/run_porep_grpc.sh PATH/TO/cuzk-daemon PATH/TO/cuzk-bench PARAMS_DIR
+#   CZ_POREP_GRPC_KEEP=1    keep the work directory and logs (always kept on failure)
+#   CZ_POREP_GRPC_JOBS=N    jobs under the budget (default 16, at least 5)
+set -euo pipefail
+
+if [ $# -ne 3 ] || [ ! -x "$1" ] || [ ! -x "$2" ] || [ ! -d "$3" ]; then
+    echo "usage: $0 PATH/TO/cuzk-daemon PATH/TO/cuzk-bench PARAMS_DIR" >&2
+    exit 2
+fi
+daemon=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+bench=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+pdir=$(cd "$3" && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
+py=/usr/bin/python3
+pyc=$root/tests/oracle/porep_client.py
+jsc=$root/tests/oracle/porep_client.mjs
+n_jobs=${CZ_POREP_GRPC_JOBS:-16}
+base=v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f
+if ! $py -c 'import grpc, grpc_tools' 2>/dev/null; then
+    echo "run_porep_grpc: $py lacks grpc or grpc_tools: apt-get install python3-grpcio python3-grpc-tools" >&2
+    exit 1
+fi
+for m in grpc-js proto-loader; do
+    if [ ! -d "$root/node_modules/@grpc/$m" ]; then
+        echo "run_porep_grpc: $root/node_modules/@grpc/$m is missing: run npm ci in $root" >&2
+        exit 1
+    fi
+done
+for ext in params vk pce; do
+    if [ ! -s "$pdir/$base.$ext" ]; then
+        echo "run_porep_grpc: $pdir/$base.$ext is missing: the porep_params test makes it" >&2
+        exit 1
+    fi
+done
+# at least 5: four NORMAL jobs, of which at most three start before the
+# CRITICAL one comes (two partitions in memory, a third waiting for it)
+if ! [ "$n_jobs" -ge 5 ] 2>/dev/null; then
+    echo "run_porep_grpc: CZ_POREP_GRPC_JOBS=$n_jobs: at least 5" >&2
+    exit 2
+fi
+
+me=run_porep_grpc
+keep=CZ_POREP_GRPC_KEEP
+# shellcheck source=tests/oracle/daemon_lib.sh
+. "$root/tests/oracle/daemon_lib.sh"
+t_start=$(date +%s)
+step() { echo "$me: [$(($(date +%s) - t_start)) s] $*"; }
+pass() { echo "$me: PASS: $*"; }
+fail() {
+    echo "$me: FAIL: $*" >&2
+    failed=1
+}
+
+# the clients: a non-zero exit is a failure (they print which check)
+pyc() { $py "$pyc" "$@" || fail "porep_client.py $1 (exit $?)"; }
+jsc() { node "$jsc" "$@" || fail "porep_client.mjs $1 (exit $?)"; }
+
+# jget URL KEY.KEY...: a value of a daemon's /status
+jget() {
+    $py -c 'import json, sys, urllib.request
+d = json.load(urllib.request.urlopen(sys.argv[1], timeout=30))
+for k in sys.argv[2].split("."):
+    d = d[k]
+print(d)' "$1" "$2"
+}
+
+# config NAME PARAM_CACHE BUDGET: a daemon configuration in $work/NAME.toml
+config() {
+    printf '[srs]\nparam_cache = "%s"\n[memory]\ntotal_budget = %s\n' "$2" "$3" >"$work/$1.toml"
+}
+
+# 1. inputs
+ticket=$(printf '%064d' 3)
+seed=$(printf '%064d' 5)
+sealed=$work/sealed.json
+synth=$work/synth.json
+"$bench" seal --sector-size 2KiB --data-seed 1 --miner-id 1000 --sector-id 7 --ticket "$ticket" \
+    --seed "$seed" --out "$sealed" >"$work/seal.out" 2>&1 || die "seal: $(cat "$work/seal.out")"
+"$bench" c1-synth --sector-size 2KiB --miner-id 1000 --sector-id 9 --ticket "$ticket" \
+    --porep-seed "$seed" --out "$synth" >"$work/synth.out" 2>&1 ||
+    die "c1-synth: $(cat "$work/synth.out")"
+declare -A comm_r comm_d
+comm_r[7]=$(sed -n 's/^comm_r //p' "$work/seal.out")
+comm_d[7]=$(sed -n 's/^comm_d //p' "$work/seal.out")
+comm_r[9]=$(sed -n 's/^comm_r //p' "$work/synth.out")
+comm_d[9]=$(sed -n 's/^comm_d //p' "$work/synth.out")
+step "sealed sector 7 (comm_r ${comm_r[7]}), synthetic C1 of sector 9 (comm_r ${comm_r[9]})"
+
+# verify_seal WANT WHAT PROOF SECTOR [AS_SECTOR]: verify-seal of a proof of
+# SECTOR's C1 (checked as AS_SECTOR's) must exit WANT (0 valid, 1 invalid)
+verify_seal() {
+    local want=$1 what=$2 proof=$3 s=$4 as=${5:-$4} rc=0
+    "$bench" verify-seal --sector-size 2KiB --vk "$pdir/$base.vk" --proof "$proof" \
+        --comm-r "${comm_r[$s]}" --comm-d "${comm_d[$s]}" --miner-id 1000 --sector-id "$as" \
+        --ticket "$ticket" --seed "$seed" >"$work/vs.out" 2>"$work/vs.err" || rc=$?
+    local said
+    said=$(head -1 "$work/vs.out")
+    if [ $rc = "$want" ]; then
+        pass "verify-seal, $what: $said (exit $rc)"
+    else
+        fail "verify-seal, $what: exit $rc ($said), expected $want"
+        sed 's/^/  | /' "$work/vs.out" "$work/vs.err" >&2
+    fi
+}
+# verify_specs OUTDIR SPEC...: each spec's proof (OUTDIR/ID.bin) is valid
+verify_specs() {
+    local dir=$1 s id sector
+    shift
+    for s in "$@"; do
+        IFS=: read -r id _ sector _ <<<"$s"
+        if [ -f "$dir/$id.bin" ]; then
+            verify_seal 0 "$id (sector $sector)" "$dir/$id.bin" "$sector"
+        else
+            fail "no proof of $id"
+        fi
+    done
+}
+
+# 2. no parameters
+step "daemon B: param_cache an empty folder"
+mkdir "$work/empty"
+config b "$work/empty" '"8GiB"'
+start_daemon b --config "$work/b.toml" --listen 127.0.0.1:0 --grace-ms 10000
+bpid=$dpid
+btarget=127.0.0.1:$(port_of b)
+pyc missing "$btarget" "$sealed" 7 "$work/empty/$base.params"
+kill -TERM "$bpid"
+rc=0
+wait_exit "$bpid" 30 || rc=$?
+if [ $rc = 0 ]; then pass "daemon B: exit 0 after SIGTERM"; else fail "daemon B: exit $rc after SIGTERM"; fi
+config b2 "$work/none" '"8GiB"'
+start_daemon b2 --config "$work/b2.toml" --listen 127.0.0.1:0
+if grep -q "srs.param_cache $work/none is not a folder" "$work/b2.err"; then
+    pass "a param_cache that is not there is warned about at start"
+else
+    fail "no warning naming $work/none in: $(cat "$work/b2.err")"
+fi
+kill -TERM "$dpid"
+wait_exit "$dpid" 30 || true
+
+# 3. daemon A
+step "daemon A: budget 8GiB"
+config a "$pdir" '"8GiB"'
+start_daemon a --config "$work/a.toml" --listen 127.0.0.1:0 --status-listen 127.0.0.1:0 \
+    --grace-ms 900000
+apid=$dpid
+atarget=127.0.0.1:$(port_of a)
+aurl=http://127.0.0.1:$(status_port_of a)/status
+pyc preload "$atarget"
+step "A: Prove (Python) of the sealed C1 in Curio's wrapper; request ids"
+mkdir "$work/proofs"
+pyc idem "$atarget" "$sealed" 7 "$synth" "$work/proofs/idem.bin"
+verify_seal 0 "the sealed sector's proof" "$work/proofs/idem.bin" 7
+verify_seal 1 "the sealed sector's proof as sector 8's" "$work/proofs/idem.bin" 7 8
+out=$($py "$pyc" budget "$aurl") || die "no budget from A's /status: $out"
+echo "$out" | sed '$d'
+read -r budget circuit part <<<"$(echo "$out" | tail -1)"
+step "A: refusals (Python, Node)"
+pyc refusals "$atarget" "$sealed" 7 "$synth"
+jsc refusals "$atarget" "$sealed" 7
+step "A: cancel during synthesis"
+pyc cancel "$atarget" "$aurl" "$sealed" 7
+step "A: SIGTERM with two Prove calls in flight (the sealed C1 raw, the synthetic one wrapped)"
+term=(term-sealed-raw:"$sealed":7:raw term-synth-wrap:"$synth":9:wrap)
+$py "$pyc" hold "$atarget" "$work/proofs" "${term[@]}" >"$work/hold.out" 2>&1 &
+hpid=$!
+pids+=("$hpid")
+for _ in $(seq 600); do
+    grep -q '^inflight$' "$work/hold.out" && break
+    kill -0 "$hpid" 2>/dev/null || break
+    sleep 0.1
+done
+grep -q '^inflight$' "$work/hold.out" ||
+    die "the Prove calls never got in flight: $(cat "$work/hold.out")"
+kill -TERM "$apid"
+sleep 0.5
+pyc refused "$atarget" "$sealed" 7
+hrc=0
+wait_exit "$hpid" 900 || hrc=$?
+cat "$work/hold.out"
+if [ $hrc = 0 ]; then
+    pass "both calls in flight at SIGTERM completed"
+else
+    fail "calls in flight at SIGTERM did not all complete (client exit $hrc)"
+fi
+verify_specs "$work/proofs" "${term[@]}"
+verify_seal 1 "the synthetic C1's proof as sector 10's" "$work/proofs/term-synth-wrap.bin" 9 10
+arc=0
+wait_exit "$apid" 120 || arc=$?
+if [ $arc = 0 ]; then pass "daemon A: exit 0 after SIGTERM"; else fail "daemon A: exit $arc after SIGTERM"; fi
+if grep -q 'SIGTERM: stopping (grace 900000 ms, 2 calls in flight' "$work/a.err" &&
+    grep -q 'stopped: .* 0 failed' "$work/a.err"; then
+    pass "A's log: SIGTERM with 2 calls in flight, no job failed"
+else
+    fail "A's log lacks the SIGTERM line with 2 calls or says jobs failed: $(tail -3 "$work/a.err")"
+fi
+
+# 4. daemon C: the budget of about two partitions
+step "daemon C: budget $budget bytes (circuit $circuit, partition $part, request pool 1/8)"
+config c "$pdir" "$budget"
+start_daemon c --config "$work/c.toml" --listen 127.0.0.1:0 --status-listen 127.0.0.1:0 \
+    --grace-ms 60000
+cpid=$dpid
+ctarget=127.0.0.1:$(port_of c)
+curl=http://127.0.0.1:$(status_port_of c)/status
+[ "$(jget "$curl" memory.budget)" = "$budget" ] ||
+    fail "C's /status budget $(jget "$curl" memory.budget), expected $budget"
+pyc preload "$ctarget"
+$py "$pyc" snapshot "$curl" "$work/idle.json" || die "no idle snapshot of C"
+n_py=$((n_jobs / 2))
+n_js=$((n_jobs - 1 - n_py))
+py_specs=()
+js_specs=()
+for i in $(seq $n_py); do
+    if [ $((i % 2)) = 1 ]; then
+        py_specs+=("load-py-$i:$sealed:7:wrap")
+    else
+        py_specs+=("load-py-$i:$synth:9:raw")
+    fi
+done
+for i in $(seq $n_js); do
+    if [ $((i % 2)) = 1 ]; then
+        js_specs+=("load-js-$i:$synth:9:wrap")
+    else
+        js_specs+=("load-js-$i:$sealed:7:raw")
+    fi
+done
+crit=(load-critical:"$sealed":7:wrap:critical)
+step "C: $((n_py + n_js)) NORMAL jobs ($n_py Prove from Python, $n_js SubmitProof+AwaitProof from Node), then one CRITICAL"
+s0=$(jget "$curl" jobs.submitted)
+$py "$pyc" watch "$curl" "$work/watch.stop" "$part" >"$work/watch.out" 2>&1 &
+wpid=$!
+pids+=("$wpid")
+t_load=$(date +%s)
+# Node first: it counts the jobs its SubmitProof calls made
+node "$jsc" submit-await "$ctarget" "$work/proofs" "${js_specs[@]}" >"$work/load-js.out" 2>&1 &
+jpid=$!
+pids+=("$jpid")
+for _ in $(seq 1200); do
+    grep -q '^submitted$' "$work/load-js.out" && break
+    kill -0 "$jpid" 2>/dev/null || break
+    sleep 0.1
+done
+grep -q '^submitted$' "$work/load-js.out" ||
+    die "the Node client did not submit its jobs: $(cat "$work/load-js.out")"
+$py "$pyc" prove "$ctarget" "$work/proofs" "${py_specs[@]}" >"$work/load-py.out" 2>&1 &
+ppid=$!
+pids+=("$ppid")
+for _ in $(seq 1200); do
+    [ "$(jget "$curl" jobs.submitted)" -ge $((s0 + n_py + n_js)) ] && break
+    sleep 0.1
+done
+[ "$(jget "$curl" jobs.submitted)" -ge $((s0 + n_py + n_js)) ] ||
+    fail "the NORMAL jobs were not all submitted within 120 s"
+step "C: $(jget "$curl" jobs.queued) jobs queued, $(jget "$curl" jobs.running) running; the CRITICAL one now"
+$py "$pyc" prove "$ctarget" "$work/proofs" "${crit[@]}" >"$work/load-crit.out" 2>&1 &
+kpid=$!
+pids+=("$kpid")
+for p in "$ppid:Python" "$jpid:Node" "$kpid:Python (CRITICAL)"; do
+    rc=0
+    wait "${p%%:*}" || rc=$?
+    [ $rc = 0 ] || fail "the ${p#*:} client of the load exited $rc"
+done
+dt=$(($(date +%s) - t_load))
+cat "$work/load-py.out" "$work/load-js.out" "$work/load-crit.out"
+step "C: $n_jobs proofs in $dt s ($(awk -v t="$dt" -v n="$n_jobs" 'BEGIN { printf "%.1f", t / n }') s/proof)"
+touch "$work/watch.stop"
+rc=0
+wait "$wpid" || rc=$?
+cat "$work/watch.out"
+[ $rc = 0 ] || fail "the budget checks (porep_client.py watch, exit $rc)"
+verify_specs "$work/proofs" "${py_specs[@]}" "${js_specs[@]}" "${crit[@]}"
+done_n=$(jget "$curl" jobs.completed)
+if [ "$done_n" = "$n_jobs" ]; then
+    pass "C: $n_jobs jobs completed"
+else
+    fail "C: $done_n jobs completed, expected $n_jobs"
+fi
+
+# the CRITICAL job: after it was submitted, no NORMAL job started before it
+read -r first overtook queued_before < <(awk '
+    / job [^ ]+ submitted: .*priority / {
+        id = $0; sub(/.* job /, "", id); sub(/ submitted:.*/, "", id)
+        if (id == "load-critical") csub = 1
+        else if (!csub) earlier[id] = 1
+    }
+    / job [^ ]+ started after / {
+        id = $0; sub(/.* job /, "", id); sub(/ started after.*/, "", id)
+        if (csub && first == "") first = id
+        if (id == "load-critical") cstart = 1
+        else if (cstart && (id in earlier)) overtook++
+        if (!csub) started[id] = 1
+    }
+    END {
+        n = 0; for (id in earlier) if (!(id in started)) n++
+        print (first == "" ? "none" : first), overtook + 0, n
+    }' "$work/c.err")
+if [ "$first" = load-critical ] && [ "$overtook" -ge 1 ] && [ "$overtook" = "$queued_before" ]; then
+    pass "the CRITICAL job started first after it was submitted, before the $overtook NORMAL jobs still queued"
+else
+    fail "priorities: the first job started after the CRITICAL was submitted is $first (expected load-critical); it started before $overtook of the $queued_before NORMAL jobs queued before it (expected all, at least 1)"
+    grep -E ' job .* (submitted|started)' "$work/c.err" | sed 's/^/  | /' >&2
+fi
+
+step "C: idle again"
+pyc idle "$curl" "$work/idle.json" "after the $n_jobs jobs"
+pyc evict "$ctarget" "$curl"
+kill -TERM "$cpid"
+rc=0
+wait_exit "$cpid" 60 || rc=$?
+if [ $rc = 0 ]; then pass "daemon C: exit 0 after SIGTERM"; else fail "daemon C: exit $rc after SIGTERM"; fi
+
+# what the machine spent (the daemons and clients, all waited for): on an
+# idle machine the wall time is about this over the cores
+times >"$work/times"
+step "CPU time of its processes (user, system): $(tail -1 "$work/times")"
+if [ $failed != 0 ]; then
+    echo "$me: FAILED; logs in $work" >&2
+    exit 1
+fi
+step "all checks passed"
