@@ -19,7 +19,8 @@
  * draws the timeline: one band per stage, one bar per partition, coloured
  * by job.  --sweep 1,2,4,8 repeats the measured jobs at each limit of
  * syntheses at once (cz_engine_set_synthesis_limit; at most the synthesis
- * workers), one report each, the circuit loaded once.
+ * workers), one report each (--svg draws the first), the circuit loaded
+ * once.
  *
  * --backend gpu proves with the CUDA back end (cz_backend_cuda: H and every
  * MSM on the device, two prover workers per device) on the CUDA devices
@@ -435,7 +436,7 @@ int cz_bench_engine(int argc, char **argv)
             cz_engine_set_synthesis_limit(e, (unsigned)k);
             printf("sweep: at most %lu synthesis at once\n", k);
             fflush(stdout);
-            failed += phase(e, &o, &req, &in, NULL);
+            failed += phase(e, &o, &req, &in, p == o.sweep ? o.svg : NULL); /* first: --svg */
             p = *end == ',' ? end + 1 : end;
         }
     }

@@ -13,7 +13,10 @@
 #                (default 3) two at a time: s/proof, peak RSS, peak
 #                untracked RSS, utilisation, the timeline as SVG in OUT;
 #   STEP=sweep   the same after one load at 1, 2, 4 and 8 syntheses at once
-#                (SWEEP), 2 jobs each: s/proof and peak RSS per setting.
+#                (SWEEP), 2 jobs each: s/proof and peak RSS per setting;
+#   STEP=all     params, then run (with SWEEP set: the sweep, JOBS jobs per
+#                setting, the first setting drawn): for a machine that is
+#                given back between calls (the device tool's idle release).
 #
 #   STEP=params scripts/porep-gpu-bench.sh [BENCH]
 # BENCH: a cuzk-bench built with CUDA and without the daemon's libraries
@@ -48,8 +51,13 @@ run)
 sweep)
     "${engine[@]}" --jobs 2 -j 2 --sweep "${SWEEP:-1,2,4,8}"
     ;;
+all)
+    STEP=params "$0" "$B"
+    "${engine[@]}" --jobs "${JOBS:-3}" -j 2 --svg "$OUT/porep-32g-timeline.svg" \
+        ${SWEEP:+--sweep "$SWEEP"}
+    ;;
 *)
-    echo "STEP is params, run or sweep" >&2
+    echo "STEP is params, run, sweep or all" >&2
     exit 2
     ;;
 esac
