@@ -43,6 +43,11 @@ static void test_basic_job(void)
         TF_CHECK(cz_groth16_proof_from_bytes(&pf, r.proofs + 192 * i, 192) == CZ_OK);
     }
     TF_CHECK(r.total_ms >= r.queue_ms);
+    /* the circuit was recorded and set up for this job: load time, apart
+     * from synthesis (AwaitProof's srs_load_ms) */
+    double first_load = r.load_ms;
+    TF_CHECK_MSG(first_load > 0 && r.synth_ms >= 0, "load %.3f ms, synthesis %.3f ms", first_load,
+                 r.synth_ms);
     cz_job_result_free(&r);
     /* a completed id resubmitted (a retry after a lost reply): the same job */
     existing = false;
@@ -89,6 +94,36 @@ static void test_basic_job(void)
     }
     fclose(log);
     TF_CHECK_MSG(tl == 9 && mem > 0, "%d TIMELINE lines (want 9), %d memory lines", tl, mem);
+}
+
+/* AwaitProof's srs_load_ms: the job that loads a circuit reports the load
+ * apart from synthesis; a later job of the cached circuit reports almost
+ * none. */
+static void test_load_time(void)
+{
+    cz_engine_config cfg = base_config(0);
+    cz_engine *e;
+    char err[256], id[CZ_JOB_ID_MAX];
+    TF_CHECK(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK);
+    cz_job_synthetic in;
+    cz_job_result r;
+    double first = 0;
+    for (int k = 0; k < 2; k++) {
+        cz_job_request req = synth_req(&in, k ? "second" : "first", CZ_PRIO_NORMAL, 11, 2, 5 + k);
+        TF_CHECK(cz_engine_submit(e, &req, id, NULL, err, sizeof err) == CZ_OK);
+        TF_CHECK(cz_engine_await(e, id, -1, &r) == CZ_OK && r.state == CZ_JOB_COMPLETED);
+        if (k == 0) {
+            first = r.load_ms;
+            TF_CHECK_MSG(first > 0 && r.synth_ms >= 0, "load %.3f ms, synthesis %.3f ms", first,
+                         r.synth_ms);
+        } else {
+            TF_CHECK_MSG(r.load_ms < first / 10, "cached: load %.3f ms, first %.3f ms", r.load_ms,
+                         first);
+        }
+        cz_job_result_free(&r);
+    }
+    check_drained(e, "synthetic-11-2");
+    cz_engine_free(e);
 }
 
 /* A registered circuit (parameters and R1CS owned by the caller) proves
@@ -485,6 +520,6 @@ static void test_random_load(void)
     cz_engine_free(e);
 }
 
-TF_MAIN(TF_TEST(test_basic_job), TF_TEST(test_registered_circuit),
+TF_MAIN(TF_TEST(test_basic_job), TF_TEST(test_load_time), TF_TEST(test_registered_circuit),
         TF_TEST(test_priorities_and_cancel), TF_TEST(test_faults), TF_TEST(test_budget_edges),
         TF_TEST(test_eviction), TF_TEST(test_two_circuits), TF_TEST(test_random_load))

@@ -314,7 +314,10 @@ typedef struct {
     char message[CZ_JOB_MSG_MAX]; /* why it failed */
     uint32_t partitions, partitions_done;
     double queue_ms; /* submit -> first partition's synthesis start */
-    double synth_ms; /* sum over partitions */
+    double synth_ms; /* sum over partitions, loading the circuit excluded
+                        (waiting for memory included) */
+    double load_ms;  /* sum over partitions of the time spent loading the
+                        circuit, or waiting for another partition's load */
     double prove_ms; /* sum of prove_start + prove_finish */
     double total_ms; /* submit -> end (or now) */
     uint8_t *proofs; /* COMPLETED, from await: partitions x 192 bytes

@@ -243,6 +243,7 @@ static void answer_result(rpc_call *c, const char *id, int rc, const cz_job_resu
     }
     a.queue_wait_ms = (uint64_t)res->queue_ms;
     a.synthesis_ms = (uint64_t)res->synth_ms;
+    a.srs_load_ms = (uint64_t)res->load_ms;
     a.gpu_compute_ms = (uint64_t)res->prove_ms;
     a.total_ms = (uint64_t)res->total_ms;
     if (wrap) {

@@ -74,6 +74,7 @@ typedef struct job {
     bool admitting; /* submit is copying its input: not to be started or ended */
     uint8_t *proofs;
     double t_submit, t_first, t_end, synth_ms, prove_ms;
+    double load_ms; /* its partitions' time loading (or awaiting the load of) the circuit */
     cz_job_watch *watches;     /* pending cz_engine_watch calls */
     notice *ev_submit, *ev_start, *ev_end; /* allocated at submit, queued once each */
     bool indexed;              /* in e->index under id */

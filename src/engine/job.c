@@ -179,6 +179,7 @@ void cz_eng_fill_result(cz_engine *e, const job *j, cz_job_result *r, bool proof
     r->partitions_done = j->done;
     r->queue_ms = j->t_first > 0 ? j->t_first - j->t_submit : 0;
     r->synth_ms = j->synth_ms;
+    r->load_ms = j->load_ms;
     r->prove_ms = j->prove_ms;
     r->total_ms = (j->finished ? j->t_end : cz_eng_now_ms(e)) - j->t_submit;
     if (proofs && j->state == CZ_JOB_COMPLETED && j->proofs) {

@@ -67,8 +67,11 @@ static part *synth_partition(cz_engine *e, job *j, uint32_t idx)
      * unpinned list: else two circuits that do not fit together evict each
      * other forever); once granted it pins the circuit again, and if that
      * was evicted meanwhile it gives the bytes back and starts over. */
+    double load_ms = 0;
     for (;;) {
+        double ta = cz_eng_now_ms(e);
         p->c = cz_eng_circuit_acquire(e, j, &rc, msg, sizeof msg);
+        load_ms += cz_eng_now_ms(e) - ta;
         if (p->c == NULL) {
             part_fail(e, p, rc, msg);
             return NULL;
@@ -145,7 +148,8 @@ static part *synth_partition(cz_engine *e, job *j, uint32_t idx)
     double t1 = cz_eng_now_ms(e);
     cz_eng_timeline(e, j, idx, CZ_ENG_STAGE_SYNTH, t0, t1);
     pthread_mutex_lock(&e->mu);
-    j->synth_ms += t1 - t0;
+    j->synth_ms += t1 - t0 - load_ms;
+    j->load_ms += load_ms;
     pthread_mutex_unlock(&e->mu);
     return p;
 }
