@@ -28,16 +28,9 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 py=/usr/bin/python3
 pyclient=$root/tests/oracle/grpc_client.py
 jsclient=$root/tests/oracle/grpc_client.mjs
-if ! $py -c 'import grpc, grpc_tools' 2>/dev/null; then
-    echo "run_grpc: $py lacks grpc or grpc_tools: apt-get install python3-grpcio python3-grpc-tools" >&2
-    exit 1
-fi
-for m in grpc-js proto-loader; do
-    if [ ! -d "$root/node_modules/@grpc/$m" ]; then
-        echo "run_grpc: $root/node_modules/@grpc/$m is missing: run npm ci in $root" >&2
-        exit 1
-    fi
-done
+# shellcheck source=tests/oracle/client_deps.sh
+. "$root/tests/oracle/client_deps.sh"
+need_clients run_grpc "$root" node
 
 me=run_grpc
 keep=CZ_GRPC_KEEP

@@ -32,10 +32,9 @@ build_type=${2:-Release}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 py=/usr/bin/python3
 hostile=$root/tests/oracle/grpc_hostile.py
-if ! $py -c 'import grpc, grpc_tools' 2>/dev/null; then
-    echo "run_hostile: $py lacks grpc or grpc_tools: apt-get install python3-grpcio python3-grpc-tools" >&2
-    exit 1
-fi
+# shellcheck source=tests/oracle/client_deps.sh
+. "$root/tests/oracle/client_deps.sh"
+need_clients run_hostile "$root"
 
 me=run_hostile
 keep=CZ_HOSTILE_KEEP

@@ -64,16 +64,9 @@ pyc=$root/tests/oracle/porep_client.py
 jsc=$root/tests/oracle/porep_client.mjs
 n_jobs=${CZ_POREP_GRPC_JOBS:-16}
 base=v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f
-if ! $py -c 'import grpc, grpc_tools' 2>/dev/null; then
-    echo "run_porep_grpc: $py lacks grpc or grpc_tools: apt-get install python3-grpcio python3-grpc-tools" >&2
-    exit 1
-fi
-for m in grpc-js proto-loader; do
-    if [ ! -d "$root/node_modules/@grpc/$m" ]; then
-        echo "run_porep_grpc: $root/node_modules/@grpc/$m is missing: run npm ci in $root" >&2
-        exit 1
-    fi
-done
+# shellcheck source=tests/oracle/client_deps.sh
+. "$root/tests/oracle/client_deps.sh"
+need_clients run_porep_grpc "$root" node
 for ext in params vk pce; do
     if [ ! -s "$pdir/$base.$ext" ]; then
         echo "run_porep_grpc: $pdir/$base.$ext is missing: the porep_params test makes it" >&2
