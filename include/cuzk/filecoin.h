@@ -480,6 +480,9 @@ typedef struct {
     uint8_t ticket[32], seed[32];
     cz_fc_verify_opts overrides; /* porep_id / api overrides (prover_id unused) */
 } cz_fc_seal_info;
+/* All 32 bytes zero (the comm_r / comm_d / seed values filecoin-proofs
+ * refuses). */
+bool cz_fc_is_zero32(const uint8_t b[32]);
 int cz_fc_verify_seal(const cz_groth16_pvk *pvk, const uint8_t *proofs, size_t len,
                       const cz_fc_seal_info *info, bool *valid, char *err, size_t errlen);
 

@@ -134,14 +134,6 @@ static int porep_check(cz_engine *e, const cz_job_request *req, job *j, cz_sha25
     return CZ_OK;
 }
 
-static bool is_zero(const uint8_t *b, size_t n)
-{
-    uint8_t acc = 0;
-    for (size_t i = 0; i < n; i++)
-        acc |= b[i];
-    return acc == 0;
-}
-
 static int porep_admit(cz_engine *e, const cz_job_request *req, job *j, char *err, size_t errlen)
 {
     const cz_job_porep *r = req->input;
@@ -185,9 +177,9 @@ static int porep_admit(cz_engine *e, const cz_job_request *req, job *j, char *er
         return CZ_ERR_INVALID_ARG;
     }
     /* filecoin-proofs seal_commit_phase2 refuses these */
-    const char *zero = is_zero(c1->comm_r.b, 32)   ? "comm_r"
-                       : is_zero(c1->comm_d.b, 32) ? "comm_d"
-                       : is_zero(c1->seed, 32)     ? "seed"
+    const char *zero = cz_fc_is_zero32(c1->comm_r.b)   ? "comm_r"
+                       : cz_fc_is_zero32(c1->comm_d.b) ? "comm_d"
+                       : cz_fc_is_zero32(c1->seed)     ? "seed"
                                                    : NULL;
     if (zero) {
         cz_msgf(err, errlen, "vanilla_proof: the C1's %s is zero", zero);

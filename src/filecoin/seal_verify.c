@@ -12,7 +12,7 @@
 #include "cuzk/err.h"
 #include "cuzk/filecoin.h"
 
-static bool is_zero(const uint8_t *b)
+bool cz_fc_is_zero32(const uint8_t b[32])
 {
     uint8_t acc = 0;
     for (int i = 0; i < 32; i++)
@@ -34,9 +34,9 @@ int cz_fc_verify_seal(const cz_groth16_pvk *pvk, const uint8_t *proofs, size_t l
                              "verification is not implemented", t->name);
         return CZ_ERR_UNSUPPORTED;
     }
-    if (is_zero(info->comm_d.b) || is_zero(info->comm_r.b)) {
+    if (cz_fc_is_zero32(info->comm_d.b) || cz_fc_is_zero32(info->comm_r.b)) {
         cz_msgf(err, errlen, "verify-seal: %s is all zero",
-                is_zero(info->comm_d.b) ? "comm_d" : "comm_r");
+                cz_fc_is_zero32(info->comm_d.b) ? "comm_d" : "comm_r");
         return CZ_ERR_INVALID_ARG;
     }
     cz_fr tmp;
