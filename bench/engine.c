@@ -300,6 +300,19 @@ static unsigned phase(cz_engine *e, const opts *o, cz_job_request *req, cz_job_s
     printf("  peak tracked       %.1f MiB   peak reserved %.1f MiB   budget %.1f GiB\n",
            (double)st.mem.peak_allocated / (1 << 20), (double)st.mem.peak_reserved / (1 << 20),
            (double)st.mem.total / (1 << 30));
+    for (unsigned d = 0; d < st.n_devices; d++) {
+        const cz_engine_device_info *di = &st.devices[d].info;
+        if (di->gpu)
+            printf("  GPU %d memory       peak %.1f GiB allocated, %.1f GiB reserved of a %.1f GiB "
+                   "budget (params %.1f, r1cs %.1f, a/b/c %.1f, witness %.1f, scratch %.1f GiB)\n",
+                   di->ordinal, di->mem.peak_allocated / 1073741824.0,
+                   di->mem.peak_reserved / 1073741824.0, di->mem.total / 1073741824.0,
+                   di->mem.cls[CZ_BUF_PARAMS].high_water_bytes / 1073741824.0,
+                   di->mem.cls[CZ_BUF_R1CS].high_water_bytes / 1073741824.0,
+                   di->mem.cls[CZ_BUF_ABC].high_water_bytes / 1073741824.0,
+                   di->mem.cls[CZ_BUF_WITNESS].high_water_bytes / 1073741824.0,
+                   di->mem.cls[CZ_BUF_SCRATCH].high_water_bytes / 1073741824.0);
+    }
     double busy[3] = {0};
     for (size_t i = 0; i < n; i++) {
         int k = stage_of(ev[i].stage);

@@ -122,9 +122,9 @@ static int gpu_msm(const msm_opts *o, msm_data *d, unsigned flags)
     cz_g2 r2;
     int bad = 0;
     cz_cuda_device_name(name, sizeof name);
-    int rc = cz_cuda_malloc(&bdev, o->n * bsz);
+    int rc = cz_cuda_malloc(&bdev, o->n * bsz, CZ_BUF_OTHER);
     if (!rc)
-        rc = cz_cuda_malloc(&kdev, o->n * sizeof(cz_fr));
+        rc = cz_cuda_malloc(&kdev, o->n * sizeof(cz_fr), CZ_BUF_OTHER);
     if (rc)
         fprintf(stderr, "cuzk-bench: device buffers for %zu bases and scalars: %s\n", o->n,
                 cz_strerror(rc));

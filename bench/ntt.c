@@ -196,7 +196,7 @@ static int gpu_ntt(const opts *o, const char *what)
         if (!rc)
             rc = cz_cuda_prepare(d);
         if (!rc)
-            rc = cz_cuda_malloc((void **)&dev, total * sizeof(cz_fr));
+            rc = cz_cuda_malloc((void **)&dev, total * sizeof(cz_fr), CZ_BUF_OTHER);
         if (!rc) {
             fill(x, total, &g);
             rc = cz_cuda_memcpy_h2d(dev, x, total * sizeof(cz_fr));
@@ -252,7 +252,7 @@ static int gpu_h(const opts *o, unsigned k, size_t n)
     if (!rc)
         rc = cz_cuda_host_alloc((void **)&host, 3 * bytes);
     if (!rc)
-        rc = cz_cuda_malloc((void **)&dev, 3 * bytes);
+        rc = cz_cuda_malloc((void **)&dev, 3 * bytes, CZ_BUF_OTHER);
     if (rc) {
         gpu_fail("h setup", rc);
     } else {

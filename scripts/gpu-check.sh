@@ -6,6 +6,8 @@
 #   scripts/gpu-check.sh            logs and reports go to $OUT (or build/gpu/out)
 #   PARTS="tests bench partition" scripts/gpu-check.sh   the default
 #   PARTS=setup                     the GPU setup's parts (not in the default)
+#   PARTS=profile                   Nsight Compute on the MSM, NTT and SpMV
+#                                   kernels (not in the default)
 #   QUICK=1                         benchmark sizes of the targets only
 #   PREBUILT=1                      use the binaries already in build/gpu
 #
@@ -49,7 +51,7 @@ nvcc --version | tail -1
 # ------------------------------------------------------------------ build --
 # CMake builds everything but the daemon when gRPC / protobuf-c are missing
 # (as on the GPU machine's CUDA image).
-TARGETS="test_cuda test_cuda_ec test_cuda_msm test_cuda_fixed test_groth16 test_engine_gpu cuzk-bench"
+TARGETS="test_cuda test_cuda_ec test_cuda_msm test_cuda_fixed test_cs test_groth16 test_engine_gpu cuzk-bench"
 build() {
     echo "== build: CMake Release with CUDA, build/gpu"
     if ! cmake -S . -B build/gpu -DCMAKE_BUILD_TYPE=Release -DCZ_WERROR=ON >"$OUT/cmake.log" 2>&1 ||
@@ -111,6 +113,10 @@ for t in test_cuda_ec test_cuda_msm test_cuda_fixed; do
     [ "${PIPESTATUS[0]}" -ne 0 ] && fail=1
     grep -q "GPU tests skipped" "$OUT/$t.log" && { echo "gpu-check: NO GPU SEEN by $t"; fail=1; }
 done
+echo "== test_cs: the device SpMV equals the CPU's"
+timeout 120 build/gpu/test_cs --only test_gpu_spmv 2>&1 | tee "$OUT/test_cs.log"
+grep -q " 0 failed" "$OUT/test_cs.log" && grep -q "device SpMV equals" "$OUT/test_cs.log" ||
+    { echo "gpu-check: DEVICE SPMV TEST FAILED"; fail=1; }
 echo "== test_groth16: GPU back end proofs equal the CPU's"
 timeout 120 build/gpu/test_groth16 --only test_gpu_backend 2>&1 | tee "$OUT/test_groth16.log"
 grep -q " 0 failed" "$OUT/test_groth16.log" && grep -q "equals the CPU" "$OUT/test_groth16.log" ||
@@ -152,12 +158,38 @@ fi
 
 # ------------------------------------------------------------ partition --
 if part partition; then
-echo "== one PoRep-sized partition at 2^27 on the GPU, step by step"
+echo "== one PoRep-sized partition at 2^27 on the GPU, step by step (a, b, c on the device)"
 BENCH_TIMEOUT=300 run_bench gpu-partition --log 27 --reps 3
+echo "== the same with a, b, c from the host (the path the device SpMV replaced)"
+BENCH_TIMEOUT=300 run_bench gpu-partition --log 27 --reps 2 --host-abc
 echo "== the same partition with the parameters streamed from page-locked host memory"
 CZ_CUDA_STREAM_PARAMS=1 BENCH_TIMEOUT=300 run_bench gpu-partition --log 27 --reps 2
 echo "== the engine with the GPU back end: 10-partition jobs of 2^20"
 BENCH_TIMEOUT=240 run_bench engine --backend gpu --log 20 --partitions 10 --jobs 3 -j 2
+fi
+
+# ---------------------------------------------------------------- profile --
+# Nsight Compute (where the runtime lets it read the counters: H200.md):
+# one launch of each hot kernel, its pipes, memory and stalls.
+if part profile; then
+NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+prof() { # name kernel-regex bench-args...
+    local name=$1 k=$2; shift 2
+    echo "== ncu: $name ($k)"
+    timeout 240 "$NCU" --clock-control none -k "regex:$k" -c 1 \
+        --section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy \
+        --section WarpStateStats --section MemoryWorkloadAnalysis \
+        "$BENCH" "$@" >"$OUT/ncu-$name.txt" 2>&1 || echo "gpu-check: ncu $name failed"
+    grep -E "Duration|Compute \(SM\) Throughput|Memory Throughput|DRAM Throughput|Achieved Occupancy|Registers Per|Issue Slots Busy|Executed Ipc A|Pipe|Stall|Theoretical Occ" \
+        "$OUT/ncu-$name.txt" | head -30
+}
+if [ -n "$NCU" ]; then
+    prof msm-bucket seg_sum msm --gpu --log 24 --reps 1
+    prof ntt ntt_pass ntt --gpu --log 24
+    prof spmv spmv_rows gpu-partition --log 22 --reps 1
+else
+    echo "gpu-check: no ncu on this machine"
+fi
 fi
 
 # ------------------------------------------------------------------ setup --

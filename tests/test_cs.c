@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cuzk/cs.h"
+#include "cuzk/cuda.h"
 #include "cuzk/err.h"
 #include "fixture.h"
 #include "tf.h"
@@ -450,6 +451,110 @@ static void test_random_spmv(void)
     }
     for (unsigned t = 0; t < 4; t++)
         cz_pool_free(pools[t]);
+}
+
+/* The device products (include/cuzk/cuda.h, cz_cuda_r1cs_spmv) equal the
+ * CPU's bit for bit on random circuits and witnesses of mostly bits:
+ * from the resident copy, and streamed in chunks of 64 and 128 rows, so
+ * chunk and 64-row block boundaries fall inside the circuits.  Skipped
+ * without a device; the stub's refusal is checked instead. */
+static void test_gpu_spmv(void)
+{
+    if (!cz_cuda_available()) {
+        cz_cuda_r1cs_view v = {0};
+        bool res = true;
+        TF_CHECK(cz_cuda_r1cs_prepare(&v, 0, &res) != CZ_OK && !res);
+        printf("test_cs: no CUDA device: device SpMV not compared\n");
+        return;
+    }
+    for (unsigned iter = 0; iter < 8 * tf_scale; iter++) {
+        size_t ops = iter < 6 ? 1 + rnd(600) : 8000;
+        prog p;
+        cz_cs *cs;
+        cz_r1cs *r = random_r1cs(&p, &cs, ops, 0, 0);
+        if (r == NULL)
+            continue;
+        size_t n, m = cz_r1cs_num_constraints(r);
+        cz_fr *w = assignment(cs, &n);
+        for (size_t i = 1; i < n; i++)
+            if (rnd(10) < 8)
+                w[i] = rnd(2) ? CZ_FR_ONE : CZ_FR_ZERO;
+        cz_fr *want[3], *got = malloc((3 * m + 1) * sizeof(cz_fr));
+        for (int k = 0; k < 3; k++)
+            want[k] = malloc((m + 1) * sizeof(cz_fr));
+        TF_CHECK(cz_r1cs_spmv(r, w, n, want[0], want[1], want[2], NULL) == CZ_OK);
+        cz_cuda_r1cs_view v = {r, m, n, {{0}}};
+        for (int k = 0; k < 3; k++) {
+            const cz_csr *x = cz_r1cs_matrix(r, k);
+            v.m[k] = (cz_cuda_csr){x->row_blk, x->row_off, x->coef_blk, x->col,
+                                   x->gidx,    x->dict,    x->nnz,      x->ngen, x->ndict};
+        }
+        cz_fr *wd = NULL, *od = NULL;
+        TF_CHECK(cz_cuda_malloc((void **)&wd, n * sizeof(cz_fr), CZ_BUF_WITNESS) == CZ_OK);
+        TF_CHECK(cz_cuda_malloc((void **)&od, 3 * m * sizeof(cz_fr), CZ_BUF_ABC) == CZ_OK);
+        TF_CHECK(cz_cuda_memcpy_h2d(wd, w, n * sizeof(cz_fr)) == CZ_OK);
+        static const char *const chunk[3] = {NULL, "64", "100"};
+        for (int mode = 0; mode < 3; mode++) {
+            if (chunk[mode]) {
+                setenv("CZ_CUDA_STREAM_PARAMS", "1", 1);
+                setenv("CZ_CUDA_SPMV_CHUNK", chunk[mode], 1);
+            }
+            bool res = false;
+            TF_CHECK(cz_cuda_r1cs_prepare(&v, 0, &res) == CZ_OK && res == !chunk[mode]);
+            cz_fr *const out[3] = {od, od + m, od + 2 * m};
+            TF_CHECK(cz_cuda_r1cs_spmv(&v, wd, out) == CZ_OK);
+            TF_CHECK(cz_cuda_memcpy_d2h(got, od, 3 * m * sizeof(cz_fr)) == CZ_OK);
+            for (int k = 0; k < 3; k++)
+                TF_CHECK_MSG(memcmp(got + k * m, want[k], m * sizeof(cz_fr)) == 0,
+                             "matrix %d, %zu rows, %s", k, m,
+                             chunk[mode] ? "streamed" : "resident");
+            /* only B: A's and C's outputs untouched */
+            TF_CHECK(cz_cuda_memcpy_h2d(od, w, sizeof(cz_fr)) == CZ_OK);
+            cz_fr *const only_b[3] = {NULL, od + m, NULL};
+            TF_CHECK(cz_cuda_r1cs_spmv(&v, wd, only_b) == CZ_OK);
+            TF_CHECK(cz_cuda_memcpy_d2h(got, od, sizeof(cz_fr)) == CZ_OK);
+            TF_CHECK(memcmp(got, w, sizeof(cz_fr)) == 0);
+            cz_cuda_r1cs_release(r); /* the next mode decides afresh */
+            unsetenv("CZ_CUDA_STREAM_PARAMS");
+            unsetenv("CZ_CUDA_SPMV_CHUNK");
+        }
+        cz_fr *const none[3] = {NULL, NULL, NULL};
+        TF_CHECK(cz_cuda_r1cs_spmv(&v, wd, none) == CZ_ERR_INVALID_ARG);
+        if (iter == 0)
+            printf("test_cs: device SpMV equals the CPU's (%zu rows; resident, streamed)\n", m);
+        cz_cuda_free(wd);
+        cz_cuda_free(od);
+        for (int k = 0; k < 3; k++)
+            free(want[k]);
+        free(got);
+        free(w);
+        prog_free(&p);
+        cz_r1cs_free(r);
+        cz_cs_free(cs);
+    }
+}
+
+static int hook_calls;
+static const void *hook_arg;
+static void count_hook(const void *r)
+{
+    hook_calls++;
+    hook_arg = r;
+}
+static void other_hook(const void *r) { (void)r; }
+
+/* cz_r1cs_free calls the free hook once, with r; the slot takes one hook. */
+static void test_free_hook(void)
+{
+    cz_cs *cs;
+    cz_r1cs *r = cubic(&cs, 3);
+    TF_CHECK(cz_r1cs_set_free_hook(r, count_hook));
+    TF_CHECK(cz_r1cs_set_free_hook(r, count_hook));  /* the same: fine */
+    TF_CHECK(!cz_r1cs_set_free_hook(r, other_hook)); /* another: refused */
+    hook_calls = 0;
+    cz_r1cs_free(r);
+    TF_CHECK(hook_calls == 1 && hook_arg == r);
+    cz_cs_free(cs);
 }
 
 static void test_witness_mode(void)
@@ -1214,6 +1319,7 @@ int main(int argc, char **argv)
         return write_seeds(argv[2]);
     static const tf_test tests[] = {
         TF_TEST(test_cubic),        TF_TEST(test_boolean),       TF_TEST(test_random_spmv),
+        TF_TEST(test_gpu_spmv),     TF_TEST(test_free_hook),
         TF_TEST(test_witness_mode), TF_TEST(test_witness_at),    TF_TEST(test_check_random),
         TF_TEST(test_dictionary),
         TF_TEST(test_errors),       TF_TEST(test_pce_roundtrip), TF_TEST(test_shape_only),

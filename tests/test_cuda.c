@@ -73,7 +73,7 @@ static void test_unavailable(void)
     cz_fr x[4] = {{{0}}};
     void *p = x;
     char name[16] = "x";
-    TF_CHECK(cz_cuda_malloc(&p, 64) == CZ_ERR_UNSUPPORTED && p == NULL);
+    TF_CHECK(cz_cuda_malloc(&p, 64, CZ_BUF_OTHER) == CZ_ERR_UNSUPPORTED && p == NULL);
     p = x;
     TF_CHECK(cz_cuda_host_alloc(&p, 64) == CZ_ERR_UNSUPPORTED && p == NULL);
     TF_CHECK(cz_cuda_device_name(name, sizeof name) == CZ_ERR_UNSUPPORTED && name[0] == 0);
@@ -115,7 +115,7 @@ static void check_ntt_sizes(unsigned lo, unsigned hi, unsigned root, int only_on
         cz_ntt_domain *d;
         TF_CHECK(cz_ntt_domain_new_root(&d, k, root) == CZ_OK);
         cz_fr *x = vec(n), *want = vec(n), *got = vec(n), *dev = NULL;
-        int rc = cz_cuda_malloc((void **)&dev, n * sizeof(cz_fr));
+        int rc = cz_cuda_malloc((void **)&dev, n * sizeof(cz_fr), CZ_BUF_OTHER);
         TF_CHECK_MSG(rc == CZ_OK, "cz_cuda_malloc 2^%u: %s", k, cz_strerror(rc));
         unsigned bad = 0, runs = 0;
         int sel = (int)(cz_prng_next(&tf_rng) % 4);
@@ -180,7 +180,7 @@ static void test_batch_vs_cpu(void)
         for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
             size_t count = counts[ci], total = count * n, bytes = total * sizeof(cz_fr);
             cz_fr *x = vec(total), *want = vec(total), *got = vec(total), *dev = NULL;
-            int rc = cz_cuda_malloc((void **)&dev, bytes);
+            int rc = cz_cuda_malloc((void **)&dev, bytes, CZ_BUF_OTHER);
             TF_CHECK_MSG(rc == CZ_OK, "cz_cuda_malloc: %s", cz_strerror(rc));
             for (int kind = 0; kind < 4 && dev; kind++) {
                 for (int order = 0; order < 4; order++) {
@@ -233,7 +233,7 @@ static void test_round_trip(void)
         cz_ntt_domain *d;
         TF_CHECK(cz_ntt_domain_new(&d, k) == CZ_OK);
         cz_fr *x = vec(n), *got = vec(n), *dev = NULL;
-        TF_CHECK(cz_cuda_malloc((void **)&dev, n * sizeof(cz_fr)) == CZ_OK);
+        TF_CHECK(cz_cuda_malloc((void **)&dev, n * sizeof(cz_fr), CZ_BUF_OTHER) == CZ_OK);
         for (int coset = 0; coset < 2 && dev; coset++) {
             for (int o = 0; o < 2; o++) {
                 cz_ntt_order o1 = o ? CZ_NTT_RN : CZ_NTT_NR, o2 = o ? CZ_NTT_NR : CZ_NTT_RN;
@@ -314,13 +314,77 @@ static void test_h_vs_cpu(void)
     cz_ntt_domain_free(d);
 }
 
+static uint64_t reserved_now(void)
+{
+    cz_cuda_mem_snapshot s;
+    TF_CHECK(cz_cuda_mem_snapshot_of(0, &s) == CZ_OK);
+    return s.reserved;
+}
+
+/* The device account (cuda.h): a reservation's buffers draw from it, a
+ * buffer beyond its room falls to the budget, a reservation larger than
+ * the budget is TOO_BIG, one the budget cannot hold now times out, the
+ * class counters move, and every byte comes back.  Figures are deltas:
+ * earlier tests left twiddle tables on the device. */
+static void test_device_budget(void)
+{
+    cz_cuda_mem_snapshot s0, s;
+    cz_cuda_resv *r = (cz_cuda_resv *)&r, *r2 = NULL;
+    if (!gpu()) {
+        TF_CHECK(cz_cuda_mem_snapshot_of(0, &s0) == CZ_ERR_UNSUPPORTED && s0.budget == 0);
+        TF_CHECK(cz_cuda_mem_reserve(&r, 1, 0) == CZ_ERR_UNSUPPORTED && r == NULL);
+        return;
+    }
+    const uint64_t M = 1 << 20;
+    TF_CHECK(cz_cuda_mem_snapshot_of(0, &s0) == CZ_OK);
+    TF_CHECK(s0.total > 0 && s0.budget > 0 && s0.budget <= s0.total && s0.free <= s0.total);
+    TF_CHECK(s0.reserved <= s0.budget && s0.allocated <= s0.reserved);
+    TF_CHECK(cz_cuda_mem_snapshot_of(cz_cuda_device_count(), &s) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_cuda_mem_reserve(&r, s0.budget + 1, 0) == CZ_ERR_TOO_BIG && r == NULL);
+    TF_CHECK(cz_cuda_mem_reserve(&r, 0, 0) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_cuda_mem_reserve(&r, 64 * M, 0) == CZ_OK && r != NULL);
+    TF_CHECK(reserved_now() == s0.reserved + 64 * M);
+    void *a = NULL, *b = NULL, *c = NULL;
+    TF_CHECK(cz_cuda_malloc(&a, 32 * M, CZ_BUF_ABC) == CZ_OK); /* from r */
+    TF_CHECK(reserved_now() == s0.reserved + 64 * M);
+    TF_CHECK(cz_cuda_malloc(&b, 48 * M, CZ_BUF_WITNESS) == CZ_OK); /* r is short: the budget */
+    TF_CHECK(cz_cuda_mem_snapshot_of(0, &s) == CZ_OK);
+    TF_CHECK(s.reserved == s0.reserved + 112 * M && s.allocated == s0.allocated + 80 * M);
+    TF_CHECK(s.reservations == s0.reservations + 1);
+    TF_CHECK(s.cls[CZ_BUF_ABC].live_bytes == s0.cls[CZ_BUF_ABC].live_bytes + 32 * M);
+    TF_CHECK(s.cls[CZ_BUF_WITNESS].live_count == s0.cls[CZ_BUF_WITNESS].live_count + 1);
+    /* what is left of the budget, plus a byte: not now */
+    uint64_t room = s.budget - s.reserved;
+    TF_CHECK(cz_cuda_mem_reserve(&r2, room + 1, 0) == CZ_ERR_TIMEOUT && r2 == NULL);
+    TF_CHECK(cz_cuda_mem_reserve(&r2, room + 1, 30) == CZ_ERR_TIMEOUT && r2 == NULL);
+    TF_CHECK(cz_cuda_mem_snapshot_of(0, &s) == CZ_OK && s.waiters == s0.waiters);
+    /* and a buffer the budget cannot take is refused before cudaMalloc */
+    TF_CHECK(cz_cuda_malloc(&c, room + 32 * M + 1, CZ_BUF_OTHER) == CZ_ERR_NOMEM && c == NULL);
+    cz_cuda_free(a);
+    TF_CHECK(reserved_now() == s0.reserved + 112 * M); /* back to r's room */
+    cz_cuda_free(b);
+    TF_CHECK(reserved_now() == s0.reserved + 64 * M);
+    /* a buffer that outlives its reservation stays counted until freed */
+    TF_CHECK(cz_cuda_malloc(&a, 16 * M, CZ_BUF_SCRATCH) == CZ_OK);
+    cz_cuda_mem_release(r);
+    TF_CHECK(cz_cuda_mem_snapshot_of(0, &s) == CZ_OK);
+    TF_CHECK(s.reserved == s0.reserved + 16 * M && s.reservations == s0.reservations);
+    cz_cuda_free(a);
+    TF_CHECK(cz_cuda_mem_snapshot_of(0, &s) == CZ_OK);
+    TF_CHECK(s.reserved == s0.reserved && s.allocated == s0.allocated);
+    TF_CHECK(s.cls[CZ_BUF_SCRATCH].total_frees == s0.cls[CZ_BUF_SCRATCH].total_frees + 1);
+    TF_CHECK(s.peak_allocated >= s0.allocated + 80 * M);
+    printf("test_cuda: device budget %.1f GiB of %.1f GiB\n", s.budget / 1073741824.0,
+           s.total / 1073741824.0);
+}
+
 static void test_memory_check(void)
 {
     if (!gpu())
         return;
     void *p = (void *)&p;
     /* far beyond any device: refused up front, not attempted */
-    TF_CHECK(cz_cuda_malloc(&p, (size_t)1 << 50) == CZ_ERR_NOMEM && p == NULL);
+    TF_CHECK(cz_cuda_malloc(&p, (size_t)1 << 50, CZ_BUF_OTHER) == CZ_ERR_NOMEM && p == NULL);
     char name[256];
     TF_CHECK(cz_cuda_device_name(name, sizeof name) == CZ_OK && name[0]);
     printf("test_cuda: device %s\n", name);
@@ -353,5 +417,6 @@ static void test_teardown(void)
 }
 
 TF_MAIN(TF_TEST(test_setup), TF_TEST(test_unavailable), TF_TEST(test_memory_check),
+        TF_TEST(test_device_budget),
         TF_TEST(test_ntt_vs_cpu), TF_TEST(test_batch_vs_cpu), TF_TEST(test_round_trip),
         TF_TEST(test_h_vs_cpu), TF_TEST(test_teardown))

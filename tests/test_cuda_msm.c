@@ -119,9 +119,9 @@ static void check_case(int g2, size_t n, int kind, size_t distinct, int inf, uns
     int rc = g2 ? cz_g2_msm(&c2, bases, k, n, flags, NULL, scratch, sb)
                 : cz_g1_msm(&c1, bases, k, n, flags, NULL, scratch, sb);
     TF_CHECK_MSG(rc == CZ_OK, "CPU msm: %s", cz_strerror(rc));
-    rc = cz_cuda_malloc(&bdev, n * bsz);
+    rc = cz_cuda_malloc(&bdev, n * bsz, CZ_BUF_OTHER);
     if (!rc)
-        rc = cz_cuda_malloc(&kdev, n * sizeof(cz_fr));
+        rc = cz_cuda_malloc(&kdev, n * sizeof(cz_fr), CZ_BUF_OTHER);
     if (!rc)
         rc = cz_cuda_memcpy_h2d(bdev, bases, n * bsz);
     if (!rc)
@@ -166,11 +166,11 @@ static void check_density(int g2, size_t n, unsigned pct, int kind)
     int rc = g2 ? cz_g2_msm_density(&c2, bases, nb, k, dens, n, 0, NULL, scratch, sb)
                 : cz_g1_msm_density(&c1, bases, nb, k, dens, n, 0, NULL, scratch, sb);
     TF_CHECK_MSG(rc == CZ_OK, "CPU density msm: %s", cz_strerror(rc));
-    rc = cz_cuda_malloc(&bdev, nb * bsz);
+    rc = cz_cuda_malloc(&bdev, nb * bsz, CZ_BUF_OTHER);
     if (!rc)
-        rc = cz_cuda_malloc(&kdev, n * sizeof(cz_fr));
+        rc = cz_cuda_malloc(&kdev, n * sizeof(cz_fr), CZ_BUF_OTHER);
     if (!rc)
-        rc = cz_cuda_malloc(&ddev, words * sizeof(uint64_t));
+        rc = cz_cuda_malloc(&ddev, words * sizeof(uint64_t), CZ_BUF_OTHER);
     if (!rc)
         rc = cz_cuda_memcpy_h2d(bdev, bases, nb * bsz);
     if (!rc)

@@ -86,6 +86,12 @@ static int w_finish(void *ctx, cz_groth16_proof *pf, cz_groth16_pending *pd)
     return wr->inner->prove_finish(wr->inner->ctx, pf, pd);
 }
 
+static void w_info(void *ctx, unsigned dev, cz_engine_device_info *out)
+{
+    const wrap *wr = ctx;
+    wr->inner->device_info(wr->inner->ctx, dev, out);
+}
+
 static cz_backend_ops wrap_ops(wrap *wr, const cz_backend_ops *inner, bool fixed_rs)
 {
     wr->inner = inner;
@@ -97,7 +103,8 @@ static cz_backend_ops wrap_ops(wrap *wr, const cz_backend_ops *inner, bool fixed
                           .prove_start = w_start,
                           .prove_finish = w_finish,
                           .ctx = wr,
-                          .kind = inner->kind};
+                          .kind = inner->kind,
+                          .device_info = w_info};
     return ops;
 }
 
@@ -164,6 +171,19 @@ static void test_basic_job(void)
     TF_CHECK(counts[0] == 3 && counts[1] == 3 && counts[2] == 3);
     cz_engine_status_get(e, &st);
     TF_CHECK(st.jobs_completed == 1 && st.partitions_proved == 3 && st.jobs_failed == 0);
+    /* the devices' accounts: a, b, c and the witness were on the device
+     * (2^14 domain), under the budget, and nothing holds a device now */
+    TF_CHECK(st.n_devices == (unsigned)count);
+    const cz_engine_device_info *di = &st.devices[0].info;
+    TF_CHECK(di->gpu && di->ordinal == 0 && di->name[0] && di->vram_total >= di->mem.total);
+    TF_CHECK(di->mem.total > 0 && di->mem.peak_reserved <= di->mem.total);
+    TF_CHECK_MSG(di->mem.cls[CZ_BUF_ABC].high_water_bytes >= 3 * ((size_t)1 << 14) * 32,
+                 "device a/b/c high water %llu",
+                 (unsigned long long)di->mem.cls[CZ_BUF_ABC].high_water_bytes);
+    TF_CHECK(di->mem.cls[CZ_BUF_PARAMS].live_bytes > 0 && di->mem.cls[CZ_BUF_R1CS].live_bytes > 0);
+    TF_CHECK(di->mem.cls[CZ_BUF_ABC].live_bytes == 0 && di->mem.reservations == 0);
+    for (unsigned d = 0; d < st.n_devices; d++)
+        TF_CHECK(st.devices[d].busy_job[0] == 0);
     check_drained(e, "synthetic-14-2");
     cz_engine_free(e);
 }

@@ -361,7 +361,8 @@ static void test_argument_errors(void)
     TF_CHECK(sz.start_scratch > 0 && sz.finish_scratch > 0);
     cz_groth16_prove_sizes gz;
     cz_groth16_prove_sizes_of(&gz, &p, c.r, 1, CZ_BACKEND_GPU);
-    TF_CHECK(gz.abc == sz.abc && !gz.start_scratch && !gz.b2_scalars && !gz.finish_scratch);
+    /* the GPU computes bellperson's a, b, c itself */
+    TF_CHECK(gz.abc == 0 && !gz.start_scratch && !gz.b2_scalars && !gz.finish_scratch);
     cz_groth16_params_free(&p);
     free_circuit(&c);
     free_circuit(&d);
@@ -589,13 +590,15 @@ static void test_snarkjs_zkey_fixture(void)
  * device copy of the parameters is reused). */
 /* streamed: the parameters are not kept on the device but streamed in
  * chunks of 300 points (CZ_CUDA_STREAM_PARAMS / CZ_CUDA_STREAM_CHUNK, read
- * when the parameter set is first used on the device). */
+ * when the parameter set is first used on the device), and the bellperson
+ * flavor's matrices in chunks of 1024 rows (CZ_CUDA_SPMV_CHUNK). */
 static void check_gpu_backend(size_t n_cons, bool unused_aux, cz_groth16_flavor flavor,
                               bool streamed)
 {
     if (streamed) {
         setenv("CZ_CUDA_STREAM_PARAMS", "1", 1);
         setenv("CZ_CUDA_STREAM_CHUNK", "300", 1);
+        setenv("CZ_CUDA_SPMV_CHUNK", "1000", 1); /* 1024 rows a chunk */
     }
     circuit c;
     make_circuit(&c, n_cons, 2, unused_aux);
@@ -636,6 +639,7 @@ static void check_gpu_backend(size_t n_cons, bool unused_aux, cz_groth16_flavor 
     free_circuit(&c);
     unsetenv("CZ_CUDA_STREAM_PARAMS");
     unsetenv("CZ_CUDA_STREAM_CHUNK");
+    unsetenv("CZ_CUDA_SPMV_CHUNK");
 }
 
 static void test_gpu_backend(void)

@@ -445,6 +445,16 @@ static void test_status(void)
         num_is(root, "live_jobs.count", 0);
         v = at(root, "live_jobs.jobs");
         TF_CHECK(v && v->type == CZ_JSON_ARRAY && v->n == 0);
+        /* the CPU back end: one device, idle, without a device account */
+        v = at(root, "devices");
+        TF_CHECK(v && v->type == CZ_JSON_ARRAY && v->n == 1);
+        if (v && v->n == 1) {
+            const cz_json_value *d = cz_json_first(v), *k = member(d, "kind");
+            const cz_json_value *busy = member(d, "busy_job"), *name = member(d, "name");
+            TF_CHECK(k && k->type == CZ_JSON_STRING && strcmp(k->str, "cpu") == 0);
+            TF_CHECK(name && name->type == CZ_JSON_STRING && strcmp(name->str, "cpu") == 0);
+            TF_CHECK(busy && busy->type == CZ_JSON_NULL && member(d, "memory") == NULL);
+        }
         num_is(root, "circuits_cached", 1);
         v = at(root, "circuits");
         TF_CHECK(v && v->type == CZ_JSON_ARRAY && v->n == 1);
@@ -546,6 +556,8 @@ static void test_metrics(void)
                  0);
         TF_CHECK(prom_get(kv, n, "cuzk_kind_enabled{kind=\"synthetic\"}") == 1);
         TF_CHECK(prom_get(kv, n, "cuzk_kind_enabled{kind=\"porep\"}") == 0);
+        /* no GPU: no device families */
+        TF_CHECK(r.body && strstr(r.body, "cuzk_gpu_") == NULL);
         TF_CHECK(prom_get(kv, n, "cuzk_workers_busy{stage=\"synth\"}") == 0);
         TF_CHECK(prom_get(kv, n, "cuzk_buffer_live{class=\"params\"}") >= 1);
         TF_CHECK(prom_get(kv, n, "cuzk_rss_bytes") > 0);

@@ -305,6 +305,14 @@ typedef enum {
 
 void cz_r1cs_free(cz_r1cs *r); /* NULL is a no-op; unmaps a loaded file */
 
+/* A function cz_r1cs_free calls with r before freeing anything: how a
+ * layer that keeps copies of r's matrices elsewhere (the CUDA back end's
+ * device copies, keyed by r) learns that they are stale.  One hook per
+ * r1cs: set once, from any thread; true when fn is now r's hook (set by
+ * this call or before), false when another function holds the slot. */
+typedef void (*cz_r1cs_free_hook)(const void *r);
+bool cz_r1cs_set_free_hook(const cz_r1cs *r, cz_r1cs_free_hook fn);
+
 size_t cz_r1cs_num_inputs(const cz_r1cs *r);
 size_t cz_r1cs_num_aux(const cz_r1cs *r);
 /* Rows, including the num_inputs input constraints at the end. */

@@ -50,11 +50,53 @@ int cz_cuda_set_device(int ordinal);
 /* Name of the current device ("" when none), NUL-terminated in len bytes. */
 int cz_cuda_device_name(char *buf, size_t len);
 
-/* Device memory.  cz_cuda_malloc checks the free VRAM first and fails with
- * CZ_ERR_NOMEM (*p = NULL) when bytes do not fit.  cz_cuda_free(NULL) is a
- * no-op. */
-int cz_cuda_malloc(void **p, size_t bytes);
+/* Device memory, under a budget like host memory (src/cuda/devmem.cu).
+ *
+ * Each device has a budget: its free memory when first used, less 512 MiB
+ * for the driver and kernels' local memory, or CZ_CUDA_MEM_BUDGET bytes
+ * (environment) when smaller.  Every device buffer of this layer comes
+ * from cz_cuda_malloc, which charges it, before calling cudaMalloc, to the
+ * calling thread's current reservation on the current device when that
+ * has room, else to the budget directly; a charge the budget cannot take
+ * fails with CZ_ERR_NOMEM (*p = NULL; with CZ_CUDA_DEBUG set the sizes are
+ * reported on stderr).  So cuzk's device buffers never sum to more than
+ * the budget.  cls: the buffer's class (mem.h) for the counters.
+ * cz_cuda_free(NULL) is a no-op; any thread may free any buffer. */
+int cz_cuda_malloc(void **p, size_t bytes, cz_buf_class cls);
 void cz_cuda_free(void *p);
+
+/* Reserves bytes of the current device's budget, waiting until they are
+ * unreserved (timeout_ms < 0: no limit; 0: do not wait), and makes the
+ * reservation the calling thread's current one on that device (the one
+ * before comes back at release): cz_cuda_malloc on this thread then draws
+ * from it.  A prove_start reserves its whole need this way, so proofs on
+ * one device take turns rather than one failing halfway.  CZ_OK, or *out
+ * NULL and CZ_ERR_TOO_BIG (more than the budget), CZ_ERR_TIMEOUT,
+ * CZ_ERR_INVALID_ARG (bytes 0), CZ_ERR_UNSUPPORTED, CZ_ERR_NOMEM. */
+typedef struct cz_cuda_resv cz_cuda_resv;
+int cz_cuda_mem_reserve(cz_cuda_resv **out, size_t bytes, int64_t timeout_ms);
+/* Gives r's unused part back; its live buffers stay, charged to the
+ * budget until freed.  NULL: no-op.  Call on the thread that reserved. */
+void cz_cuda_mem_release(cz_cuda_resv *r);
+
+/* A device's account: total memory, budget, reserved (reservations plus
+ * buffers outside one) and allocated bytes with their peaks, live and
+ * waiting reservations, and per class (mem.h's cz_buf_class_stats) the
+ * live buffers, their high water and the totals. */
+typedef struct {
+    uint64_t total, free; /* the device's memory, free now (all processes) */
+    uint64_t budget;
+    uint64_t reserved, peak_reserved, allocated, peak_allocated;
+    uint64_t reservations, waiters;
+    cz_buf_class_stats cls[CZ_BUF__COUNT];
+} cz_cuda_mem_snapshot;
+/* Device ordinal's account (started now if the device was not used yet).
+ * CZ_ERR_INVALID_ARG for an ordinal not there, CZ_ERR_UNSUPPORTED without
+ * CUDA (*s zeroed either way). */
+int cz_cuda_mem_snapshot_of(int ordinal, cz_cuda_mem_snapshot *s);
+/* Every device's peaks (reserved, allocated, class high water) back to
+ * their current values: for benchmark sweeps. */
+void cz_cuda_mem_reset_peaks(void);
 /* Page-locked host memory (fast, asynchronous copies). */
 int cz_cuda_host_alloc(void **p, size_t bytes);
 void cz_cuda_host_free(void *p);
@@ -131,6 +173,53 @@ int cz_cuda_g2_msm_density(cz_g2 *out, const cz_g2_affine *bases_dev, size_t n_b
                            const cz_fr *scalars_dev, const uint64_t *density_dev, size_t n_scalars,
                            unsigned flags);
 
+/* A constraint system's matrices as the device reads them: exactly the
+ * arrays of include/cuzk/cs.h's cz_csr (u32 row offsets in blocks of 64
+ * rows, kind << 30 | column entries, general coefficients through a
+ * dictionary), field for field, in host memory.  The view is how this
+ * layer, which knows no circuits, takes an R1CS; the groth16 layer fills
+ * it from a cz_r1cs. */
+typedef struct {
+    const uint64_t *row_blk;  /* rows / 64 + 1 */
+    const uint32_t *row_off;  /* rows + 1 */
+    const uint64_t *coef_blk; /* rows / 64 + 1 */
+    const uint32_t *col;      /* nnz */
+    const uint32_t *gidx;     /* ngen */
+    const cz_fr *dict;        /* ndict */
+    uint64_t nnz, ngen, ndict;
+} cz_cuda_csr;
+typedef struct {
+    const void *key; /* identifies the system (its cz_r1cs) */
+    size_t rows;     /* every row, the input constraints included */
+    size_t cols;     /* assignment length: columns are below it */
+    cz_cuda_csr m[3]; /* A, B, C */
+} cz_cuda_r1cs_view;
+
+/* The device copy of r on the current device: uploaded on first use of
+ * r->key there (about 4 (nnz + ngen + 2 rows) + 16 rows / 64 + 32 ndict
+ * bytes per matrix: 5.6 GiB for the 32GiB PoRep partition) and kept until
+ * cz_cuda_r1cs_release(key), or *resident = false when it does not fit
+ * beside `need` more bytes of the device budget (or CZ_CUDA_STREAM_PARAMS
+ * is set, as for parameters): then the products below stream the host
+ * arrays, 2^22 rows at a time (CZ_CUDA_SPMV_CHUNK=N rows, for tests).  The host arrays must not
+ * change while a copy lives (an entry also matches every array's address
+ * and count, so a different system at a reused address is uploaded
+ * afresh). */
+int cz_cuda_r1cs_prepare(const cz_cuda_r1cs_view *r, size_t need, bool *resident);
+/* Frees key's device copies on every device (waits for their work).  A
+ * no-op for keys never prepared; safe to call from any thread (the
+ * groth16 layer makes it the cz_r1cs's free hook, cs.h). */
+void cz_cuda_r1cs_release(const void *key);
+
+/* out[k] = M_k w on the device for the matrices k = A, B, C whose out[k]
+ * is not NULL: w_dev holds r->cols values, out[k] r->rows, all in device
+ * memory; the same values as cz_r1cs_spmv (one thread per row summing its
+ * entries, the multiplication skipped for w values 0 and 1).  Uses the
+ * resident copy (cz_cuda_r1cs_prepare with need 0 first), else streams.
+ * Waits for the result.  CZ_ERR_INVALID_ARG for NULL arguments or all
+ * three out NULL, CZ_ERR_NOMEM, CZ_ERR_UNSUPPORTED. */
+int cz_cuda_r1cs_spmv(const cz_cuda_r1cs_view *r, const cz_fr *w_dev, cz_fr *const out[3]);
+
 /* Groth16 prove_start's device part: H from the first rows evaluations of
  * a, b, c (host memory; bellperson's H), or with h_on_host the n_h H
  * scalars already in a (the snarkjs flavor's odd-coset H, computed by the
@@ -157,7 +246,9 @@ typedef struct {
     size_t n_h, n_l, n_a, n_b_g1, n_b_g2;
 } cz_cuda_params_view;
 typedef struct {
-    double h;            /* uploads of a, b, c, w, bitmaps and H, overlapped */
+    double upload;       /* start_r1cs: w's upload */
+    double spmv;         /* start_r1cs: a, b, c on the device */
+    double h;            /* H (start: with the uploads of a, b, c, w, overlapped) */
     double msm_h;        /* the H MSM (m - 1 random scalars) */
     double msm_l;        /* the L MSM (aux) */
     double msm_a;        /* the A MSMs (inputs, then aux by density) */
@@ -173,6 +264,17 @@ int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *
                           const cz_ntt_domain *d, const cz_fr *a, const cz_fr *b, const cz_fr *c,
                           size_t rows, int h_on_host, const cz_fr *w, size_t n_in, size_t n_aux,
                           const uint64_t *dens[3]);
+/* The same for the bellperson flavour with a, b, c computed on the device:
+ * w (host, n_in + n_aux values) is uploaded once and serves the products
+ * a, b, c = r's matrices times w (cz_cuda_r1cs_spmv, r's resident copy
+ * made on first use and kept until cz_cuda_r1cs_release, or streamed when
+ * it does not fit beside the parameters and the proof), H and the MSMs,
+ * so the host computes and uploads no a, b, c.  r->rows is H's n and must
+ * fit d; r->cols must be n_in + n_aux.  The parameters count r's resident
+ * copy as part of the proof's room when deciding to stay resident. */
+int cz_cuda_groth16_start_r1cs(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
+                               const cz_ntt_domain *d, const cz_cuda_r1cs_view *r,
+                               const cz_fr *w, size_t n_in, size_t n_aux, const uint64_t *dens[3]);
 /* Frees the device copies of the parameter set key on every device (waits
  * for proofs using them).  cz_groth16_params_free calls it; a no-op for
  * keys never used on a device and in builds without CUDA. */

@@ -92,6 +92,18 @@ const char *cz_priority_name(cz_priority p);
 
 /* ------------------------------------------------------------ back end --- */
 
+/* What a back end says about one of its devices (cz_engine_status): the
+ * CUDA device's ordinal and name and its memory account (src/cuda's
+ * budget: mem.total is the device budget, the classes its buffers), or
+ * for the CPU "cpu" with gpu false and no memory figures. */
+typedef struct {
+    bool gpu;
+    int ordinal; /* -1 for the CPU */
+    char name[64];
+    uint64_t vram_total, vram_free; /* the device's, all processes */
+    cz_mem_snapshot mem;
+} cz_engine_device_info;
+
 /* A proving back end: prove_start / prove_finish with the semantics of
  * groth16.h, for device `dev` (< devices).  The engine holds the device's
  * lock around prove_start only.  ctx is the back end's own. */
@@ -106,6 +118,8 @@ typedef struct {
     /* the groth16.h back end its prove_start passes on (sizes the
      * partition's reservation: cz_groth16_prove_sizes_of) */
     cz_backend kind;
+    /* fills *out for device dev (NULL: the engine reports the name only) */
+    void (*device_info)(void *ctx, unsigned dev, cz_engine_device_info *out);
 } cz_backend_ops;
 
 /* The CPU back end: one device; ctx unused. */
@@ -475,6 +489,14 @@ typedef struct {
     uint64_t rss, untracked;           /* RSS, and RSS minus tracked allocations */
     uint64_t peak_rss, peak_untracked; /* over every reading (>= rss, untracked) */
     cz_mem_snapshot mem;
+    /* the back end's devices, and the job whose partition holds each now
+     * (busy_job "" when idle) */
+    unsigned n_devices;
+    struct {
+        cz_engine_device_info info;
+        char busy_job[CZ_JOB_ID_MAX];
+        cz_job_kind busy_kind;
+    } devices[CZ_ENGINE_MAX_DEVICES];
 } cz_engine_status;
 
 void cz_engine_status_get(cz_engine *e, cz_engine_status *s);

@@ -264,8 +264,11 @@ typedef struct {
 typedef struct cz_groth16_pending cz_groth16_pending;
 
 /* First half of a proof: a, b, c = A w, B w, C w (C w = A w * B w for the
- * SNARKJS flavor), H, then the G1 MSMs for h, l, a and b_g1 (the device
- * part, once a GPU back end exists).  w is the full assignment [inputs |
+ * SNARKJS flavor), H, then the G1 MSMs for h, l, a and b_g1.  On
+ * CZ_BACKEND_GPU every MSM, B_g2's too, runs on the device, and for the
+ * BELLPERSON flavor a, b, c and H as well, from r1cs's matrices kept on
+ * the device (uploaded on first use, freed with r1cs: this sets r1cs's
+ * free hook, cs.h; CZ_ERR_BUSY when another holds it).  w is the full assignment [inputs |
  * aux] (w[0] = 1), w_len = cz_r1cs_num_inputs + num_aux; it and a/b/c are
  * no longer needed when this returns: the pending handle keeps only the
  * G1 partial sums, the B_g2 scalars (the assignment entries the B density
@@ -304,8 +307,9 @@ void cz_groth16_pending_free(cz_groth16_pending *pending);
  *   finish_scratch MSM scratch of prove_finish         prove_finish
  * The NTT domain's twiddles (cz_ntt_domain_bytes, at most 35 MiB) and the
  * small handle itself come from malloc.  nthreads: cz_msm_nthreads of the
- * pool used.  With backend CZ_BACKEND_GPU every MSM runs on the device:
- * only abc is allocated on the host (the others are 0). */
+ * pool used.  With backend CZ_BACKEND_GPU every MSM runs on the device
+ * (the others are 0) and for the bellperson flavor a, b, c too: nothing is
+ * allocated on the host (abc 0; snarkjs: abc only). */
 typedef struct {
     size_t abc, start_scratch, b2_scalars, finish_scratch;
 } cz_groth16_prove_sizes;

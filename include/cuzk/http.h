@@ -14,14 +14,21 @@
  *                 CZ_HTTP_MAX_CIRCUITS: id, kind, bytes, refs, registered,
  *                 loading, idle_ms), memory (budget, reservations, tracked
  *                 bytes, RSS and untracked RSS with peaks, per buffer class
- *                 counters), the live buffers (at most CZ_HTTP_MAX_BUFFERS)
+ *                 counters), devices (the back end's: kind "gpu" or "cpu",
+ *                 ordinal, name, busy_job / busy_kind of the partition in
+ *                 prove_start or null, and for a GPU memory: total, free,
+ *                 budget, reserved, allocated with peaks, reservations,
+ *                 waiters and per-class counters of the device account,
+ *                 cuda.h), the live buffers (at most CZ_HTTP_MAX_BUFFERS)
  *                 and the most recent timeline events (at most
  *                 CZ_HTTP_MAX_EVENTS).
  *   GET /metrics  text/plain; version=0.0.4: Prometheus exposition of the
  *                 same counters and gauges, the per-kind ones in families
  *                 of their own with a kind label (cuzk_kind_*: the totals'
  *                 families keep their series, so sums never count twice),
- *                 and a histogram of stage durations
+ *                 the GPUs' accounts (cuzk_gpu_memory_*, cuzk_gpu_busy,
+ *                 cuzk_gpu_buffer_*{device="N",class=...}; absent on the
+ *                 CPU back end), and a histogram of stage durations
  *                 (cuzk_stage_duration_seconds{stage=...}).
  *   anything else 404 with a JSON error naming the path and the endpoints.
  *

@@ -4,6 +4,7 @@
 #ifndef CZ_CS_INTERNAL_H
 #define CZ_CS_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -46,6 +47,7 @@ struct cz_r1cs {
     cz_r1cs_storage storage;
     void *map; /* CZ_R1CS_MAPPED */
     size_t map_len;
+    _Atomic(cz_r1cs_free_hook) on_free; /* cz_r1cs_set_free_hook */
 };
 
 /* The hash of a dictionary coefficient (cs.c records, pce.c checks that

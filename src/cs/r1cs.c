@@ -1,5 +1,6 @@
 /* A finished R1CS: accessors, densities, the sparse products A w, B w, C w
  * and the satisfaction check. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,9 @@ void cz_r1cs_free(cz_r1cs *r)
 {
     if (r == NULL)
         return;
+    cz_r1cs_free_hook hook = atomic_load(&r->on_free);
+    if (hook != NULL)
+        hook(r);
     if (r->storage == CZ_R1CS_OWNED) {
         for (int k = 0; k < 3; k++) {
             cz_cs_mem_free((void *)r->m[k].row_blk);
@@ -32,6 +36,13 @@ void cz_r1cs_free(cz_r1cs *r)
     cz_cs_mem_free(r->ns_name);
     cz_cs_mem_free(r->names);
     free(r);
+}
+
+bool cz_r1cs_set_free_hook(const cz_r1cs *r, cz_r1cs_free_hook fn)
+{
+    cz_r1cs_free_hook none = NULL;
+    cz_r1cs *w = (cz_r1cs *)r; /* the hook is bookkeeping, not the matrices */
+    return atomic_compare_exchange_strong(&w->on_free, &none, fn) || none == fn;
 }
 
 size_t cz_r1cs_num_inputs(const cz_r1cs *r) { return r->n_in; }

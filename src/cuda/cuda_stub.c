@@ -1,6 +1,8 @@
 /* include/cuzk/cuda.h and src/cuda/cuda_selftest.h in builds without CUDA
  * (CMakeLists.txt compiles this file only when nvcc is absent or CZ_CUDA is
  * off): no device, every call CZ_ERR_UNSUPPORTED. */
+#include <string.h>
+
 #include "cuda/cuda_selftest.h"
 #include "cuzk/cuda.h"
 #include "cuzk/err.h"
@@ -19,7 +21,7 @@ int cz_cuda_device_name(char *buf, size_t len)
     return CZ_ERR_UNSUPPORTED;
 }
 
-int cz_cuda_malloc(void **p, size_t bytes)
+int cz_cuda_malloc(void **p, size_t bytes, cz_buf_class cls)
 {
     if (!p)
         return CZ_ERR_INVALID_ARG;
@@ -28,6 +30,26 @@ int cz_cuda_malloc(void **p, size_t bytes)
 }
 
 void cz_cuda_free(void *p) {}
+
+int cz_cuda_mem_reserve(cz_cuda_resv **out, size_t bytes, int64_t timeout_ms)
+{
+    if (!out)
+        return CZ_ERR_INVALID_ARG;
+    *out = NULL;
+    return CZ_ERR_UNSUPPORTED;
+}
+
+void cz_cuda_mem_release(cz_cuda_resv *r) {}
+
+int cz_cuda_mem_snapshot_of(int ordinal, cz_cuda_mem_snapshot *s)
+{
+    if (!s)
+        return CZ_ERR_INVALID_ARG;
+    memset(s, 0, sizeof *s);
+    return CZ_ERR_UNSUPPORTED;
+}
+
+void cz_cuda_mem_reset_peaks(void) {}
 
 int cz_cuda_host_alloc(void **p, size_t bytes)
 {
@@ -181,3 +203,24 @@ int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *
 }
 
 void cz_cuda_params_release(const void *key) {}
+
+int cz_cuda_r1cs_prepare(const cz_cuda_r1cs_view *r, size_t need, bool *resident)
+{
+    if (resident)
+        *resident = false;
+    return CZ_ERR_UNSUPPORTED;
+}
+
+void cz_cuda_r1cs_release(const void *key) {}
+
+int cz_cuda_r1cs_spmv(const cz_cuda_r1cs_view *r, const cz_fr *w_dev, cz_fr *const out[3])
+{
+    return CZ_ERR_UNSUPPORTED;
+}
+
+int cz_cuda_groth16_start_r1cs(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
+                               const cz_ntt_domain *d, const cz_cuda_r1cs_view *r,
+                               const cz_fr *w, size_t n_in, size_t n_aux, const uint64_t *dens[3])
+{
+    return CZ_ERR_UNSUPPORTED;
+}

@@ -123,12 +123,12 @@ static int run(launcher go, const void *const in[3], const size_t in_size[3], vo
     int rc = CZ_OK;
     for (int k = 0; k < 3 && !rc; k++)
         if (in[k]) {
-            rc = cuda_err(cudaMalloc(&din[k], n * in_size[k]));
+            rc = cz_cuda_malloc(&din[k], n * in_size[k], CZ_BUF_OTHER);
             if (!rc)
                 rc = cuda_err(cudaMemcpy(din[k], in[k], n * in_size[k], cudaMemcpyHostToDevice));
         }
     if (!rc)
-        rc = cuda_err(cudaMalloc(&dout, n * out_size));
+        rc = cz_cuda_malloc(&dout, n * out_size, CZ_BUF_OTHER);
     if (!rc)
         rc = go(din, dout, n);
     if (!rc)
@@ -136,8 +136,8 @@ static int run(launcher go, const void *const in[3], const size_t in_size[3], vo
     if (!rc)
         rc = cuda_err(cudaMemcpy(out, dout, n * out_size, cudaMemcpyDeviceToHost));
     for (int k = 0; k < 3; k++)
-        cudaFree(din[k]);
-    cudaFree(dout);
+        cz_cuda_free(din[k]);
+    cz_cuda_free(dout);
     return rc;
 }
 

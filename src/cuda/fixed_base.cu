@@ -334,11 +334,11 @@ static int buffers_get(cz_cuda_fixed *t, size_t n)
         if (!rc)
             rc = host_get(t, &s->hout, &s->pin_out, C * ab);
         if (!rc)
-            rc = cz_cuda_malloc(&s->dk, C * sizeof(cz_fr));
+            rc = cz_cuda_malloc(&s->dk, C * sizeof(cz_fr), CZ_BUF_STAGING);
         if (!rc)
-            rc = cz_cuda_malloc(&s->dproj, C * ab * 3 / 2);
+            rc = cz_cuda_malloc(&s->dproj, C * ab * 3 / 2, CZ_BUF_SCRATCH);
         if (!rc)
-            rc = cz_cuda_malloc(&s->daff, C * ab);
+            rc = cz_cuda_malloc(&s->daff, C * ab, CZ_BUF_STAGING);
         if (!rc)
             rc = cuda_err(cudaStreamCreateWithFlags(&s->st, cudaStreamNonBlocking));
         if (!rc)
@@ -527,7 +527,7 @@ static int fixed_new(cz_cuda_fixed **out, const typename host_ops<F>::aff *base,
         }
         tab_ctx<F> x = {tab, pj, row, (row + TAB_SEG - 1) / TAB_SEG};
         cz_pool_parallel_for(pool, t->nwin * x.segs, 1, tab_range<F>, &x);
-        rc = cz_cuda_malloc(&t->tab, bytes);
+        rc = cz_cuda_malloc(&t->tab, bytes, CZ_BUF_SCRATCH);
     }
     if (!rc)
         rc = cuda_err(cudaMemcpy(t->tab, tab, bytes, cudaMemcpyHostToDevice));

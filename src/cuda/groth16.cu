@@ -12,8 +12,13 @@
  * chunks travel by DMA at the link's speed instead of through the staging
  * slots, and unlocked by cz_cuda_params_release.  Per proof the
  * device holds a, b, c (3 m scalars), the assignment (n scalars) and the
- * density bitmaps; the MSMs allocate their own scratch.  Every allocation
- * checks the free VRAM first (CZ_ERR_NOMEM). */
+ * density bitmaps, and the MSMs their scratch: all drawn from one device
+ * reservation of the proof's whole need (devmem.cu), made after the
+ * resident copies and before the first allocation.
+ *
+ * With a constraint system (cz_cuda_groth16_start_r1cs) the witness is
+ * the only large upload: a, b, c are its products on the device
+ * (spmv.cu), then H and the MSMs run as from host vectors. */
 #include <cuda_runtime.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -21,7 +26,9 @@
 #include <time.h>
 
 #include "cuda/cuda_err.cuh"
+#include "cuda/devmem.cuh"
 #include "cuda/h_internal.cuh"
+#include "cuda/spmv.cuh"
 #include "cuda/stream_msm.cuh"
 #include "cuda/upload.cuh"
 #include "cuzk/cuda.h"
@@ -63,7 +70,7 @@ static void dev_params_free(dev_params *d)
 
 static int upload(void **dst, const void *src, size_t bytes)
 {
-    int rc = cz_cuda_malloc(dst, bytes);
+    int rc = cz_cuda_malloc(dst, bytes, CZ_BUF_PARAMS);
     if (!rc)
         rc = cz_cuda_upload(*dst, src, bytes, 0);
     return rc ? rc : cuda_err(cudaStreamSynchronize(0));
@@ -78,16 +85,14 @@ static bool env_flag(const char *name)
 }
 
 /* Points per streamed upload: 3 GiB per buffer (two alternate), at most an
- * eighth of the free device memory each, at least 64. */
+ * eighth of the device memory left to cuzk each, at least 64. */
 static size_t stream_chunk(size_t psize)
 {
     const char *e = getenv("CZ_CUDA_STREAM_CHUNK");
     size_t c = e && *e ? (size_t)strtoull(e, NULL, 0) : ((size_t)3 << 30) / psize;
-    size_t free_b = 0, total_b = 0;
-    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess)
-        cudaGetLastError();
-    else if (c > free_b / 8 / psize)
-        c = free_b / 8 / psize;
+    size_t room = 0;
+    if (cz_cuda_mem_room(&room) == CZ_OK && c > room / 8 / psize)
+        c = room / 8 / psize;
     return c < 64 ? 64 : c;
 }
 
@@ -143,7 +148,8 @@ static void unpin_host(const void *key)
 
 /* p's device copy on the current device, made on first use, or a streamed
  * entry when the five arrays and `need` bytes (one proof's device memory)
- * do not fit in the free device memory; called under params_lock. */
+ * do not fit in what the device budget has left; called under
+ * params_lock. */
 static int get_params(const cz_cuda_params_view *p, size_t need, dev_params **out)
 {
     int dev = 0;
@@ -164,9 +170,9 @@ static int get_params(const cz_cuda_params_view *p, size_t need, dev_params **ou
     d->dev = dev;
     size_t bytes = (p->n_h + p->n_l + p->n_a + p->n_b_g1) * sizeof(cz_g1_affine) +
                    p->n_b_g2 * sizeof(cz_g2_affine);
-    size_t free_b = 0, total_b = 0;
-    int rc = cuda_err(cudaMemGetInfo(&free_b, &total_b));
-    d->streamed = !rc && (env_flag("CZ_CUDA_STREAM_PARAMS") || bytes + need > free_b);
+    size_t room = 0;
+    int rc = cz_cuda_mem_room(&room);
+    d->streamed = !rc && (env_flag("CZ_CUDA_STREAM_PARAMS") || bytes + need > room);
     if (d->streamed)
         pin_host(p);
     if (!rc && !d->streamed)
@@ -252,14 +258,19 @@ void cz_cuda_params_release(const void *p)
     pthread_mutex_unlock(&params_lock);
 }
 
-int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
-                          const cz_ntt_domain *d, const cz_fr *a, const cz_fr *b, const cz_fr *c,
-                          size_t rows, int h_on_host, const cz_fr *w, size_t n_in, size_t n_aux,
-                          const uint64_t *dens[3])
+} /* extern "C" */
+
+/* Both entry points: r NULL takes a, b, c (or H with h_on_host) from the
+ * host; otherwise w goes up first and a, b, c are r's products on the
+ * device. */
+static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const cz_ntt_domain *d,
+                 const cz_cuda_r1cs_view *r, const cz_fr *a, const cz_fr *b, const cz_fr *c,
+                 size_t rows, int h_on_host, const cz_fr *w, size_t n_in, size_t n_aux,
+                 const uint64_t *dens[3])
 {
     size_t m = d ? cz_ntt_domain_size(d) : 0, n = n_in + n_aux;
-    if (!out || !p || !p->key || !d || !a || (!h_on_host && (!b || !c)) || !w || !dens ||
-        rows > m || p->n_h > m || p->n_l != n_aux || p->n_a < n_in)
+    if (!out || !p || !p->key || !d || !w || !dens || rows > m || p->n_h > m ||
+        p->n_l != n_aux || p->n_a < n_in)
         return CZ_ERR_INVALID_ARG;
     if (!cz_cuda_available())
         return CZ_ERR_UNSUPPORTED;
@@ -281,37 +292,68 @@ int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *
      * holds a use count, so proofs on several devices run side by side */
     /* one proof's device memory: a, b, c, w, the bitmaps and MSM scratch
      * (about 4 W n bytes of bucket lists plus the buckets, under 64 n +
-     * 1 GiB for the largest MSM) */
+     * 1 GiB for the largest MSM); with r, the parameters also leave room
+     * for r's resident copy */
     size_t n_max = p->n_h > n ? p->n_h : n;
     size_t need = (3 * m + n) * sizeof(cz_fr) + (words_aux * 2 + words_in) * 8 + 64 * n_max +
                   ((size_t)1 << 30);
     pthread_mutex_lock(&params_lock);
     dev_params *dp = NULL;
-    int rc = get_params(p, need, &dp);
+    int rc = get_params(p, need + (r ? cz_cuda_r1cs_bytes(r) : 0), &dp);
     if (!rc)
         dp->users++;
     pthread_mutex_unlock(&params_lock);
+    cz_cuda_r1cs_use ru = {NULL};
+    if (!rc && r)
+        rc = cz_cuda_r1cs_acquire(r, need, &ru);
+    /* the proof's own buffers come from one reservation, made whole first */
+    cz_cuda_resv *resv = NULL;
+    if (!rc)
+        rc = cz_cuda_mem_reserve(&resv, need, -1);
     cz_fr *abc = NULL, *wd = NULL;
     uint64_t *dd = NULL;
     cudaStream_t st[2] = {NULL, NULL}; /* compute, copy */
     if (!rc)
-        rc = cz_cuda_malloc((void **)&abc, 3 * m * sizeof(cz_fr));
+        rc = cz_cuda_malloc((void **)&abc, 3 * m * sizeof(cz_fr), CZ_BUF_ABC);
     if (!rc)
-        rc = cz_cuda_malloc((void **)&wd, (n ? n : 1) * sizeof(cz_fr));
+        rc = cz_cuda_malloc((void **)&wd, (n ? n : 1) * sizeof(cz_fr), CZ_BUF_WITNESS);
     if (!rc)
-        rc = cz_cuda_malloc((void **)&dd, (words_aux * 2 + words_in + 1) * sizeof(uint64_t));
+        rc = cz_cuda_malloc((void **)&dd, (words_aux * 2 + words_in + 1) * sizeof(uint64_t),
+                            CZ_BUF_DENSITY);
     for (int i = 0; i < 2 && !rc; i++)
         rc = cuda_err(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
     uint64_t *d_a = dd, *d_bi = dd + words_aux, *d_ba = dd + words_aux + words_in;
+    cz_cuda_groth16_times *tm = &out->ms;
+    memset(tm, 0, sizeof *tm);
     double t0 = now_ms();
-    /* H on the compute stream while a, b, c, then the assignment and the
-     * bitmaps travel on the copy stream */
-    if (!rc && h_on_host)
-        rc = cz_cuda_upload(abc, a, p->n_h * sizeof(cz_fr), st[1]);
-    else if (!rc)
-        rc = cz_cuda_h_from_host(d, abc, a, b, c, rows, st[0], st[1]);
-    if (!rc)
-        rc = cz_cuda_upload(wd, w, n * sizeof(cz_fr), st[1]);
+    if (r) {
+        /* w up first: the products read it, then the MSMs */
+        if (!rc)
+            rc = cz_cuda_upload(wd, w, n * sizeof(cz_fr), st[0]);
+        if (!rc)
+            rc = cuda_err(cudaStreamSynchronize(st[0]));
+        double tu = now_ms();
+        tm->upload = tu - t0;
+        fr_t *const o[3] = {(fr_t *)abc, (fr_t *)abc + m, (fr_t *)abc + 2 * m};
+        if (!rc)
+            rc = cz_cuda_r1cs_spmv_on(r, &ru, (const fr_t *)wd, o, st[0]);
+        if (!rc)
+            rc = cuda_err(cudaStreamSynchronize(st[0]));
+        double ts = now_ms();
+        tm->spmv = ts - tu;
+        t0 = ts;
+        if (!rc)
+            rc = cz_cuda_h_on_device(d, abc, rows, st[0]);
+    } else {
+        /* H (or with h_on_host its scalars) first, then the assignment on
+         * the copy stream; H's transforms on the compute stream meanwhile */
+        if (!rc && h_on_host)
+            rc = cz_cuda_upload(abc, a, p->n_h * sizeof(cz_fr), st[1]);
+        else if (!rc)
+            rc = cz_cuda_h_from_host(d, abc, a, b, c, rows, st[0], st[1]);
+        if (!rc)
+            rc = cz_cuda_upload(wd, w, n * sizeof(cz_fr), st[1]);
+    }
     if (!rc)
         rc = cz_cuda_upload(d_a, dens[0], words_aux * sizeof(uint64_t), st[1]);
     if (!rc)
@@ -326,8 +368,7 @@ int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *
             cudaStreamDestroy(st[i]);
         }
     }
-    cz_cuda_groth16_times *tm = &out->ms;
-    memset(tm, 0, sizeof *tm);
+    cz_cuda_r1cs_put(&ru);
     double t1 = now_ms();
     tm->h = t1 - t0;
     /* the MSMs of prove.c's CPU path, term for term */
@@ -369,6 +410,7 @@ int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *
     cz_cuda_free(abc);
     cz_cuda_free(wd);
     cz_cuda_free(dd);
+    cz_cuda_mem_release(resv);
     if (dp) {
         pthread_mutex_lock(&params_lock);
         if (--dp->users == 0)
@@ -376,6 +418,27 @@ int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *
         pthread_mutex_unlock(&params_lock);
     }
     return rc;
+}
+
+extern "C" {
+
+int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
+                          const cz_ntt_domain *d, const cz_fr *a, const cz_fr *b, const cz_fr *c,
+                          size_t rows, int h_on_host, const cz_fr *w, size_t n_in, size_t n_aux,
+                          const uint64_t *dens[3])
+{
+    if (!a || (!h_on_host && (!b || !c)))
+        return CZ_ERR_INVALID_ARG;
+    return start(out, p, d, NULL, a, b, c, rows, h_on_host, w, n_in, n_aux, dens);
+}
+
+int cz_cuda_groth16_start_r1cs(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
+                               const cz_ntt_domain *d, const cz_cuda_r1cs_view *r,
+                               const cz_fr *w, size_t n_in, size_t n_aux, const uint64_t *dens[3])
+{
+    if (!r || !r->key || r->cols != n_in + n_aux || (d && r->rows > cz_ntt_domain_size(d)))
+        return CZ_ERR_INVALID_ARG;
+    return start(out, p, d, r, NULL, NULL, NULL, r->rows, 0, w, n_in, n_aux, dens);
 }
 
 } /* extern "C" */

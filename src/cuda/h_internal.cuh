@@ -1,5 +1,6 @@
 /* Internal to src/cuda: the Groth16 H pipeline from host vectors, shared
- * by cz_cuda_groth16_h (ntt.cu) and cz_cuda_groth16_start (groth16.cu). */
+ * by cz_cuda_groth16_h (ntt.cu) and cz_cuda_groth16_start (groth16.cu),
+ * and from device vectors (cz_cuda_groth16_start_r1cs). */
 #ifndef CZ_CUDA_H_INTERNAL_CUH
 #define CZ_CUDA_H_INTERNAL_CUH
 
@@ -17,5 +18,9 @@
 extern "C" int cz_cuda_h_from_host(const cz_ntt_domain *d, cz_fr *dev, const cz_fr *a,
                                    const cz_fr *b, const cz_fr *c, size_t n, cudaStream_t st,
                                    cudaStream_t cp);
+
+/* The same from a, b, c already in dev (their first n elements; the rest
+ * is zeroed here), queued on st. */
+extern "C" int cz_cuda_h_on_device(const cz_ntt_domain *d, cz_fr *dev, size_t n, cudaStream_t st);
 
 #endif /* CZ_CUDA_H_INTERNAL_CUH */

@@ -293,7 +293,8 @@ struct arena {
 static int arena_alloc(arena *a, void **out, size_t bytes)
 {
     *out = NULL;
-    int rc = a->n == ARENA_MAX ? CZ_ERR_NOMEM : cz_cuda_malloc(out, bytes ? bytes : 16);
+    int rc = a->n == ARENA_MAX ? CZ_ERR_NOMEM
+                               : cz_cuda_malloc(out, bytes ? bytes : 16, CZ_BUF_SCRATCH);
     if (!rc)
         a->p[a->n++] = *out;
     else if (getenv("CZ_CUDA_DEBUG"))
@@ -619,7 +620,8 @@ static int density_scalars(fr_t **compact, const uint64_t *dens, size_t n, const
     if (!rc && total != n_bases)
         rc = CZ_ERR_INVALID_ARG;
     if (!rc)
-        rc = cz_cuda_malloc((void **)compact, (n_bases ? n_bases : 1) * sizeof(fr_t));
+        rc = cz_cuda_malloc((void **)compact, (n_bases ? n_bases : 1) * sizeof(fr_t),
+                            CZ_BUF_SCRATCH);
     if (!rc && n) {
         density_compact<<<blocks_for(n), MSM_THREADS>>>(dens, n, woff, (const fr_t *)k, *compact);
         rc = cuda_err(cudaGetLastError());

@@ -196,17 +196,8 @@ struct dev_domain {
 static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
 static dev_domain *tables[MAX_DEVICES][CZ_NTT_MAX_LOG + 1];
 
-static int dev_alloc(void **p, size_t bytes)
-{
-    size_t free_b = 0, total_b = 0;
-    *p = NULL;
-    int rc = cuda_err(cudaMemGetInfo(&free_b, &total_b));
-    if (rc)
-        return rc;
-    if (bytes > free_b)
-        return CZ_ERR_NOMEM;
-    return cuda_err(cudaMalloc(p, bytes ? bytes : 1));
-}
+/* Twiddle and coset tables, H's own buffers: the scratch class. */
+static int dev_alloc(void **p, size_t bytes) { return cz_cuda_malloc(p, bytes, CZ_BUF_SCRATCH); }
 
 static fr_t to_dev(const cz_fr &x)
 {
@@ -220,11 +211,11 @@ static void dev_domain_free(dev_domain *dd)
     if (!dd)
         return;
     for (int i = 0; i < 2; i++) {
-        cudaFree(dd->w[i]);
-        cudaFree(dd->clo[i]);
+        cz_cuda_free(dd->w[i]);
+        cz_cuda_free(dd->clo[i]);
     }
     for (int i = 0; i < CT_COUNT; i++)
-        cudaFree(dd->chi[i]);
+        cz_cuda_free(dd->chi[i]);
     free(dd);
 }
 
@@ -288,8 +279,8 @@ static int dev_domain_build(dev_domain *dd, const cz_ntt_domain *d)
         }
         if (!rc)
             rc = cuda_err(cudaDeviceSynchronize());
-        cudaFree(lo_d);
-        cudaFree(hi_d);
+        cz_cuda_free(lo_d);
+        cz_cuda_free(hi_d);
         lo_d = hi_d = NULL;
     }
     /* coset tables */
@@ -481,22 +472,6 @@ int cz_cuda_device_name(char *buf, size_t len)
     return rc;
 }
 
-int cz_cuda_malloc(void **p, size_t bytes)
-{
-    if (!p)
-        return CZ_ERR_INVALID_ARG;
-    *p = NULL;
-    if (!has_device())
-        return CZ_ERR_UNSUPPORTED;
-    return dev_alloc(p, bytes);
-}
-
-void cz_cuda_free(void *p)
-{
-    if (p)
-        cudaFree(p);
-}
-
 int cz_cuda_host_alloc(void **p, size_t bytes)
 {
     if (!p)
@@ -683,6 +658,17 @@ int cz_cuda_h_from_host(const cz_ntt_domain *d, cz_fr *dev, const cz_fr *a, cons
     return rc;
 }
 
+int cz_cuda_h_on_device(const cz_ntt_domain *d, cz_fr *dev, size_t n, cudaStream_t st)
+{
+    size_t m = d->n;
+    dev_domain *dd;
+    int rc = get_tables(d, &dd);
+    fr_t *v[3] = {(fr_t *)dev, (fr_t *)dev + m, (fr_t *)dev + 2 * m};
+    for (int i = 0; i < 3 && !rc; i++)
+        rc = h_eval_coset(dd, v[i], n, st, NULL);
+    return rc ? rc : h_combine(dd, v[0], v[1], v[2], st);
+}
+
 /* Host H: cz_cuda_h_from_host on a compute and a copy stream, the result
  * coming back on the compute stream. */
 int cz_cuda_groth16_h(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size_t n)
@@ -709,7 +695,7 @@ int cz_cuda_groth16_h(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size
             cudaStreamDestroy(st[i]);
         }
     }
-    cudaFree(buf);
+    cz_cuda_free(buf);
     return rc;
 }
 

@@ -123,7 +123,7 @@ int msm_streamed(typename ops<P>::jac *out, const P *host, size_t n_bases, const
     if (!rc)
         rc = cuda_err(cudaGetDevice(&p.dev));
     for (int i = 0; i < 2 && !rc && count; i++)
-        rc = cz_cuda_malloc((void **)&p.buf[i], most * sizeof(P));
+        rc = cz_cuda_malloc((void **)&p.buf[i], most * sizeof(P), CZ_BUF_STAGING);
     pthread_t th;
     bool started = false;
     if (!rc && count) {

@@ -2,6 +2,7 @@
  * stage-duration histograms kept across scrapes (contract in cuzk/http.h). */
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +210,78 @@ static void kinds(cz_strbuf *b, const cz_engine_status *s)
     }
 }
 
+/* A sample of a per-device family: name{device="N"[,class="..."]}. */
+static void dev_sample(cz_strbuf *b, const char *name, int ordinal, const char *cls, uint64_t v)
+{
+    cz_strbuf_printf(b, "%s{device=\"%d\"", name, ordinal);
+    if (cls) {
+        cz_strbuf_puts(b, ",class=\"");
+        label_value(b, cls);
+        cz_strbuf_puts(b, "\"");
+    }
+    cz_strbuf_printf(b, "} %llu\n", (unsigned long long)v);
+}
+
+/* The GPUs' memory accounts (cz_engine_device_info), one family each;
+ * nothing for the CPU back end. */
+static void devices(cz_strbuf *b, const cz_engine_status *s)
+{
+    static const struct {
+        const char *name, *help;
+        size_t off;
+    } f[] = {
+        {"cuzk_gpu_memory_total_bytes", "Device memory.",
+         offsetof(cz_engine_device_info, vram_total)},
+        {"cuzk_gpu_memory_free_bytes", "Device memory free now (all processes).",
+         offsetof(cz_engine_device_info, vram_free)},
+        {"cuzk_gpu_memory_budget_bytes", "Device memory budget.",
+         offsetof(cz_engine_device_info, mem.total)},
+        {"cuzk_gpu_memory_reserved_bytes", "Bytes reserved from the device budget.",
+         offsetof(cz_engine_device_info, mem.reserved)},
+        {"cuzk_gpu_memory_peak_reserved_bytes", "Highest reserved device bytes.",
+         offsetof(cz_engine_device_info, mem.peak_reserved)},
+        {"cuzk_gpu_memory_allocated_bytes", "Bytes of live device buffers.",
+         offsetof(cz_engine_device_info, mem.allocated)},
+        {"cuzk_gpu_memory_peak_allocated_bytes", "Highest live device bytes.",
+         offsetof(cz_engine_device_info, mem.peak_allocated)},
+        {"cuzk_gpu_memory_waiters", "Device reservations waiting.",
+         offsetof(cz_engine_device_info, mem.waiters)},
+    };
+    bool any = false;
+    for (unsigned d = 0; d < s->n_devices; d++)
+        any |= s->devices[d].info.gpu;
+    if (!any)
+        return;
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        family(b, f[i].name, "gauge", f[i].help);
+        for (unsigned d = 0; d < s->n_devices; d++) {
+            const cz_engine_device_info *di = &s->devices[d].info;
+            uint64_t v;
+            memcpy(&v, (const char *)di + f[i].off, sizeof v);
+            if (di->gpu)
+                dev_sample(b, f[i].name, di->ordinal, NULL, v);
+        }
+    }
+    family(b, "cuzk_gpu_busy", "gauge", "1 while a partition's prove_start holds the device.");
+    for (unsigned d = 0; d < s->n_devices; d++)
+        if (s->devices[d].info.gpu)
+            dev_sample(b, "cuzk_gpu_busy", s->devices[d].info.ordinal, NULL,
+                       s->devices[d].busy_job[0] != 0);
+    family(b, "cuzk_gpu_buffer_bytes", "gauge", "Bytes of live device buffers, by class.");
+    for (unsigned d = 0; d < s->n_devices; d++)
+        for (int k = 0; k < CZ_BUF__COUNT && s->devices[d].info.gpu; k++)
+            dev_sample(b, "cuzk_gpu_buffer_bytes", s->devices[d].info.ordinal,
+                       cz_buf_class_name((cz_buf_class)k),
+                       s->devices[d].info.mem.cls[k].live_bytes);
+    family(b, "cuzk_gpu_buffer_high_water_bytes", "gauge",
+           "Highest live device bytes, by class.");
+    for (unsigned d = 0; d < s->n_devices; d++)
+        for (int k = 0; k < CZ_BUF__COUNT && s->devices[d].info.gpu; k++)
+            dev_sample(b, "cuzk_gpu_buffer_high_water_bytes", s->devices[d].info.ordinal,
+                       cz_buf_class_name((cz_buf_class)k),
+                       s->devices[d].info.mem.cls[k].high_water_bytes);
+}
+
 static void one(cz_strbuf *b, const char *name, const char *type, const char *help, uint64_t v)
 {
     family(b, name, type, help);
@@ -316,6 +389,7 @@ int cz_metrics_text(cz_engine *e, cz_metrics *m, char **out)
     for (int k = 0; k < CZ_BUF__COUNT; k++)
         sample(&b, "cuzk_buffer_allocs_total", "class", cz_buf_class_name((cz_buf_class)k),
                s.mem.cls[k].total_allocs);
+    devices(&b, &s);
     one(&b, "cuzk_rss_bytes", "gauge", "Resident set size.", s.rss);
     one(&b, "cuzk_untracked_rss_bytes", "gauge", "Resident set size minus tracked bytes.",
         s.untracked);

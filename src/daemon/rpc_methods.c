@@ -452,6 +452,26 @@ static void rpc_status(rpc_call *c, const ProtobufCMessage *req)
     }
     o.n_buffer_classes = CZ_BUF__COUNT;
     o.buffer_classes = bcp;
+    /* the GPUs (none on the CPU back end) */
+    Cuzk__V1__GPUStatus gs[CZ_ENGINE_MAX_DEVICES], *gsp[CZ_ENGINE_MAX_DEVICES];
+    size_t ng = 0;
+    for (unsigned d = 0; d < st.n_devices; d++) {
+        const cz_engine_device_info *di = &st.devices[d].info;
+        if (!di->gpu)
+            continue;
+        cuzk__v1__gpustatus__init(&gs[ng]);
+        gs[ng].ordinal = (uint32_t)di->ordinal;
+        gs[ng].name = (char *)di->name;
+        gs[ng].vram_total_bytes = di->vram_total;
+        gs[ng].vram_free_bytes = di->vram_free;
+        gs[ng].current_job_id = st.devices[d].busy_job;
+        gs[ng].current_proof_kind =
+            st.devices[d].busy_job[0] ? (char *)queue_name(st.devices[d].busy_kind) : "";
+        gsp[ng] = &gs[ng];
+        ng++;
+    }
+    o.n_gpus = ng;
+    o.gpus = gsp;
     cz_rpc_reply_msg(c, &o.base);
     free(srsp);
     free(srs);

@@ -15,6 +15,25 @@ static void busy_total(cz_jw *w, const char *key, uint64_t busy, uint64_t total)
     cz_jw_end(w);
 }
 
+/* "classes": per buffer class, the tracker's counters (host or device). */
+static void classes_json(cz_jw *w, const cz_buf_class_stats cls[CZ_BUF__COUNT])
+{
+    cz_jw_object(w, "classes");
+    for (int k = 0; k < CZ_BUF__COUNT; k++) {
+        const cz_buf_class_stats *c = &cls[k];
+        cz_jw_object(w, cz_buf_class_name((cz_buf_class)k));
+        cz_jw_u64(w, "live_count", c->live_count);
+        cz_jw_u64(w, "live_bytes", c->live_bytes);
+        cz_jw_u64(w, "high_water", c->high_water_bytes);
+        cz_jw_u64(w, "allocs", c->total_allocs);
+        cz_jw_u64(w, "frees", c->total_frees);
+        cz_jw_u64(w, "alloc_bytes", c->total_alloc_bytes);
+        cz_jw_u64(w, "free_bytes", c->total_free_bytes);
+        cz_jw_end(w);
+    }
+    cz_jw_end(w);
+}
+
 static void memory_json(cz_jw *w, const cz_engine_status *s)
 {
     cz_jw_object(w, "memory");
@@ -31,20 +50,47 @@ static void memory_json(cz_jw *w, const cz_engine_status *s)
     cz_jw_u64(w, "untracked", s->untracked);
     cz_jw_u64(w, "peak_rss", s->peak_rss);
     cz_jw_u64(w, "peak_untracked", s->peak_untracked);
-    cz_jw_object(w, "classes");
-    for (int k = 0; k < CZ_BUF__COUNT; k++) {
-        const cz_buf_class_stats *c = &s->mem.cls[k];
-        cz_jw_object(w, cz_buf_class_name((cz_buf_class)k));
-        cz_jw_u64(w, "live_count", c->live_count);
-        cz_jw_u64(w, "live_bytes", c->live_bytes);
-        cz_jw_u64(w, "high_water", c->high_water_bytes);
-        cz_jw_u64(w, "allocs", c->total_allocs);
-        cz_jw_u64(w, "frees", c->total_frees);
-        cz_jw_u64(w, "alloc_bytes", c->total_alloc_bytes);
-        cz_jw_u64(w, "free_bytes", c->total_free_bytes);
+    classes_json(w, s->mem.cls);
+    cz_jw_end(w);
+}
+
+/* The back end's devices: name, the job holding it, and for a GPU its
+ * memory account by class. */
+static void devices_json(cz_jw *w, const cz_engine_status *s)
+{
+    cz_jw_array(w, "devices");
+    for (unsigned d = 0; d < s->n_devices; d++) {
+        const cz_engine_device_info *di = &s->devices[d].info;
+        cz_jw_object(w, NULL);
+        cz_jw_str(w, "kind", di->gpu ? "gpu" : "cpu");
+        if (di->gpu)
+            cz_jw_u64(w, "ordinal", (uint64_t)di->ordinal);
+        else
+            cz_jw_null(w, "ordinal");
+        cz_jw_str(w, "name", di->name);
+        if (s->devices[d].busy_job[0]) {
+            cz_jw_str(w, "busy_job", s->devices[d].busy_job);
+            cz_jw_str(w, "busy_kind", cz_job_kind_name(s->devices[d].busy_kind));
+        } else {
+            cz_jw_null(w, "busy_job");
+            cz_jw_null(w, "busy_kind");
+        }
+        if (di->gpu) {
+            cz_jw_object(w, "memory");
+            cz_jw_u64(w, "total", di->vram_total);
+            cz_jw_u64(w, "free", di->vram_free);
+            cz_jw_u64(w, "budget", di->mem.total);
+            cz_jw_u64(w, "reserved", di->mem.reserved);
+            cz_jw_u64(w, "peak_reserved", di->mem.peak_reserved);
+            cz_jw_u64(w, "allocated", di->mem.allocated);
+            cz_jw_u64(w, "peak_allocated", di->mem.peak_allocated);
+            cz_jw_u64(w, "reservations", di->mem.reservations);
+            cz_jw_u64(w, "waiters", di->mem.waiters);
+            classes_json(w, di->mem.cls);
+            cz_jw_end(w);
+        }
         cz_jw_end(w);
     }
-    cz_jw_end(w);
     cz_jw_end(w);
 }
 
@@ -181,6 +227,7 @@ int cz_status_json(cz_engine *e, const cz_http_info *info, char **out)
     cz_jw_end(&w);
 
     memory_json(&w, &s);
+    devices_json(&w, &s);
 
     cz_jw_object(&w, "live_buffers");
     cz_jw_u64(&w, "count", n_live);

@@ -1,6 +1,7 @@
 /* The engine's proving back ends: the CPU and CUDA (see cuzk/engine.h). */
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cuzk/cuda.h"
 #include "cuzk/engine.h"
@@ -26,8 +27,16 @@ static int cpu_finish(void *ctx, cz_groth16_proof *proof, cz_groth16_pending *pe
     return cz_groth16_prove_finish(proof, pending);
 }
 
+static void cpu_info(void *ctx, unsigned dev, cz_engine_device_info *out)
+{
+    (void)ctx, (void)dev;
+    memset(out, 0, sizeof *out);
+    out->ordinal = -1;
+    snprintf(out->name, sizeof out->name, "cpu");
+}
+
 const cz_backend_ops cz_backend_cpu = {"cpu",      cpu_devices, cpu_start,
-                                       cpu_finish, NULL,        CZ_BACKEND_CPU};
+                                       cpu_finish, NULL,        CZ_BACKEND_CPU, cpu_info};
 
 /* The CUDA back end (see engine.h): engine device dev is CUDA device
  * list->ordinal[dev], or dev itself without a list. */
@@ -77,8 +86,27 @@ int cz_cuda_device_list_check(const cz_cuda_device_list *l, char *err, size_t er
     return CZ_OK;
 }
 
+/* The device's name and memory account; makes the device current on the
+ * calling thread (a status reader's, which does no device work). */
+static void cuda_info(void *ctx, unsigned dev, cz_engine_device_info *out)
+{
+    const cz_cuda_device_list *l = ctx;
+    memset(out, 0, sizeof *out);
+    out->gpu = true;
+    out->ordinal = l && l->n ? l->ordinal[dev] : (int)dev;
+    cz_cuda_mem_snapshot s;
+    if (cz_cuda_set_device(out->ordinal) != CZ_OK || cz_cuda_mem_snapshot_of(out->ordinal, &s))
+        return;
+    cz_cuda_device_name(out->name, sizeof out->name);
+    out->vram_total = s.total;
+    out->vram_free = s.free;
+    out->mem = (cz_mem_snapshot){s.budget,    s.reserved,     s.peak_reserved, s.allocated,
+                                 s.peak_allocated, s.reservations, s.waiters,   {{0}}};
+    memcpy(out->mem.cls, s.cls, sizeof s.cls);
+}
+
 const cz_backend_ops cz_backend_cuda = {"cuda",     cuda_devices, cuda_start,
-                                        cpu_finish, NULL,         CZ_BACKEND_GPU};
+                                        cpu_finish, NULL,         CZ_BACKEND_GPU, cuda_info};
 
 
 int cz_backend_choose(cz_backend_ops *out, cz_backend_choice want, cz_cuda_device_list *list,

@@ -418,6 +418,11 @@ void cz_engine_status_get(cz_engine *e, cz_engine_status *s)
     s->finalizers = e->cfg.finalizers;
     s->prove_queue = e->pq.n;
     s->final_queue = e->fq.n;
+    s->n_devices = e->n_dev;
+    for (unsigned d = 0; d < e->n_dev; d++) {
+        memcpy(s->devices[d].busy_job, e->dev_job[d], CZ_JOB_ID_MAX);
+        s->devices[d].busy_kind = e->dev_kind[d];
+    }
     for (circuit *c = e->circuits; c; c = c->next)
         s->circuits_cached++;
     pthread_mutex_unlock(&e->mu);
@@ -436,6 +441,16 @@ void cz_engine_status_get(cz_engine *e, cz_engine_status *s)
     s->peak_rss = e->peak_rss;
     s->peak_untracked = e->peak_untracked;
     pthread_mutex_unlock(&e->mu);
+    /* outside mu: a device's account has its own lock */
+    for (unsigned d = 0; d < s->n_devices; d++) {
+        cz_engine_device_info *di = &s->devices[d].info;
+        if (e->be->device_info) {
+            e->be->device_info(e->be->ctx, d, di);
+        } else {
+            di->ordinal = (int)d;
+            snprintf(di->name, sizeof di->name, "%s", e->be->name);
+        }
+    }
 }
 
 /* The order synthesis serves jobs in (pick_job): higher priority first,

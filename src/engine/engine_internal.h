@@ -123,6 +123,9 @@ struct cz_engine {
     const cz_backend_ops *be;
     unsigned n_dev;
     pthread_mutex_t *dev_mu;
+    /* the job whose prove_start holds each device's lock ("" idle), under mu */
+    char dev_job[CZ_ENGINE_MAX_DEVICES][CZ_JOB_ID_MAX];
+    cz_job_kind dev_kind[CZ_ENGINE_MAX_DEVICES];
     cz_budget *budget;
     cz_pool *pool;       /* the prover's (prover_threads) */
     cz_pool *synth_pool; /* synthesis and vanilla verification (synthesis_threads) */

@@ -252,8 +252,15 @@ void *cz_eng_prove_worker(void *arg)
         cz_groth16_prove_opts o = {.pool = e->pool, .alloc = &p->ra.a};
         double t0 = cz_eng_now_ms(e);
         pthread_mutex_lock(&e->dev_mu[dev]);
+        pthread_mutex_lock(&e->mu);
+        snprintf(e->dev_job[dev], sizeof e->dev_job[dev], "%s", j->id);
+        e->dev_kind[dev] = j->kind;
+        pthread_mutex_unlock(&e->mu);
         int rc = e->be->prove_start(e->be->ctx, dev, &p->pend, p->c->params, p->c->r1cs, p->w,
                                     p->n_w, &o, msg, sizeof msg);
+        pthread_mutex_lock(&e->mu);
+        e->dev_job[dev][0] = 0;
+        pthread_mutex_unlock(&e->mu);
         pthread_mutex_unlock(&e->dev_mu[dev]);
         double t1 = cz_eng_now_ms(e);
         cz_mem_free(p->w);

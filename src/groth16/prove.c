@@ -115,6 +115,8 @@ void cz_groth16_prove_sizes_of(cz_groth16_prove_sizes *s, const cz_groth16_param
     size_t big = p->n_h > n ? p->n_h : n;
     s->abc = 3 * m * sizeof(cz_fr);
     if (backend == CZ_BACKEND_GPU) { /* every MSM on the device */
+        if (p->flavor == CZ_GROTH16_BELLPERSON)
+            s->abc = 0; /* and a, b, c */
         s->start_scratch = s->b2_scalars = s->finish_scratch = 0;
         return;
     }
@@ -146,12 +148,14 @@ void cz_groth16_pending_free(cz_groth16_pending *pd)
     free(pd);
 }
 
-/* The GPU back end's prove_start after a, b, c (and, for the snarkjs
- * flavor, H on the CPU): H (bellperson) and every MSM on the device; the
- * B_g2 sum is kept for prove_finish and the compacted scalars freed. */
+/* The GPU back end's prove_start.  bellperson flavor (a NULL): a, b, c,
+ * H and every MSM on the device, from w and r1cs's matrices (their device
+ * copy lives until r1cs is freed: cz_cuda_r1cs_release is its free hook);
+ * snarkjs flavor: every MSM on the device, after a, b, c and H on the CPU
+ * (H in a).  The B_g2 sum is kept for prove_finish. */
 static int gpu_start(cz_groth16_pending *pd, const cz_ntt_domain *dom, const cz_fr *a,
-                     const cz_fr *b, const cz_fr *c, size_t rows, const cz_fr *w, size_t n_in,
-                     size_t n_aux, const cz_r1cs *r1cs)
+                     size_t rows, const cz_fr *w, size_t n_in, size_t n_aux, const cz_r1cs *r1cs,
+                     cz_groth16_timings *tm)
 {
     const cz_groth16_params *p = pd->p;
     size_t cnt;
@@ -161,10 +165,30 @@ static int gpu_start(cz_groth16_pending *pd, const cz_ntt_domain *dom, const cz_
     cz_cuda_params_view v = {p,      p->h,   p->l,   p->a,      p->b_g1,  p->b_g2,
                              p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2};
     cz_cuda_groth16_sums s;
-    int rc = cz_cuda_groth16_start(&s, &v, dom, a, b, c, rows, p->flavor == CZ_GROTH16_SNARKJS, w,
-                                   n_in, n_aux, dens);
+    int rc;
+    if (a == NULL) {
+        cz_cuda_r1cs_view rv = {r1cs, rows, n_in + n_aux, {{0}}};
+        for (int k = 0; k < 3; k++) {
+            const cz_csr *x = cz_r1cs_matrix(r1cs, k);
+            rv.m[k] = (cz_cuda_csr){x->row_blk, x->row_off, x->coef_blk, x->col,
+                                    x->gidx,    x->dict,    x->nnz,      x->ngen, x->ndict};
+        }
+        if (!cz_r1cs_set_free_hook(r1cs, cz_cuda_r1cs_release))
+            return CZ_ERR_BUSY; /* another layer holds the hook: a copy could go stale */
+        rc = cz_cuda_groth16_start_r1cs(&s, &v, dom, &rv, w, n_in, n_aux, dens);
+    } else {
+        rc = cz_cuda_groth16_start(&s, &v, dom, a, NULL, NULL, rows, 1, w, n_in, n_aux, dens);
+    }
     if (rc != CZ_OK)
         return rc;
+    if (a == NULL) {
+        tm->spmv = (s.ms.upload + s.ms.spmv) / 1e3;
+        tm->h = s.ms.h / 1e3;
+    }
+    tm->msm_h = s.ms.msm_h / 1e3;
+    tm->msm_l = s.ms.msm_l / 1e3;
+    tm->msm_a = s.ms.msm_a / 1e3;
+    tm->msm_b_g1 = s.ms.msm_b_g1 / 1e3;
     cz_g1_add(&pd->hl_sum, &s.h, &s.l);
     pd->a_sum = s.a;
     pd->b1_sum = s.b_g1;
@@ -224,7 +248,7 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
 
     const cz_allocator *al = opts->alloc;
     cz_groth16_pending *pd = calloc(1, sizeof *pd);
-    cz_fr *abc = cz_alloc(al, CZ_BUF_ABC, sz.abc);
+    cz_fr *abc = sz.abc ? cz_alloc(al, CZ_BUF_ABC, sz.abc) : NULL;
     void *scratch = sbytes ? cz_alloc(al, CZ_BUF_SCRATCH, sbytes) : NULL;
     cz_ntt_domain *dom = NULL;
     if (pd != NULL) {
@@ -233,7 +257,7 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
         if (sz.b2_scalars)
             pd->b2_scalars = cz_alloc(al, CZ_BUF_PENDING, sz.b2_scalars);
     }
-    if (pd == NULL || abc == NULL || (sbytes && scratch == NULL) ||
+    if (pd == NULL || (sz.abc && abc == NULL) || (sbytes && scratch == NULL) ||
         (sz.b2_scalars && pd->b2_scalars == NULL) ||
         cz_ntt_domain_new_root(&dom, logm,
                                p->flavor == CZ_GROTH16_SNARKJS ? CZ_NTT_ROOT_SNARKJS
@@ -255,6 +279,14 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
     }
     cz_groth16_timings tm = {0};
     double t0 = now();
+    if (abc == NULL) { /* the GPU computes a, b, c itself */
+        rc = gpu_start(pd, dom, NULL, rows, w, n_in, n_aux, r1cs, &tm);
+        if (rc != CZ_OK) {
+            cz_msgf(err, errlen, "prove: GPU back end failed: %s", cz_strerror(rc));
+            goto fail;
+        }
+        goto done;
+    }
 
     /* a, b, c = A w, B w, C w (snarkjs: c = a b). */
     cz_fr *a = abc, *b = abc + m, *c = abc + 2 * m;
@@ -269,19 +301,19 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
     tm.spmv = t1 - t0;
     if (p->flavor == CZ_GROTH16_SNARKJS)
         rc = cz_groth16_h_odd_coset(dom, a, b, c, rows, pool);
-    else if (opts->backend != CZ_BACKEND_GPU)
+    else
         rc = cz_groth16_h(dom, a, b, c, rows, pool);
     if (rc != CZ_OK) {
         cz_msgf(err, errlen, "prove: H computation failed: %s", cz_strerror(rc));
         goto fail;
     }
-    if (opts->backend == CZ_BACKEND_GPU) {
-        rc = gpu_start(pd, dom, a, b, c, rows, w, n_in, n_aux, r1cs);
+    if (opts->backend == CZ_BACKEND_GPU) { /* snarkjs: the MSMs on the device */
+        tm.h = now() - t1;
+        rc = gpu_start(pd, dom, a, rows, w, n_in, n_aux, r1cs, &tm);
         if (rc != CZ_OK) {
             cz_msgf(err, errlen, "prove: GPU back end failed: %s", cz_strerror(rc));
             goto fail;
         }
-        tm.h = now() - t1;
         goto done;
     }
     double t2 = now();
@@ -324,7 +356,8 @@ done:
         pd->timings->msm_a = tm.msm_a;
         pd->timings->msm_b_g1 = tm.msm_b_g1;
     }
-    cz_free(al, abc, sz.abc);
+    if (abc)
+        cz_free(al, abc, sz.abc);
     if (scratch)
         cz_free(al, scratch, sbytes);
     cz_ntt_domain_free(dom);

@@ -120,6 +120,15 @@ def suite(target):
     names = [b.name for b in s.buffer_classes]
     check(names == BUFFER_CLASSES, tag + "GetStatus: buffer classes %r" % names)
     check(len(s.queues) >= 1, tag + "GetStatus: no queue entry")
+    # gpus: one entry per GPU of the back end, each with its memory and,
+    # when idle, no job (the CI daemons prove on the CPU: none there)
+    for g in s.gpus:
+        check(g.name and g.vram_total_bytes > 0 and g.vram_free_bytes <= g.vram_total_bytes,
+              tag + "GetStatus: GPU entry %r" % g)
+    gpu_rows = [ln for ln in st.GetMetrics(pb.GetMetricsRequest(), timeout=30)
+                .prometheus_text.splitlines() if ln.startswith("cuzk_gpu_memory_total_bytes{")]
+    check(len(gpu_rows) == len(s.gpus),
+          tag + "GetStatus: %d GPUs, /metrics %d" % (len(s.gpus), len(gpu_rows)))
     # one queue per kind served, named as the Rust cuzk names them (its
     # ProofKind's Display: porep-c2), none twice: Curio adds pending and
     # in_progress up over every entry for its backpressure

@@ -1,0 +1,13 @@
+/* Internal to src/cuda: the device memory account (devmem.cu) as the
+ * modules that decide residency read it. */
+#ifndef CZ_CUDA_DEVMEM_CUH
+#define CZ_CUDA_DEVMEM_CUH
+
+#include <stddef.h>
+
+/* Bytes cz_cuda_malloc can still give on the current device: the budget's
+ * unreserved part plus the calling thread's reservation's unused part.
+ * CZ_OK, or the CUDA error (room 0). */
+int cz_cuda_mem_room(size_t *room);
+
+#endif /* CZ_CUDA_DEVMEM_CUH */
