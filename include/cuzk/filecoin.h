@@ -601,6 +601,54 @@ int cz_fc_params_record_generated(const char *dir, const char *file_name,
 int cz_fc_params_check(const char *dir, const char *file_name, const uint8_t blake2b[64],
                        bool *insecure, char *err, size_t errlen);
 
+/* ------------------------------ EmptySectorUpdate (SnapDeals): shapes --- */
+
+/* The update circuit's shape for a sector of sector_nodes 32-byte nodes
+ * (storage-proofs-update constants.rs; the sizes it allows: 1, 2, 4, 8,
+ * 16, 32 KiB for its tests, 8 and 16 MiB, 512 MiB, 32 and 64 GiB). */
+typedef struct {
+    uint64_t sector_nodes;
+    unsigned node_bits;      /* B = log2(sector_nodes) */
+    unsigned partitions;     /* 1 (<= 8KiB), 2 (<= 32KiB), 4 (<= 16MiB), else 16 */
+    unsigned partition_bits; /* P = log2(partitions) */
+    unsigned challenges;     /* per partition: 10 (<= 16MiB), else 86 */
+    unsigned hs[6];          /* the allowed h: 1 x 6 (<= 32KiB), else 7 .. 12 */
+    unsigned h;              /* the one used: hs[3] */
+    unsigned apex_leaves;    /* 8 (<= 8KiB), else 128 */
+    unsigned apex_bits;      /* A = log2(apex_leaves) */
+    unsigned tree_r[3];      /* TreeR arities: base 8, sub, top (0: none) */
+    unsigned random_bits;    /* per challenge: B - P */
+    unsigned per_digest;     /* challenges per randomness digest: 254 / (B - P) */
+    unsigned digests;        /* digests per partition: ceil(challenges / per_digest) */
+} cz_fc_update_shape;
+
+/* The shape of sector_nodes: CZ_OK, or CZ_ERR_INVALID_ARG for a size the
+ * update proof does not allow. */
+int cz_fc_update_shape_of(cz_fc_update_shape *s, uint64_t sector_nodes);
+/* h_select = 2^(index of h in hs) (the first when several are equal), or
+ * 0 when h is not allowed; the public input is
+ * k | h_select << partition_bits (cz_fc_update_k_and_h). */
+uint64_t cz_fc_update_h_select(const cz_fc_update_shape *s, unsigned h);
+uint64_t cz_fc_update_k_and_h(const cz_fc_update_shape *s, unsigned k, unsigned h);
+
+/* --------------------------- EmptySectorUpdate: randomness, challenges --- */
+
+/* Pgen(a, b): Poseidon of arity 2 with neptune's CType::Arbitrary(1)
+ * domain tag (2^40), the update proof's randomness hash. */
+int cz_fc_update_gen_randomness(cz_fr *out, const cz_fr *a, const cz_fr *b);
+/* phi = Pgen(comm_d_new, comm_r_old). */
+int cz_fc_update_phi(cz_fr *phi, const cz_fr *comm_d_new, const cz_fr *comm_r_old);
+/* rho(c) = Pgen(phi, c >> (B - h)), the top h bits of challenge c. */
+int cz_fc_update_rho(cz_fr *rho, const cz_fc_update_shape *s, const cz_fr *phi, uint64_t c,
+                     unsigned h);
+/* The s->challenges challenges of partition k < s->partitions
+ * (challenges.rs): digest j = Pgen(comm_r_new, k * digests + j), its
+ * little-endian bits cut into per_digest chunks of random_bits, LSB
+ * first, each ORed with k << random_bits, so every challenge lies in
+ * partition k's nodes.  CZ_OK or CZ_ERR_INVALID_ARG. */
+int cz_fc_update_challenges(const cz_fc_update_shape *s, const cz_fr *comm_r_new, unsigned k,
+                            uint32_t *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,6 +18,7 @@
 #define CUZK_POSEIDON_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cuzk/cs.h"
 #include "cuzk/ff.h"
@@ -70,6 +71,18 @@ int cz_poseidon_hash(cz_fr *out, const cz_fr *in, unsigned arity);
  * failures inside the cs are its sticky error (cz_cs_error).  *out is
  * CZ_CS_ONE on error. */
 int cz_poseidon_circuit(cz_cs *cs, const cz_var *in, unsigned arity, cz_var *out);
+
+/* The same permutation with another domain tag in element 0 (tag NULL:
+ * the Merkle tag above): neptune's other hash types keep the round
+ * constants and matrices of the width and change only the tag, e.g.
+ * HashType::Custom(CType::Arbitrary(id)) is id * 2^40
+ * (cz_poseidon_custom_tag), which SnapDeals' randomness uses with id 1.
+ * Same constraints as cz_poseidon_circuit. */
+int cz_poseidon_hash_tagged(cz_fr *out, const cz_fr *in, unsigned arity, const cz_fr *tag);
+int cz_poseidon_circuit_tagged(cz_cs *cs, const cz_var *in, unsigned arity, const cz_fr *tag,
+                               cz_var *out);
+/* *tag = id * 2^40, neptune's CType::Arbitrary(id) (1 <= id <= 256). */
+void cz_poseidon_custom_tag(cz_fr *tag, uint64_t id);
 
 #ifdef __cplusplus
 }

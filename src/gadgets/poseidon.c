@@ -380,7 +380,20 @@ static void native_mix(const cz_poseidon_params *p, cz_fr *s, unsigned round)
     memcpy(s, r, t * sizeof *s);
 }
 
+void cz_poseidon_custom_tag(cz_fr *tag, uint64_t id)
+{
+    cz_fr two40;
+    cz_fr_from_u64(&two40, (uint64_t)1 << 40);
+    cz_fr_from_u64(tag, id);
+    cz_fr_mul(tag, tag, &two40);
+}
+
 int cz_poseidon_hash(cz_fr *out, const cz_fr *in, unsigned arity)
+{
+    return cz_poseidon_hash_tagged(out, in, arity, NULL);
+}
+
+int cz_poseidon_hash_tagged(cz_fr *out, const cz_fr *in, unsigned arity, const cz_fr *tag)
 {
     if (out == NULL || in == NULL)
         return CZ_ERR_INVALID_ARG;
@@ -391,7 +404,7 @@ int cz_poseidon_hash(cz_fr *out, const cz_fr *in, unsigned arity)
         return CZ_ERR_NOMEM;
     unsigned t = p->t, half = p->rf / 2, round = 0;
     cz_fr s[TMAX];
-    s[0] = p->domain_tag;
+    s[0] = tag ? *tag : p->domain_tag;
     memcpy(&s[1], in, arity * sizeof *s);
     const cz_fr *k = p->crc;
     for (unsigned i = 0; i < t; i++)
@@ -590,6 +603,12 @@ static void circuit_mix(gadget *g, const cz_poseidon_params *p, elt **s, elt **t
 
 int cz_poseidon_circuit(cz_cs *cs, const cz_var *in, unsigned arity, cz_var *out)
 {
+    return cz_poseidon_circuit_tagged(cs, in, arity, NULL, out);
+}
+
+int cz_poseidon_circuit_tagged(cz_cs *cs, const cz_var *in, unsigned arity, const cz_fr *tag_in,
+                               cz_var *out)
+{
     if (out != NULL)
         *out = CZ_CS_ONE;
     if (cs == NULL || in == NULL || out == NULL || arity_slot(arity) < 0)
@@ -612,7 +631,7 @@ int cz_poseidon_circuit(cz_cs *cs, const cz_var *in, unsigned arity, cz_var *out
     }
     /* The tag's first S-box is a constant. */
     const cz_fr *k = p->crc;
-    cz_fr tag = p->domain_tag;
+    cz_fr tag = tag_in ? *tag_in : p->domain_tag;
     cz_fr_add(&tag, &tag, &k[0]);
     sbox(&tag);
     cz_fr_add(&tag, &tag, &k[t]);

@@ -1,0 +1,270 @@
+/* EmptySectorUpdate (SnapDeals): shapes, the randomness hash and the
+ * challenges.
+ *
+ * Oracles: storage-proofs-update's hard-coded challenges
+ * (challenges.rs, test_challenges_against_hardcoded: comm_r_new drawn
+ * from XorShiftRng::from_seed(TEST_SEED) as blstrs draws a random Fr,
+ * the first five challenges of each listed size and partition), its
+ * bucketing test (every challenge of partition k lies in k's nodes), the
+ * shapes of its constants.rs and the facts file's table, and neptune's
+ * custom domain tag (hash_type.rs: id * 2^40). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/cs.h"
+#include "cuzk/err.h"
+#include "cuzk/filecoin.h"
+#include "cuzk/poseidon.h"
+#include "tf.h"
+
+/* rand_xorshift 0.3's XorShiftRng (Marsaglia's xorshift128), as
+ * rust-fil-proofs' tests seed it: the 16 seed bytes are x, y, z, w
+ * little-endian; next_u64 is two next_u32, low word first. */
+typedef struct {
+    uint32_t x, y, z, w;
+} xorshift;
+
+static void xs_seed(xorshift *g, const uint8_t seed[16])
+{
+    uint32_t v[4];
+    for (int i = 0; i < 4; i++)
+        v[i] = (uint32_t)seed[4 * i] | (uint32_t)seed[4 * i + 1] << 8 |
+               (uint32_t)seed[4 * i + 2] << 16 | (uint32_t)seed[4 * i + 3] << 24;
+    *g = (xorshift){v[0], v[1], v[2], v[3]};
+}
+
+static uint32_t xs_u32(xorshift *g)
+{
+    uint32_t t = g->x ^ (g->x << 11);
+    g->x = g->y, g->y = g->z, g->z = g->w;
+    g->w = g->w ^ (g->w >> 19) ^ (t ^ (t >> 8));
+    return g->w;
+}
+
+static uint64_t xs_u64(xorshift *g)
+{
+    uint64_t lo = xs_u32(g), hi = xs_u32(g);
+    return hi << 32 | lo;
+}
+
+/* blstrs' Scalar::random: four u64 limbs, the top bit cleared, redrawn
+ * until below r. */
+static void blstrs_random(cz_fr *out, xorshift *g)
+{
+    for (;;) {
+        uint8_t b[32];
+        for (int i = 0; i < 4; i++) {
+            uint64_t l = xs_u64(g);
+            if (i == 3)
+                l &= UINT64_MAX >> 1;
+            for (int j = 0; j < 8; j++)
+                b[8 * i + j] = (uint8_t)(l >> (8 * j));
+        }
+        if (cz_fr_from_bytes_le(out, b) == CZ_OK)
+            return;
+    }
+}
+
+static const uint8_t TEST_SEED[16] = {0x59, 0x62, 0xbe, 0x5d, 0x76, 0x3d, 0x31, 0x8d,
+                                      0x17, 0xdb, 0x37, 0x32, 0x54, 0x06, 0xbc, 0xe5};
+
+#define KIB(k) ((uint64_t)(k) << 5)
+
+static void test_shapes(void)
+{
+    static const struct {
+        uint64_t nodes;
+        unsigned parts, chal, h, apex, digests, sub, top;
+        uint64_t k_and_h_of_1; /* k = 1 (0 for one partition), h = h */
+    } want[] = {
+        {KIB(1), 1, 10, 1, 8, 1, 4, 0, 1},          {KIB(2), 1, 10, 1, 8, 1, 0, 0, 1},
+        {KIB(4), 1, 10, 1, 8, 1, 2, 0, 1},          {KIB(8), 1, 10, 1, 8, 1, 4, 0, 1},
+        {KIB(16), 2, 10, 1, 128, 1, 8, 0, 1 | 1 << 1},
+        {KIB(32), 2, 10, 1, 128, 1, 8, 2, 1 | 1 << 1},
+        {KIB(8 << 10), 4, 10, 10, 128, 1, 0, 0, 1 + 32},
+        {KIB(16 << 10), 4, 10, 10, 128, 1, 2, 0, 1 + 32},
+        {KIB(512 << 10), 16, 86, 10, 128, 8, 0, 0, 1 + 128},
+        {KIB(32u << 20), 16, 86, 10, 128, 10, 8, 0, 1 + 128},
+        {KIB(64u << 20), 16, 86, 10, 128, 10, 8, 2, 1 + 128},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        cz_fc_update_shape s;
+        TF_CHECK(cz_fc_update_shape_of(&s, want[i].nodes) == CZ_OK);
+        TF_CHECK_MSG(s.partitions == want[i].parts && s.challenges == want[i].chal &&
+                         s.h == want[i].h && s.apex_leaves == want[i].apex &&
+                         s.digests == want[i].digests && s.tree_r[0] == 8 &&
+                         s.tree_r[1] == want[i].sub && s.tree_r[2] == want[i].top,
+                     "%llu nodes: partitions %u, challenges %u, h %u, apex %u, digests %u, "
+                     "TreeR %u-%u-%u",
+                     (unsigned long long)want[i].nodes, s.partitions, s.challenges, s.h,
+                     s.apex_leaves, s.digests, s.tree_r[0], s.tree_r[1], s.tree_r[2]);
+        TF_CHECK((1ull << s.node_bits) == want[i].nodes && (1u << s.apex_bits) == s.apex_leaves &&
+                 (1u << s.partition_bits) == s.partitions);
+        unsigned k = s.partitions > 1;
+        TF_CHECK_MSG(cz_fc_update_k_and_h(&s, k, s.h) == want[i].k_and_h_of_1,
+                     "%llu nodes: k_and_h_select %llu", (unsigned long long)want[i].nodes,
+                     (unsigned long long)cz_fc_update_k_and_h(&s, k, s.h));
+        TF_CHECK(cz_fc_update_h_select(&s, 99) == 0);
+    }
+    /* 32GiB as the facts file gives it: 26 random bits, 9 per digest */
+    cz_fc_update_shape s;
+    TF_CHECK(cz_fc_update_shape_of(&s, KIB(32u << 20)) == CZ_OK);
+    TF_CHECK(s.node_bits == 30 && s.random_bits == 26 && s.per_digest == 9);
+    TF_CHECK(cz_fc_update_h_select(&s, 7) == 1 && cz_fc_update_h_select(&s, 12) == 32);
+    /* sizes the update proof does not allow */
+    static const uint64_t bad[] = {0, 1, KIB(64), KIB(1 << 10), KIB(128u << 20), 3};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        TF_CHECK(cz_fc_update_shape_of(&s, bad[i]) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_fc_update_shape_of(NULL, KIB(2)) == CZ_ERR_INVALID_ARG);
+}
+
+/* neptune's CType::Arbitrary(id) tag is id * 2^40; Pgen differs from the
+ * Merkle-tagged Poseidon of the same inputs and is a function of both. */
+static void test_gen_randomness(void)
+{
+    cz_fr tag, two40, a, b, x, y, z;
+    cz_poseidon_custom_tag(&tag, 1);
+    cz_fr_from_u64(&two40, (uint64_t)1 << 40);
+    TF_CHECK(cz_fr_equal(&tag, &two40));
+    cz_poseidon_custom_tag(&tag, 256);
+    uint8_t le[32];
+    cz_fr_to_bytes_le(le, &tag);
+    TF_CHECK(le[0] == 0 && le[6] == 1 && le[5] == 0 && le[7] == 0);
+    cz_fr_random(&a, &tf_rng);
+    cz_fr_random(&b, &tf_rng);
+    cz_fr in[2] = {a, b};
+    TF_CHECK(cz_fc_update_gen_randomness(&x, &a, &b) == CZ_OK);
+    TF_CHECK(cz_poseidon_hash(&y, in, 2) == CZ_OK);
+    TF_CHECK(!cz_fr_equal(&x, &y));
+    cz_poseidon_custom_tag(&tag, 1);
+    TF_CHECK(cz_poseidon_hash_tagged(&z, in, 2, &tag) == CZ_OK && cz_fr_equal(&x, &z));
+    TF_CHECK(cz_fc_update_gen_randomness(&y, &b, &a) == CZ_OK && !cz_fr_equal(&x, &y));
+    TF_CHECK(cz_fc_update_phi(&y, &a, &b) == CZ_OK && cz_fr_equal(&x, &y));
+    /* rho takes the top h bits of the challenge */
+    cz_fc_update_shape s;
+    TF_CHECK(cz_fc_update_shape_of(&s, KIB(32u << 20)) == CZ_OK);
+    uint64_t c = ((uint64_t)0x2ab << 20) | 0x12345;
+    cz_fr hi;
+    cz_fr_from_u64(&hi, c >> 20);
+    TF_CHECK(cz_fc_update_rho(&x, &s, &a, c, 10) == CZ_OK);
+    TF_CHECK(cz_fc_update_gen_randomness(&y, &a, &hi) == CZ_OK && cz_fr_equal(&x, &y));
+    TF_CHECK(cz_fc_update_rho(&x, &s, &a, c ^ 0xfffff, 10) == CZ_OK && cz_fr_equal(&x, &y));
+    TF_CHECK(cz_fc_update_rho(&x, &s, &a, (uint64_t)1 << 30, 10) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_fc_update_rho(&x, &s, &a, c, 0) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_fc_update_rho(&x, &s, &a, c, 31) == CZ_ERR_INVALID_ARG);
+}
+
+/* The tagged circuit: 311 constraints as the Merkle-tagged one, its
+ * output the native Pgen, satisfied. */
+static void test_gen_randomness_circuit(void)
+{
+    cz_fr in[2], want, tag;
+    cz_fr_random(&in[0], &tf_rng);
+    cz_fr_random(&in[1], &tf_rng);
+    TF_CHECK(cz_fc_update_gen_randomness(&want, &in[0], &in[1]) == CZ_OK);
+    cz_poseidon_custom_tag(&tag, 1);
+    cz_cs *cs = NULL;
+    TF_CHECK(cz_cs_new(&cs, CZ_CS_RECORD, 0) == CZ_OK);
+    cz_var v[2] = {cz_cs_alloc_aux(cs, &in[0]), cz_cs_alloc_aux(cs, &in[1])}, out;
+    TF_CHECK(cz_poseidon_circuit_tagged(cs, v, 2, &tag, &out) == CZ_OK);
+    TF_CHECK(cz_cs_num_constraints(cs) == 311);
+    TF_CHECK(cz_fr_equal(&cz_cs_aux(cs)[cz_var_index(out)], &want));
+    cz_r1cs *r = NULL;
+    TF_CHECK(cz_cs_finish(cs, &r) == CZ_OK && r != NULL);
+    size_t n = cz_r1cs_num_inputs(r) + cz_r1cs_num_aux(r);
+    cz_fr *w = malloc(n * sizeof *w);
+    TF_CHECK(w != NULL);
+    if (w && r) {
+        cz_cs_write_assignment(cs, w);
+        TF_CHECK(cz_r1cs_check(r, w, n, NULL, NULL, NULL, 0) == CZ_OK);
+        w[cz_r1cs_num_inputs(r) + cz_var_index(out)] = in[0]; /* a wrong output */
+        TF_CHECK(cz_r1cs_check(r, w, n, NULL, NULL, NULL, 0) == CZ_ERR_UNSATISFIED);
+    }
+    free(w);
+    cz_r1cs_free(r);
+    cz_cs_free(cs);
+}
+
+/* challenges.rs's hard-coded vectors: the first five of each. */
+static void test_challenge_vectors(void)
+{
+    static const struct {
+        uint64_t nodes;
+        unsigned k;
+        uint32_t c[5];
+    } v[] = {
+        {KIB(1), 0, {21, 7, 3, 31, 0}},
+        {KIB(2), 0, {53, 51, 56, 3, 0}},
+        {KIB(4), 0, {117, 25, 62, 0, 72}},
+        {KIB(8), 0, {245, 140, 15, 128, 28}},
+        {KIB(16), 0, {245, 140, 15, 128, 28}},
+        {KIB(16), 1, {286, 308, 493, 510, 508}},
+        {KIB(32), 0, {245, 454, 3, 400, 193}},
+        {KIB(32), 1, {542, 666, 955, 927, 911}},
+        {KIB(8 << 10), 0, {36085, 32783, 44060, 10950, 3731}},
+        {KIB(8 << 10), 1, {78878, 130797, 112892, 93994, 78379}},
+        {KIB(16 << 10), 0, {101621, 16391, 109319, 25944, 41193}},
+        {KIB(16 << 10), 1, {209950, 163702, 175679, 224741, 197410}},
+        {KIB(512 << 10), 0, {1019125, 116736, 706220, 59698, 799498}},
+        {KIB(512 << 10), 1, {2092548, 1213276, 1185483, 1164598, 1095197}},
+        {KIB(512 << 10), 14, {15212432, 15665918, 15015423, 15012912, 15495223}},
+        {KIB(512 << 10), 15, {16388544, 15794686, 16637142, 16319148, 16328348}},
+        {KIB(32u << 20), 0, {1019125, 27985696, 15282860, 11586600, 44651330}},
+        {KIB(32u << 20), 1, {109168525, 127316247, 80331041, 97065716, 72310052}},
+        {KIB(32u << 20), 14, {990420169, 955146989, 968005601, 976863263, 944650706}},
+        {KIB(32u << 20), 15, {1038629497, 1053983614, 1030421316, 1027373887, 1068685433}},
+        {KIB(64u << 20), 0, {1019125, 13992848, 3820715, 18225541, 57316660}},
+        {KIB(64u << 20), 1, {243386253, 197875851, 204632136, 171516766, 247789010}},
+        {KIB(64u << 20), 14, {1997053129, 1920414070, 2003609080, 1900492803, 1963254685}},
+        {KIB(64u << 20), 15, {2045262457, 2036941247, 2136653521, 2091356007, 2147167623}},
+    };
+    xorshift g;
+    xs_seed(&g, TEST_SEED);
+    cz_fr comm_r_new;
+    blstrs_random(&comm_r_new, &g);
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        cz_fc_update_shape s;
+        uint32_t c[86];
+        TF_CHECK(cz_fc_update_shape_of(&s, v[i].nodes) == CZ_OK);
+        TF_CHECK(cz_fc_update_challenges(&s, &comm_r_new, v[i].k, c) == CZ_OK);
+        TF_CHECK_MSG(!memcmp(c, v[i].c, sizeof v[i].c),
+                     "%llu nodes, partition %u: %u %u %u %u %u, want %u %u %u %u %u",
+                     (unsigned long long)v[i].nodes, v[i].k, c[0], c[1], c[2], c[3], c[4],
+                     v[i].c[0], v[i].c[1], v[i].c[2], v[i].c[3], v[i].c[4]);
+    }
+}
+
+/* challenges.rs's bucketing test: with a fresh comm_r_new per size (the
+ * same generator, drawn in order), each partition's challenges, all of
+ * them, lie in its node range. */
+static void test_challenge_buckets(void)
+{
+    static const uint64_t sizes[] = {KIB(1),        KIB(2),         KIB(4),          KIB(8),
+                                     KIB(16),       KIB(32),        KIB(8 << 10),    KIB(16 << 10),
+                                     KIB(512 << 10), KIB(32u << 20), KIB(64u << 20)};
+    xorshift g;
+    xs_seed(&g, TEST_SEED);
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        cz_fc_update_shape s;
+        cz_fr comm_r_new;
+        blstrs_random(&comm_r_new, &g);
+        TF_CHECK(cz_fc_update_shape_of(&s, sizes[i]) == CZ_OK);
+        uint64_t per = s.sector_nodes / s.partitions;
+        for (unsigned k = 0; k < s.partitions; k++) {
+            uint32_t c[86];
+            TF_CHECK(cz_fc_update_challenges(&s, &comm_r_new, k, c) == CZ_OK);
+            for (unsigned j = 0; j < s.challenges; j++)
+                TF_CHECK_MSG(c[j] >= k * per && c[j] < (k + 1) * per && c[j] >> s.random_bits == k,
+                             "%llu nodes, partition %u: challenge %u = %u",
+                             (unsigned long long)sizes[i], k, j, c[j]);
+        }
+        uint32_t c[86];
+        TF_CHECK(cz_fc_update_challenges(&s, &comm_r_new, s.partitions, c) == CZ_ERR_INVALID_ARG);
+    }
+}
+
+TF_MAIN(TF_TEST(test_shapes), TF_TEST(test_gen_randomness), TF_TEST(test_gen_randomness_circuit),
+        TF_TEST(test_challenge_vectors),
+        TF_TEST(test_challenge_buckets))
