@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cuzk/cs.h"
 #include "cuzk/err.h"
@@ -265,6 +266,253 @@ static void test_challenge_buckets(void)
     }
 }
 
-TF_MAIN(TF_TEST(test_shapes), TF_TEST(test_gen_randomness), TF_TEST(test_gen_randomness_circuit),
-        TF_TEST(test_challenge_vectors),
-        TF_TEST(test_challenge_buckets))
+/* -------------------------------------------- the vanilla partition proof */
+
+static void random_fr_d(cz_fc_d *d)
+{
+    cz_fr x;
+    cz_fr_random(&x, &tf_rng);
+    cz_fc_d_from_fr(d, &x);
+}
+
+static void random_sha_d(cz_fc_d *d)
+{
+    cz_prng_bytes(&tf_rng, d->b, 32);
+    d->b[31] &= 0x3f;
+}
+
+static void random_merkle(cz_fc_merkle_proof *m, bool tree_d)
+{
+    void (*f)(cz_fc_d *) = tree_d ? random_sha_d : random_fr_d;
+    f(&m->root);
+    f(&m->leaf);
+    for (unsigned l = 0; l < m->n_levels; l++) {
+        m->levels[l].index = (uint8_t)(cz_prng_next(&tf_rng) % m->levels[l].arity);
+        for (unsigned h = 0; h + 1 < m->levels[l].arity; h++)
+            f(&m->levels[l].hashes[h]);
+    }
+}
+
+/* A proof of shape s with random canonical values and indices. */
+static void random_proof(cz_fc_update_partition_proof *p, const cz_fc_update_shape *s)
+{
+    TF_CHECK(cz_fc_update_proof_alloc(p, s, NULL) == CZ_OK);
+    random_fr_d(&p->comm_c);
+    for (unsigned i = 0; i < p->n_apex; i++)
+        random_sha_d(&p->apex_leafs[i]);
+    for (unsigned c = 0; c < p->n_challenges; c++) {
+        random_merkle(&p->challenges[c].r_old, false);
+        random_merkle(&p->challenges[c].d_new, true);
+        random_merkle(&p->challenges[c].r_new, false);
+    }
+}
+
+static uint8_t *encode(const cz_fc_update_partition_proof *p, const cz_fc_update_shape *s,
+                       size_t *n)
+{
+    *n = cz_fc_update_proof_bytes(s);
+    uint8_t *b = malloc(*n);
+    TF_CHECK(b != NULL && cz_fc_update_proof_write(b, *n, p, s) == CZ_OK);
+    return b;
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+/* Sizes the facts file gives (561,768 and 575,528 bytes at 32 and 64GiB)
+ * and the serde layout of a 2KiB proof, field by field at its offsets:
+ * comm_c, u64 8 apex leaves, u64 10 challenges, then the first challenge's
+ * proof_r_old: u32 variant 0 (Single), root, leaf, u64 2 levels, u64 7
+ * siblings, the siblings, u64 index. */
+static void test_proof_layout(void)
+{
+    cz_fc_update_shape s;
+    TF_CHECK(cz_fc_update_shape_of(&s, KIB(32u << 20)) == CZ_OK);
+    TF_CHECK(cz_fc_update_proof_bytes(&s) == 561768);
+    TF_CHECK(cz_fc_update_tree_form(&s, CZ_FC_TREE_RC) == CZ_FC_PROOF_SUB);
+    TF_CHECK(cz_fc_update_tree_levels(&s, CZ_FC_TREE_RC) == 10 &&
+             cz_fc_update_tree_levels(&s, CZ_FC_TREE_D) == 30);
+    TF_CHECK(cz_fc_update_shape_of(&s, KIB(64u << 20)) == CZ_OK);
+    TF_CHECK(cz_fc_update_proof_bytes(&s) == 575528);
+    TF_CHECK(cz_fc_update_tree_form(&s, CZ_FC_TREE_RC) == CZ_FC_PROOF_TOP);
+    TF_CHECK(cz_fc_update_tree_arity(&s, CZ_FC_TREE_RC, 9) == 8 &&
+             cz_fc_update_tree_arity(&s, CZ_FC_TREE_RC, 10) == 2 &&
+             cz_fc_update_tree_arity(&s, CZ_FC_TREE_RC, 11) == 0);
+    TF_CHECK(cz_fc_update_shape_of(&s, KIB(1)) == CZ_OK); /* 8-4-0 */
+    TF_CHECK(cz_fc_update_tree_levels(&s, CZ_FC_TREE_RC) == 2 &&
+             cz_fc_update_tree_arity(&s, CZ_FC_TREE_RC, 1) == 4);
+    TF_CHECK(cz_fc_update_shape_of(&s, KIB(2)) == CZ_OK);
+    cz_fc_update_partition_proof p;
+    random_proof(&p, &s);
+    size_t n;
+    uint8_t *b = encode(&p, &s, &n);
+    TF_CHECK(!memcmp(b, p.comm_c.b, 32) && le64(b + 32) == 8);
+    for (unsigned i = 0; i < 8; i++)
+        TF_CHECK(!memcmp(b + 40 + 32 * i, p.apex_leafs[i].b, 32));
+    TF_CHECK(le64(b + 296) == 10);
+    const cz_fc_merkle_proof *m = &p.challenges[0].r_old;
+    TF_CHECK(b[304] == 0 && b[305] == 0 && b[306] == 0 && b[307] == 0);
+    TF_CHECK(!memcmp(b + 308, m->root.b, 32) && !memcmp(b + 340, m->leaf.b, 32));
+    TF_CHECK(le64(b + 372) == 2 && le64(b + 380) == 7);
+    TF_CHECK(!memcmp(b + 388, m->levels[0].hashes[0].b, 32));
+    TF_CHECK(le64(b + 388 + 7 * 32) == m->levels[0].index);
+    free(b);
+    cz_fc_update_proof_free(&p);
+}
+
+/* write -> read -> write gives the same bytes and the same fields, for
+ * every production shape and the test shapes with sub and top trees. */
+static void test_proof_roundtrip(void)
+{
+    static const uint64_t sizes[] = {KIB(1),        KIB(2),         KIB(32),
+                                     KIB(8 << 10),  KIB(512 << 10), KIB(32u << 20),
+                                     KIB(64u << 20)};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        cz_fc_update_shape s;
+        TF_CHECK(cz_fc_update_shape_of(&s, sizes[i]) == CZ_OK);
+        cz_fc_update_partition_proof p, q;
+        random_proof(&p, &s);
+        size_t n, n2;
+        uint8_t *b = encode(&p, &s, &n);
+        char err[256];
+        TF_CHECK_MSG(cz_fc_update_proof_read(&q, &s, b, n, NULL, err, sizeof err) == CZ_OK, "%s",
+                     err);
+        uint8_t *b2 = encode(&q, &s, &n2);
+        TF_CHECK(n == n2 && !memcmp(b, b2, n));
+        TF_CHECK(!memcmp(q.comm_c.b, p.comm_c.b, 32) && q.n_challenges == s.challenges);
+        const cz_fc_merkle_proof *x = &p.challenges[s.challenges - 1].r_new,
+                                 *y = &q.challenges[s.challenges - 1].r_new;
+        TF_CHECK(x->form == y->form && x->n_levels == y->n_levels &&
+                 x->levels[x->n_levels - 1].index == y->levels[y->n_levels - 1].index &&
+                 !memcmp(&x->leaf, &y->leaf, 32));
+        TF_CHECK(cz_fc_update_proof_write(b2, n - 1, &q, &s) == CZ_ERR_BAD_LENGTH);
+        free(b);
+        free(b2);
+        cz_fc_update_proof_free(&p);
+        cz_fc_update_proof_free(&q);
+    }
+}
+
+/* Every way a blob can be wrong is refused with the field named by its
+ * serde path (a Single proof's levels are its InclusionPath's path: "path.path[i]"),
+ * and the proof comes back zeroed. */
+static void expect_bad(const cz_fc_update_shape *s, const uint8_t *b, size_t n, int want,
+                       const char *needle)
+{
+    cz_fc_update_partition_proof q;
+    char err[256] = "";
+    int rc = cz_fc_update_proof_read(&q, s, b, n, NULL, err, sizeof err);
+    TF_CHECK_MSG(rc == want && strstr(err, needle) != NULL, "rc %d (want %d): %s (want \"%s\")", rc,
+                 want, err, needle);
+    static const cz_fc_update_partition_proof zero;
+    TF_CHECK(!memcmp(&q, &zero, sizeof q));
+}
+
+static void test_proof_refusals(void)
+{
+    cz_fc_update_shape s;
+    TF_CHECK(cz_fc_update_shape_of(&s, KIB(2)) == CZ_OK);
+    cz_fc_update_partition_proof p;
+    random_proof(&p, &s);
+    size_t n;
+    uint8_t *b = encode(&p, &s, &n), *t = malloc(n + 1);
+    /* every prefix is truncated; one byte more is left over */
+    for (size_t k = 0; k < n; k += 1 + k / 16)
+        expect_bad(&s, b, k, CZ_ERR_TRUNCATED, "short");
+    memcpy(t, b, n);
+    t[n] = 0;
+    expect_bad(&s, t, n + 1, CZ_ERR_BAD_LENGTH, "1 bytes after the proof");
+    /* counts: apex leaves, challenges, levels, siblings */
+    static const struct {
+        size_t off;
+        const char *field;
+    } counts[] = {
+        {32, "apex_leafs: 9 apex leaves, the shape has 8"},
+        {296, "challenge_proofs: 11 challenge proofs, the shape has 10"},
+        {372, "challenge_proofs[0].proof_r_old.path: 3 levels"},
+        {380, "challenge_proofs[0].proof_r_old.path.path[0]: 8 siblings"},
+    };
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        memcpy(t, b, n);
+        t[counts[i].off]++;
+        expect_bad(&s, t, n, CZ_ERR_BAD_FORMAT, counts[i].field);
+    }
+    /* a variant: Sub where the shape's TreeR proofs are Single */
+    memcpy(t, b, n);
+    t[304] = 1;
+    expect_bad(&s, t, n, CZ_ERR_BAD_FORMAT, "proof_r_old: variant 1, the shape's proofs are Single");
+    /* an index at the arity */
+    memcpy(t, b, n);
+    t[612] = 8;
+    memset(t + 613, 0, 7);
+    expect_bad(&s, t, n, CZ_ERR_BAD_FORMAT, "proof_r_old.path.path[0]: index 8, the arity is 8");
+    /* non-canonical values: comm_c >= r, a TreeD apex leaf with top bits */
+    memcpy(t, b, n);
+    memset(t, 0xff, 32);
+    expect_bad(&s, t, n, CZ_ERR_NOT_CANONICAL, "comm_c: a TreeR value");
+    memcpy(t, b, n);
+    t[40 + 3 * 32 + 31] |= 0x80;
+    expect_bad(&s, t, n, CZ_ERR_NOT_CANONICAL, "apex_leafs[3]: a TreeD value");
+    /* proof_d_new's index past its arity, the first TreeD level */
+    size_t d0 = 304 + (4 + 64 + 8 + 2 * (8 + 7 * 32 + 8)); /* after proof_r_old */
+    memcpy(t, b, n);
+    TF_CHECK(t[d0] == 0);
+    t[d0 + 4 + 64 + 8 + 8 + 32] = 2;
+    expect_bad(&s, t, n, CZ_ERR_BAD_FORMAT, "challenge_proofs[0].proof_d_new.path.path[0]: index 2");
+    /* the writer refuses a proof of another shape */
+    cz_fc_update_shape s8;
+    TF_CHECK(cz_fc_update_shape_of(&s8, KIB(8 << 10)) == CZ_OK);
+    TF_CHECK(cz_fc_update_proof_write(t, n, &p, &s8) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_fc_update_proof_read(NULL, &s, b, n, NULL, NULL, 0) == CZ_ERR_INVALID_ARG);
+    free(b);
+    free(t);
+    cz_fc_update_proof_free(&p);
+}
+
+/* The fuzzer's seeds (fuzz/corpus/update_proof): random 2KiB and 8MiB
+ * partition proofs from generator seed 1. */
+static int write_seeds(const char *dir)
+{
+    static const uint64_t sizes[] = {KIB(2), KIB(8 << 10)};
+    static const char *const names[] = {"2k.bin", "8m.bin"};
+    cz_prng_seed(&tf_rng, 1);
+    mkdir(dir, 0755);
+    for (int i = 0; i < 2; i++) {
+        cz_fc_update_shape s;
+        cz_fc_update_partition_proof p;
+        if (cz_fc_update_shape_of(&s, sizes[i]) != CZ_OK)
+            return 1;
+        random_proof(&p, &s);
+        size_t n;
+        uint8_t *b = encode(&p, &s, &n);
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        FILE *f = fopen(path, "wb");
+        int bad = !f || fwrite(b, 1, n, f) != n;
+        if (f && fclose(f))
+            bad = 1;
+        free(b);
+        cz_fc_update_proof_free(&p);
+        if (bad)
+            return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
+        return write_seeds(argv[2]);
+    static const tf_test tests[] = {
+        TF_TEST(test_shapes),           TF_TEST(test_gen_randomness),
+        TF_TEST(test_gen_randomness_circuit), TF_TEST(test_challenge_vectors),
+        TF_TEST(test_challenge_buckets), TF_TEST(test_proof_layout),
+        TF_TEST(test_proof_roundtrip),  TF_TEST(test_proof_refusals),
+    };
+    return tf_run(argc, argv, tests, sizeof tests / sizeof tests[0]);
+}

@@ -649,6 +649,69 @@ int cz_fc_update_rho(cz_fr *rho, const cz_fc_update_shape *s, const cz_fr *phi, 
 int cz_fc_update_challenges(const cz_fc_update_shape *s, const cz_fr *comm_r_new, unsigned k,
                             uint32_t *out);
 
+/* ------------------ EmptySectorUpdate: the vanilla partition proof --- */
+
+/* One challenge's proofs: TreeR old and new (Poseidon, the shape's base 8,
+ * sub and top arities: Single, Sub or Top) and TreeD new (binary SHA-256
+ * over every node: Single, node_bits levels). */
+typedef struct {
+    cz_fc_merkle_proof r_old, d_new, r_new;
+} cz_fc_update_challenge_proof;
+
+/* storage-proofs-update's PartitionProof: comm_c, the partition's apex
+ * leaves (TreeD row node_bits - partition_bits - apex_bits, 2^apex_bits
+ * entries) and one proof per challenge.  Its arrays live in one block
+ * from alloc (class CZ_BUF_INPUT), returned by cz_fc_update_proof_free. */
+typedef struct {
+    cz_fc_d comm_c;
+    uint32_t n_apex, n_challenges;
+    cz_fc_d *apex_leafs;
+    cz_fc_update_challenge_proof *challenges;
+    void *mem; /* the block */
+    size_t mem_bytes;
+    const cz_allocator *alloc;
+} cz_fc_update_partition_proof;
+
+/* The form and level count of a tree of the update's shape s: TreeD
+ * Single of node_bits binary levels; TreeR (kind CZ_FC_TREE_RC)
+ * (node_bits - log2 sub - log2 top) / 3 octary levels, then the sub
+ * level, then the top level. */
+cz_fc_proof_form cz_fc_update_tree_form(const cz_fc_update_shape *s, cz_fc_tree_kind k);
+unsigned cz_fc_update_tree_levels(const cz_fc_update_shape *s, cz_fc_tree_kind k);
+unsigned cz_fc_update_tree_arity(const cz_fc_update_shape *s, cz_fc_tree_kind k, unsigned level);
+
+/* An empty proof of shape s (every level's arity set, every hash zero),
+ * for writers: CZ_OK, CZ_ERR_NOMEM. */
+int cz_fc_update_proof_alloc(cz_fc_update_partition_proof *p, const cz_fc_update_shape *s,
+                             const cz_allocator *alloc);
+void cz_fc_update_proof_free(cz_fc_update_partition_proof *p); /* zeroes *p; NULL ok */
+
+/* The bincode 1 encoding (serde derive, little-endian, u32 enum variants,
+ * u64 lengths and usize): comm_c[32] | u64 n, apex_leafs[32 each] | u64 n,
+ * per challenge the three MerkleProofs.  A MerkleProof is u32 variant (0
+ * Single: root, leaf, path; 1 Sub: base path, sub path, root, leaf; 2 Top:
+ * base, sub, top paths, root, leaf); a path is u64 levels, each u64
+ * siblings, the siblings[32 each], u64 index.  The size is fixed by the
+ * shape: 561,768 bytes at 32GiB. */
+size_t cz_fc_update_proof_bytes(const cz_fc_update_shape *s);
+/* Reads one partition's proof strictly: every count, variant and index
+ * must be the shape's, every domain canonical (TreeR values below r,
+ * TreeD values with the top two bits clear), nothing may follow.  CZ_OK;
+ * CZ_ERR_TRUNCATED, CZ_ERR_BAD_LENGTH (bytes left over), CZ_ERR_BAD_FORMAT
+ * (a count, variant or index), CZ_ERR_NOT_CANONICAL, CZ_ERR_NOMEM,
+ * CZ_ERR_INVALID_ARG; err then names the field by its serde path (e.g.
+ * "update partition proof: challenge_proofs[3].proof_r_old.base_proof.
+ * path[2]: index 9, the arity is 8 (at byte N)"; a Single proof's levels
+ * are "path.path[i]").  *out is zeroed on error. */
+int cz_fc_update_proof_read(cz_fc_update_partition_proof *out, const cz_fc_update_shape *s,
+                            const uint8_t *buf, size_t len, const cz_allocator *alloc, char *err,
+                            size_t errlen);
+/* Writes p (of shape s) into out[0 .. cz_fc_update_proof_bytes(s)).
+ * CZ_OK, CZ_ERR_BAD_LENGTH (cap too small), CZ_ERR_INVALID_ARG (p is not
+ * of shape s). */
+int cz_fc_update_proof_write(uint8_t *out, size_t cap, const cz_fc_update_partition_proof *p,
+                             const cz_fc_update_shape *s);
+
 #ifdef __cplusplus
 }
 #endif
