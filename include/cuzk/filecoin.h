@@ -171,6 +171,10 @@ int cz_fc_tree_build_sparse(cz_fc_tree **out, cz_fc_tree_kind k, const cz_fc_sha
                             const cz_fc_d *default_leaf, const cz_allocator *alloc);
 void cz_fc_tree_free(cz_fc_tree *t);
 void cz_fc_tree_root(const cz_fc_tree *t, cz_fc_d *root);
+/* Node index of level (0: the leaves; the root is level
+ * cz_fc_tree_levels), a sparse tree's default where none was given.
+ * CZ_OK or CZ_ERR_INVALID_ARG (out of range). */
+int cz_fc_tree_node(const cz_fc_tree *t, unsigned level, uint64_t index, cz_fc_d *out);
 /* The inclusion proof of leaf index; its levels' hashes are written into
  * hashes (cz_fc_tree_proof_hashes(t) values) and levels
  * (cz_fc_tree_levels) that the caller provides.  CZ_OK or
@@ -711,6 +715,57 @@ int cz_fc_update_proof_read(cz_fc_update_partition_proof *out, const cz_fc_updat
  * of shape s). */
 int cz_fc_update_proof_write(uint8_t *out, size_t cap, const cz_fc_update_partition_proof *p,
                              const cz_fc_update_shape *s);
+
+/* --------------------- EmptySectorUpdate: the vanilla verifier, a sector --- */
+
+/* A partition's public inputs (vanilla.rs PublicInputs). */
+typedef struct {
+    unsigned k, h;
+    cz_fc_d comm_r_old, comm_d_new, comm_r_new;
+} cz_fc_update_public;
+
+/* storage-proofs-update's vanilla verify of partition pub->k, check for
+ * check:
+ *   k < partitions, h allowed, the counts the shape's;
+ *   comm_r_old = Pmerkle2(comm_c, root_r_old) and the same for new, the
+ *   roots being challenge 0's;
+ *   per challenge c (cz_fc_update_challenges): the three paths lead to
+ *   node c, their roots are root_r_old, comm_d_new, root_r_new and they
+ *   hash up to them; proof_r_new's leaf is
+ *   proof_r_old's + proof_d_new's * rho(c) (the replica's encoding); and
+ *   the sibling of proof_d_new's path at each of the apex_bits levels
+ *   from row node_bits - partition_bits - apex_bits up is in the row of
+ *   the apex tree built from apex_leafs (the source's check, which does
+ *   not fix the position).
+ * CZ_OK, or CZ_ERR_BAD_PROOF with err naming the first failed check (the
+ * challenge, its node and what differs), CZ_ERR_INVALID_ARG (k, h, a
+ * proof not of the shape), CZ_ERR_NOT_CANONICAL (a value of the proof is
+ * not a valid field element). */
+int cz_fc_update_verify(const cz_fc_update_shape *s, const cz_fc_update_public *pub,
+                        const cz_fc_update_partition_proof *p, char *err, size_t errlen);
+
+/* A sector updated with new data, its trees kept for proving (small
+ * sectors: the trees are dense).  shape: the production shape of the
+ * sector size (TreeR's arities), u the update shape of the same size. */
+typedef struct cz_fc_update_sector cz_fc_update_sector;
+/* Encodes: label_r_new[i] = label_r_old[i] + data_new[i] * rho(i) in Fr
+ * for every node i (replica_old: the sealed replica's TreeR leaves,
+ * data_new: the new data, Fr32-padded, as TreeD leaves), builds TreeD
+ * over data_new, TreeR old and new, and the commitments comm_r_old =
+ * Pmerkle2(comm_c, root_r_old), comm_d_new, comm_r_new.  h: one of the
+ * shape's hs.  CZ_OK, CZ_ERR_INVALID_ARG, CZ_ERR_NOT_CANONICAL (a value
+ * that is not a field element), CZ_ERR_NOMEM. */
+int cz_fc_update_sector_new(cz_fc_update_sector **out, const cz_fc_shape *shape,
+                            const cz_fc_update_shape *u, const cz_fc_d *replica_old,
+                            const cz_fc_d *data_new, const cz_fc_d *comm_c, unsigned h,
+                            const cz_allocator *alloc);
+void cz_fc_update_sector_free(cz_fc_update_sector *x);
+/* The commitments, and the new replica (u->sector_nodes TreeR leaves). */
+void cz_fc_update_sector_public(const cz_fc_update_sector *x, unsigned k, cz_fc_update_public *pub);
+const cz_fc_d *cz_fc_update_sector_replica(const cz_fc_update_sector *x);
+/* Partition k's vanilla proof (cz_fc_update_proof_alloc'd from alloc). */
+int cz_fc_update_sector_prove(const cz_fc_update_sector *x, unsigned k,
+                              cz_fc_update_partition_proof *p, const cz_allocator *alloc);
 
 #ifdef __cplusplus
 }

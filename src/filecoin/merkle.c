@@ -245,6 +245,14 @@ static const cz_fc_d *node_at(const cz_fc_tree *t, unsigned l, uint64_t i)
 
 void cz_fc_tree_root(const cz_fc_tree *t, cz_fc_d *root) { *root = *node_at(t, t->n_levels, 0); }
 
+int cz_fc_tree_node(const cz_fc_tree *t, unsigned level, uint64_t index, cz_fc_d *out)
+{
+    if (t == NULL || out == NULL || level > t->n_levels || index >= t->width[level])
+        return CZ_ERR_INVALID_ARG;
+    *out = *node_at(t, level, index);
+    return CZ_OK;
+}
+
 size_t cz_fc_tree_proof_hashes(const cz_fc_tree *t)
 {
     size_t n = 0;
