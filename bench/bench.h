@@ -54,6 +54,8 @@ int cz_bench_sector(int argc, char **argv);
 /* params, porep-prove (argv[0]) */
 int cz_bench_porep(int argc, char **argv);
 int cz_bench_porep_synth(int argc, char **argv);
+/* snap-encode, verify-update (argv[0]): SnapDeals of a small sector */
+int cz_bench_update(int argc, char **argv);
 /* The whole file at path (malloc'd; *len its bytes), or NULL with a
  * message naming cmd on stderr. */
 uint8_t *cz_bench_read_file(const char *path, size_t *len, const char *cmd);

@@ -597,6 +597,44 @@ static void test_update_sector(void)
     check_sector((uint64_t)8 << 20, 9);
 }
 
+/* A real update: a sealed 2KiB CC sector (cz_fc_seal_ex) updated with
+ * random data; the update's comm_r_old is the seal's comm_r, and the
+ * partition proof verifies. */
+static void test_update_sealed(void)
+{
+    const cz_fc_proof_type *t = cz_fc_proof_by_name("StackedDrg2KiBV1_1");
+    TF_CHECK(t != NULL);
+    cz_fc_sector sec = {.proof_type = t, .sector_id = 7};
+    cz_prng_bytes(&tf_rng, sec.ticket, 32);
+    sec.ticket[31] &= 0x3f;
+    sec.prover_id[0] = 0xe8, sec.prover_id[1] = 0x07; /* LEB128(1000) */
+    size_t n = (size_t)1 << t->shape->log_nodes;
+    cz_fc_d *replica = malloc(n * sizeof *replica), *data = malloc(n * sizeof *data), comm_c;
+    cz_fc_c1 c1;
+    char err[256];
+    TF_CHECK_MSG(cz_fc_seal_ex(&c1, &sec, NULL, replica, &comm_c, err, sizeof err) == CZ_OK, "%s",
+                 err);
+    for (size_t i = 0; i < n; i++)
+        random_sha_d(&data[i]);
+    cz_fc_update_shape u;
+    TF_CHECK(cz_fc_update_shape_of(&u, n) == CZ_OK);
+    cz_fc_update_sector *x;
+    TF_CHECK(cz_fc_update_sector_new(&x, t->shape, &u, replica, data, &comm_c, u.h, NULL) ==
+             CZ_OK);
+    cz_fc_update_public pub;
+    cz_fc_update_sector_public(x, 0, &pub);
+    TF_CHECK(!memcmp(pub.comm_r_old.b, c1.comm_r.b, 32));
+    TF_CHECK(memcmp(pub.comm_r_new.b, c1.comm_r.b, 32) != 0);
+    cz_fc_update_partition_proof p;
+    TF_CHECK(cz_fc_update_sector_prove(x, 0, &p, NULL) == CZ_OK);
+    expect_verify(&u, &pub, &p, CZ_OK, NULL);
+    cz_fc_update_proof_free(&p);
+    cz_fc_update_sector_free(x);
+    cz_fc_c1_free(&c1);
+    free(replica);
+    free(data);
+}
+
 /* The fuzzer's seeds (fuzz/corpus/update_proof): random 2KiB and 8MiB
  * partition proofs from generator seed 1. */
 static int write_seeds(const char *dir)
@@ -636,7 +674,7 @@ int main(int argc, char **argv)
         TF_TEST(test_gen_randomness_circuit), TF_TEST(test_challenge_vectors),
         TF_TEST(test_challenge_buckets), TF_TEST(test_proof_layout),
         TF_TEST(test_proof_roundtrip),  TF_TEST(test_proof_refusals),
-        TF_TEST(test_update_sector),
+        TF_TEST(test_update_sector),    TF_TEST(test_update_sealed),
     };
     return tf_run(argc, argv, tests, sizeof tests / sizeof tests[0]);
 }

@@ -419,6 +419,11 @@ typedef struct {
  * set. */
 int cz_fc_seal(cz_fc_c1 *c1, const cz_fc_sector *sec, const cz_allocator *alloc, char *err,
                size_t errlen);
+/* The same, also writing the replica (TreeR's leaves, 2^log_nodes values)
+ * and comm_c (TreeC's root) where they are not NULL: what an
+ * EmptySectorUpdate of the sector starts from. */
+int cz_fc_seal_ex(cz_fc_c1 *c1, const cz_fc_sector *sec, const cz_allocator *alloc,
+                  cz_fc_d *replica, cz_fc_d *comm_c, char *err, size_t errlen);
 
 /* A C1 for any sector size, consistent in every check the circuit and the
  * vanilla verifier make, without sealing a sector: the data is all zero

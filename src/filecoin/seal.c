@@ -74,6 +74,12 @@ void cz_fc_labels_all(cz_fc_d *labels, const uint32_t *parents, uint64_t n, unsi
 int cz_fc_seal(cz_fc_c1 *c1, const cz_fc_sector *sec, const cz_allocator *alloc, char *err,
                size_t errlen)
 {
+    return cz_fc_seal_ex(c1, sec, alloc, NULL, NULL, err, errlen);
+}
+
+int cz_fc_seal_ex(cz_fc_c1 *c1, const cz_fc_sector *sec, const cz_allocator *alloc,
+                  cz_fc_d *replica, cz_fc_d *comm_c, char *err, size_t errlen)
+{
     memset(c1, 0, sizeof *c1);
     c1->alloc = alloc;
     const cz_fc_proof_type *t = sec->proof_type;
@@ -142,6 +148,10 @@ int cz_fc_seal(cz_fc_c1 *c1, const cz_fc_sector *sec, const cz_allocator *alloc,
         cz_fc_tree_root(tree_c, &cr[0]);
         cz_fc_tree_root(tree_r, &cr[1]);
         rc = cz_fc_poseidon(&c1->comm_r, cr, 2);
+        if (comm_c)
+            *comm_c = cr[0];
+        if (replica)
+            memcpy(replica, leaves, nb);
     }
     if (rc != CZ_OK && err && errlen && !err[0])
         cz_msgf(err, errlen, "seal: %s", cz_strerror(rc));

@@ -13,7 +13,8 @@
 #   4. c1-synth 2KiB and 32GiB C1s that c1-verify accepts; c1-synth of an NI
 #      registered proof, or seal of a 32GiB sector: exit 2 with the reason;
 #      seal --data of a file larger than the sector: exit 2; raw data and
-#      the same data Fr32-padded (an unsealed sector file) seal alike.
+#      the same data Fr32-padded (an unsealed sector file) seal alike;
+#   5. snap-encode and verify-update (SnapDeals, vanilla proofs).
 #
 #   tests/oracle/run_fc_cli.sh PATH/TO/cuzk-bench PATH/TO/test_fc_sector
 set -euo pipefail
@@ -138,6 +139,40 @@ expect 2 "seal --data of a sector file with a padding bit set" "$bench" seal \
     --sector-size 2KiB --data "$work/unsealed" "${ids[@]}" --out "$work/x.json"
 said "not Fr32" err
 expect 2 "seal --sector-size 3KiB" "$bench" seal --sector-size 3KiB "${ids[@]}" --out "$work/x.json"
+
+# 5. SnapDeals: snap-encode a 2KiB sector (seal + update), verify-update
+#    the vanilla proof it wrote: valid; with comm_r_new for comm_r_old, or
+#    a flipped byte of the proof: invalid (exit 1) with the reason; a
+#    truncated proof, h not allowed, a size without an update proof: exit 1
+#    or 2 with the reason
+expect 0 "snap-encode 2KiB" "$bench" snap-encode --sector-size 2KiB --sector-id 5 \
+    --new-data-seed 3 --out "$work/snap"
+said "^comm_r_new "
+upd() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" \
+    "$work/snap/update.json" "$1"; }
+ro=$(upd comm_r_old) dn=$(upd comm_d_new) rn=$(upd comm_r_new)
+expect 0 "verify-update" "$bench" verify-update --sector-size 2KiB --comm-r-old "$ro" \
+    --comm-d-new "$dn" --comm-r-new "$rn" "$work/snap/vanilla-0.bin"
+said "^valid$"
+expect 1 "verify-update with comm_r_new as comm_r_old" "$bench" verify-update \
+    --sector-size 2KiB --comm-r-old "$rn" --comm-d-new "$dn" --comm-r-new "$rn" \
+    "$work/snap/vanilla-0.bin"
+said "comm_r_old"
+cp "$work/snap/vanilla-0.bin" "$work/snap/bad.bin"
+printf '\x01' | dd of="$work/snap/bad.bin" bs=1 seek=5000 conv=notrunc status=none
+expect 1 "verify-update of a changed proof" "$bench" verify-update --sector-size 2KiB \
+    --comm-r-old "$ro" --comm-d-new "$dn" --comm-r-new "$rn" "$work/snap/bad.bin"
+said "^invalid: partition 0"
+head -c 1000 "$work/snap/vanilla-0.bin" >"$work/snap/short.bin"
+expect 1 "verify-update of a truncated proof" "$bench" verify-update --sector-size 2KiB \
+    --comm-r-old "$ro" --comm-d-new "$dn" --comm-r-new "$rn" "$work/snap/short.bin"
+said "short"
+expect 2 "verify-update --h 5 at 2KiB" "$bench" verify-update --sector-size 2KiB --h 5 \
+    --comm-r-old "$ro" --comm-d-new "$dn" --comm-r-new "$rn" "$work/snap/vanilla-0.bin"
+said "allows h" err
+expect 2 "snap-encode of a 32GiB sector" "$bench" snap-encode --sector-size 32GiB \
+    --out "$work/x"
+said "2KiB, 8MiB and 512MiB" err
 
 if [ $fails -ne 0 ]; then
     echo "run_fc_cli: $fails failed" >&2

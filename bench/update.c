@@ -1,0 +1,316 @@
+/* cuzk-bench snap-encode and verify-update: an EmptySectorUpdate
+ * (SnapDeals) of a small sector, and the vanilla verification of its
+ * partition proofs (include/cuzk/filecoin.h: cz_fc_update_*).
+ *
+ *   cuzk-bench snap-encode --sector-size 2KiB|8MiB --out DIR
+ *       [--miner-id M] [--sector-id N] [--ticket HEX] [--seed HEX]
+ *       [--new-data FILE | --new-data-seed S] [--h H]
+ *     seals a CC sector of StackedDrg<size>V1_1 in memory (as `seal`),
+ *     encodes the new data into its replica, and writes DIR/update.json
+ *     (sector size, h, partitions, comm_r_old, comm_d_new, comm_r_new)
+ *     and DIR/vanilla-K.bin, partition K's vanilla proof in bincode (one
+ *     blob per partition, as Curio sends them); each proof is verified
+ *     before it is written.  New data: an Fr32-padded sector file, raw
+ *     bytes (padded here, zero-filled), or --new-data-seed S (default 1)
+ *     for random raw bytes.
+ *
+ *   cuzk-bench verify-update --sector-size S --comm-r-old HEX
+ *       --comm-d-new HEX --comm-r-new HEX [--h H] FILE...
+ *     vanilla-verifies the partition proofs FILE... (partition 0, 1, ..
+ *     in order, every partition of the sector): exit 0 and "valid", 1 and
+ *     "invalid: REASON", 2 for a usage error or an unreadable file. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bench.h"
+#include "cuzk/err.h"
+#include "cuzk/filecoin.h"
+#include "cuzk/rand.h"
+
+typedef struct {
+    const char *size, *out, *miner_id, *sector_id, *ticket, *seed, *new_data, *new_data_seed, *h;
+    const char *comm_r_old, *comm_d_new, *comm_r_new;
+} opts;
+
+enum { C_ENCODE = 1, C_VERIFY = 2 };
+
+static const cz_bench_flag FLAGS[] = {
+    {"--sector-size", offsetof(opts, size), 0},
+    {"--h", offsetof(opts, h), 0},
+    {"--out", offsetof(opts, out), C_ENCODE},
+    {"--miner-id", offsetof(opts, miner_id), C_ENCODE},
+    {"--sector-id", offsetof(opts, sector_id), C_ENCODE},
+    {"--ticket", offsetof(opts, ticket), C_ENCODE},
+    {"--seed", offsetof(opts, seed), C_ENCODE},
+    {"--new-data", offsetof(opts, new_data), C_ENCODE},
+    {"--new-data-seed", offsetof(opts, new_data_seed), C_ENCODE},
+    {"--comm-r-old", offsetof(opts, comm_r_old), C_VERIFY},
+    {"--comm-d-new", offsetof(opts, comm_d_new), C_VERIFY},
+    {"--comm-r-new", offsetof(opts, comm_r_new), C_VERIFY},
+};
+
+static const char USAGE_ENCODE[] =
+    "usage: cuzk-bench snap-encode --sector-size 2KiB|8MiB --out DIR [--miner-id M] "
+    "[--sector-id N] [--ticket HEX] [--seed HEX] [--new-data FILE | --new-data-seed S] [--h H]\n";
+static const char USAGE_VERIFY[] =
+    "usage: cuzk-bench verify-update --sector-size S --comm-r-old HEX --comm-d-new HEX "
+    "--comm-r-new HEX [--h H] FILE...\n";
+
+static void hex(char out[65], const uint8_t b[32])
+{
+    for (int i = 0; i < 32; i++)
+        snprintf(out + 2 * i, 3, "%02x", b[i]);
+}
+
+/* The shape pair of --sector-size and h (default the shape's). */
+static int shapes(const opts *o, const char *cmd, const cz_fc_shape **shape,
+                  cz_fc_update_shape *u, unsigned *h)
+{
+    if (!cz_bench_need(cmd, o->size, "--sector-size") ||
+        (*shape = cz_bench_shape(o->size, cmd)) == NULL)
+        return -1;
+    if (cz_fc_update_shape_of(u, (uint64_t)1 << (*shape)->log_nodes) != CZ_OK) {
+        fprintf(stderr, "cuzk-bench %s: no update proof for %s sectors\n", cmd, (*shape)->name);
+        return -1;
+    }
+    *h = u->h;
+    uint64_t v;
+    if (o->h) {
+        if (cz_bench_u64(&v, o->h, cmd, "--h") != 0)
+            return -1;
+        if (v > 64 || cz_fc_update_h_select(u, (unsigned)v) == 0) {
+            fprintf(stderr, "cuzk-bench %s: --h %s: a %s update allows h in %u..%u\n", cmd, o->h,
+                    (*shape)->name, u->hs[0], u->hs[5]);
+            return -1;
+        }
+        *h = (unsigned)v;
+    }
+    return 0;
+}
+
+/* The new data as Fr32-padded nodes (n nodes). */
+static cz_fc_d *new_data(const opts *o, size_t n)
+{
+    size_t padded = n * 32, raw_len = padded / 128 * 127;
+    uint8_t *raw = calloc(raw_len, 1);
+    cz_fc_d *d = malloc(padded);
+    if (raw == NULL || d == NULL) {
+        fprintf(stderr, "cuzk-bench snap-encode: out of memory for the new data\n");
+        free(raw), free(d);
+        return NULL;
+    }
+    if (o->new_data) {
+        size_t len;
+        uint8_t *f = cz_bench_read_file(o->new_data, &len, "snap-encode");
+        if (f && len == padded) {
+            int rc = cz_fc_fr32_unpad(raw, f, len);
+            free(f);
+            if (rc != CZ_OK) {
+                fprintf(stderr,
+                        "cuzk-bench snap-encode: %s has the sector's size but is not Fr32-"
+                        "padded\n",
+                        o->new_data);
+                free(raw), free(d);
+                return NULL;
+            }
+        } else if (f == NULL || len > raw_len) {
+            if (f)
+                fprintf(stderr,
+                        "cuzk-bench snap-encode: %s has %zu bytes; the sector holds %zu raw "
+                        "bytes (or exactly %zu padded ones)\n",
+                        o->new_data, len, raw_len, padded);
+            free(f), free(raw), free(d);
+            return NULL;
+        } else {
+            memcpy(raw, f, len);
+            free(f);
+        }
+    } else {
+        uint64_t s = 1;
+        if (o->new_data_seed &&
+            cz_bench_u64(&s, o->new_data_seed, "snap-encode", "--new-data-seed") != 0) {
+            free(raw), free(d);
+            return NULL;
+        }
+        cz_prng g;
+        cz_prng_seed(&g, s);
+        cz_prng_bytes(&g, raw, raw_len);
+    }
+    cz_fc_fr32_pad((uint8_t *)d, raw, raw_len);
+    free(raw);
+    return d;
+}
+
+static int write_all(const char *path, const void *b, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    int bad = f == NULL || fwrite(b, 1, n, f) != n;
+    if (f && fclose(f))
+        bad = 1;
+    if (bad)
+        fprintf(stderr, "cuzk-bench snap-encode: cannot write %s: %s\n", path, strerror(errno));
+    return bad ? -1 : 0;
+}
+
+static int cmd_encode(const opts *o)
+{
+    const cz_fc_shape *shape;
+    cz_fc_update_shape u;
+    unsigned h;
+    if (shapes(o, "snap-encode", &shape, &u, &h) != 0 || !cz_bench_need("snap-encode", o->out, "--out"))
+        return 2;
+    if (o->new_data && o->new_data_seed) {
+        fprintf(stderr, "cuzk-bench snap-encode: --new-data and --new-data-seed exclude each other\n");
+        return 2;
+    }
+    if (shape->layers != 2) {
+        fprintf(stderr, "cuzk-bench snap-encode: sealing in memory is for 2KiB, 8MiB and 512MiB\n");
+        return 2;
+    }
+    cz_fc_sector sec = {.proof_type = cz_fc_proof_default(shape), .sector_id = 1};
+    uint64_t v = 1000;
+    if ((o->miner_id && cz_bench_u64(&v, o->miner_id, "snap-encode", "--miner-id") != 0) ||
+        (o->sector_id &&
+         cz_bench_u64(&sec.sector_id, o->sector_id, "snap-encode", "--sector-id") != 0) ||
+        (o->ticket && cz_bench_hex32(sec.ticket, o->ticket, "snap-encode", "--ticket") != 0) ||
+        (o->seed && cz_bench_hex32(sec.seed, o->seed, "snap-encode", "--seed") != 0))
+        return 2;
+    cz_fc_prover_id(sec.prover_id, v);
+    size_t n = (size_t)u.sector_nodes;
+    cz_fc_d *data = new_data(o, n), *replica = malloc(n * sizeof *replica), comm_c;
+    if (data == NULL || replica == NULL) {
+        free(data), free(replica);
+        return 2;
+    }
+    mkdir(o->out, 0755);
+    char err[512];
+    cz_fc_c1 c1;
+    double t0 = cz_bench_now();
+    int rc = cz_fc_seal_ex(&c1, &sec, NULL, replica, &comm_c, err, sizeof err);
+    double t1 = cz_bench_now();
+    cz_fc_update_sector *x = NULL;
+    if (rc != CZ_OK)
+        fprintf(stderr, "cuzk-bench snap-encode: %s\n", err);
+    else if ((rc = cz_fc_update_sector_new(&x, shape, &u, replica, data, &comm_c, h, NULL)))
+        fprintf(stderr, "cuzk-bench snap-encode: the update failed: %s\n", cz_strerror(rc));
+    double t2 = cz_bench_now();
+    size_t bytes = cz_fc_update_proof_bytes(&u);
+    uint8_t *blob = malloc(bytes);
+    if (!rc && blob == NULL)
+        rc = CZ_ERR_NOMEM;
+    cz_fc_update_public pub;
+    for (unsigned k = 0; k < u.partitions && !rc; k++) {
+        cz_fc_update_partition_proof p;
+        cz_fc_update_sector_public(x, k, &pub);
+        rc = cz_fc_update_sector_prove(x, k, &p, NULL);
+        if (!rc && (rc = cz_fc_update_verify(&u, &pub, &p, err, sizeof err)))
+            fprintf(stderr, "cuzk-bench snap-encode: partition %u does not verify: %s\n", k, err);
+        if (!rc)
+            rc = cz_fc_update_proof_write(blob, bytes, &p, &u);
+        cz_fc_update_proof_free(&p);
+        char path[4096];
+        snprintf(path, sizeof path, "%s/vanilla-%u.bin", o->out, k);
+        if (!rc && write_all(path, blob, bytes) != 0)
+            rc = CZ_ERR_IO;
+    }
+    double t3 = cz_bench_now();
+    if (!rc) {
+        char a[65], d[65], b[65], path[4096];
+        hex(a, pub.comm_r_old.b), hex(d, pub.comm_d_new.b), hex(b, pub.comm_r_new.b);
+        printf("comm_r_old %s\ncomm_d_new %s\ncomm_r_new %s\n", a, d, b);
+        char json[1024];
+        int len = snprintf(json, sizeof json,
+                           "{\"sector_size\":%llu,\"h\":%u,\"partitions\":%u,\"comm_r_old\":\"%s\","
+                           "\"comm_d_new\":\"%s\",\"comm_r_new\":\"%s\"}\n",
+                           (unsigned long long)shape->sector_size, h, u.partitions, a, d, b);
+        snprintf(path, sizeof path, "%s/update.json", o->out);
+        if (write_all(path, json, (size_t)len) != 0)
+            rc = CZ_ERR_IO;
+        fprintf(stderr,
+                "snap-encode %s: seal %.3f s, encode + trees %.3f s, %u partition proofs of %zu "
+                "bytes %.3f s (each verified), in %s\n",
+                shape->name, t1 - t0, t2 - t1, u.partitions, bytes, t3 - t2, o->out);
+    }
+    free(blob);
+    cz_fc_update_sector_free(x);
+    cz_fc_c1_free(&c1); /* zeroed when the seal failed */
+    free(data);
+    free(replica);
+    return rc ? 2 : 0;
+}
+
+static int cmd_verify(const opts *o, int nfiles, char **files)
+{
+    const cz_fc_shape *shape;
+    cz_fc_update_shape u;
+    unsigned h;
+    cz_fc_update_public pub;
+    if (shapes(o, "verify-update", &shape, &u, &h) != 0 ||
+        !cz_bench_need("verify-update", o->comm_r_old, "--comm-r-old") ||
+        !cz_bench_need("verify-update", o->comm_d_new, "--comm-d-new") ||
+        !cz_bench_need("verify-update", o->comm_r_new, "--comm-r-new") ||
+        cz_bench_hex32(pub.comm_r_old.b, o->comm_r_old, "verify-update", "--comm-r-old") != 0 ||
+        cz_bench_hex32(pub.comm_d_new.b, o->comm_d_new, "verify-update", "--comm-d-new") != 0 ||
+        cz_bench_hex32(pub.comm_r_new.b, o->comm_r_new, "verify-update", "--comm-r-new") != 0)
+        return 2;
+    if ((unsigned)nfiles != u.partitions) {
+        fprintf(stderr, "cuzk-bench verify-update: %d proof files; a %s update has %u partitions\n",
+                nfiles, shape->name, u.partitions);
+        return 2;
+    }
+    pub.h = h;
+    for (unsigned k = 0; k < u.partitions; k++) {
+        size_t len;
+        uint8_t *b = cz_bench_read_file(files[k], &len, "verify-update");
+        if (b == NULL)
+            return 2;
+        cz_fc_update_partition_proof p;
+        char err[512];
+        int rc = cz_fc_update_proof_read(&p, &u, b, len, NULL, err, sizeof err);
+        free(b);
+        if (rc == CZ_OK) {
+            pub.k = k;
+            rc = cz_fc_update_verify(&u, &pub, &p, err, sizeof err);
+            cz_fc_update_proof_free(&p);
+        }
+        if (rc != CZ_OK) {
+            printf("invalid: partition %u (%s): %s\n", k, files[k], err);
+            return 1;
+        }
+    }
+    printf("valid\n");
+    return 0;
+}
+
+int cz_bench_update(int argc, char **argv)
+{
+    unsigned cmd = !strcmp(argv[0], "snap-encode") ? C_ENCODE : C_VERIFY;
+    const char *usage = cmd == C_ENCODE ? USAGE_ENCODE : USAGE_VERIFY;
+    opts o = {0};
+    char **files = malloc((size_t)argc * sizeof *files);
+    int nfiles = 0;
+    if (files == NULL)
+        return 2;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(usage, stdout);
+            free(files);
+            return 0;
+        }
+        if (cmd == C_VERIFY && strncmp(argv[i], "--", 2) != 0) {
+            files[nfiles++] = argv[i];
+            continue;
+        }
+        if (cz_bench_take_flag(argc, argv, &i, FLAGS, sizeof FLAGS / sizeof FLAGS[0], cmd, &o,
+                               usage) != 0) {
+            free(files);
+            return 2;
+        }
+    }
+    int rc = cmd == C_ENCODE ? cmd_encode(&o) : cmd_verify(&o, nfiles, files);
+    free(files);
+    return rc;
+}
