@@ -31,6 +31,10 @@
  *                                             of a sector size (2KiB .. 64GiB)
  *                                             or rust-fil-proofs' test shapes
  *                                             (porep-test-base-8, ...)
+ *   cuzk-bench circuit-info snap-SIZE         the blank EmptySectorUpdate
+ *                                             (SnapDeals) circuit of a size
+ *                                             (1KiB .. 32KiB, 8MiB, 16MiB,
+ *                                             512MiB, 32GiB, 64GiB)
  *
  * Prints inputs (ONE included), aux, constraints (written by the circuit
  * and in all, with the input constraints appended), the non-zero and the
@@ -55,6 +59,7 @@
 #include "cuzk/gadgets.h"
 #include "cuzk/poseidon.h"
 #include "cuzk/synthetic.h"
+#include "cuzk/units.h"
 
 /* What a builder returns for a name it does not know (nothing printed). */
 #define UNKNOWN 1
@@ -180,16 +185,37 @@ static int build_porep(cz_cs *cs, const char *name, size_t *pre)
     return 0;
 }
 
+/* snap-SIZE: the blank EmptySectorUpdate circuit of a sector size the
+ * update proof allows (2KiB .. 64GiB, and its test sizes 1KiB .. 32KiB,
+ * 16MiB). */
+static int build_snap(cz_cs *cs, const char *name, size_t *pre)
+{
+    *pre = 0;
+    uint64_t bytes;
+    cz_fc_update_shape u;
+    if (strncmp(name, "snap-", 5) != 0 || cz_parse_size(name + 5, &bytes) != CZ_OK ||
+        bytes % 32 || cz_fc_update_shape_of(&u, bytes / 32) != CZ_OK)
+        return UNKNOWN;
+    char err[200] = "";
+    if (cz_fc_update_synthesize(cs, &u, NULL, NULL, err, sizeof err) != CZ_OK) {
+        fprintf(stderr, "circuit-info: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
 /* The builders, tried in order until one knows the name (a builder returns
  * UNKNOWN before touching cs); another file adds names by adding its
  * builder here and its names to NAMES. */
-static int (*const builders[])(cz_cs *cs, const char *name, size_t *pre) = {build, build_porep};
+static int (*const builders[])(cz_cs *cs, const char *name, size_t *pre) = {build, build_porep,
+                                                                            build_snap};
 
 #define NAMES                                                                                      \
     "poseidon-A | sha256-compress | sha256-N | synthetic-L | insert-N | select-N | to-bits | "     \
     "to-bits-strict | uint64-input | encode | porep-2KiB | porep-8MiB | porep-512MiB | "         \
     "porep-32GiB | porep-64GiB | porep-test-base-2 | porep-test-base-8 | porep-test-sub-8-4 | "   \
-    "porep-test-top-8-4-2"
+    "porep-test-top-8-4-2 | snap-1KiB .. snap-32KiB | snap-8MiB | snap-16MiB | snap-512MiB | "   \
+    "snap-32GiB | snap-64GiB"
 
 /* Runs circuit `name` in `mode` (RECORD or COUNT) and fingerprints it;
  * RECORD also gives the dictionary sizes (dict[k]: matrix k's distinct

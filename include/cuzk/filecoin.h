@@ -772,6 +772,19 @@ const cz_fc_d *cz_fc_update_sector_replica(const cz_fc_update_sector *x);
 int cz_fc_update_sector_prove(const cz_fc_update_sector *x, unsigned k,
                               cz_fc_update_partition_proof *p, const cz_allocator *alloc);
 
+/* --------------------------------------- EmptySectorUpdate: the circuit --- */
+
+/* The EmptySectorUpdate circuit of partition pub->k (storage-proofs-update
+ * EmptySectorUpdateCircuit, constraint for constraint, in its allocation
+ * order; src/filecoin/update_circuit.c) in any cs mode, with the values of
+ * pub and p, or blank (both NULL: zeros, as bellperson's blank circuit).
+ * Inputs after ONE: k_and_h_select, comm_r_old, comm_d_new, comm_r_new.
+ * CZ_OK, CZ_ERR_INVALID_ARG (k, h, or p not of the shape, err naming
+ * it), CZ_ERR_NOMEM, or the cs's error. */
+int cz_fc_update_synthesize(cz_cs *cs, const cz_fc_update_shape *u,
+                            const cz_fc_update_public *pub, const cz_fc_update_partition_proof *p,
+                            char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

@@ -147,7 +147,15 @@ static int sha256_packed(cz_cs *cs, const cz_bool *bits, size_t n, cz_num *out)
     return CZ_OK;
 }
 
-static int poseidon(cz_cs *cs, const cz_num *in, unsigned arity, cz_num *out)
+int cz_fc_sha256_hash2_num(cz_cs *cs, const cz_num *a, const cz_num *b, cz_num *out)
+{
+    cz_bool pre[512];
+    num_bits_rev(cs, a, pre);
+    num_bits_rev(cs, b, pre + 256);
+    return sha256_packed(cs, pre, 512, out);
+}
+
+int cz_fc_poseidon_num(cz_cs *cs, const cz_num *in, unsigned arity, cz_num *out)
 {
     cz_var v[CZ_POSEIDON_MAX_ARITY], r;
     cz_fr x[CZ_POSEIDON_MAX_ARITY];
@@ -206,12 +214,9 @@ static int inclusion(cz_cs *cs, const cz_fc_porep_dims *d, bool sha, const cz_fc
         if (rc == CZ_OK) {
             cz_cs_push_ns(cs, "computation of commitment hash");
             if (sha) {
-                cz_bool pre[512];
-                num_bits_rev(cs, &ins[0], pre);
-                num_bits_rev(cs, &ins[1], pre + 256);
-                rc = sha256_packed(cs, pre, 512, &cur);
+                rc = cz_fc_sha256_hash2_num(cs, &ins[0], &ins[1], &cur);
             } else {
-                rc = poseidon(cs, ins, arity, &cur);
+                rc = cz_fc_poseidon_num(cs, ins, arity, &cur);
             }
             cz_cs_pop_ns(cs);
         }
@@ -246,7 +251,7 @@ static int column(cz_cs *cs, const cz_fc_porep_dims *d, const cz_fc_column_proof
     snprintf(name, sizeof name, "%s_parent_%u_constraint", kind, i);
     cz_cs_push_ns(cs, name);
     cz_num h;
-    int rc = poseidon(cs, rows, d->layers, &h);
+    int rc = cz_fc_poseidon_num(cs, rows, d->layers, &h);
     cz_cs_pop_ns(cs);
     if (rc != CZ_OK)
         return rc;
@@ -361,7 +366,7 @@ int cz_porep_chal_suffix(cz_cs *cs, const cz_fc_porep_dims *d, const cz_porep_he
         return rc;
     cz_num ch;
     cz_cs_push_ns(cs, "c_x_column_hash");
-    rc = poseidon(cs, st->labels, d->layers, &ch);
+    rc = cz_fc_poseidon_num(cs, st->labels, d->layers, &ch);
     cz_cs_pop_ns(cs);
     if (rc != CZ_OK)
         return rc;
@@ -418,7 +423,7 @@ int cz_porep_header_synth(cz_cs *cs, const cz_fc_c1 *c1, cz_porep_header *h)
     h->comm_c = alloc_named(cs, "comm_c", &v);
     cz_num pair[2] = {h->comm_c, h->comm_r_last}, hash;
     cz_cs_push_ns(cs, "H_comm_c_comm_r_last");
-    int rc = poseidon(cs, pair, 2, &hash);
+    int rc = cz_fc_poseidon_num(cs, pair, 2, &hash);
     cz_cs_pop_ns(cs);
     if (rc != CZ_OK)
         return rc;

@@ -19,6 +19,14 @@ typedef struct {
     cz_num comm_d, comm_c, comm_r_last;
 } cz_porep_header;
 
+/* filecoin-hashers' circuits on nums, values computed alongside:
+ * Poseidon (MerkleTree tag) of arity 2 .. 16, and Sha256Function's
+ * hash2_circuit (each input to 255 bits + 1 and reversed per byte, SHA-256,
+ * the result reversed per byte, its first 254 bits packed: 45,379
+ * constraints).  CZ_OK or a gadget's error. */
+int cz_fc_poseidon_num(cz_cs *cs, const cz_num *in, unsigned arity, cz_num *out);
+int cz_fc_sha256_hash2_num(cz_cs *cs, const cz_num *a, const cz_num *b, cz_num *out);
+
 bool cz_fc_porep_dims_equal(const cz_fc_porep_dims *a, const cz_fc_porep_dims *b);
 /* The shape is supported and, with c1, c1 is of it and has partition k.
  * CZ_OK or CZ_ERR_INVALID_ARG with err set. */
