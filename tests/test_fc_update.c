@@ -649,6 +649,39 @@ static void test_update_sealed(void)
     free(data);
 }
 
+/* Synthetic updates of every production size: the first and last
+ * partitions' proofs verify; one of another seed's sector does not; and at
+ * 2KiB the synthetic witness satisfies the circuit (below). */
+static void test_update_synth(void)
+{
+    static const uint64_t sizes[] = {2048, (uint64_t)8 << 20, (uint64_t)512 << 20,
+                                     (uint64_t)32 << 30, (uint64_t)64 << 30};
+    size_t n_sizes = SANITIZED ? 2 : sizeof sizes / sizeof sizes[0];
+    for (size_t i = 0; i < n_sizes; i++) {
+        const cz_fc_shape *shape = cz_fc_shape_by_size(sizes[i]);
+        cz_fc_update_shape u;
+        TF_CHECK(shape && cz_fc_update_shape_of(&u, sizes[i] / 32) == CZ_OK);
+        cz_fc_update_sector *x, *y;
+        TF_CHECK(cz_fc_update_sector_synth(&x, shape, &u, 7 + i, u.h, NULL) == CZ_OK);
+        TF_CHECK(cz_fc_update_sector_synth(&y, shape, &u, 99, u.h, NULL) == CZ_OK);
+        TF_CHECK(cz_fc_update_sector_replica(x) == NULL);
+        unsigned ks[2] = {0, u.partitions - 1};
+        for (int t = 0; t < 2; t++) {
+            cz_fc_update_public pub, other;
+            cz_fc_update_partition_proof p;
+            cz_fc_update_sector_public(x, ks[t], &pub);
+            cz_fc_update_sector_public(y, ks[t], &other);
+            TF_CHECK(cz_fc_update_sector_prove(x, ks[t], &p, NULL) == CZ_OK);
+            expect_verify(&u, &pub, &p, CZ_OK, NULL);
+            expect_verify(&u, &other, &p, CZ_ERR_BAD_PROOF, NULL);
+            cz_fc_update_proof_free(&p);
+        }
+        printf("test_fc_update: synthetic %s update verifies\n", shape->name);
+        cz_fc_update_sector_free(x);
+        cz_fc_update_sector_free(y);
+    }
+}
+
 /* ---------------------------------------------------------- the circuit */
 
 /* Counting mode against the sources' tests (circuit.rs test_..._constraints
@@ -682,9 +715,9 @@ static void test_circuit_counts(void)
     }
 }
 
-/* A real 2KiB update's partition proof satisfies the recorded circuit,
- * and a tampered leaf does not. */
-static void test_circuit_witness(void)
+/* A real 2KiB update's partition proof, and a synthetic one's, satisfy
+ * the recorded circuit, and a tampered leaf does not. */
+static void check_witness(bool synthetic)
 {
     const cz_fc_shape *shape = cz_fc_shape_by_size(2048);
     cz_fc_update_shape u;
@@ -696,7 +729,10 @@ static void test_circuit_witness(void)
     }
     random_fr_d(&comm_c);
     cz_fc_update_sector *x;
-    TF_CHECK(cz_fc_update_sector_new(&x, shape, &u, old, data, &comm_c, u.h, NULL) == CZ_OK);
+    if (synthetic)
+        TF_CHECK(cz_fc_update_sector_synth(&x, shape, &u, 5, u.h, NULL) == CZ_OK);
+    else
+        TF_CHECK(cz_fc_update_sector_new(&x, shape, &u, old, data, &comm_c, u.h, NULL) == CZ_OK);
     cz_fc_update_public pub;
     cz_fc_update_sector_public(x, 0, &pub);
     cz_fc_update_partition_proof p;
@@ -730,6 +766,12 @@ static void test_circuit_witness(void)
     }
     cz_fc_update_proof_free(&p);
     cz_fc_update_sector_free(x);
+}
+
+static void test_circuit_witness(void)
+{
+    check_witness(false);
+    check_witness(true);
 }
 
 /* The fuzzer's seeds (fuzz/corpus/update_proof): random 2KiB and 8MiB
@@ -772,7 +814,8 @@ int main(int argc, char **argv)
         TF_TEST(test_challenge_buckets), TF_TEST(test_proof_layout),
         TF_TEST(test_proof_roundtrip),  TF_TEST(test_proof_refusals),
         TF_TEST(test_update_sector),    TF_TEST(test_update_sealed),
-        TF_TEST(test_circuit_counts),   TF_TEST(test_circuit_witness),
+        TF_TEST(test_update_synth),     TF_TEST(test_circuit_counts),
+        TF_TEST(test_circuit_witness),
     };
     return tf_run(argc, argv, tests, sizeof tests / sizeof tests[0]);
 }
