@@ -134,6 +134,34 @@ static void test_shapes(void)
     TF_CHECK(cz_fc_update_shape_of(NULL, KIB(2)) == CZ_ERR_INVALID_ARG);
 }
 
+/* The parameter file names of the production sizes are parameters.json's
+ * (the v28 table of param_files.c), for the sector size it lists. */
+static void test_params_names(void)
+{
+    static const uint64_t sizes[] = {2048, (uint64_t)8 << 20, (uint64_t)512 << 20,
+                                     (uint64_t)32 << 30, (uint64_t)64 << 30};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        cz_fc_update_shape u;
+        TF_CHECK(cz_fc_update_shape_of(&u, sizes[i] / 32) == CZ_OK);
+        char name[CZ_FC_PARAMS_NAME], file[CZ_FC_PARAMS_NAME + 8];
+        cz_fc_update_params_name(name, &u);
+        bool found = false;
+        for (int ext = 0; ext < 2; ext++) {
+            snprintf(file, sizeof file, "%s%s", name, ext ? ".vk" : ".params");
+            for (size_t j = 0; j < cz_fc_params_official_count(); j++) {
+                uint64_t size;
+                const char *n = cz_fc_params_official(j, NULL, &size);
+                if (!strcmp(n, file)) {
+                    TF_CHECK_MSG(size == sizes[i], "%s: listed for %llu bytes", file,
+                                 (unsigned long long)size);
+                    found |= ext == 0;
+                }
+            }
+        }
+        TF_CHECK_MSG(found, "%s.params is not in parameters.json", name);
+    }
+}
+
 /* neptune's CType::Arbitrary(id) tag is id * 2^40; Pgen differs from the
  * Merkle-tagged Poseidon of the same inputs and is a function of both. */
 static void test_gen_randomness(void)
@@ -809,7 +837,7 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
         return write_seeds(argv[2]);
     static const tf_test tests[] = {
-        TF_TEST(test_shapes),           TF_TEST(test_gen_randomness),
+        TF_TEST(test_shapes),           TF_TEST(test_params_names), TF_TEST(test_gen_randomness),
         TF_TEST(test_gen_randomness_circuit), TF_TEST(test_challenge_vectors),
         TF_TEST(test_challenge_buckets), TF_TEST(test_proof_layout),
         TF_TEST(test_proof_roundtrip),  TF_TEST(test_proof_refusals),

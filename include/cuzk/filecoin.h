@@ -639,6 +639,12 @@ int cz_fc_update_shape_of(cz_fc_update_shape *s, uint64_t sector_nodes);
  * k | h_select << partition_bits (cz_fc_update_k_and_h). */
 uint64_t cz_fc_update_h_select(const cz_fc_update_shape *s, unsigned h);
 uint64_t cz_fc_update_k_and_h(const cz_fc_update_shape *s, unsigned k, unsigned h);
+/* The base name of the update circuit's parameter files (as
+ * cz_fc_porep_params_name; src/filecoin/params_name.c):
+ *   "v28-empty-sector-update-merkletree-poseidon_hasher-8-<sub>-<top>-"
+ * and the SHA-256 of "empty_sector_update::PublicParams{ sector_nodes:
+ * <nodes> }" in hex (vanilla.rs PublicParams::identifier). */
+void cz_fc_update_params_name(char out[CZ_FC_PARAMS_NAME], const cz_fc_update_shape *u);
 
 /* --------------------------- EmptySectorUpdate: randomness, challenges --- */
 

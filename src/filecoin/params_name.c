@@ -48,3 +48,19 @@ void cz_fc_porep_params_name(char out[CZ_FC_PARAMS_NAME], const cz_fc_shape *s)
     for (int i = 0; i < 32; i++)
         snprintf(out + n + 2 * i, 3, "%02x", d[i]);
 }
+
+/* EmptySectorUpdate (storage-proofs-update vanilla.rs PublicParams::
+ * identifier, compound.rs EmptySectorUpdateCompound::cache_prefix). */
+void cz_fc_update_params_name(char out[CZ_FC_PARAMS_NAME], const cz_fc_update_shape *u)
+{
+    char id[96];
+    int len = snprintf(id, sizeof id, "empty_sector_update::PublicParams{ sector_nodes: %llu }",
+                       (unsigned long long)u->sector_nodes);
+    uint8_t d[32];
+    cz_sha256(d, (const uint8_t *)id, (size_t)len);
+    int n = snprintf(out, CZ_FC_PARAMS_NAME,
+                     "v28-empty-sector-update-merkletree-poseidon_hasher-8-%u-%u-", u->tree_r[1],
+                     u->tree_r[2]);
+    for (int i = 0; i < 32; i++)
+        snprintf(out + n + 2 * i, 3, "%02x", d[i]);
+}
