@@ -59,14 +59,15 @@
 
 typedef struct {
     const char *size, *out, *seed, *threads, *c1, *params, *vk, *pce, *prover_id, *sector_id;
-    const char *partition;
+    const char *partition, *circuit;
     int force, check_params, pce_only, gpu, no_write;
 } opts;
 
 static const char USAGE_PARAMS[] =
     "usage: cuzk-bench params --sector-size SIZE --out DIR [--seed HEX32] [--threads T] [--force]\n"
-    "           [--pce-only] [--gpu] [--no-write]\n"
-    "  INSECURE Groth16 parameters of the PoRep circuit of SIZE (2KiB, 8MiB, 512MiB, 32GiB,\n"
+    "           [--pce-only] [--gpu] [--no-write] [--circuit porep|snap]\n"
+    "  INSECURE Groth16 parameters of the PoRep circuit (or with --circuit snap the\n"
+    "  EmptySectorUpdate circuit) of SIZE (2KiB, 8MiB, 512MiB, 32GiB,\n"
     "  64GiB or bytes): DIR/<name>.pce (pre-compiled R1CS), DIR/<name>.params and\n"
     "  DIR/<name>.vk (bellperson), <name> Filecoin's parameter name for SIZE, their digests\n"
     "  listed in DIR/cuzk-generated.digests (the daemon's param cache accepts them, logged\n"
@@ -96,6 +97,7 @@ static int parse(int argc, char **argv, opts *o, int cmd, const char *usage)
     memset(o, 0, sizeof *o);
     static const cz_bench_flag F[] = {
         {"--sector-size", offsetof(opts, size), P},
+        {"--circuit", offsetof(opts, circuit), P},
         {"--seed", offsetof(opts, seed), P},
         {"--out", offsetof(opts, out), P | V},
         {"--threads", offsetof(opts, threads), P | V},
@@ -267,6 +269,23 @@ static int record(cz_r1cs **r, const cz_fc_porep_dims *d, const cz_fc_c1 *c1, un
     return rc;
 }
 
+/* The blank EmptySectorUpdate circuit of u, recorded. */
+static int record_snap(cz_r1cs **r, const cz_fc_update_shape *u, char *err, size_t errlen)
+{
+    cz_cs *cs = NULL;
+    *r = NULL;
+    err[0] = 0;
+    int rc = cz_cs_new(&cs, CZ_CS_RECORD, 0);
+    if (rc == CZ_OK)
+        rc = cz_fc_update_synthesize(cs, u, NULL, NULL, err, errlen);
+    if (rc == CZ_OK)
+        rc = cz_cs_finish(cs, r);
+    if (rc != CZ_OK && err[0] == 0)
+        cz_msgf(err, errlen, "recording the update circuit: %s", cz_strerror(rc));
+    cz_cs_free(cs);
+    return rc;
+}
+
 /* -------------------------------------------------------------- params --- */
 
 /* One line per query: points, seconds, rate. */
@@ -300,9 +319,22 @@ static int cmd_params(int argc, char **argv)
 #endif
         return 2;
     }
+    bool snap = o.circuit && !strcmp(o.circuit, "snap");
+    cz_fc_update_shape u;
+    if (o.circuit && !snap && strcmp(o.circuit, "porep")) {
+        fprintf(stderr, "cuzk-bench %s: --circuit %s: porep or snap\n", c, o.circuit);
+        return 2;
+    }
+    if (snap && cz_fc_update_shape_of(&u, (uint64_t)1 << s->log_nodes) != CZ_OK) {
+        fprintf(stderr, "cuzk-bench %s: no update circuit for %s\n", c, s->name);
+        return 2;
+    }
     char base[CZ_FC_PARAMS_NAME], path[3][4200];
     static const char *const ext[3] = {".pce", ".params", ".vk"};
-    cz_fc_porep_params_name(base, s);
+    if (snap)
+        cz_fc_update_params_name(base, &u);
+    else
+        cz_fc_porep_params_name(base, s);
     if (!o.no_write) {
         if (mkdir(o.out, 0777) != 0 && errno != EEXIST) {
             fprintf(stderr, "cuzk-bench %s: cannot create %s: %s\n", c, o.out, strerror(errno));
@@ -345,7 +377,8 @@ static int cmd_params(int argc, char **argv)
     memset(&p, 0, sizeof p);
     char err[512] = "";
     double t0 = cz_bench_now();
-    if (record(&r, &d, NULL, 0, 0, err, sizeof err) != CZ_OK) {
+    if ((snap ? record_snap(&r, &u, err, sizeof err) : record(&r, &d, NULL, 0, 0, err, sizeof err)) !=
+        CZ_OK) {
         fprintf(stderr, "cuzk-bench %s: %s\n", c, err);
         goto out;
     }
