@@ -26,17 +26,6 @@
 #include "filecoin/porep_circuit.h"
 #include "tf.h"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
-
 static cz_pool *pool3;
 
 /* ---------------------------------------------------------------- shape --- */
@@ -55,7 +44,7 @@ static void test_counts(void)
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         /* sanitizers: top 8/4/2 (every tree level kind) and 2KiB */
-        if (SANITIZED && i != 3 && i != 4)
+        if (TF_SANITIZED && i != 3 && i != 4)
             continue;
         cz_fc_porep_dims d;
         TF_CHECK(cz_fc_porep_dims_by_name(&d, want[i].name) == CZ_OK);
@@ -100,7 +89,7 @@ static void test_breakdown(void)
         {"32GiB", 1361462, 82600, 11268 - 65},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-        if (i > 0 && SANITIZED)
+        if (i > 0 && TF_SANITIZED)
             continue;
         cz_fc_porep_dims d;
         TF_CHECK(cz_fc_porep_dims_by_name(&d, want[i].name) == CZ_OK);
@@ -297,7 +286,7 @@ static void test_sealed(void)
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         const cz_fc_proof_type *t = cz_fc_proof_by_name(names[i]);
         TF_CHECK(t != NULL);
-        if (SANITIZED && i >= 2)
+        if (TF_SANITIZED && i >= 2)
             continue;
         cz_fc_sector s;
         uint8_t *data;
@@ -319,7 +308,7 @@ static void test_synthetic(void)
     const char *names[] = {"StackedDrg2KiBV1_1", "StackedDrg8MiBV1_1", "StackedDrg512MiBV1_1"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         const cz_fc_proof_type *t = cz_fc_proof_by_name(names[i]);
-        if (i > 0 && SANITIZED)
+        if (i > 0 && TF_SANITIZED)
             continue;
         cz_fc_sector s;
         uint8_t *data;

@@ -20,18 +20,8 @@
 #include "cuzk/poseidon.h"
 #include "tf.h"
 
-/* Sanitizer builds (ASan, TSan: several times slower) count the two
- * smallest circuits and update 2KiB only; Release runs everything. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
+/* Sanitizer builds (TF_SANITIZED) count the two smallest circuits and
+ * update 2KiB only; Release runs everything. */
 
 /* rand_xorshift 0.3's XorShiftRng (Marsaglia's xorshift128), as
  * rust-fil-proofs' tests seed it: the 16 seed bytes are x, y, z, w
@@ -635,7 +625,7 @@ static void check_sector(uint64_t bytes, unsigned h_alt)
 static void test_update_sector(void)
 {
     check_sector(2048, 0);
-    if (!SANITIZED)
+    if (!TF_SANITIZED)
         check_sector((uint64_t)8 << 20, 9);
 }
 
@@ -684,7 +674,7 @@ static void test_update_synth(void)
 {
     static const uint64_t sizes[] = {2048, (uint64_t)8 << 20, (uint64_t)512 << 20,
                                      (uint64_t)32 << 30, (uint64_t)64 << 30};
-    size_t n_sizes = SANITIZED ? 2 : sizeof sizes / sizeof sizes[0];
+    size_t n_sizes = TF_SANITIZED ? 2 : sizeof sizes / sizeof sizes[0];
     for (size_t i = 0; i < n_sizes; i++) {
         const cz_fc_shape *shape = cz_fc_shape_by_size(sizes[i]);
         cz_fc_update_shape u;
@@ -723,7 +713,7 @@ static void test_circuit_counts(void)
         {KIB(1), 1248389}, {KIB(2), 1705039}, {KIB(4), 2165109},
         {KIB(8), 2620359}, {KIB(16), 6300021}, {KIB(32), 6760091},
     };
-    size_t n_sizes = SANITIZED ? 2 : sizeof c / sizeof c[0];
+    size_t n_sizes = TF_SANITIZED ? 2 : sizeof c / sizeof c[0];
     for (size_t i = 0; i < n_sizes; i++) {
         cz_fc_update_shape u;
         TF_CHECK(cz_fc_update_shape_of(&u, c[i].nodes) == CZ_OK);

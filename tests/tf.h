@@ -13,6 +13,19 @@
 
 #include "cuzk/rand.h"
 
+/* TF_SANITIZED: 1 in ASan and TSan builds (several times slower), where
+ * the heaviest tests run a lighter set; 0 otherwise. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define TF_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define TF_SANITIZED 1
+#endif
+#endif
+#ifndef TF_SANITIZED
+#define TF_SANITIZED 0
+#endif
+
 extern cz_prng tf_rng;    /* reseeded from the run seed before every test */
 extern uint64_t tf_seed;  /* the run seed */
 extern unsigned tf_scale; /* iteration multiplier, >= 1 */
