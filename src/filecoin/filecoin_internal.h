@@ -49,4 +49,10 @@ uint64_t cz_fc_synth_at(cz_fc_synth_gen *s, uint64_t i);
 void cz_fc_synth_select(uint64_t *out, const cz_fc_synth_gen *s, const uint8_t rand[32],
                         uint64_t first, unsigned n);
 
+/* update_proof.c: p has shape s's counts, and each of its Merkle proofs
+ * the shape's form, levels and arities, with every index below its arity
+ * (what the reader guarantees; the writer, the verifier and the circuit
+ * refuse anything else). */
+bool cz_fc_update_proof_shaped(const cz_fc_update_partition_proof *p, const cz_fc_update_shape *s);
+
 #endif

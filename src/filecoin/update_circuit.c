@@ -24,6 +24,7 @@
 #include "cuzk/filecoin.h"
 #include "cuzk/gadgets.h"
 #include "cuzk/poseidon.h"
+#include "filecoin/filecoin_internal.h"
 #include "filecoin/porep_circuit.h"
 
 #define MAX_BITS 40 /* node bits: 31 at 64GiB */
@@ -95,25 +96,6 @@ static void alloc_path(cz_cs *cs, const cz_fc_update_shape *u, cz_fc_tree_kind k
     }
 }
 
-static bool proof_shaped(const cz_fc_update_shape *u, const cz_fc_update_partition_proof *p)
-{
-    if (p->n_apex != u->apex_leaves || p->n_challenges != u->challenges)
-        return false;
-    for (unsigned j = 0; j < u->challenges; j++) {
-        const cz_fc_merkle_proof *m[3] = {&p->challenges[j].r_old, &p->challenges[j].d_new,
-                                          &p->challenges[j].r_new};
-        for (int i = 0; i < 3; i++) {
-            cz_fc_tree_kind k = i == 1 ? CZ_FC_TREE_D : CZ_FC_TREE_RC;
-            if (m[i]->n_levels != cz_fc_update_tree_levels(u, k))
-                return false;
-            for (unsigned l = 0; l < m[i]->n_levels; l++)
-                if (m[i]->levels[l].arity != cz_fc_update_tree_arity(u, k, l))
-                    return false;
-        }
-    }
-    return true;
-}
-
 int cz_fc_update_synthesize(cz_cs *cs, const cz_fc_update_shape *u, const cz_fc_update_public *pub,
                             const cz_fc_update_partition_proof *p, char *err, size_t errlen)
 {
@@ -126,7 +108,7 @@ int cz_fc_update_synthesize(cz_cs *cs, const cz_fc_update_shape *u, const cz_fc_
                 pub->h);
         return CZ_ERR_INVALID_ARG;
     }
-    if (p && !proof_shaped(u, p)) {
+    if (p && !cz_fc_update_proof_shaped(p, u)) {
         cz_msgf(err, errlen, "update circuit: the partition proof is not of the sector's shape");
         return CZ_ERR_INVALID_ARG;
     }

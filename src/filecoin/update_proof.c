@@ -15,6 +15,7 @@
 
 #include "cuzk/err.h"
 #include "cuzk/filecoin.h"
+#include "filecoin/filecoin_internal.h"
 
 /* ------------------------------------------------------------- shapes --- */
 
@@ -390,7 +391,7 @@ static void put_path(wr *w, const cz_fc_merkle_proof *m, unsigned from, unsigned
 }
 
 /* Does m have shape s's form, levels and arities for kind k? */
-static bool shaped(const cz_fc_merkle_proof *m, const cz_fc_update_shape *s, cz_fc_tree_kind k)
+static bool merkle_shaped(const cz_fc_merkle_proof *m, const cz_fc_update_shape *s, cz_fc_tree_kind k)
 {
     if (m->form != cz_fc_update_tree_form(s, k) || m->n_levels != cz_fc_update_tree_levels(s, k) ||
         m->levels == NULL)
@@ -399,6 +400,21 @@ static bool shaped(const cz_fc_merkle_proof *m, const cz_fc_update_shape *s, cz_
         if (m->levels[l].arity != cz_fc_update_tree_arity(s, k, l) || m->levels[l].hashes == NULL ||
             m->levels[l].index >= m->levels[l].arity)
             return false;
+    return true;
+}
+
+bool cz_fc_update_proof_shaped(const cz_fc_update_partition_proof *p, const cz_fc_update_shape *s)
+{
+    if (p->n_apex != s->apex_leaves || p->n_challenges != s->challenges || p->apex_leafs == NULL ||
+        p->challenges == NULL)
+        return false;
+    for (unsigned c = 0; c < s->challenges; c++) {
+        const cz_fc_update_challenge_proof *cp = &p->challenges[c];
+        if (!merkle_shaped(&cp->r_old, s, CZ_FC_TREE_RC) ||
+            !merkle_shaped(&cp->d_new, s, CZ_FC_TREE_D) ||
+            !merkle_shaped(&cp->r_new, s, CZ_FC_TREE_RC))
+            return false;
+    }
     return true;
 }
 
@@ -424,15 +440,8 @@ static void put_proof(wr *w, const cz_fc_merkle_proof *m, const cz_fc_update_sha
 int cz_fc_update_proof_write(uint8_t *out, size_t cap, const cz_fc_update_partition_proof *p,
                              const cz_fc_update_shape *s)
 {
-    if (out == NULL || p == NULL || s == NULL || p->n_apex != s->apex_leaves ||
-        p->n_challenges != s->challenges || p->apex_leafs == NULL || p->challenges == NULL)
+    if (out == NULL || p == NULL || s == NULL || !cz_fc_update_proof_shaped(p, s))
         return CZ_ERR_INVALID_ARG;
-    for (unsigned c = 0; c < s->challenges; c++) {
-        const cz_fc_update_challenge_proof *cp = &p->challenges[c];
-        if (!shaped(&cp->r_old, s, CZ_FC_TREE_RC) || !shaped(&cp->d_new, s, CZ_FC_TREE_D) ||
-            !shaped(&cp->r_new, s, CZ_FC_TREE_RC))
-            return CZ_ERR_INVALID_ARG;
-    }
     if (cap < cz_fc_update_proof_bytes(s))
         return CZ_ERR_BAD_LENGTH;
     wr w = {out, 0};

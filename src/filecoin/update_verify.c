@@ -9,6 +9,7 @@
 
 #include "cuzk/err.h"
 #include "cuzk/filecoin.h"
+#include "filecoin/filecoin_internal.h"
 
 static int bad(char *err, size_t errlen, int rc, const char *fmt, ...)
 {
@@ -22,17 +23,6 @@ static int bad(char *err, size_t errlen, int rc, const char *fmt, ...)
 }
 
 static bool same(const cz_fc_d *a, const cz_fc_d *b) { return !memcmp(a->b, b->b, 32); }
-
-static bool shaped(const cz_fc_merkle_proof *m, const cz_fc_update_shape *s, cz_fc_tree_kind k)
-{
-    if (m->form != cz_fc_update_tree_form(s, k) || m->n_levels != cz_fc_update_tree_levels(s, k))
-        return false;
-    for (unsigned l = 0; l < m->n_levels; l++)
-        if (m->levels[l].arity != cz_fc_update_tree_arity(s, k, l) ||
-            m->levels[l].index >= m->levels[l].arity)
-            return false;
-    return true;
-}
 
 /* One challenge's three paths (verify_merkle_proofs). */
 static int check_paths(const cz_fc_update_challenge_proof *cp, uint32_t c, const cz_fc_d *root_old,
@@ -77,17 +67,11 @@ int cz_fc_update_verify(const cz_fc_update_shape *s, const cz_fc_update_public *
     if (cz_fc_update_h_select(s, pub->h) == 0)
         return bad(err, errlen, CZ_ERR_INVALID_ARG, "update verify: h = %u is not allowed",
                    pub->h);
-    if (p->n_apex != s->apex_leaves || p->n_challenges != s->challenges)
+    if (!cz_fc_update_proof_shaped(p, s))
         return bad(err, errlen, CZ_ERR_INVALID_ARG,
-                   "update verify: %u apex leaves and %u challenge proofs, the shape has %u and %u",
+                   "update verify: the partition proof (%u apex leaves, %u challenge proofs) is "
+                   "not of the sector's shape (%u and %u)",
                    p->n_apex, p->n_challenges, s->apex_leaves, s->challenges);
-    for (unsigned j = 0; j < s->challenges; j++) {
-        const cz_fc_update_challenge_proof *cp = &p->challenges[j];
-        if (!shaped(&cp->r_old, s, CZ_FC_TREE_RC) || !shaped(&cp->d_new, s, CZ_FC_TREE_D) ||
-            !shaped(&cp->r_new, s, CZ_FC_TREE_RC))
-            return bad(err, errlen, CZ_ERR_INVALID_ARG,
-                       "update verify: challenge %u's proofs are not of the sector's shape", j);
-    }
     /* the apex tree: row 0 the leaves, row i + 1 the hashes of row i */
     unsigned A = s->apex_bits;
     cz_fc_d *apex = malloc(2 * (size_t)s->apex_leaves * sizeof *apex);
