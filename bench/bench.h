@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/engine.h"
+
 #include "cuzk/ec.h"
 #include "cuzk/filecoin.h"
 
@@ -56,6 +58,17 @@ int cz_bench_porep(int argc, char **argv);
 int cz_bench_porep_synth(int argc, char **argv);
 /* snap-encode, verify-update (argv[0]): SnapDeals of a small sector */
 int cz_bench_update(int argc, char **argv);
+/* snap-encode's output in dir (update.json, vanilla-K.bin) as a SnapDeals
+ * request (registered proof of its sector size, raw commitments), its
+ * buffers in *u until cz_bench_snap_free.  0, or -1 with a message. */
+typedef struct {
+    cz_job_snap req;
+    uint8_t comm[3][32];
+    uint8_t **blobs;
+    size_t *lens;
+} cz_bench_snap;
+int cz_bench_snap_load(cz_bench_snap *u, const char *dir, const char *cmd);
+void cz_bench_snap_free(cz_bench_snap *u);
 /* The whole file at path (malloc'd; *len its bytes), or NULL with a
  * message naming cmd on stderr. */
 uint8_t *cz_bench_read_file(const char *path, size_t *len, const char *cmd);

@@ -6,12 +6,14 @@
  *                     [--backend cpu|gpu] [--devices LIST]
  *                     [--budget BYTES|auto] [--svg FILE] [--no-verify]
  *                     [--porep C1 --param-cache DIR --miner-id M --sector-number N]
- *                     [--sweep S1,S2,...]
+ *                     [--snap UPDATE_DIR --param-cache DIR] [--sweep S1,S2,...]
  *
  * Keeps CONC jobs in flight until N have completed: of P partitions of the
  * 2^L-row synthetic circuit, or with --porep the PoRep C2 of the C1 file
  * (its registered proof's circuit from the param cache, as the daemon
- * loads it; every job the same C1 under its own id).  Then prints s/proof
+ * loads it; every job the same C1 under its own id), or with --snap the
+ * SnapDeals update proof of snap-encode's output UPDATE_DIR (real or
+ * --synthetic: update.json and one vanilla proof per partition).  Then prints s/proof
  * (wall time over N, the circuit's one-time load excluded by a warm-up
  * job), job latency p50/p95, peak RSS, peak untracked RSS (RSS less the
  * tracked buffers, sampled), peak tracked and reserved bytes, and each
@@ -39,7 +41,7 @@
 
 typedef struct {
     unsigned log, parts, jobs, conc, synth, threads, synth_threads;
-    const char *porep, *param_cache, *miner, *sector, *sweep;
+    const char *porep, *snap, *param_cache, *miner, *sector, *sweep;
     uint64_t budget;
     const char *svg;
     int verify;
@@ -52,7 +54,8 @@ static const char USAGE[] =
     "usage: cuzk-bench engine [--log L] [--partitions P] [--jobs N] [-j CONC] "
     "[--synth-workers S] [--prover-threads T] [--backend cpu|gpu] [--devices LIST] "
     "[--budget BYTES|auto] [--svg FILE] [--no-verify] [--synth-threads T] "
-    "[--porep C1 --param-cache DIR --miner-id M --sector-number N] [--sweep S1,S2,..]\n"
+    "[--porep C1 --param-cache DIR --miner-id M --sector-number N] "
+    "[--snap UPDATE_DIR --param-cache DIR] [--sweep S1,S2,..]\n"
     "  --backend gpu   the CUDA back end (default cpu)\n"
     "  --devices LIST  CUDA ordinals for --backend gpu, comma-separated (default: every "
     "device)\n";
@@ -109,6 +112,8 @@ static int parse(int argc, char **argv, opts *o)
             o->sweep = v, i++;
         else if (!strcmp(a, "--porep") && v)
             o->porep = v, i++;
+        else if (!strcmp(a, "--snap") && v)
+            o->snap = v, i++;
         else if (!strcmp(a, "--param-cache") && v)
             o->param_cache = v, i++;
         else if (!strcmp(a, "--miner-id") && v)
@@ -145,6 +150,10 @@ static int parse(int argc, char **argv, opts *o)
     if (o->porep && (!o->param_cache || !o->miner || !o->sector)) {
         fprintf(stderr, "cuzk-bench engine: --porep needs --param-cache, --miner-id and "
                         "--sector-number\n");
+        return -1;
+    }
+    if (o->snap && (!o->param_cache || o->porep)) {
+        fprintf(stderr, "cuzk-bench engine: --snap needs --param-cache, and excludes --porep\n");
         return -1;
     }
     if (o->jobs < 1 || o->conc < 1 || o->parts < 1) {
@@ -388,6 +397,7 @@ int cz_bench_engine(int argc, char **argv)
                            .partitions = o.parts};
     cz_job_request req = {.priority = CZ_PRIO_NORMAL, .kind = CZ_KIND_SYNTHETIC, .input = &in};
     cz_job_porep pin = {0};
+    cz_bench_snap snap = {0};
     uint8_t *c1 = NULL;
     char what[160];
     snprintf(what, sizeof what, "synthetic 2^%u rows, %u partitions/job", o.log, o.parts);
@@ -414,6 +424,16 @@ int cz_bench_engine(int argc, char **argv)
         req.kind = CZ_KIND_POREP;
         req.input = &pin;
     }
+    if (o.snap) {
+        if (cz_bench_snap_load(&snap, o.snap, "engine") != 0) {
+            cz_engine_free(e);
+            return 2;
+        }
+        snprintf(what, sizeof what, "SnapDeals %s, %zu partitions/job",
+                 cz_fc_update_proof_shape(snap.req.registered_proof)->name, snap.req.n_vanilla);
+        req.kind = CZ_KIND_SNAP;
+        req.input = &snap.req;
+    }
     cz_job_result res = {0};
     /* warm-up: loads the circuit (recording + setup), not timed */
     double tw = cz_bench_now();
@@ -422,6 +442,7 @@ int cz_bench_engine(int argc, char **argv)
         fprintf(stderr, "cuzk-bench engine: warm-up job failed: %s %s\n", err, res.message);
         cz_engine_free(e);
         free(c1);
+        cz_bench_snap_free(&snap);
         return 1;
     }
     cz_job_result_free(&res);
@@ -455,5 +476,6 @@ int cz_bench_engine(int argc, char **argv)
     }
     cz_engine_free(e);
     free(c1);
+    cz_bench_snap_free(&snap);
     return failed ? 1 : 0;
 }

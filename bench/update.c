@@ -14,12 +14,25 @@
  *     bytes (padded here, zero-filled), or --new-data-seed S (default 1)
  *     for random raw bytes.
  *
+ *   cuzk-bench snap-encode --sector-size SIZE --synthetic SEED --out DIR
+ *       [--h H]
+ *     the same files for a synthetic update of any size (2KiB .. 64GiB:
+ *     cz_fc_update_sector_synth, seconds at 32GiB), consistent in every
+ *     check of the vanilla verifier and the circuit: the benchmarks'
+ *     input where no sector can be sealed in memory.
+ *
  *   cuzk-bench verify-update --sector-size S --comm-r-old HEX
- *       --comm-d-new HEX --comm-r-new HEX [--h H] FILE...
+ *       --comm-d-new HEX --comm-r-new HEX [--h H] [FILE...]
+ *       [--vk VK --proof PROOF]
  *     vanilla-verifies the partition proofs FILE... (partition 0, 1, ..
- *     in order, every partition of the sector): exit 0 and "valid", 1 and
- *     "invalid: REASON", 2 for a usage error or an unreadable file. */
+ *     in order, every partition of the sector), and with --proof verifies
+ *     the SNARK proof PROOF (partitions x 192 bytes, as the daemon and
+ *     filecoin-proofs return it) under the verifying key VK, as
+ *     verify_empty_sector_update_proof does (the shape's h; --h is for
+ *     the vanilla proofs): exit 0 and "valid", 1 and "invalid: REASON", 2
+ *     for a usage error or an unreadable file. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +45,7 @@
 
 typedef struct {
     const char *size, *out, *miner_id, *sector_id, *ticket, *seed, *new_data, *new_data_seed, *h;
-    const char *comm_r_old, *comm_d_new, *comm_r_new;
+    const char *comm_r_old, *comm_d_new, *comm_r_new, *vk, *proof, *synthetic;
 } opts;
 
 enum { C_ENCODE = 1, C_VERIFY = 2 };
@@ -47,17 +60,23 @@ static const cz_bench_flag FLAGS[] = {
     {"--seed", offsetof(opts, seed), C_ENCODE},
     {"--new-data", offsetof(opts, new_data), C_ENCODE},
     {"--new-data-seed", offsetof(opts, new_data_seed), C_ENCODE},
+    {"--synthetic", offsetof(opts, synthetic), C_ENCODE},
     {"--comm-r-old", offsetof(opts, comm_r_old), C_VERIFY},
     {"--comm-d-new", offsetof(opts, comm_d_new), C_VERIFY},
     {"--comm-r-new", offsetof(opts, comm_r_new), C_VERIFY},
+    {"--vk", offsetof(opts, vk), C_VERIFY},
+    {"--proof", offsetof(opts, proof), C_VERIFY},
 };
 
 static const char USAGE_ENCODE[] =
-    "usage: cuzk-bench snap-encode --sector-size 2KiB|8MiB --out DIR [--miner-id M] "
-    "[--sector-id N] [--ticket HEX] [--seed HEX] [--new-data FILE | --new-data-seed S] [--h H]\n";
+    "usage: cuzk-bench snap-encode --sector-size 2KiB|8MiB|512MiB --out DIR [--miner-id M] "
+    "[--sector-id N] [--ticket HEX] [--seed HEX] [--new-data FILE | --new-data-seed S] [--h H]\n"
+    "       cuzk-bench snap-encode --sector-size SIZE --synthetic SEED --out DIR [--h H]\n";
 static const char USAGE_VERIFY[] =
     "usage: cuzk-bench verify-update --sector-size S --comm-r-old HEX --comm-d-new HEX "
-    "--comm-r-new HEX [--h H] FILE...\n";
+    "--comm-r-new HEX [--h H] [FILE...] [--vk VK --proof PROOF]\n"
+    "  FILE...: the vanilla partition proofs, in order; --proof: the SNARK proof\n"
+    "  (partitions x 192 bytes) under the verifying key VK\n";
 
 static void hex(char out[65], const uint8_t b[32])
 {
@@ -155,6 +174,79 @@ static int write_all(const char *path, const void *b, size_t n)
     return bad ? -1 : 0;
 }
 
+/* Writes x's partition proofs (each verified first) and update.json into
+ * o->out.  0 or 2. */
+static int write_update(const opts *o, const cz_fc_shape *shape, const cz_fc_update_shape *u,
+                        unsigned h, const cz_fc_update_sector *x, double t_build)
+{
+    mkdir(o->out, 0755);
+    char err[512];
+    double t2 = cz_bench_now();
+    size_t bytes = cz_fc_update_proof_bytes(u);
+    uint8_t *blob = malloc(bytes);
+    int rc = blob ? CZ_OK : CZ_ERR_NOMEM;
+    cz_fc_update_public pub;
+    for (unsigned k = 0; k < u->partitions && !rc; k++) {
+        cz_fc_update_partition_proof p;
+        cz_fc_update_sector_public(x, k, &pub);
+        rc = cz_fc_update_sector_prove(x, k, &p, NULL);
+        if (!rc && (rc = cz_fc_update_verify(u, &pub, &p, err, sizeof err)))
+            fprintf(stderr, "cuzk-bench snap-encode: partition %u does not verify: %s\n", k, err);
+        if (!rc)
+            rc = cz_fc_update_proof_write(blob, bytes, &p, u);
+        cz_fc_update_proof_free(&p);
+        char path[4096];
+        snprintf(path, sizeof path, "%s/vanilla-%u.bin", o->out, k);
+        if (!rc && write_all(path, blob, bytes) != 0)
+            rc = CZ_ERR_IO;
+    }
+    double t3 = cz_bench_now();
+    if (!rc) {
+        char a[65], d[65], b[65], path[4096];
+        hex(a, pub.comm_r_old.b), hex(d, pub.comm_d_new.b), hex(b, pub.comm_r_new.b);
+        printf("comm_r_old %s\ncomm_d_new %s\ncomm_r_new %s\n", a, d, b);
+        char json[1024];
+        int len = snprintf(json, sizeof json,
+                           "{\"sector_size\":%llu,\"h\":%u,\"partitions\":%u,\"comm_r_old\":\"%s\","
+                           "\"comm_d_new\":\"%s\",\"comm_r_new\":\"%s\"}\n",
+                           (unsigned long long)shape->sector_size, h, u->partitions, a, d, b);
+        snprintf(path, sizeof path, "%s/update.json", o->out);
+        if (write_all(path, json, (size_t)len) != 0)
+            rc = CZ_ERR_IO;
+        fprintf(stderr,
+                "snap-encode %s: %s %.3f s, %u partition proofs of %zu bytes %.3f s (each "
+                "verified), in %s\n",
+                shape->name, o->synthetic ? "synthetic update" : "seal, encode + trees", t_build,
+                u->partitions, bytes, t3 - t2, o->out);
+    }
+    free(blob);
+    return rc ? 2 : 0;
+}
+
+/* A synthetic update of any size (cz_fc_update_sector_synth). */
+static int encode_synthetic(const opts *o, const cz_fc_shape *shape, const cz_fc_update_shape *u,
+                            unsigned h)
+{
+    uint64_t seed;
+    if (cz_bench_u64(&seed, o->synthetic, "snap-encode", "--synthetic") != 0)
+        return 2;
+    if (o->new_data || o->new_data_seed || o->ticket || o->seed || o->miner_id || o->sector_id) {
+        fprintf(stderr, "cuzk-bench snap-encode: --synthetic takes no sector or data options\n");
+        return 2;
+    }
+    double t0 = cz_bench_now();
+    cz_fc_update_sector *x;
+    int rc = cz_fc_update_sector_synth(&x, shape, u, seed, h, NULL);
+    if (rc != CZ_OK) {
+        fprintf(stderr, "cuzk-bench snap-encode: the synthetic update failed: %s\n",
+                cz_strerror(rc));
+        return 2;
+    }
+    rc = write_update(o, shape, u, h, x, cz_bench_now() - t0);
+    cz_fc_update_sector_free(x);
+    return rc;
+}
+
 static int cmd_encode(const opts *o)
 {
     const cz_fc_shape *shape;
@@ -162,6 +254,8 @@ static int cmd_encode(const opts *o)
     unsigned h;
     if (shapes(o, "snap-encode", &shape, &u, &h) != 0 || !cz_bench_need("snap-encode", o->out, "--out"))
         return 2;
+    if (o->synthetic)
+        return encode_synthetic(o, shape, &u, h);
     if (o->new_data && o->new_data_seed) {
         fprintf(stderr, "cuzk-bench snap-encode: --new-data and --new-data-seed exclude each other\n");
         return 2;
@@ -185,56 +279,17 @@ static int cmd_encode(const opts *o)
         free(data), free(replica);
         return 2;
     }
-    mkdir(o->out, 0755);
     char err[512];
     cz_fc_c1 c1;
     double t0 = cz_bench_now();
     int rc = cz_fc_seal_ex(&c1, &sec, NULL, replica, &comm_c, err, sizeof err);
-    double t1 = cz_bench_now();
     cz_fc_update_sector *x = NULL;
     if (rc != CZ_OK)
         fprintf(stderr, "cuzk-bench snap-encode: %s\n", err);
     else if ((rc = cz_fc_update_sector_new(&x, shape, &u, replica, data, &comm_c, h, NULL)))
         fprintf(stderr, "cuzk-bench snap-encode: the update failed: %s\n", cz_strerror(rc));
-    double t2 = cz_bench_now();
-    size_t bytes = cz_fc_update_proof_bytes(&u);
-    uint8_t *blob = malloc(bytes);
-    if (!rc && blob == NULL)
-        rc = CZ_ERR_NOMEM;
-    cz_fc_update_public pub;
-    for (unsigned k = 0; k < u.partitions && !rc; k++) {
-        cz_fc_update_partition_proof p;
-        cz_fc_update_sector_public(x, k, &pub);
-        rc = cz_fc_update_sector_prove(x, k, &p, NULL);
-        if (!rc && (rc = cz_fc_update_verify(&u, &pub, &p, err, sizeof err)))
-            fprintf(stderr, "cuzk-bench snap-encode: partition %u does not verify: %s\n", k, err);
-        if (!rc)
-            rc = cz_fc_update_proof_write(blob, bytes, &p, &u);
-        cz_fc_update_proof_free(&p);
-        char path[4096];
-        snprintf(path, sizeof path, "%s/vanilla-%u.bin", o->out, k);
-        if (!rc && write_all(path, blob, bytes) != 0)
-            rc = CZ_ERR_IO;
-    }
-    double t3 = cz_bench_now();
-    if (!rc) {
-        char a[65], d[65], b[65], path[4096];
-        hex(a, pub.comm_r_old.b), hex(d, pub.comm_d_new.b), hex(b, pub.comm_r_new.b);
-        printf("comm_r_old %s\ncomm_d_new %s\ncomm_r_new %s\n", a, d, b);
-        char json[1024];
-        int len = snprintf(json, sizeof json,
-                           "{\"sector_size\":%llu,\"h\":%u,\"partitions\":%u,\"comm_r_old\":\"%s\","
-                           "\"comm_d_new\":\"%s\",\"comm_r_new\":\"%s\"}\n",
-                           (unsigned long long)shape->sector_size, h, u.partitions, a, d, b);
-        snprintf(path, sizeof path, "%s/update.json", o->out);
-        if (write_all(path, json, (size_t)len) != 0)
-            rc = CZ_ERR_IO;
-        fprintf(stderr,
-                "snap-encode %s: seal %.3f s, encode + trees %.3f s, %u partition proofs of %zu "
-                "bytes %.3f s (each verified), in %s\n",
-                shape->name, t1 - t0, t2 - t1, u.partitions, bytes, t3 - t2, o->out);
-    }
-    free(blob);
+    if (!rc)
+        rc = write_update(o, shape, &u, h, x, cz_bench_now() - t0) ? CZ_ERR_IO : CZ_OK;
     cz_fc_update_sector_free(x);
     cz_fc_c1_free(&c1); /* zeroed when the seal failed */
     free(data);
@@ -242,29 +297,80 @@ static int cmd_encode(const opts *o)
     return rc ? 2 : 0;
 }
 
+/* The SNARK proof o->proof under o->vk: 0 valid, 1 invalid, 2 error. */
+static int verify_snark(const opts *o, const cz_fc_update_shape *u, const cz_fc_update_public *pub)
+{
+    const char *c = "verify-update";
+    cz_groth16_vk vk;
+    char err[512] = "";
+    if (cz_groth16_vk_read_file(&vk, o->vk, err, sizeof err) != CZ_OK) {
+        fprintf(stderr, "cuzk-bench %s: --vk %s: %s\n", c, o->vk, err);
+        return 2;
+    }
+    cz_groth16_pvk pvk;
+    int rc = cz_groth16_pvk_prepare(&pvk, &vk);
+    cz_groth16_vk_free(&vk);
+    if (rc != CZ_OK) {
+        fprintf(stderr, "cuzk-bench %s: --vk %s: %s\n", c, o->vk, cz_strerror(rc));
+        return 2;
+    }
+    size_t len;
+    uint8_t *proofs = cz_bench_read_file(o->proof, &len, c);
+    if (proofs == NULL) {
+        cz_groth16_pvk_free(&pvk);
+        return 2;
+    }
+    bool valid = false;
+    double t0 = cz_bench_now();
+    rc = cz_fc_verify_update(&pvk, proofs, len, u, &pub->comm_r_old, &pub->comm_d_new,
+                             &pub->comm_r_new, &valid, err, sizeof err);
+    double dt = cz_bench_now() - t0;
+    free(proofs);
+    cz_groth16_pvk_free(&pvk);
+    if (rc != CZ_OK) {
+        fprintf(stderr, "cuzk-bench %s: %s\n", c, err);
+        return 2;
+    }
+    fprintf(stderr, "verify-update: %u partitions, SNARK verified in %.3f s\n", u->partitions, dt);
+    if (!valid) {
+        printf("invalid: %s\n", err);
+        return 1;
+    }
+    return 0;
+}
+
 static int cmd_verify(const opts *o, int nfiles, char **files)
 {
+    const char *c = "verify-update";
     const cz_fc_shape *shape;
     cz_fc_update_shape u;
     unsigned h;
     cz_fc_update_public pub;
-    if (shapes(o, "verify-update", &shape, &u, &h) != 0 ||
-        !cz_bench_need("verify-update", o->comm_r_old, "--comm-r-old") ||
-        !cz_bench_need("verify-update", o->comm_d_new, "--comm-d-new") ||
-        !cz_bench_need("verify-update", o->comm_r_new, "--comm-r-new") ||
-        cz_bench_hex32(pub.comm_r_old.b, o->comm_r_old, "verify-update", "--comm-r-old") != 0 ||
-        cz_bench_hex32(pub.comm_d_new.b, o->comm_d_new, "verify-update", "--comm-d-new") != 0 ||
-        cz_bench_hex32(pub.comm_r_new.b, o->comm_r_new, "verify-update", "--comm-r-new") != 0)
+    if (shapes(o, c, &shape, &u, &h) != 0 || !cz_bench_need(c, o->comm_r_old, "--comm-r-old") ||
+        !cz_bench_need(c, o->comm_d_new, "--comm-d-new") ||
+        !cz_bench_need(c, o->comm_r_new, "--comm-r-new") ||
+        cz_bench_hex32(pub.comm_r_old.b, o->comm_r_old, c, "--comm-r-old") != 0 ||
+        cz_bench_hex32(pub.comm_d_new.b, o->comm_d_new, c, "--comm-d-new") != 0 ||
+        cz_bench_hex32(pub.comm_r_new.b, o->comm_r_new, c, "--comm-r-new") != 0)
         return 2;
-    if ((unsigned)nfiles != u.partitions) {
-        fprintf(stderr, "cuzk-bench verify-update: %d proof files; a %s update has %u partitions\n",
+    if (!o->vk != !o->proof) {
+        fprintf(stderr, "cuzk-bench %s: --vk and --proof go together\n", c);
+        return 2;
+    }
+    if (nfiles == 0 && !o->proof) {
+        fprintf(stderr, "cuzk-bench %s: nothing to verify: vanilla proof files, or --vk and "
+                        "--proof\n%s", c, USAGE_VERIFY);
+        return 2;
+    }
+    if (nfiles != 0 && (unsigned)nfiles != u.partitions) {
+        fprintf(stderr, "cuzk-bench %s: %d proof files; a %s update has %u partitions\n", c,
                 nfiles, shape->name, u.partitions);
         return 2;
     }
     pub.h = h;
-    for (unsigned k = 0; k < u.partitions; k++) {
+    for (int k = 0; k < nfiles; k++) {
         size_t len;
-        uint8_t *b = cz_bench_read_file(files[k], &len, "verify-update");
+        uint8_t *b = cz_bench_read_file(files[k], &len, c);
         if (b == NULL)
             return 2;
         cz_fc_update_partition_proof p;
@@ -272,16 +378,106 @@ static int cmd_verify(const opts *o, int nfiles, char **files)
         int rc = cz_fc_update_proof_read(&p, &u, b, len, NULL, err, sizeof err);
         free(b);
         if (rc == CZ_OK) {
-            pub.k = k;
+            pub.k = (unsigned)k;
             rc = cz_fc_update_verify(&u, &pub, &p, err, sizeof err);
             cz_fc_update_proof_free(&p);
         }
         if (rc != CZ_OK) {
-            printf("invalid: partition %u (%s): %s\n", k, files[k], err);
+            printf("invalid: partition %d (%s): %s\n", k, files[k], err);
             return 1;
         }
     }
+    if (o->proof) {
+        int rc = verify_snark(o, &u, &pub);
+        if (rc != 0)
+            return rc;
+    }
     printf("valid\n");
+    return 0;
+}
+
+/* The value of "key" in snap-encode's update.json: a number, or a hex
+ * string of 32 bytes.  0 or -1. */
+static int json_u64(const char *j, const char *key, uint64_t *v)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *at = strstr(j, pat);
+    return at && sscanf(at + strlen(pat), "%" SCNu64, v) == 1 ? 0 : -1;
+}
+
+static int json_hex32(const char *j, const char *key, uint8_t out[32])
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":\"", key);
+    const char *at = strstr(j, pat);
+    if (at == NULL)
+        return -1;
+    at += strlen(pat);
+    for (int i = 0; i < 32; i++) {
+        unsigned b;
+        if (sscanf(at + 2 * i, "%2x", &b) != 1)
+            return -1;
+        out[i] = (uint8_t)b;
+    }
+    return at[64] == '"' ? 0 : -1;
+}
+
+void cz_bench_snap_free(cz_bench_snap *u)
+{
+    for (size_t k = 0; u->blobs && k < u->req.n_vanilla; k++)
+        free(u->blobs[k]);
+    free(u->blobs);
+    free(u->lens);
+    memset(u, 0, sizeof *u);
+}
+
+int cz_bench_snap_load(cz_bench_snap *u, const char *dir, const char *cmd)
+{
+    memset(u, 0, sizeof *u);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/update.json", dir);
+    size_t len;
+    uint8_t *j = cz_bench_read_file(path, &len, cmd);
+    if (j == NULL)
+        return -1;
+    char *text = realloc(j, len + 1);
+    if (text == NULL) {
+        free(j);
+        return -1;
+    }
+    text[len] = 0;
+    uint64_t size, parts;
+    int bad = json_u64(text, "sector_size", &size) || json_u64(text, "partitions", &parts) ||
+              json_hex32(text, "comm_r_old", u->comm[0]) ||
+              json_hex32(text, "comm_d_new", u->comm[1]) ||
+              json_hex32(text, "comm_r_new", u->comm[2]) || parts == 0 || parts > 64;
+    free(text);
+    const cz_fc_shape *shape = bad ? NULL : cz_fc_shape_by_size(size);
+    if (shape == NULL) {
+        fprintf(stderr, "cuzk-bench %s: %s is not snap-encode's update.json\n", cmd, path);
+        return -1;
+    }
+    u->blobs = calloc(parts, sizeof *u->blobs);
+    u->lens = calloc(parts, sizeof *u->lens);
+    if (u->blobs == NULL || u->lens == NULL) {
+        cz_bench_snap_free(u);
+        return -1;
+    }
+    for (size_t k = 0; k < parts; k++, u->req.n_vanilla++) {
+        snprintf(path, sizeof path, "%s/vanilla-%zu.bin", dir, k);
+        if ((u->blobs[k] = cz_bench_read_file(path, &u->lens[k], cmd)) == NULL) {
+            cz_bench_snap_free(u);
+            return -1;
+        }
+    }
+    u->req.registered_proof = (uint64_t)shape->id; /* RegisteredUpdateProof: shape order */
+    u->req.sector_size = size;
+    u->req.vanilla = (const uint8_t *const *)u->blobs;
+    u->req.vanilla_len = u->lens;
+    u->req.comm_r_old = u->comm[0], u->req.comm_r_old_len = 32;
+    u->req.comm_d_new = u->comm[1], u->req.comm_d_new_len = 32;
+    u->req.comm_r_new = u->comm[2], u->req.comm_r_new_len = 32;
     return 0;
 }
 

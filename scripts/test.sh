@@ -36,8 +36,8 @@ TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --test-dir build/tsan
 
 step "clang Release build (-Werror)"
 scripts/build.sh clang
-step "clang Release tests (the porep tests ran in build/release)"
-ctest --test-dir build/clang -j"$jobs" -E 'noble|snarkjs|grpc|porep'
+step "clang Release tests (the porep and snap tests ran in build/release)"
+ctest --test-dir build/clang -j"$jobs" -E 'noble|snarkjs|grpc|porep|snap'
 
 step "constant-time check (valgrind), gcc and clang code"
 scripts/ctime.sh build/release

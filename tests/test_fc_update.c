@@ -19,6 +19,7 @@
 #include "cuzk/filecoin.h"
 #include "cuzk/poseidon.h"
 #include "tf.h"
+#include "util/clock.h"
 
 /* Sanitizer builds (TF_SANITIZED) count the two smallest circuits and
  * update 2KiB only; Release runs everything. */
@@ -777,6 +778,22 @@ static void check_witness(bool synthetic)
             cz_fr_from_u64(&want, cz_fc_update_k_and_h(&u, 0, u.h));
             TF_CHECK(cz_fr_equal(&w[1], &want));
             TF_CHECK(cz_fc_d_to_fr(&want, &pub.comm_r_new) == CZ_OK && cz_fr_equal(&w[4], &want));
+            /* the public inputs verify_empty_sector_update_proof computes */
+            cz_fr in[CZ_FC_UPDATE_INPUTS];
+            TF_CHECK(cz_fc_update_public_inputs(in, &u, &pub) == CZ_OK);
+            for (int i = 0; i < CZ_FC_UPDATE_INPUTS; i++)
+                TF_CHECK(cz_fr_equal(&in[i], &w[1 + i]));
+            /* the witness-only path: the same assignment, bit for bit */
+            size_t n_in, n_aux;
+            TF_CHECK(cz_fc_update_counts(&u, &n_in, &n_aux) == CZ_OK);
+            TF_CHECK(n_in == cz_r1cs_num_inputs(r) && n_aux == cz_r1cs_num_aux(r));
+            cz_fr *w2 = malloc(n * sizeof *w2);
+            TF_CHECK_MSG(cz_fc_update_witness(w2, n, &u, &pub, &p, NULL, err, sizeof err) == CZ_OK,
+                         "%s", err);
+            TF_CHECK(!memcmp(w, w2, n * sizeof *w));
+            TF_CHECK(cz_fc_update_witness(w2, n - 1, &u, &pub, &p, NULL, err, sizeof err) ==
+                     CZ_ERR_INVALID_ARG);
+            free(w2);
             free(w);
         }
         cz_r1cs_free(r);
@@ -790,6 +807,107 @@ static void test_circuit_witness(void)
 {
     check_witness(false);
     check_witness(true);
+}
+
+/* The challenge-parallel witness (cz_fc_update_witness on a pool) equals
+ * the circuit's own witness-only run on synthetic updates' last
+ * partitions: 2KiB, and 8MiB (4 partitions; Release only). */
+static void test_witness_parallel(void)
+{
+    static const uint64_t sizes[] = {2048, (uint64_t)8 << 20};
+    cz_pool *pool;
+    TF_CHECK(cz_pool_new(&pool, 4) == CZ_OK);
+    for (size_t i = 0; i < (TF_SANITIZED ? 1 : 2); i++) {
+        const cz_fc_shape *shape = cz_fc_shape_by_size(sizes[i]);
+        cz_fc_update_shape u;
+        TF_CHECK(shape && cz_fc_update_shape_of(&u, sizes[i] / 32) == CZ_OK);
+        cz_fc_update_sector *x;
+        TF_CHECK(cz_fc_update_sector_synth(&x, shape, &u, tf_seed + i, u.h, NULL) == CZ_OK);
+        unsigned k = u.partitions - 1;
+        cz_fc_update_public pub;
+        cz_fc_update_partition_proof p;
+        cz_fc_update_sector_public(x, k, &pub);
+        TF_CHECK(cz_fc_update_sector_prove(x, k, &p, NULL) == CZ_OK);
+        size_t n_in, n_aux;
+        TF_CHECK(cz_fc_update_counts(&u, &n_in, &n_aux) == CZ_OK);
+        size_t n = n_in + n_aux;
+        cz_cs *cs;
+        TF_CHECK(cz_cs_new(&cs, CZ_CS_WITNESS, 0) == CZ_OK);
+        char err[256];
+        TF_CHECK_MSG(cz_fc_update_synthesize(cs, &u, &pub, &p, err, sizeof err) == CZ_OK, "%s",
+                     err);
+        TF_CHECK(cz_cs_num_inputs(cs) == n_in && cz_cs_num_aux(cs) == n_aux);
+        cz_fr *w = malloc(n * sizeof *w), *w2 = malloc(n * sizeof *w2);
+        TF_CHECK(w && w2);
+        cz_cs_write_assignment(cs, w);
+        cz_cs_free(cs);
+        double t0 = cz_clock_s(CLOCK_MONOTONIC);
+        TF_CHECK_MSG(cz_fc_update_witness(w2, n, &u, &pub, &p, pool, err, sizeof err) == CZ_OK,
+                     "%s", err);
+        double dt = cz_clock_s(CLOCK_MONOTONIC) - t0;
+        TF_CHECK(!memcmp(w, w2, n * sizeof *w));
+        printf("test_fc_update: %llu-node witness, partition %u: %zu values, %.2f s on 4 threads\n",
+               (unsigned long long)u.sector_nodes, k, n, dt);
+        free(w);
+        free(w2);
+        cz_fc_update_proof_free(&p);
+        cz_fc_update_sector_free(x);
+    }
+    cz_pool_free(pool);
+}
+
+/* Commitments as Curio sends them: raw, or as go-fil-commcid CIDs. */
+static void test_commitments(void)
+{
+    cz_fc_d v, got;
+    random_fr_d(&v);
+    char err[256];
+    TF_CHECK(cz_fc_commitment_read(&got, CZ_FC_COMM_R, v.b, 32, err, sizeof err) == CZ_OK);
+    TF_CHECK(!memcmp(got.b, v.b, 32));
+    /* CommR: 01 | f102 | b401 | 20 | digest; CommD: 01 | f101 | 1012 | 20 */
+    uint8_t r[40] = {0x01, 0x82, 0xe2, 0x03, 0x81, 0xe8, 0x02, 0x20};
+    uint8_t d[39] = {0x01, 0x81, 0xe2, 0x03, 0x92, 0x20, 0x20};
+    memcpy(r + 8, v.b, 32);
+    memcpy(d + 7, v.b, 32);
+    TF_CHECK(cz_fc_commitment_read(&got, CZ_FC_COMM_R, r, 40, err, sizeof err) == CZ_OK);
+    TF_CHECK(!memcmp(got.b, v.b, 32));
+    TF_CHECK(cz_fc_commitment_read(&got, CZ_FC_COMM_D, d, 39, err, sizeof err) == CZ_OK);
+    TF_CHECK(!memcmp(got.b, v.b, 32));
+    /* the other kind's CID */
+    TF_CHECK(cz_fc_commitment_read(&got, CZ_FC_COMM_D, r, 40, err, sizeof err) ==
+             CZ_ERR_BAD_FORMAT);
+    TF_CHECK_MSG(strstr(err, "codec 0xf102") && strstr(err, "data commitment"), "%s", err);
+    TF_CHECK(cz_fc_commitment_read(&got, CZ_FC_COMM_R, d, 39, err, sizeof err) ==
+             CZ_ERR_BAD_FORMAT);
+    /* lengths */
+    TF_CHECK(cz_fc_commitment_read(&got, CZ_FC_COMM_R, r, 31, err, sizeof err) ==
+             CZ_ERR_BAD_LENGTH);
+    TF_CHECK(cz_fc_commitment_read(&got, CZ_FC_COMM_R, r, 39, err, sizeof err) ==
+             CZ_ERR_BAD_LENGTH);
+    uint8_t longer[41];
+    memcpy(longer, r, 40);
+    longer[40] = 0;
+    TF_CHECK(cz_fc_commitment_read(&got, CZ_FC_COMM_R, longer, 41, err, sizeof err) ==
+             CZ_ERR_BAD_LENGTH);
+    /* a non-minimal varint, a CIDv0-like first byte */
+    uint8_t nm[41] = {0x01, 0x82, 0xe2, 0x83, 0x00, 0x81, 0xe8, 0x02, 0x20};
+    TF_CHECK(cz_fc_commitment_read(&got, CZ_FC_COMM_R, nm, 41, err, sizeof err) ==
+             CZ_ERR_BAD_FORMAT);
+    r[0] = 0x12;
+    TF_CHECK(cz_fc_commitment_read(&got, CZ_FC_COMM_R, r, 40, err, sizeof err) ==
+             CZ_ERR_BAD_LENGTH);
+    /* not a field element: r itself, little endian */
+    static const uint8_t modulus[32] = {
+        0x01, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xfe, 0x5b, 0xfe, 0xff, 0x02, 0xa4, 0xbd, 0x53,
+        0x05, 0xd8, 0xa1, 0x09, 0x08, 0xd8, 0x39, 0x33, 0x48, 0x7d, 0x9d, 0x29, 0x53, 0xa7, 0xed, 0x73};
+    TF_CHECK(cz_fc_commitment_read(&got, CZ_FC_COMM_R, modulus, 32, err, sizeof err) ==
+             CZ_ERR_NOT_CANONICAL);
+    /* the registered update proofs */
+    static const uint64_t size[5] = {2048, 8 << 20, 512 << 20, (uint64_t)32 << 30,
+                                     (uint64_t)64 << 30};
+    for (uint64_t id = 0; id < 5; id++)
+        TF_CHECK(cz_fc_update_proof_shape(id) && cz_fc_update_proof_shape(id)->sector_size == size[id]);
+    TF_CHECK(cz_fc_update_proof_shape(5) == NULL);
 }
 
 /* The fuzzer's seeds (fuzz/corpus/update_proof): random 2KiB and 8MiB
@@ -833,7 +951,8 @@ int main(int argc, char **argv)
         TF_TEST(test_proof_roundtrip),  TF_TEST(test_proof_refusals),
         TF_TEST(test_update_sector),    TF_TEST(test_update_sealed),
         TF_TEST(test_update_synth),     TF_TEST(test_circuit_counts),
-        TF_TEST(test_circuit_witness),
+        TF_TEST(test_circuit_witness),  TF_TEST(test_witness_parallel),
+        TF_TEST(test_commitments),
     };
     return tf_run(argc, argv, tests, sizeof tests / sizeof tests[0]);
 }

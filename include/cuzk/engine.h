@@ -66,10 +66,11 @@ extern "C" {
 /* The engine's generated job ids are "job-<n>"; client ids may not begin
  * with this prefix, so the two can never collide. */
 #define CZ_JOB_ID_GENERATED "job-"
-/* Circuit ids of the built-in kinds ("synthetic-<L>-<P>", "porep-<size>"):
- * registered circuits cannot take them. */
+/* Circuit ids of the built-in kinds ("synthetic-<L>-<P>", "porep-<size>",
+ * "snap-<size>"): registered circuits cannot take them. */
 #define CZ_CIRCUIT_ID_SYNTHETIC "synthetic-"
 #define CZ_CIRCUIT_ID_POREP     "porep-"
+#define CZ_CIRCUIT_ID_SNAP      "snap-"
 
 typedef enum {
     CZ_PRIO_LOW = 0,
@@ -172,7 +173,8 @@ typedef struct {
                                       vanilla verification at submit; 0: the
                                       number of CPUs */
     const char *param_cache;       /* folder of Filecoin's parameter files under
-                                      their official names (CZ_KIND_POREP); NULL:
+                                      their official names (CZ_KIND_POREP,
+                                      CZ_KIND_SNAP); NULL:
                                       Filecoin kinds are refused.  Copied. */
     unsigned queue_depth;          /* bound of each queue between stages; 0: 2 */
     unsigned history;              /* finished jobs kept for await/status; 0: 1024 */
@@ -225,11 +227,12 @@ typedef enum {
     CZ_KIND_SYNTHETIC = 1, /* input: cz_job_synthetic */
     CZ_KIND_GROTH16 = 2,   /* input: cz_job_groth16 */
     CZ_KIND_POREP = 3,     /* input: cz_job_porep */
+    CZ_KIND_SNAP = 4,      /* input: cz_job_snap */
 } cz_job_kind;
 
-#define CZ_JOB_KINDS 3 /* the kinds above (cz_engine_status.kinds) */
+#define CZ_JOB_KINDS 4 /* the kinds above (cz_engine_status.kinds) */
 
-/* "synthetic", "groth16", "porep"; "?" otherwise. */
+/* "synthetic", "groth16", "porep", "snap"; "?" otherwise. */
 const char *cz_job_kind_name(cz_job_kind k);
 
 /* The built-in synthetic circuit family (cuzk/synthetic.h): circuit.seed
@@ -283,6 +286,36 @@ typedef struct {
     size_t c1_len;
 } cz_job_porep;
 
+/* A SnapDeals update proof (EmptySectorUpdate) as Curio asks for it: the
+ * RegisteredUpdateProof number (0..4: StackedDrg 2KiB..64GiB V1), one
+ * vanilla PartitionProof (bincode) per partition in order (1 for 2KiB,
+ * 4 for 8MiB, 16 for 512MiB and up), and the commitments comm_r_old,
+ * comm_d_new, comm_r_new, each 32 bytes or its binary CID
+ * (cz_fc_commitment_read).  At submit every partition proof is read
+ * strictly into the request pool and vanilla-verified against the
+ * commitments (cz_fc_update_verify, h the shape's) -- otherwise
+ * CZ_ERR_INVALID_ARG (CZ_ERR_BAD_FORMAT, CZ_ERR_NOT_CANONICAL, ... for
+ * the reader's errors) naming the partition and what is wrong, and
+ * nothing is queued.  The sector number and miner id do not enter the
+ * proof; they are part of the request (the idempotency digest) and the
+ * log.  The circuit is "snap-<size>" ("snap-2k", "-8m", "-512m", "-32g",
+ * "-64g"), loaded from the param cache under Filecoin's names
+ * (cz_fc_update_params_name); each partition's witness carries the
+ * public inputs verify_empty_sector_update_proof recomputes (checked) and
+ * its proof verifies under the .vk: the result is partitions x 192
+ * bytes, as filecoin-proofs' EmptySectorUpdateProof. */
+typedef struct {
+    uint64_t registered_proof;
+    uint64_t sector_size; /* 0: not given; else the registered proof's */
+    uint64_t sector_number;
+    uint64_t miner_id;
+    const uint8_t *const *vanilla; /* n_vanilla blobs */
+    const size_t *vanilla_len;
+    size_t n_vanilla;
+    const uint8_t *comm_r_old, *comm_d_new, *comm_r_new;
+    size_t comm_r_old_len, comm_d_new_len, comm_r_new_len;
+} cz_job_snap;
+
 typedef struct {
     /* Idempotency key: 1 .. CZ_JOB_ID_MAX - 1 bytes of UTF-8 without control
      * characters, not beginning with CZ_JOB_ID_GENERATED; NULL: the engine
@@ -290,7 +323,7 @@ typedef struct {
     const char *id;
     cz_priority priority;
     cz_job_kind kind;
-    const void *input; /* cz_job_synthetic, cz_job_groth16 or cz_job_porep */
+    const void *input; /* cz_job_synthetic, cz_job_groth16, cz_job_porep or cz_job_snap */
     /* A synchronous caller (the Prove RPC): when its watch leaves because
      * the client went away (cz_engine_unwatch, client_gone) and no other
      * watch remains, the job is cancelled, unless it was also submitted
@@ -466,7 +499,7 @@ typedef struct {
     cz_job_kind kind;
     const char *name; /* cz_job_kind_name */
     bool enabled;     /* jobs of the kind are accepted (synthetic: not
-                         no_synthetic; porep: a param_cache) */
+                         no_synthetic; porep, snap: a param_cache) */
     uint64_t jobs_submitted, jobs_completed, jobs_failed, jobs_cancelled;
     uint64_t partitions_proved;
     uint32_t jobs_queued, jobs_running;

@@ -639,6 +639,10 @@ int cz_fc_update_shape_of(cz_fc_update_shape *s, uint64_t sector_nodes);
  * k | h_select << partition_bits (cz_fc_update_k_and_h). */
 uint64_t cz_fc_update_h_select(const cz_fc_update_shape *s, unsigned h);
 uint64_t cz_fc_update_k_and_h(const cz_fc_update_shape *s, unsigned k, unsigned h);
+/* RegisteredUpdateProof id (filecoin-ffi / go-state-types: 0..4 =
+ * StackedDrg 2KiB, 8MiB, 512MiB, 32GiB, 64GiB V1): the sector's PoRep
+ * shape, NULL for another number. */
+const cz_fc_shape *cz_fc_update_proof_shape(uint64_t registered_update_proof);
 /* The base name of the update circuit's parameter files (as
  * cz_fc_porep_params_name; src/filecoin/params_name.c):
  *   "v28-empty-sector-update-merkletree-poseidon_hasher-8-<sub>-<top>-"
@@ -802,6 +806,58 @@ int cz_fc_update_sector_prove(const cz_fc_update_sector *x, unsigned k,
 int cz_fc_update_synthesize(cz_cs *cs, const cz_fc_update_shape *u,
                             const cz_fc_update_public *pub, const cz_fc_update_partition_proof *p,
                             char *err, size_t errlen);
+
+/* The counts of inputs (ONE included) and auxiliaries that any synthesis
+ * of the circuit of shape u allocates: computed once per shape (a blank
+ * witness-only run of the header and one challenge), cached for the
+ * process; thread-safe.  CZ_OK, CZ_ERR_INVALID_ARG, CZ_ERR_NOMEM. */
+int cz_fc_update_counts(const cz_fc_update_shape *u, size_t *n_inputs, size_t *n_aux);
+/* Witness-only synthesis of partition pub->k into w = [inputs | aux]
+ * (w_len = the sum of cz_fc_update_counts): the header (every input, phi,
+ * the apex tree, the challenge bits) on the calling thread, then the
+ * challenges on pool (NULL: this thread) in parallel, each writing its
+ * fixed slice of w in place (src/filecoin/update_witness.c).  The
+ * assignment equals the one cz_fc_update_synthesize stores.  CZ_OK,
+ * CZ_ERR_INVALID_ARG (w_len, k, h, p not of the shape), CZ_ERR_NOMEM,
+ * with err set. */
+int cz_fc_update_witness(cz_fr *w, size_t w_len, const cz_fc_update_shape *u,
+                         const cz_fc_update_public *pub, const cz_fc_update_partition_proof *p,
+                         cz_pool *pool, char *err, size_t errlen);
+
+/* ------------------------------------ EmptySectorUpdate: the SNARK proof --- */
+
+/* The public inputs of partition pub->k's circuit (ONE excluded), as
+ * EmptySectorUpdateCompound::generate_public_inputs: k_and_h_select,
+ * comm_r_old, comm_d_new, comm_r_new.  CZ_OK, CZ_ERR_INVALID_ARG (k, h),
+ * CZ_ERR_NOT_CANONICAL (a commitment is not a field element). */
+#define CZ_FC_UPDATE_INPUTS 4
+int cz_fc_update_public_inputs(cz_fr out[CZ_FC_UPDATE_INPUTS], const cz_fc_update_shape *u,
+                               const cz_fc_update_public *pub);
+/* filecoin-proofs verify_empty_sector_update_proof: partitions x 192
+ * bytes, partition k's proof verified under pvk with k's public inputs
+ * (h the shape's), as one batch (a failed batch proof by proof, to name
+ * the partition).  *valid says the answer; CZ_OK whenever the inputs were
+ * well-formed, CZ_ERR_BAD_LENGTH, CZ_ERR_INVALID_ARG (a vk with another
+ * input count), CZ_ERR_NOT_CANONICAL (a commitment), with err set. */
+int cz_fc_verify_update(const cz_groth16_pvk *pvk, const uint8_t *proofs, size_t len,
+                        const cz_fc_update_shape *u, const cz_fc_d *comm_r_old,
+                        const cz_fc_d *comm_d_new, const cz_fc_d *comm_r_new, bool *valid,
+                        char *err, size_t errlen);
+
+/* ---------------------------------------------- commitments on the wire --- */
+
+/* A commitment as Curio sends it: its 32 bytes (the field element, little
+ * endian), or the binary CID that holds them (CIDv1, the codec
+ * fil-commitment-sealed 0xf102 with the multihash poseidon-bls12_381-a2-fc1
+ * 0xb401 for a replica commitment, fil-commitment-unsealed 0xf101 with
+ * sha2-256-trunc254-padded 0x1012 for a data commitment, a 32-byte digest:
+ * go-fil-commcid; Curio's UpdateProve passes cid.Bytes(), its proof share
+ * path the raw bytes).  The value must be a field element.  CZ_OK;
+ * CZ_ERR_BAD_LENGTH, CZ_ERR_BAD_FORMAT (another CID), CZ_ERR_NOT_CANONICAL,
+ * err naming what (the caller's field name first). */
+typedef enum { CZ_FC_COMM_R, CZ_FC_COMM_D } cz_fc_comm_kind;
+int cz_fc_commitment_read(cz_fc_d *out, cz_fc_comm_kind kind, const uint8_t *b, size_t len,
+                          char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -150,6 +150,9 @@ static int submit(rpc_call *c, const Cuzk__V1__SubmitProofRequest *r, bool sync,
     cz_job_synthetic syn;
     cz_job_groth16 g;
     cz_job_porep por;
+    cz_job_snap snap;
+    const uint8_t **blobs = NULL;
+    size_t *blob_len = NULL;
     if (r->proof_kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT) {
         /* as Curio sends it (lib/ffi/cuzk_funcs.go): the C1 in its wrapper
          * (or raw), the registered proof, sector number and miner id */
@@ -165,6 +168,44 @@ static int submit(rpc_call *c, const Cuzk__V1__SubmitProofRequest *r, bool sync,
                              .c1_len = r->vanilla_proof.len};
         jr.kind = CZ_KIND_POREP;
         jr.input = &por;
+    } else if (r->proof_kind == CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE) {
+        /* as Curio sends it (tasks/snap ProveUpdateCuzk, the proof share
+         * market): one vanilla PartitionProof per partition, the
+         * RegisteredUpdateProof, the commitments (raw or as CIDs) */
+        static const char *const used[] = {"vanilla_proofs", "registered_proof", "sector_size",
+                                           "sector_number", "miner_id", "comm_r_old",
+                                           "comm_r_new", "comm_d_new", NULL};
+        if (!only_fields(r, used, kn, msg, msglen))
+            return CZ_ERR_INVALID_ARG;
+        size_t n = r->n_vanilla_proofs;
+        blobs = malloc((n ? n : 1) * sizeof *blobs);
+        blob_len = malloc((n ? n : 1) * sizeof *blob_len);
+        if (blobs == NULL || blob_len == NULL) {
+            free(blobs);
+            free(blob_len);
+            *code = CZ_RPC_RESOURCE_EXHAUSTED;
+            cz_msgf(msg, msglen, "out of memory");
+            return CZ_ERR_NOMEM;
+        }
+        for (size_t i = 0; i < n; i++) {
+            blobs[i] = r->vanilla_proofs[i].data;
+            blob_len[i] = r->vanilla_proofs[i].len;
+        }
+        snap = (cz_job_snap){.registered_proof = r->registered_proof,
+                             .sector_size = r->sector_size,
+                             .sector_number = r->sector_number,
+                             .miner_id = r->miner_id,
+                             .vanilla = blobs,
+                             .vanilla_len = blob_len,
+                             .n_vanilla = n,
+                             .comm_r_old = r->comm_r_old.data,
+                             .comm_r_old_len = r->comm_r_old.len,
+                             .comm_d_new = r->comm_d_new.data,
+                             .comm_d_new_len = r->comm_d_new.len,
+                             .comm_r_new = r->comm_r_new.data,
+                             .comm_r_new_len = r->comm_r_new.len};
+        jr.kind = CZ_KIND_SNAP;
+        jr.input = &snap;
     } else if (r->proof_kind == CUZK__V1__PROOF_KIND__SYNTHETIC) {
         static const char *const used[] = {"partitions", "synthetic_log_rows", "synthetic_public",
                                            "synthetic_seed", NULL};
@@ -203,6 +244,8 @@ static int submit(rpc_call *c, const Cuzk__V1__SubmitProofRequest *r, bool sync,
         return kn ? CZ_ERR_UNSUPPORTED : CZ_ERR_INVALID_ARG;
     }
     int rc = cz_engine_submit(engine_of(c), &jr, id, NULL, msg, msglen);
+    free(blobs);
+    free(blob_len);
     *code = rpc_code_of(rc);
     return rc;
 }
@@ -368,7 +411,9 @@ static void rpc_cancel(rpc_call *c, const ProtobufCMessage *req)
  * has the kind (its ProofKind's Display: "porep-c2"), else the engine's. */
 static const char *queue_name(cz_job_kind k)
 {
-    return k == CZ_KIND_POREP ? "porep-c2" : cz_job_kind_name(k);
+    return k == CZ_KIND_POREP  ? "porep-c2"
+           : k == CZ_KIND_SNAP ? "snap-update"
+                               : cz_job_kind_name(k);
 }
 
 /* GetStatus: loaded_srs lists every cached circuit (HOT, or WARM while it

@@ -7,7 +7,8 @@
  *   circuit.c  the circuit cache: loading, pinning, eviction, registration
  *   worker.c   the stages: synthesis, prove_start, prove_finish workers
  *   backend.c  the CPU and CUDA back ends
- *   kind*.c    the job kinds (kind.h): synthetic, groth16, porep
+ *   kind*.c    the job kinds (kind.h): synthetic, groth16, porep, snap
+ *   param_files.c  a Filecoin circuit's files in the param cache
  *
  * Locking: e->mu guards jobs, queues, the circuit cache and the counters
  * (functions named _locked expect it held); e->tl_mu the timeline. */
@@ -261,6 +262,17 @@ void cz_eng_circuit_put(cz_engine *e, circuit *c);
 
 /* worker.c: the stage workers (thread functions; the prover's argument is
  * a malloc'd cz_eng_prover_arg it frees) and partition teardown. */
+/* param_files.c: a Filecoin circuit's three files in the param cache
+ * under <base> (what: the circuit's name in messages, e.g. "32GiB PoRep";
+ * pce_cmd: the command that writes the .pce).  present: CZ_OK or
+ * CZ_ERR_NOT_FOUND naming the first missing one.  load: c loaded for j
+ * (one reservation; digests, the .vk, the counts n_in / n_aux checked),
+ * or the error with c->load_msg set. */
+int cz_eng_param_files_present(const cz_engine *e, const char *base, const char *what,
+                               const char *pce_cmd, char *err, size_t errlen);
+int cz_eng_param_files_load(cz_engine *e, circuit *c, const job *j, const char *base,
+                            const char *what, size_t n_in, size_t n_aux);
+
 void *cz_eng_synth_worker(void *arg);
 void *cz_eng_prove_worker(void *arg);
 void *cz_eng_final_worker(void *arg);

@@ -32,7 +32,7 @@
  *               (check refuses them otherwise): the status reports it.
  *               NULL: always.
  *
- * The kinds: kind_synthetic.c, kind_groth16.c, kind_porep.c. */
+ * The kinds: kind_synthetic.c, kind_groth16.c, kind_porep.c, kind_snap.c. */
 #ifndef CZ_ENGINE_KIND_H
 #define CZ_ENGINE_KIND_H
 
@@ -64,7 +64,8 @@ typedef struct cz_eng_kind {
     bool (*enabled)(const cz_engine *e);
 } cz_eng_kind;
 
-extern const cz_eng_kind cz_eng_kind_synthetic, cz_eng_kind_groth16, cz_eng_kind_porep;
+extern const cz_eng_kind cz_eng_kind_synthetic, cz_eng_kind_groth16, cz_eng_kind_porep,
+    cz_eng_kind_snap;
 
 /* The kind of k, NULL if none. */
 const cz_eng_kind *cz_eng_kind_of(cz_job_kind k);

@@ -26,8 +26,8 @@
 #include "cuzk/poseidon.h"
 #include "filecoin/filecoin_internal.h"
 #include "filecoin/porep_circuit.h"
+#include "filecoin/update_circuit.h"
 
-#define MAX_BITS 40 /* node bits: 31 at 64GiB */
 
 static cz_fr d_fr(const cz_fc_d *x)
 {
@@ -96,10 +96,10 @@ static void alloc_path(cz_cs *cs, const cz_fc_update_shape *u, cz_fc_tree_kind k
     }
 }
 
-int cz_fc_update_synthesize(cz_cs *cs, const cz_fc_update_shape *u, const cz_fc_update_public *pub,
-                            const cz_fc_update_partition_proof *p, char *err, size_t errlen)
+int cz_update_check(const cz_fc_update_shape *u, const cz_fc_update_public *pub,
+                    const cz_fc_update_partition_proof *p, char *err, size_t errlen)
 {
-    if (cs == NULL || u == NULL || (p != NULL && pub == NULL)) {
+    if (u == NULL || (p != NULL && pub == NULL)) {
         cz_msgf(err, errlen, "update circuit: NULL argument");
         return CZ_ERR_INVALID_ARG;
     }
@@ -112,31 +112,45 @@ int cz_fc_update_synthesize(cz_cs *cs, const cz_fc_update_shape *u, const cz_fc_
         cz_msgf(err, errlen, "update circuit: the partition proof is not of the sector's shape");
         return CZ_ERR_INVALID_ARG;
     }
-    const unsigned B = u->node_bits, P = u->partition_bits, A = u->apex_bits, R = B - P;
-    const unsigned lr = cz_fc_update_tree_levels(u, CZ_FC_TREE_RC), to_apex = B - P - A;
-    size_t rc_sibs = 0;
-    for (unsigned l = 0; l < lr; l++)
-        rc_sibs += cz_fc_update_tree_arity(u, CZ_FC_TREE_RC, l) - 1;
-    cz_num *nums = malloc((u->apex_leaves + P + 2 * rc_sibs + B + 8) * sizeof *nums);
-    if (nums == NULL) {
-        cz_msgf(err, errlen, "update circuit: out of memory");
+    return CZ_OK;
+}
+
+void cz_update_header_free(cz_update_header *h)
+{
+    free(h->apex);
+    free(h->cbits);
+    h->apex = NULL;
+    h->cbits = NULL;
+}
+
+int cz_update_header_synth(cz_cs *cs, const cz_fc_update_shape *u,
+                           const cz_fc_update_public *pub, const cz_fc_update_partition_proof *p,
+                           cz_update_header *h)
+{
+    const unsigned B = u->node_bits, P = u->partition_bits;
+    memset(h, 0, sizeof *h);
+    h->apex = malloc(u->apex_leaves * sizeof *h->apex);
+    h->cbits = malloc((size_t)u->digests * CZ_FR_NUM_BITS * sizeof *h->cbits);
+    cz_num *ppath = malloc((P + 1) * sizeof *ppath);
+    cz_num *row = malloc(u->apex_leaves * sizeof *row);
+    if (h->apex == NULL || h->cbits == NULL || ppath == NULL || row == NULL) {
+        free(ppath);
+        free(row);
         return CZ_ERR_NOMEM;
     }
-    cz_num *apex = nums, *ppath = apex + u->apex_leaves, *store = ppath + P;
 
     /* k_and_h_select, its bits, the partition */
+    uint64_t khv = pub ? cz_fc_update_k_and_h(u, pub->k, pub->h) : 0;
     cz_fr v;
-    cz_fr_from_u64(&v, pub ? cz_fc_update_k_and_h(u, pub->k, pub->h) : 0);
+    cz_fr_from_u64(&v, khv);
     cz_num kh = cz_num_alloc(cs, &v);
     cz_num_inputize(cs, &kh);
-    uint64_t khv = pub ? cz_fc_update_k_and_h(u, pub->k, pub->h) : 0;
-    cz_abit khb[MAX_BITS];
     cz_lc lc;
     cz_lc_init(&lc);
     cz_fr pow2 = CZ_FR_ONE;
     for (unsigned i = 0; i < P + 6; i++) {
-        khb[i] = cz_abit_alloc(cs, (khv >> i) & 1);
-        cz_bool_lc(&lc, cz_bool_is(khb[i]), &pow2);
+        h->khb[i] = cz_abit_alloc(cs, (khv >> i) & 1);
+        cz_bool_lc(&lc, cz_bool_is(h->khb[i]), &pow2);
         cz_fr_add(&pow2, &pow2, &pow2);
     }
     {
@@ -148,9 +162,9 @@ int cz_fc_update_synthesize(cz_cs *cs, const cz_fc_update_shape *u, const cz_fc_
         cz_lc_free(&one), cz_lc_free(&kl);
     }
     cz_lc_free(&lc);
-    cz_bool pbits[MAX_BITS];
+    cz_bool pbits[CZ_UPDATE_MAX_BITS];
     for (unsigned i = 0; i < P; i++)
-        pbits[i] = cz_bool_is(khb[i]);
+        pbits[i] = cz_bool_is(h->khb[i]);
     cz_num partition = cz_pack_bits(cs, pbits, P);
 
     /* the public commitments, phi */
@@ -160,49 +174,42 @@ int cz_fc_update_synthesize(cz_cs *cs, const cz_fc_update_shape *u, const cz_fc_
     cz_num_inputize(cs, &comm_d_new);
     cz_num comm_r_new = alloc_d(cs, pub ? &pub->comm_r_new : NULL);
     cz_num_inputize(cs, &comm_r_new);
-    cz_num phi;
-    int rc = pgen(cs, &comm_d_new, &comm_r_old, &phi);
+    int rc = pgen(cs, &comm_d_new, &comm_r_old, &h->phi);
 
     /* the private inputs besides the challenges' paths */
     const cz_fc_update_challenge_proof *c0 = p ? &p->challenges[0] : NULL;
     cz_num comm_c = alloc_d(cs, p ? &p->comm_c : NULL);
-    cz_num root_r_old = alloc_d(cs, c0 ? &c0->r_old.root : NULL);
-    cz_num root_r_new = alloc_d(cs, c0 ? &c0->r_new.root : NULL);
+    h->root_r_old = alloc_d(cs, c0 ? &c0->r_old.root : NULL);
+    h->root_r_new = alloc_d(cs, c0 ? &c0->r_new.root : NULL);
     for (unsigned i = 0; i < u->apex_leaves; i++)
-        apex[i] = alloc_d(cs, p ? &p->apex_leafs[i] : NULL);
+        h->apex[i] = alloc_d(cs, p ? &p->apex_leafs[i] : NULL);
     for (unsigned i = 0; i < P; i++)
         ppath[i] = alloc_d(cs, c0 ? &c0->d_new.levels[B - P + i].hashes[0] : NULL);
 
     /* comm_r = Pmerkle2(comm_c, root_r), old and new */
     for (int i = 0; i < 2 && !rc; i++) {
-        cz_num pair[2] = {comm_c, i ? root_r_new : root_r_old}, calc;
+        cz_num pair[2] = {comm_c, i ? h->root_r_new : h->root_r_old}, calc;
         rc = cz_fc_poseidon_num(cs, pair, 2, &calc);
         if (!rc)
             cz_num_enforce_equal(cs, &calc, i ? &comm_r_new : &comm_r_old);
     }
 
     /* apex_por: the apex tree, then the partition path to comm_d_new */
-    cz_num *row = malloc(u->apex_leaves * sizeof *row);
-    if (!rc && row == NULL)
-        rc = CZ_ERR_NOMEM;
-    if (!rc)
-        memcpy(row, apex, u->apex_leaves * sizeof *row);
+    memcpy(row, h->apex, u->apex_leaves * sizeof *row);
     for (unsigned w = u->apex_leaves; w > 1 && !rc; w /= 2)
         for (unsigned e = 0; e < w / 2 && !rc; e++)
             rc = cz_fc_sha256_hash2_num(cs, &row[2 * e], &row[2 * e + 1], &row[e]);
     if (!rc) {
-        unsigned ar[MAX_BITS];
-        cz_num *ps[MAX_BITS];
+        unsigned ar[CZ_UPDATE_MAX_BITS];
+        cz_num *ps[CZ_UPDATE_MAX_BITS];
         for (unsigned i = 0; i < P; i++)
             ar[i] = 2, ps[i] = &ppath[i];
         rc = por(cs, true, ar, P, pbits, &row[0], ps, &comm_d_new);
     }
     free(row);
+    free(ppath);
 
     /* gen_challenge_bits: D digests of per_digest challenges of R bits */
-    cz_abit *cbits = malloc((size_t)u->digests * CZ_FR_NUM_BITS * sizeof *cbits);
-    if (!rc && cbits == NULL)
-        rc = CZ_ERR_NOMEM;
     for (unsigned j = 0; j < u->digests && !rc; j++) {
         cz_fr dv, t;
         cz_fr_from_u64(&t, u->digests);
@@ -223,52 +230,78 @@ int cz_fc_update_synthesize(cz_cs *cs, const cz_fc_update_shape *u, const cz_fc_
         cz_num digest;
         rc = pgen(cs, &comm_r_new, &di, &digest);
         if (!rc)
-            cz_update_num_to_bits(cs, &digest, cbits + (size_t)j * CZ_FR_NUM_BITS);
+            cz_update_num_to_bits(cs, &digest, h->cbits + (size_t)j * CZ_FR_NUM_BITS);
     }
+    return rc;
+}
 
-    /* the challenges */
+int cz_update_challenge(cz_cs *cs, const cz_fc_update_shape *u, const cz_update_header *h,
+                        const cz_fc_update_challenge_proof *cp, unsigned c)
+{
+    const unsigned B = u->node_bits, P = u->partition_bits, A = u->apex_bits, R = B - P;
+    const unsigned lr = cz_fc_update_tree_levels(u, CZ_FC_TREE_RC), to_apex = B - P - A;
+    size_t rc_sibs = 0;
+    for (unsigned l = 0; l < lr; l++)
+        rc_sibs += cz_fc_update_tree_arity(u, CZ_FC_TREE_RC, l) - 1;
+    cz_num *store = malloc((2 * rc_sibs + B + 1) * sizeof *store);
+    if (store == NULL)
+        return CZ_ERR_NOMEM;
     size_t hs[6];
     for (int i = 0; i < 6; i++)
         hs[i] = u->hs[i];
-    for (unsigned c = 0; c < u->challenges && !rc; c++) {
-        const cz_fc_update_challenge_proof *cp = p ? &p->challenges[c] : NULL;
-        unsigned dj = c / u->per_digest, ci = c % u->per_digest;
-        cz_abit cb[MAX_BITS];
-        memcpy(cb, cbits + (size_t)dj * CZ_FR_NUM_BITS + (size_t)ci * R, R * sizeof *cb);
-        memcpy(cb + R, khb, P * sizeof *cb);
-        cz_bool cbool[MAX_BITS];
-        for (unsigned i = 0; i < B; i++)
-            cbool[i] = cz_bool_is(cb[i]);
-        cz_num c_high, rho;
-        rc = cz_update_challenge_high_bits(cs, cb, B, khb + P, hs, 6, &c_high);
-        if (!rc)
-            rc = pgen(cs, &phi, &c_high, &rho);
-        if (rc)
-            break;
-        cz_num leaf_r_old = alloc_d(cs, cp ? &cp->r_old.leaf : NULL);
-        cz_num leaf_d_new = alloc_d(cs, cp ? &cp->d_new.leaf : NULL);
-        cz_num leaf_r_new = cz_update_label_r_new(cs, &leaf_r_old, &leaf_d_new, &rho);
-        unsigned ar[MAX_BITS];
-        cz_num *sib[MAX_BITS];
-        cz_num *st = store;
-        alloc_path(cs, u, CZ_FC_TREE_RC, cp ? &cp->r_old : NULL, 0, lr, st, sib, ar);
-        rc = por(cs, false, ar, lr, cbool, &leaf_r_old, sib, &root_r_old);
-        st = store + rc_sibs;
-        if (!rc) {
-            alloc_path(cs, u, CZ_FC_TREE_RC, cp ? &cp->r_new : NULL, 0, lr, st, sib, ar);
-            rc = por(cs, false, ar, lr, cbool, &leaf_r_new, sib, &root_r_new);
-        }
-        cz_num apex_leaf;
-        if (!rc)
-            rc = cz_select(cs, apex, cbool + to_apex, A, &apex_leaf);
-        if (!rc) {
-            st = store + 2 * rc_sibs;
-            alloc_path(cs, u, CZ_FC_TREE_D, cp ? &cp->d_new : NULL, 0, to_apex, st, sib, ar);
-            rc = por(cs, true, ar, to_apex, cbool, &leaf_d_new, sib, &apex_leaf);
-        }
+    unsigned dj = c / u->per_digest, ci = c % u->per_digest;
+    cz_abit cb[CZ_UPDATE_MAX_BITS];
+    memcpy(cb, h->cbits + (size_t)dj * CZ_FR_NUM_BITS + (size_t)ci * R, R * sizeof *cb);
+    memcpy(cb + R, h->khb, P * sizeof *cb);
+    cz_bool cbool[CZ_UPDATE_MAX_BITS];
+    for (unsigned i = 0; i < B; i++)
+        cbool[i] = cz_bool_is(cb[i]);
+    cz_num c_high, rho;
+    int rc = cz_update_challenge_high_bits(cs, cb, B, h->khb + P, hs, 6, &c_high);
+    if (!rc)
+        rc = pgen(cs, &h->phi, &c_high, &rho);
+    if (rc) {
+        free(store);
+        return rc;
     }
-    free(cbits);
-    free(nums);
+    cz_num leaf_r_old = alloc_d(cs, cp ? &cp->r_old.leaf : NULL);
+    cz_num leaf_d_new = alloc_d(cs, cp ? &cp->d_new.leaf : NULL);
+    cz_num leaf_r_new = cz_update_label_r_new(cs, &leaf_r_old, &leaf_d_new, &rho);
+    unsigned ar[CZ_UPDATE_MAX_BITS];
+    cz_num *sib[CZ_UPDATE_MAX_BITS];
+    alloc_path(cs, u, CZ_FC_TREE_RC, cp ? &cp->r_old : NULL, 0, lr, store, sib, ar);
+    rc = por(cs, false, ar, lr, cbool, &leaf_r_old, sib, &h->root_r_old);
+    if (!rc) {
+        alloc_path(cs, u, CZ_FC_TREE_RC, cp ? &cp->r_new : NULL, 0, lr, store + rc_sibs, sib, ar);
+        rc = por(cs, false, ar, lr, cbool, &leaf_r_new, sib, &h->root_r_new);
+    }
+    cz_num apex_leaf;
+    if (!rc)
+        rc = cz_select(cs, h->apex, cbool + to_apex, A, &apex_leaf);
+    if (!rc) {
+        alloc_path(cs, u, CZ_FC_TREE_D, cp ? &cp->d_new : NULL, 0, to_apex, store + 2 * rc_sibs,
+                   sib, ar);
+        rc = por(cs, true, ar, to_apex, cbool, &leaf_d_new, sib, &apex_leaf);
+    }
+    free(store);
+    return rc;
+}
+
+int cz_fc_update_synthesize(cz_cs *cs, const cz_fc_update_shape *u, const cz_fc_update_public *pub,
+                            const cz_fc_update_partition_proof *p, char *err, size_t errlen)
+{
+    if (cs == NULL) {
+        cz_msgf(err, errlen, "update circuit: NULL argument");
+        return CZ_ERR_INVALID_ARG;
+    }
+    int rc = cz_update_check(u, pub, p, err, errlen);
+    if (rc != CZ_OK)
+        return rc;
+    cz_update_header h;
+    rc = cz_update_header_synth(cs, u, pub, p, &h);
+    for (unsigned c = 0; c < u->challenges && !rc; c++)
+        rc = cz_update_challenge(cs, u, &h, p ? &p->challenges[c] : NULL, c);
+    cz_update_header_free(&h);
     if (rc == CZ_OK)
         rc = cz_cs_error(cs);
     if (rc != CZ_OK)

@@ -72,3 +72,11 @@ uint64_t cz_fc_update_k_and_h(const cz_fc_update_shape *s, unsigned k, unsigned 
 {
     return (uint64_t)k | cz_fc_update_h_select(s, h) << s->partition_bits;
 }
+
+const cz_fc_shape *cz_fc_update_proof_shape(uint64_t registered_update_proof)
+{
+    /* StackedDrg{2KiB,8MiB,512MiB,32GiB,64GiB}V1, in cz_fc_shape_id order */
+    return registered_update_proof < CZ_FC__SHAPES
+               ? cz_fc_shape_get((cz_fc_shape_id)registered_update_proof)
+               : NULL;
+}

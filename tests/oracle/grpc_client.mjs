@@ -201,8 +201,8 @@ async function suite(target) {
   }
   c = await errCode(call(cl, 'Prove', { submit: { proof_kind: 77 } }));
   check(c === C.INVALID_ARGUMENT, `${tag}Prove kind 77: ${codeName(c)}`);
-  c = await errCode(call(cl, 'SubmitProof', { proof_kind: 'SNAP_DEALS_UPDATE' }));
-  check(c === C.UNIMPLEMENTED, `${tag}SubmitProof SNAP_DEALS_UPDATE: ${codeName(c)}`);
+  c = await errCode(call(cl, 'SubmitProof', { proof_kind: 'WINDOW_POST_PARTITION' }));
+  check(c === C.UNIMPLEMENTED, `${tag}SubmitProof WINDOW_POST_PARTITION: ${codeName(c)}`);
   c = await errCode(call(cl, 'SubmitProof', { proof_kind: 'POREP_SEAL_COMMIT' }));
   check(c === C.INVALID_ARGUMENT, `${tag}SubmitProof POREP_SEAL_COMMIT without a C1: ${codeName(c)}`);
   c = await errCode(call(cl, 'Prove', {}));
@@ -225,7 +225,7 @@ async function suite(target) {
 
   // a 64 MiB message goes through (answered UNIMPLEMENTED, not size-rejected)
   c = await errCode(call(cl, 'SubmitProof',
-    { proof_kind: 'SNAP_DEALS_UPDATE', vanilla_proof: Buffer.alloc(64 << 20, 0x5a) }));
+    { proof_kind: 'WINDOW_POST_PARTITION', vanilla_proof: Buffer.alloc(64 << 20, 0x5a) }));
   check(c === C.UNIMPLEMENTED, `${tag}64 MiB SubmitProof: ${codeName(c)}`);
 
   // 64 concurrent clients, each on its own connection

@@ -45,7 +45,7 @@ set_tests_properties(fc_cli PROPERTIES TIMEOUT 300)
 # The slow PoRep tests, Release builds only (scripts/test.sh runs them once,
 # in build/release); label slow, so `ctest -LE slow` leaves them out.
 #
-# porep_params (tests/oracle/porep_params.sh), the fixture of the others:
+# porep_params (tests/oracle/fc_params.sh porep), the fixture of the others:
 # the INSECURE 2KiB parameters (the .pce, .params and .vk under Filecoin's
 # name, and their digests) made once per build in ${CMAKE_BINARY_DIR}/
 # porep-params, about 5 minutes of both cores; later runs reuse them
@@ -63,7 +63,7 @@ set_tests_properties(fc_cli PROPERTIES TIMEOUT 300)
 if(CMAKE_BUILD_TYPE STREQUAL "Release")
   set(CZ_POREP_PARAMS ${CMAKE_BINARY_DIR}/porep-params)
   add_test(NAME porep_params
-           COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/porep_params.sh $<TARGET_FILE:cuzk-bench>
+           COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/fc_params.sh porep $<TARGET_FILE:cuzk-bench>
                    ${CZ_POREP_PARAMS})
   set_tests_properties(porep_params PROPERTIES TIMEOUT 1800 LABELS slow PROCESSORS 2
                        FIXTURES_SETUP porep_params)
@@ -78,5 +78,29 @@ if(CMAKE_BUILD_TYPE STREQUAL "Release")
                      $<TARGET_FILE:cuzk-daemon> $<TARGET_FILE:cuzk-bench> ${CZ_POREP_PARAMS})
     set_tests_properties(porep_grpc PROPERTIES TIMEOUT 3000 LABELS slow PROCESSORS 2
                          FIXTURES_REQUIRED porep_params)
+  endif()
+endif()
+
+# The slow SnapDeals tests, Release builds only, label slow:
+# snap_params (tests/oracle/fc_params.sh snap): the INSECURE 2KiB update
+# parameters in ${CMAKE_BINARY_DIR}/snap-params, about 5 minutes of both
+# cores once per build;
+# snap_grpc (tests/oracle/run_snap_grpc.sh): a real 2KiB update proved
+# through cuzk-daemon as Curio sends it (raw commitments and CIDs), the
+# proofs checked by verify-update; refusals, missing parameters, request
+# ids.  Three proofs: about a minute.
+if(CMAKE_BUILD_TYPE STREQUAL "Release")
+  set(CZ_SNAP_PARAMS ${CMAKE_BINARY_DIR}/snap-params)
+  add_test(NAME snap_params
+           COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/fc_params.sh snap $<TARGET_FILE:cuzk-bench>
+                   ${CZ_SNAP_PARAMS})
+  set_tests_properties(snap_params PROPERTIES TIMEOUT 1800 LABELS slow PROCESSORS 2
+                       FIXTURES_SETUP snap_params)
+  if(TARGET cuzk-daemon)
+    add_test(NAME snap_grpc
+             COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_snap_grpc.sh
+                     $<TARGET_FILE:cuzk-daemon> $<TARGET_FILE:cuzk-bench> ${CZ_SNAP_PARAMS})
+    set_tests_properties(snap_grpc PROPERTIES TIMEOUT 1800 LABELS slow PROCESSORS 2
+                         FIXTURES_REQUIRED snap_params)
   endif()
 endif()

@@ -3,7 +3,7 @@
 # (Release builds only: the setup and the proof at the 2^22 domain take
 # minutes on two cores):
 #   1. seal a 2KiB sector (seeded data); the parameters come from
-#      PARAMS_DIR, which the porep_params test (tests/oracle/porep_params.sh,
+#      PARAMS_DIR, which the porep_params test (tests/oracle/fc_params.sh porep,
 #      this test's fixture) filled with `params --sector-size 2KiB`: the
 #      .pce, .params and .vk under Filecoin's name for 2KiB (hash
 #      032d3138...) and their digests, no temporary file left; params again

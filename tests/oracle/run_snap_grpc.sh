@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# SnapDeals (EmptySectorUpdate) through cuzk-daemon as Curio sends it
+# (issue 21), run by ctest as snap_grpc (Release builds only; its fixture
+# snap_params fills PARAMS_DIR with the INSECURE 2KiB update parameters).
+# The client is tests/oracle/snap_client.py (python3-grpcio); the proofs
+# are checked by `cuzk-bench verify-update --vk --proof`, which shares no
+# code path with the daemon's prover.  Every check prints PASS or FAIL.
+#   1. input: `cuzk-bench snap-encode` seals a 2KiB CC sector (miner 1000,
+#      sector 7), encodes new data into it and writes the vanilla
+#      partition proof and the commitments;
+#   2. daemon B, param_cache an empty folder: SubmitProof, Prove and
+#      PreloadSRS "snap-2k" refused NOT_FOUND naming the .params path;
+#   3. daemon A: PreloadSRS "snap-2k"; Prove with raw commitments (Curio's
+#      proof share path) and with their CIDs (its UpdateProve task); both
+#      proofs valid under verify-update, and invalid with comm_r_new of
+#      another update; request ids (the same job again, ALREADY_EXISTS for
+#      another request under the id); refusals naming the problem
+#      (tampered vanilla proofs, edited commitments, CIDs of the other
+#      kind, counts, sizes, fields SnapDeals does not use); afterwards
+#      every memory counter back to its idle value; SIGTERM, exit 0.
+#
+#   tests/oracle/run_snap_grpc.sh PATH/TO/cuzk-daemon PATH/TO/cuzk-bench PARAMS_DIR
+#   CZ_SNAP_GRPC_KEEP=1    keep the work directory and logs (always kept on failure)
+set -euo pipefail
+
+if [ $# -ne 3 ] || [ ! -x "$1" ] || [ ! -x "$2" ] || [ ! -d "$3" ]; then
+    echo "usage: $0 PATH/TO/cuzk-daemon PATH/TO/cuzk-bench PARAMS_DIR" >&2
+    exit 2
+fi
+daemon=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+bench=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+pdir=$(cd "$3" && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
+py=/usr/bin/python3
+sc=$root/tests/oracle/snap_client.py
+pc=$root/tests/oracle/porep_client.py
+base=v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194
+# shellcheck source=tests/oracle/client_deps.sh
+. "$root/tests/oracle/client_deps.sh"
+need_clients run_snap_grpc "$root"
+for ext in params vk pce; do
+    if [ ! -s "$pdir/$base.$ext" ]; then
+        echo "run_snap_grpc: $pdir/$base.$ext is missing: the snap_params test makes it" >&2
+        exit 1
+    fi
+done
+
+me=run_snap_grpc
+keep=CZ_SNAP_GRPC_KEEP
+# shellcheck source=tests/oracle/daemon_lib.sh
+. "$root/tests/oracle/daemon_lib.sh"
+t_start=$(date +%s)
+step() { echo "$me: [$(($(date +%s) - t_start)) s] $*"; }
+pass() { echo "$me: PASS: $*"; }
+fail() {
+    echo "$me: FAIL: $*" >&2
+    failed=1
+}
+sc() { $py "$sc" "$@" || fail "snap_client.py $1 (exit $?)"; }
+config() {
+    printf '[srs]\nparam_cache = "%s"\n[memory]\ntotal_budget = %s\n' "$2" "$3" >"$work/$1.toml"
+}
+
+# 1. the update
+upd=$work/update
+"$bench" snap-encode --sector-size 2KiB --miner-id 1000 --sector-id 7 --new-data-seed 3 \
+    --out "$upd" >"$work/encode.out" 2>&1 || die "snap-encode: $(cat "$work/encode.out")"
+old=$(sed -n 's/^comm_r_old //p' "$work/encode.out")
+dnew=$(sed -n 's/^comm_d_new //p' "$work/encode.out")
+rnew=$(sed -n 's/^comm_r_new //p' "$work/encode.out")
+step "2KiB update: comm_r_old $old, comm_d_new $dnew, comm_r_new $rnew"
+other=$work/other
+"$bench" snap-encode --sector-size 2KiB --miner-id 1000 --sector-id 7 --new-data-seed 4 \
+    --out "$other" >"$work/other.out" 2>&1 || die "snap-encode: $(cat "$work/other.out")"
+rother=$(sed -n 's/^comm_r_new //p' "$work/other.out")
+
+# verify WANT WHAT PROOF COMM_R_NEW: verify-update of a SNARK proof exits WANT
+verify() {
+    local want=$1 what=$2 proof=$3 rn=$4 rc=0
+    "$bench" verify-update --sector-size 2KiB --comm-r-old "$old" --comm-d-new "$dnew" \
+        --comm-r-new "$rn" --vk "$pdir/$base.vk" --proof "$proof" >"$work/vu.out" \
+        2>"$work/vu.err" || rc=$?
+    local said
+    said=$(head -1 "$work/vu.out")
+    if [ $rc = "$want" ]; then
+        pass "verify-update, $what: $said (exit $rc)"
+    else
+        fail "verify-update, $what: exit $rc ($said), expected $want"
+        sed 's/^/  | /' "$work/vu.out" "$work/vu.err" >&2
+    fi
+}
+
+# 2. no parameters
+step "daemon B: param_cache an empty folder"
+mkdir "$work/empty"
+config b "$work/empty" '"8GiB"'
+start_daemon b --config "$work/b.toml" --listen 127.0.0.1:0
+bpid=$dpid
+sc missing "127.0.0.1:$(port_of b)" "$upd" "$work/empty/$base.params"
+kill -TERM "$bpid"
+wait_exit "$bpid" 30 || fail "daemon B did not exit 0 after SIGTERM"
+
+# 3. daemon A
+step "daemon A: budget 8GiB"
+config a "$pdir" '"8GiB"'
+start_daemon a --config "$work/a.toml" --listen 127.0.0.1:0 --status-listen 127.0.0.1:0
+apid=$dpid
+atarget=127.0.0.1:$(port_of a)
+aurl=http://127.0.0.1:$(status_port_of a)/status
+sc preload "$atarget"
+$py "$pc" snapshot "$aurl" "$work/idle.json" || die "no idle snapshot of A"
+step "A: Prove, raw commitments and CIDs; request ids"
+sc prove "$atarget" "$upd" "$work/raw.bin" "$work/cid.bin"
+for f in raw cid; do
+    if [ -s "$work/$f.bin" ]; then
+        verify 0 "the proof of the request with $f commitments" "$work/$f.bin" "$rnew"
+        verify 1 "the same proof against another update's comm_r_new" "$work/$f.bin" "$rother"
+    else
+        fail "no proof of the request with $f commitments"
+    fi
+done
+if [ -s "$work/raw.bin" ] && cmp -s "$work/raw.bin" "$work/cid.bin"; then
+    fail "the two proofs are equal bytes: each proof draws its own r and s"
+fi
+step "A: refusals"
+sc refusals "$atarget" "$upd"
+if grep -q 'snap' "$work/a.err" && grep -q 'INSECURE' "$work/a.err"; then
+    pass "A's log names the INSECURE generated parameters"
+else
+    fail "A's log does not say the parameters are INSECURE: $(tail -3 "$work/a.err")"
+fi
+$py "$pc" idle "$aurl" "$work/idle.json" "after the SnapDeals jobs (circuit loaded)" ||
+    fail "memory counters not back to idle"
+kill -TERM "$apid"
+rc=0
+wait_exit "$apid" 60 || rc=$?
+if [ $rc = 0 ]; then pass "daemon A: exit 0 after SIGTERM"; else fail "daemon A: exit $rc after SIGTERM"; fi
+if [ $failed != 0 ]; then
+    echo "$me: FAILED; logs in $work" >&2
+    exit 1
+fi
+step "all checks passed"

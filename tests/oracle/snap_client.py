@@ -1,0 +1,264 @@
+#!/usr/bin/python3
+"""SnapDeals (SNAP_DEALS_UPDATE) through cuzk-daemon, as Curio sends it.
+
+Debian's python3-grpcio with the stubs grpc_client.py generates at run time
+(imported from it, with its channel and metric helpers).  A request carries
+registered_proof (RegisteredUpdateProof: 0 for 2KiB), sector_size,
+sector_number, miner_id, vanilla_proofs (one bincode PartitionProof per
+partition: `cuzk-bench snap-encode` writes them as DIR/vanilla-K.bin) and
+comm_r_old / comm_r_new / comm_d_new: 32 raw bytes (Curio's proof-share
+path, tasks/proofshare) or the commitments' binary CIDs (its UpdateProve
+task passes cid.Bytes()).  Run by tests/oracle/run_snap_grpc.sh:
+
+  snap_client.py prove TARGET DIR OUT_RAW OUT_CID
+      Prove with raw commitments and with CIDs (proofs to OUT_RAW, OUT_CID);
+      the same id and request again is the same job and proof, the same id
+      with other commitments ALREADY_EXISTS
+  snap_client.py refusals TARGET DIR
+      bad requests refused INVALID_ARGUMENT naming what is wrong (tampered
+      vanilla proofs, wrong commitments, counts, sizes, CIDs of the other
+      kind, fields SnapDeals does not use); the daemon serves on and counts
+      none of them as a job
+  snap_client.py missing TARGET DIR PARAMS_PATH
+      a daemon without the parameter files: NOT_FOUND naming PARAMS_PATH,
+      for SubmitProof, Prove and PreloadSRS "snap-2k"
+  snap_client.py preload TARGET
+      PreloadSRS "snap-2k" loads it, GetStatus lists it
+
+DIR: snap-encode's output (update.json, vanilla-0.bin ...).  Every check
+prints "PASS: ..." or "FAIL: ...: expected ..., got ..."; exit status 0
+when all passed.
+"""
+import json
+import os
+import sys
+
+ME = "snap_client.py"
+grpc = g = pb = pbg = None
+MINER = 1000
+SECTOR = 7
+UPDATE_2K = 0  # RegisteredUpdateProof StackedDrg2KiBV1
+CIRCUIT = "snap-2k"
+failures = []
+
+
+def load_grpc():
+    global grpc, g, pb, pbg
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import grpc as grpc_mod
+    import grpc_client
+    grpc, g, pb, pbg = grpc_mod, grpc_client, grpc_client.pb, grpc_client.pbg
+    g.ME = ME
+
+
+def ok(cond, what, expected=None, got=None):
+    if cond:
+        print("%s: PASS: %s" % (ME, what), flush=True)
+    else:
+        failures.append(what)
+        extra = "" if expected is None else ": expected %s, got %s" % (expected, got)
+        print("%s: FAIL: %s%s" % (ME, what, extra), flush=True)
+    return cond
+
+
+def stub(target):
+    return pbg.ProvingEngineStub(g.channel(target))
+
+
+def uvarint(v):
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        out.append(b | (0x80 if v else 0))
+        if not v:
+            return bytes(out)
+
+
+def cid(digest, sealed):
+    """go-fil-commcid: CIDv1, fil-commitment-sealed + poseidon-bls12_381-a2-fc1
+    (CommR) or fil-commitment-unsealed + sha2-256-trunc254-padded (CommD)."""
+    codec, mh = (0xF102, 0xB401) if sealed else (0xF101, 0x1012)
+    return b"\x01" + uvarint(codec) + uvarint(mh) + uvarint(len(digest)) + digest
+
+
+class Update:
+    def __init__(self, d):
+        with open(os.path.join(d, "update.json")) as f:
+            u = json.load(f)
+        self.size = u["sector_size"]
+        self.comm = {k: bytes.fromhex(u[k]) for k in ("comm_r_old", "comm_d_new", "comm_r_new")}
+        self.vanilla = []
+        for k in range(u["partitions"]):
+            with open(os.path.join(d, "vanilla-%d.bin" % k), "rb") as f:
+                self.vanilla.append(f.read())
+
+    def request(self, request_id="", cids=False, **kw):
+        c = self.comm
+        f = dict(request_id=request_id, proof_kind=pb.SNAP_DEALS_UPDATE,
+                 registered_proof=UPDATE_2K, sector_size=self.size, sector_number=SECTOR,
+                 miner_id=MINER, vanilla_proofs=self.vanilla,
+                 comm_r_old=cid(c["comm_r_old"], True) if cids else c["comm_r_old"],
+                 comm_r_new=cid(c["comm_r_new"], True) if cids else c["comm_r_new"],
+                 comm_d_new=cid(c["comm_d_new"], False) if cids else c["comm_d_new"])
+        f.update(kw)
+        return pb.SubmitProofRequest(**f)
+
+
+def failure(fn, req, timeout=120):
+    try:
+        fn(req, timeout=timeout)
+    except grpc.RpcError as e:
+        return e.code(), e.details() or ""
+    return None, ""
+
+
+def completed(a, n, what):
+    name = pb.AwaitProofResponse.Status.Name(a.status)
+    return ok(a.status == pb.AwaitProofResponse.COMPLETED and len(a.proof) == 192 * n,
+              "%s: COMPLETED with %d x 192 bytes" % (what, n), "COMPLETED, %d bytes" % (192 * n),
+              "%s, %d bytes (%s)" % (name, len(a.proof), a.error_message))
+
+
+def prove(target, d, out_raw, out_cid):
+    st = stub(target)
+    u = Update(d)
+    n = len(u.vanilla)
+    sub0 = g.metric(st, "cuzk_jobs_submitted_total")
+    rid = "snap-%d-%d" % (MINER, SECTOR)  # Curio's id for UpdateProve
+    for out, cids, name in ((out_raw, False, "raw commitments"), (out_cid, True, "CIDs")):
+        req = u.request(rid + ("-cid" if cids else ""), cids)
+        a = st.Prove(pb.ProveRequest(submit=req), timeout=1500).result
+        if completed(a, n, "Prove, %s" % name):
+            with open(out, "wb") as f:
+                f.write(a.proof)
+            print("%s: %s: queue %d ms, srs %d ms, synthesis %d ms, proving %d ms"
+                  % (ME, a.job_id, a.queue_wait_ms, a.srs_load_ms, a.synthesis_ms,
+                     a.gpu_compute_ms), flush=True)
+    req = u.request(rid)
+    b = st.Prove(pb.ProveRequest(submit=req), timeout=60).result
+    with open(out_raw, "rb") as f:
+        first = f.read()
+    ok(b.job_id == rid and b.proof == first,
+       "the same id and request again: the same job and proof", rid, b.job_id)
+    sub1 = g.metric(st, "cuzk_jobs_submitted_total")
+    ok(sub1 == sub0 + 2, "two jobs submitted for three calls", sub0 + 2, sub1)
+    other = bytearray(u.comm["comm_r_new"])
+    other[0] ^= 1
+    for what, r in (("other commitments", u.request(rid, comm_r_new=bytes(other))),
+                    ("another sector number", u.request(rid, sector_number=SECTOR + 1))):
+        code, det = failure(st.SubmitProof, r)
+        ok(code == grpc.StatusCode.ALREADY_EXISTS and rid in det,
+           "the same id with %s: ALREADY_EXISTS naming the id" % what,
+           "ALREADY_EXISTS naming %s" % rid, "%s %r" % (code, det))
+    q = {x.proof_kind: x for x in st.GetStatus(pb.GetStatusRequest(), timeout=30).queues}
+    ok("snap-update" in q, "GetStatus has a snap-update queue", "snap-update", sorted(q))
+
+
+def refusals(target, d):
+    st = stub(target)
+    u = Update(d)
+    sub0 = g.metric(st, "cuzk_jobs_submitted_total")
+    v = u.vanilla[0]
+    # bincode: comm_c[32] | u64 apex count | apex leaves ... | challenge proofs
+    leaf = bytearray(v)
+    leaf[len(v) - 9] ^= 1  # inside the last challenge's last proof (its leaf or root)
+    apex = bytearray(v)
+    apex[32 + 8 + 5] ^= 1  # the first apex leaf
+    count = bytearray(v)
+    count[32] ^= 1  # the apex leaf count
+    flip = lambda b: bytes([b[0] ^ 1]) + b[1:]
+    noncanon = b"\xff" * 32
+    ia = grpc.StatusCode.INVALID_ARGUMENT
+    cases = [
+        ("a vanilla proof with a leaf edited", dict(vanilla_proofs=[bytes(leaf)]),
+         "vanilla_proofs[0]"),
+        ("a vanilla proof with an apex leaf edited", dict(vanilla_proofs=[bytes(apex)]),
+         "does not verify"),
+        ("a vanilla proof whose apex count is wrong", dict(vanilla_proofs=[bytes(count)]),
+         "apex_leafs"),
+        ("a truncated vanilla proof", dict(vanilla_proofs=[v[:-1]]), "bytes"),
+        ("two vanilla proofs for one partition", dict(vanilla_proofs=[v, v]),
+         "vanilla_proofs: 2 given"),
+        ("no vanilla proofs", dict(vanilla_proofs=[]), "vanilla_proofs: 0 given"),
+        ("comm_r_new edited", dict(comm_r_new=flip(u.comm["comm_r_new"])), "does not verify"),
+        ("comm_r_old edited", dict(comm_r_old=flip(u.comm["comm_r_old"])), "does not verify"),
+        ("comm_d_new edited", dict(comm_d_new=flip(u.comm["comm_d_new"])), "does not verify"),
+        ("comm_d_new as a CommR CID", dict(comm_d_new=cid(u.comm["comm_d_new"], True)),
+         "comm_d_new: a CID of codec 0xf102"),
+        ("comm_r_old as a CommD CID", dict(comm_r_old=cid(u.comm["comm_r_old"], False)),
+         "comm_r_old: a CID of codec 0xf101"),
+        ("comm_r_new of 31 bytes", dict(comm_r_new=u.comm["comm_r_new"][:31]),
+         "comm_r_new: 31 bytes"),
+        ("comm_r_new not a field element", dict(comm_r_new=noncanon),
+         "comm_r_new: its 32 bytes are not a field element"),
+        ("no comm_r_old", dict(comm_r_old=b""), "comm_r_old: missing"),
+        ("registered_proof 5", dict(registered_proof=5), "registered_proof 5"),
+        ("registered_proof 1 (8MiB) for a 2KiB update", dict(registered_proof=1, sector_size=0),
+         "vanilla_proofs: 1 given; a 8MiB update has 4 partitions"),
+        ("sector_size 4096", dict(sector_size=4096), "sector_size 4096"),
+        ("a vanilla_proof (the PoRep field)", dict(vanilla_proof=b"{}"), "field vanilla_proof"),
+        ("randomness (not a SnapDeals field)", dict(randomness=b"\1" * 32), "field randomness"),
+    ]
+    for what, fields, needle in cases:
+        r = u.request()
+        for k, val in fields.items():
+            if k == "vanilla_proofs":
+                del r.vanilla_proofs[:]
+                r.vanilla_proofs.extend(val)
+            else:
+                setattr(r, k, val)
+        for name, fn, arg in (("SubmitProof", st.SubmitProof, r),
+                              ("Prove", st.Prove, pb.ProveRequest(submit=r))):
+            code, det = failure(fn, arg)
+            ok(code == ia and needle in det, "%s, %s: INVALID_ARGUMENT naming it" % (name, what),
+               "INVALID_ARGUMENT with %r" % needle, "%s %r" % (code, det))
+            if name == "SubmitProof" and code == ia:
+                print("%s:   (%s)" % (ME, det), flush=True)
+    sub1 = g.metric(st, "cuzk_jobs_submitted_total")
+    ok(sub1 == sub0, "the daemon serves on and counted no refused request as a job",
+       "%s jobs submitted" % sub0, "%s" % sub1)
+
+
+def missing(target, d, params_path):
+    st = stub(target)
+    r = Update(d).request()
+    nf = grpc.StatusCode.NOT_FOUND
+    for name, fn, arg in (("SubmitProof", st.SubmitProof, r),
+                          ("Prove", st.Prove, pb.ProveRequest(submit=r)),
+                          ("PreloadSRS %s" % CIRCUIT, st.PreloadSRS,
+                           pb.PreloadSrsRequest(circuit_id=CIRCUIT))):
+        code, det = failure(fn, arg)
+        ok(code == nf and params_path in det,
+           "%s without parameter files: NOT_FOUND naming the .params" % name,
+           "NOT_FOUND naming %s" % params_path, "%s %r" % (code, det))
+
+
+def preload(target):
+    st = stub(target)
+    p = st.PreloadSRS(pb.PreloadSrsRequest(circuit_id=CIRCUIT), timeout=900)
+    ok(not p.already_loaded, "PreloadSRS %s: loaded (%d ms)" % (CIRCUIT, p.load_time_ms),
+       "already_loaded false", p.already_loaded)
+    s = st.GetStatus(pb.GetStatusRequest(), timeout=30)
+    srs = {x.circuit_id: x.size_bytes for x in s.loaded_srs}
+    ok(srs.get(CIRCUIT, 0) > 1 << 28, "GetStatus lists %s (%d bytes)" % (CIRCUIT,
+                                                                         srs.get(CIRCUIT, 0)),
+       "%s over 256 MiB" % CIRCUIT, srs)
+
+
+def main(argv):
+    cmds = {"prove": (prove, 4), "refusals": (refusals, 2), "missing": (missing, 3),
+            "preload": (preload, 1)}
+    if len(argv) < 2 or argv[1] not in cmds or len(argv) - 2 != cmds[argv[1]][1]:
+        print(__doc__, file=sys.stderr)
+        return 2
+    load_grpc()
+    cmds[argv[1]][0](*argv[2:])
+    if failures:
+        print("%s: %d FAILED: %s" % (ME, len(failures), "; ".join(failures)), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
