@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "cuzk/engine.h"
+#include "cuzk/filecoin.h"
 #include "engine/kind.h"
 #include "util/clock.h"
 
@@ -268,6 +269,12 @@ void cz_eng_circuit_put(cz_engine *e, circuit *c);
  * CZ_ERR_NOT_FOUND naming the first missing one.  load: c loaded for j
  * (one reservation; digests, the .vk, the counts n_in / n_aux checked),
  * or the error with c->load_msg set. */
+/* Circuit ids of the Filecoin kinds: prefix then cuzk's size name ("2k",
+ * "8m", "512m", "32g", "64g"); of_id: the shape of such an id, or
+ * CZ_ERR_NOT_FOUND naming the ids of what (e.g. "PoRep"). */
+void cz_eng_fc_circuit_id(char out[CZ_JOB_ID_MAX], const char *prefix, const cz_fc_shape *s);
+int cz_eng_fc_shape_of_id(const cz_fc_shape **s, const char *id, const char *prefix,
+                          const char *what, char *err, size_t errlen);
 int cz_eng_param_files_present(const cz_engine *e, const char *base, const char *what,
                                const char *pce_cmd, char *err, size_t errlen);
 int cz_eng_param_files_load(cz_engine *e, circuit *c, const job *j, const char *base,

@@ -38,14 +38,6 @@ typedef struct {
     bool has_c1; /* false in a preload's record */
 } porep_input;
 
-/* "porep-2k" ... "porep-64g" (cuzk's names for 32GiB and 64GiB). */
-static const char *const SIZE_ID[CZ_FC__SHAPES] = {"2k", "8m", "512m", "32g", "64g"};
-
-static void circuit_id_of(char out[CZ_JOB_ID_MAX], const cz_fc_shape *s)
-{
-    snprintf(out, CZ_JOB_ID_MAX, "%s%s", CZ_CIRCUIT_ID_POREP, SIZE_ID[s->id]);
-}
-
 static const char PCE_CMD[] = "cuzk-bench params --sector-size SIZE --pce-only --out DIR";
 
 /* The three files of s exist: CZ_OK, or CZ_ERR_NOT_FOUND naming the first
@@ -87,7 +79,7 @@ static int porep_check(cz_engine *e, const cz_job_request *req, job *j, cz_sha25
         cz_msgf(err, errlen, "vanilla_proof: no C1 (SealCommitPhase1Output JSON) was given");
         return CZ_ERR_INVALID_ARG;
     }
-    circuit_id_of(j->circuit_id, pt->shape);
+    cz_eng_fc_circuit_id(j->circuit_id, CZ_CIRCUIT_ID_POREP, pt->shape);
     pthread_mutex_lock(&e->mu);
     circuit *c = cz_eng_find_circuit(e, j->circuit_id);
     bool cached = c && c->state == C_READY;
@@ -191,19 +183,13 @@ static void porep_release(job *j)
 
 static int porep_of_circuit(cz_engine *e, const char *id, job *j, char *err, size_t errlen)
 {
-    const cz_fc_shape *s = NULL;
-    for (int i = 0; i < CZ_FC__SHAPES; i++)
-        if (!strcmp(id + strlen(CZ_CIRCUIT_ID_POREP), SIZE_ID[i]))
-            s = cz_fc_shape_get((cz_fc_shape_id)i);
-    if (s == NULL) {
-        cz_msgf(err, errlen, "%s is not a PoRep circuit id (porep-2k, -8m, -512m, -32g, -64g)",
-                id);
-        return CZ_ERR_NOT_FOUND;
-    }
+    const cz_fc_shape *s;
+    int rc = cz_eng_fc_shape_of_id(&s, id, CZ_CIRCUIT_ID_POREP, "PoRep", err, errlen);
+    if (rc != CZ_OK)
+        return rc;
     if (e->param_cache == NULL)
         return no_cache(err, errlen);
-    int rc = files_present(e, s, err, errlen);
-    if (rc != CZ_OK)
+    if ((rc = files_present(e, s, err, errlen)) != CZ_OK)
         return rc;
     porep_input *in = calloc(1, sizeof *in);
     if (in == NULL)

@@ -37,17 +37,11 @@ typedef struct {
     unsigned n_proofs; /* read so far (0 in a preload's record) */
 } snap_input;
 
-static const char *const SIZE_ID[CZ_FC__SHAPES] = {"2k", "8m", "512m", "32g", "64g"};
 static const char *const UPDATE_NAME[CZ_FC__SHAPES] = {
     "StackedDrg2KiBV1", "StackedDrg8MiBV1", "StackedDrg512MiBV1", "StackedDrg32GiBV1",
     "StackedDrg64GiBV1"};
 static const char PCE_CMD[] =
     "cuzk-bench params --circuit snap --sector-size SIZE --pce-only --out DIR";
-
-static void circuit_id_of(char out[CZ_JOB_ID_MAX], const cz_fc_shape *s)
-{
-    snprintf(out, CZ_JOB_ID_MAX, "%s%s", CZ_CIRCUIT_ID_SNAP, SIZE_ID[s->id]);
-}
 
 static int update_shape(const cz_fc_shape *s, cz_fc_update_shape *u)
 {
@@ -144,7 +138,7 @@ static int snap_check(cz_engine *e, const cz_job_request *req, job *j, cz_sha256
     int rc = commitments(r, &pub, err, errlen);
     if (rc != CZ_OK)
         return rc;
-    circuit_id_of(j->circuit_id, s);
+    cz_eng_fc_circuit_id(j->circuit_id, CZ_CIRCUIT_ID_SNAP, s);
     pthread_mutex_lock(&e->mu);
     circuit *c = cz_eng_find_circuit(e, j->circuit_id);
     bool cached = c && c->state == C_READY;
@@ -262,19 +256,13 @@ static void snap_release(job *j)
 
 static int snap_of_circuit(cz_engine *e, const char *id, job *j, char *err, size_t errlen)
 {
-    const cz_fc_shape *s = NULL;
-    for (int i = 0; i < CZ_FC__SHAPES; i++)
-        if (!strcmp(id + strlen(CZ_CIRCUIT_ID_SNAP), SIZE_ID[i]))
-            s = cz_fc_shape_get((cz_fc_shape_id)i);
-    if (s == NULL) {
-        cz_msgf(err, errlen, "%s is not a SnapDeals circuit id (snap-2k, -8m, -512m, -32g, -64g)",
-                id);
-        return CZ_ERR_NOT_FOUND;
-    }
+    const cz_fc_shape *s;
+    int rc = cz_eng_fc_shape_of_id(&s, id, CZ_CIRCUIT_ID_SNAP, "SnapDeals", err, errlen);
+    if (rc != CZ_OK)
+        return rc;
     if (e->param_cache == NULL)
         return no_cache(err, errlen);
-    int rc = files_present(e, s, err, errlen);
-    if (rc != CZ_OK)
+    if ((rc = files_present(e, s, err, errlen)) != CZ_OK)
         return rc;
     snap_input *in = calloc(1, sizeof *in);
     if (in == NULL)

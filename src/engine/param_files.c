@@ -26,6 +26,28 @@
 #include "cuzk/filecoin.h"
 #include "engine/engine_internal.h"
 
+/* cuzk's size names in circuit ids ("porep-32g"), in cz_fc_shape_id order */
+static const char *const SIZE_ID[CZ_FC__SHAPES] = {"2k", "8m", "512m", "32g", "64g"};
+
+void cz_eng_fc_circuit_id(char out[CZ_JOB_ID_MAX], const char *prefix, const cz_fc_shape *s)
+{
+    snprintf(out, CZ_JOB_ID_MAX, "%s%s", prefix, SIZE_ID[s->id]);
+}
+
+int cz_eng_fc_shape_of_id(const cz_fc_shape **s, const char *id, const char *prefix,
+                          const char *what, char *err, size_t errlen)
+{
+    *s = NULL;
+    for (int i = 0; i < CZ_FC__SHAPES; i++)
+        if (!strcmp(id + strlen(prefix), SIZE_ID[i]))
+            *s = cz_fc_shape_get((cz_fc_shape_id)i);
+    if (*s != NULL)
+        return CZ_OK;
+    cz_msgf(err, errlen, "%s is not a %s circuit id (%s2k, -8m, -512m, -32g, -64g)", id, what,
+            prefix);
+    return CZ_ERR_NOT_FOUND;
+}
+
 static void file_path(char *out, size_t n, const char *dir, const char *base, const char *ext)
 {
     snprintf(out, n, "%s/%s%s", dir, base, ext);
