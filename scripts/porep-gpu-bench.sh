@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The 32GiB PoRep C2 pipeline on the GPU machine (one H200, 16 cores, 128
-# GiB, through the device tool), in steps that each fit the tool's 10
+# GiB, through the device tool), or with KIND=snap the 32GiB SnapDeals
+# update proof (16 partitions), in steps that each fit the tool's 10
 # minutes a call (files under CACHE stay between calls while the machine
 # is held):
 #   STEP=params  INSECURE 32GiB parameters generated on the GPU
-#                (`cuzk-bench params --gpu`: .pce, .params, .vk and the
-#                digest list, Filecoin's names) into CACHE, and a synthetic
-#                32GiB C1 (miner 1000, sector 1);
-#   STEP=run     `cuzk-bench engine --porep` on them with the CUDA back end,
+#                (`cuzk-bench params --gpu [--circuit snap]`: .pce, .params,
+#                .vk and the digest list, Filecoin's names) into CACHE, and
+#                a synthetic 32GiB C1 (miner 1000, sector 1) or synthetic
+#                update (`snap-encode --synthetic 1`: vanilla proofs and
+#                commitments in CACHE/snap-32g);
+#   STEP=run     `cuzk-bench engine --porep` (--snap) on them with the CUDA back end,
 #                self-verification on: the parameters loaded as the daemon
 #                loads them (digest, counts), a warm-up job, then JOBS jobs
 #                (default 3) two at a time: s/proof, peak RSS, peak
@@ -36,24 +39,38 @@ mkdir -p "$CACHE" "$OUT"
 echo "== $STEP $(date -u '+%Y-%m-%d %H:%M:%S UTC') on $(hostname): $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB"
 nvidia-smi --query-gpu=name,memory.total,memory.used --format=csv,noheader || true
 df -h "$CACHE" | tail -1
-engine=("$B" engine --porep "$CACHE/c1-32g.json" --param-cache "$CACHE" --miner-id 1000
-    --sector-number 1 --backend gpu --synth-workers "${SYNTH:-8}")
+KIND=${KIND:-porep}
+case $KIND in
+porep) input=(--porep "$CACHE/c1-32g.json" --miner-id 1000 --sector-number 1) ;;
+snap) input=(--snap "$CACHE/snap-32g") ;;
+*)
+    echo "KIND is porep or snap" >&2
+    exit 2
+    ;;
+esac
+engine=("$B" engine "${input[@]}" --param-cache "$CACHE" --backend gpu
+    --synth-workers "${SYNTH:-8}")
 case $STEP in
 params)
-    time "$B" params --sector-size 32GiB --gpu --out "$CACHE" --force
-    "$B" c1-synth --sector-size 32GiB --miner-id 1000 --sector-id 1 --seed 7 \
-        --out "$CACHE/c1-32g.json"
+    if [ "$KIND" = snap ]; then
+        time "$B" params --circuit snap --sector-size 32GiB --gpu --out "$CACHE" --force
+        time "$B" snap-encode --sector-size 32GiB --synthetic 1 --out "$CACHE/snap-32g"
+    else
+        time "$B" params --sector-size 32GiB --gpu --out "$CACHE" --force
+        "$B" c1-synth --sector-size 32GiB --miner-id 1000 --sector-id 1 --seed 7 \
+            --out "$CACHE/c1-32g.json"
+    fi
     ls -l "$CACHE"
     ;;
 run)
-    "${engine[@]}" --jobs "${JOBS:-3}" -j 2 --svg "$OUT/porep-32g-timeline.svg"
+    "${engine[@]}" --jobs "${JOBS:-3}" -j 2 --svg "$OUT/$KIND-32g-timeline.svg"
     ;;
 sweep)
     "${engine[@]}" --jobs 2 -j 2 --sweep "${SWEEP:-1,2,4,8}"
     ;;
 all)
     STEP=params "$0" "$B"
-    "${engine[@]}" --jobs "${JOBS:-3}" -j 2 --svg "$OUT/porep-32g-timeline.svg" \
+    "${engine[@]}" --jobs "${JOBS:-3}" -j 2 --svg "$OUT/$KIND-32g-timeline.svg" \
         ${SWEEP:+--sweep "$SWEEP"}
     ;;
 *)

@@ -94,7 +94,8 @@ static inline void gate_init(gate *g, cz_engine_config *cfg)
     pthread_cond_init(&g->cv, NULL);
     g->permits = 0;
     g->waiting = 0;
-    g->ops = (cz_backend_ops){"gate", gate_devices, gate_start, gate_finish, g, CZ_BACKEND_CPU, NULL};
+    g->ops = (cz_backend_ops){"gate", gate_devices, gate_start, gate_finish, g, CZ_BACKEND_CPU, NULL,
+                              NULL};
     cfg->backend = &g->ops;
     cfg->prover_workers = 1;
 }

@@ -92,6 +92,13 @@ static void w_info(void *ctx, unsigned dev, cz_engine_device_info *out)
     wr->inner->device_info(wr->inner->ctx, dev, out);
 }
 
+static int w_prepare(void *ctx, unsigned dev, const cz_groth16_params *p, const cz_r1cs *r,
+                     bool *resident, char *err, size_t errlen)
+{
+    const wrap *wr = ctx;
+    return wr->inner->prepare(wr->inner->ctx, dev, p, r, resident, err, errlen);
+}
+
 static cz_backend_ops wrap_ops(wrap *wr, const cz_backend_ops *inner, bool fixed_rs)
 {
     wr->inner = inner;
@@ -104,7 +111,8 @@ static cz_backend_ops wrap_ops(wrap *wr, const cz_backend_ops *inner, bool fixed
                           .prove_finish = w_finish,
                           .ctx = wr,
                           .kind = inner->kind,
-                          .device_info = w_info};
+                          .device_info = w_info,
+                          .prepare = inner->prepare ? w_prepare : NULL};
     return ops;
 }
 
@@ -184,6 +192,13 @@ static void test_basic_job(void)
     TF_CHECK(di->mem.cls[CZ_BUF_ABC].live_bytes == 0 && di->mem.reservations == 0);
     for (unsigned d = 0; d < st.n_devices; d++)
         TF_CHECK(st.devices[d].busy_job[0] == 0);
+    /* the parameters are resident on every device: the host kept only the
+     * vk (one page and its header), and the circuit's bytes shrank */
+    TF_CHECK_MSG(st.mem.cls[CZ_BUF_PARAMS].live_bytes < 4096 &&
+                     st.mem.cls[CZ_BUF_PARAMS].high_water_bytes > ((size_t)1 << 20),
+                 "host params live %llu, high water %llu",
+                 (unsigned long long)st.mem.cls[CZ_BUF_PARAMS].live_bytes,
+                 (unsigned long long)st.mem.cls[CZ_BUF_PARAMS].high_water_bytes);
     check_drained(e, "synthetic-14-2");
     cz_engine_free(e);
 }

@@ -634,6 +634,26 @@ static void check_gpu_backend(size_t n_cons, bool unused_aux, cz_groth16_flavor 
                flavor == CZ_GROTH16_SNARKJS ? "snarkjs" : "bellperson",
                cz_r1cs_num_constraints(c.r), unused_aux ? ", unused aux" : "",
                streamed ? ", parameters streamed" : "", round + 1);
+        if (round == 0)
+            continue;
+        /* resident copies made ahead (prepare), then the host copy dropped:
+         * the GPU proves the same bytes from the device copy alone, the CPU
+         * refuses; a streamed set says so and keeps its host copy */
+        bool resident = true;
+        TF_CHECK_MSG(cz_groth16_prepare_device(&p, c.r, &resident, err, sizeof err) == CZ_OK,
+                     "%s", err);
+        TF_CHECK(resident == !streamed);
+        if (!resident)
+            break;
+        size_t freed = 0;
+        TF_CHECK(cz_groth16_params_drop_queries(&p, &freed) == CZ_OK && freed > 0);
+        TF_CHECK(cz_groth16_prove(&b, &p, c.r, c.w, c.n, &gpu, err, sizeof err) == CZ_OK);
+        cz_groth16_proof_to_bytes(eb, &b);
+        TF_CHECK_MEM(ea, eb, 192);
+        TF_CHECK(cz_groth16_prove(&b, &p, c.r, c.w, c.n, &cpu, err, sizeof err) ==
+                 CZ_ERR_UNSUPPORTED);
+        printf("test_groth16: the same proof with the host copy dropped (%zu bytes freed)\n",
+               freed);
     }
     cz_groth16_params_free(&p);
     free_circuit(&c);
@@ -651,6 +671,44 @@ static void test_gpu_backend(void)
     check_gpu_backend(1000, true, CZ_GROTH16_SNARKJS, false);
     check_gpu_backend(5000, true, CZ_GROTH16_BELLPERSON, true);
     check_gpu_backend(1000, true, CZ_GROTH16_SNARKJS, true);
+}
+
+/* cz_groth16_params_drop_queries on the CPU: the counts and the vk stay
+ * (proofs made before still verify under it), the arrays go, the CPU
+ * prover refuses the set naming why, a second drop is refused; without a
+ * CUDA device prepare says so. */
+static void test_drop_queries(void)
+{
+    circuit c;
+    make_circuit(&c, 200, 2, false);
+    uint8_t seed[32];
+    seed_of(seed);
+    cz_groth16_params p;
+    TF_CHECK(cz_groth16_setup(&p, c.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+    cz_groth16_proof pf;
+    TF_CHECK(cz_groth16_prove(&pf, &p, c.r, c.w, c.n, NULL, NULL, 0) == CZ_OK);
+    size_t n_h = p.n_h, n_l = p.n_l, bytes = p.mem_bytes, freed = 0;
+    TF_CHECK(cz_groth16_params_has_queries(&p));
+    TF_CHECK(cz_groth16_params_drop_queries(&p, &freed) == CZ_OK);
+    TF_CHECK(!cz_groth16_params_has_queries(&p) && p.h == NULL && p.b_g2 == NULL);
+    TF_CHECK(p.n_h == n_h && p.n_l == n_l && freed == bytes - p.mem_bytes &&
+             p.mem_bytes == p.vk.n_ic * sizeof *p.vk.ic);
+    cz_groth16_pvk pvk;
+    TF_CHECK(cz_groth16_pvk_prepare(&pvk, &p.vk) == CZ_OK);
+    TF_CHECK(cz_groth16_verify(&pvk, &pf, c.w + 1, c.n_in - 1) == CZ_OK);
+    cz_groth16_pvk_free(&pvk);
+    char err[256] = "";
+    TF_CHECK(cz_groth16_prove(&pf, &p, c.r, c.w, c.n, NULL, err, sizeof err) ==
+             CZ_ERR_UNSUPPORTED);
+    TF_CHECK_MSG(strstr(err, "GPUs only") != NULL, "%s", err);
+    TF_CHECK(cz_groth16_params_drop_queries(&p, &freed) == CZ_ERR_INVALID_ARG && freed == 0);
+    bool res = true;
+    if (!cz_cuda_available())
+        TF_CHECK(cz_groth16_prepare_device(&p, c.r, &res, err, sizeof err) ==
+                     CZ_ERR_UNSUPPORTED &&
+                 !res);
+    cz_groth16_params_free(&p);
+    free_circuit(&c);
 }
 
 /* Two parameter sets are the same bytes: flavor, counts, the verifying key
@@ -811,5 +869,5 @@ static void test_gpu_setup(void)
 TF_MAIN(TF_TEST(test_bellperson_prove_verify), TF_TEST(test_determinism_and_blinding),
         TF_TEST(test_rejections), TF_TEST(test_argument_errors), TF_TEST(test_split_and_batch),
         TF_TEST(test_bellperson_files), TF_TEST(test_snarkjs_flavor),
-        TF_TEST(test_snarkjs_zkey_fixture), TF_TEST(test_gpu_backend), TF_TEST(test_setup_threads),
+        TF_TEST(test_snarkjs_zkey_fixture), TF_TEST(test_gpu_backend), TF_TEST(test_drop_queries), TF_TEST(test_setup_threads),
         TF_TEST(test_gpu_setup))

@@ -305,6 +305,13 @@ typedef enum {
 
 void cz_r1cs_free(cz_r1cs *r); /* NULL is a no-op; unmaps a loaded file */
 
+/* A pre-compiled R1CS mapped from its file (cz_pce_load): lets the
+ * kernel drop the file's pages from memory (madvise MADV_DONTNEED) for a
+ * caller whose proofs read r's matrices elsewhere (the CUDA back end's
+ * device copies); r stays valid, and a later read brings the pages back
+ * from the file.  Returns the mapping's bytes, 0 for another storage. */
+size_t cz_r1cs_release_pages(const cz_r1cs *r);
+
 /* A function cz_r1cs_free calls with r before freeing anything: how a
  * layer that keeps copies of r's matrices elsewhere (the CUDA back end's
  * device copies, keyed by r) learns that they are stale.  One hook per

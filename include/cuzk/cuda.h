@@ -236,9 +236,11 @@ int cz_cuda_r1cs_spmv(const cz_cuda_r1cs_view *r, const cz_fr *w_dev, cz_fr *con
  *   dens[0]), b_g1 / b_g2 = sum w b (inputs by dens[1], aux by dens[2])
  * with w = n_in + n_aux assignment values (host) and dens the r1cs's A aux,
  * B input and B aux density bitmaps (host).  a, b, c and w travel on a
- * copy stream overlapped with H.  Waits for the result and reports the
- * wall time of each step in out->ms.  CZ_ERR_INVALID_ARG when the counts
- * do not match. */
+ * copy stream overlapped with H, and the L, A and B MSMs (which need only
+ * w) run while H's transforms do, the H MSM after them
+ * (CZ_CUDA_NO_OVERLAP=1 in the environment runs H first, for
+ * comparisons).  Waits for the result and reports the wall time of each
+ * step in out->ms.  CZ_ERR_INVALID_ARG when the counts do not match. */
 typedef struct {
     const void *key; /* identifies the parameter set (its cz_groth16_params) */
     const cz_g1_affine *h, *l, *a, *b_g1;
@@ -248,7 +250,9 @@ typedef struct {
 typedef struct {
     double upload;       /* start_r1cs: w's upload */
     double spmv;         /* start_r1cs: a, b, c on the device */
-    double h;            /* H (start: with the uploads of a, b, c, w, overlapped) */
+    double h;            /* H (start: with the uploads of a, b, c, w, overlapped);
+                            with the MSM overlap, the wait for H after the L, A
+                            and B MSMs */
     double msm_h;        /* the H MSM (m - 1 random scalars) */
     double msm_l;        /* the L MSM (aux) */
     double msm_a;        /* the A MSMs (inputs, then aux by density) */
@@ -275,6 +279,19 @@ int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *
 int cz_cuda_groth16_start_r1cs(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                                const cz_ntt_domain *d, const cz_cuda_r1cs_view *r,
                                const cz_fr *w, size_t n_in, size_t n_aux, const uint64_t *dens[3]);
+/* Makes now, on the current device, the copies the first proof with p
+ * there would make (a proof of n_in + n_aux values over a domain of m
+ * points; r: the bellperson flavour's matrices, NULL for the snarkjs
+ * flavour): p's query arrays uploaded unless already there, and r's
+ * device copy, each decided as cz_cuda_groth16_start(_r1cs) decides.
+ * *resident: both are resident, so proofs on this device read none of the
+ * host arrays (false: at least one is streamed from them).  A parameter
+ * set whose host arrays are gone (NULL with a non-zero count) is never
+ * uploaded: CZ_ERR_UNSUPPORTED then, here and in the start functions.
+ * CZ_OK, CZ_ERR_INVALID_ARG, CZ_ERR_UNSUPPORTED, CZ_ERR_NOMEM, device
+ * errors. */
+int cz_cuda_groth16_prepare(const cz_cuda_params_view *p, size_t m, const cz_cuda_r1cs_view *r,
+                            size_t n_in, size_t n_aux, bool *resident);
 /* Frees the device copies of the parameter set key on every device (waits
  * for proofs using them).  cz_groth16_params_free calls it; a no-op for
  * keys never used on a device and in builds without CUDA. */

@@ -121,6 +121,14 @@ typedef struct {
     cz_backend kind;
     /* fills *out for device dev (NULL: the engine reports the name only) */
     void (*device_info)(void *ctx, unsigned dev, cz_engine_device_info *out);
+    /* makes device dev's copies of a circuit just loaded, as its first
+     * prove_start there would (cz_groth16_prepare_device); *resident: its
+     * proofs there read no host query array.  NULL: nothing to make (the
+     * CPU).  When every device answers resident, the engine frees the
+     * circuit's host query arrays (cz_groth16_params_drop_queries) and
+     * lets the pre-compiled circuit's file pages go. */
+    int (*prepare)(void *ctx, unsigned dev, const cz_groth16_params *params, const cz_r1cs *r1cs,
+                   bool *resident, char *err, size_t errlen);
 } cz_backend_ops;
 
 /* The CPU back end: one device; ctx unused. */

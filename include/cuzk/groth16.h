@@ -92,6 +92,20 @@ void cz_groth16_vk_free(cz_groth16_vk *vk);
  * no-op. */
 void cz_groth16_params_free(cz_groth16_params *p);
 
+/* Frees the query arrays of a set read by cz_groth16_params_read_* (h,
+ * l, a, b_g1, b_g2 become NULL; their counts stay) and keeps the vk in a
+ * new block from the same allocator: for a set resident on every device
+ * that proves with it (cz_groth16_prepare_device), so that the host copy
+ * (44 GiB for the 32GiB PoRep) goes.  Afterwards the CPU back end refuses
+ * the set, and the GPU back end on a device without a copy
+ * (CZ_ERR_UNSUPPORTED); the device copies and the block still go with
+ * cz_groth16_params_free.  *freed: the bytes given back (the old block
+ * less the new).  CZ_OK, CZ_ERR_NOMEM (nothing changed),
+ * CZ_ERR_INVALID_ARG (no block of its own, or already dropped). */
+int cz_groth16_params_drop_queries(cz_groth16_params *p, size_t *freed);
+/* The query arrays are on the host (not dropped). */
+bool cz_groth16_params_has_queries(const cz_groth16_params *p);
+
 /* Bytes of the .vk encoding of a key with n_ic IC points. */
 size_t cz_groth16_vk_encoded_size(size_t n_ic);
 
@@ -315,6 +329,18 @@ typedef struct {
 } cz_groth16_prove_sizes;
 void cz_groth16_prove_sizes_of(cz_groth16_prove_sizes *s, const cz_groth16_params *params,
                                const cz_r1cs *r1cs, unsigned nthreads, cz_backend backend);
+
+/* For the GPU back end: makes on the current CUDA device the copies the
+ * first cz_groth16_prove_start there would make for params and r1cs
+ * (the query arrays; for the bellperson flavour r1cs's matrices too), so
+ * that a circuit's load pays the upload instead of its first proof.
+ * *resident: proofs on this device will read no host query array (the
+ * condition for cz_groth16_params_drop_queries).  CZ_OK,
+ * CZ_ERR_UNSUPPORTED (no CUDA device, or queries dropped and no copy
+ * here), CZ_ERR_BAD_FORMAT (params do not match r1cs), CZ_ERR_NOMEM,
+ * device errors; err says which. */
+int cz_groth16_prepare_device(const cz_groth16_params *params, const cz_r1cs *r1cs,
+                              bool *resident, char *err, size_t errlen);
 
 /* start + finish. */
 int cz_groth16_prove(cz_groth16_proof *proof, const cz_groth16_params *params, const cz_r1cs *r1cs,

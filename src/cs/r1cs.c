@@ -45,6 +45,16 @@ bool cz_r1cs_set_free_hook(const cz_r1cs *r, cz_r1cs_free_hook fn)
     return atomic_compare_exchange_strong(&w->on_free, &none, fn) || none == fn;
 }
 
+size_t cz_r1cs_release_pages(const cz_r1cs *r)
+{
+    if (r->storage != CZ_R1CS_MAPPED)
+        return 0;
+    /* a private read-only file mapping: dropped pages fault back in from
+     * the file */
+    (void)madvise(r->map, r->map_len, MADV_DONTNEED);
+    return r->map_len;
+}
+
 size_t cz_r1cs_num_inputs(const cz_r1cs *r) { return r->n_in; }
 size_t cz_r1cs_num_aux(const cz_r1cs *r) { return r->n_aux; }
 size_t cz_r1cs_num_constraints(const cz_r1cs *r) { return r->n_rows; }

@@ -224,3 +224,11 @@ int cz_cuda_groth16_start_r1cs(cz_cuda_groth16_sums *out, const cz_cuda_params_v
 {
     return CZ_ERR_UNSUPPORTED;
 }
+
+int cz_cuda_groth16_prepare(const cz_cuda_params_view *p, size_t m, const cz_cuda_r1cs_view *r,
+                            size_t n_in, size_t n_aux, bool *resident)
+{
+    if (resident)
+        *resident = false;
+    return CZ_ERR_UNSUPPORTED;
+}

@@ -163,6 +163,9 @@ static int get_params(const cz_cuda_params_view *p, size_t need, dev_params **ou
             return CZ_OK;
         }
     }
+    if ((!p->h && p->n_h) || (!p->l && p->n_l) || (!p->a && p->n_a) ||
+        (!p->b_g1 && p->n_b_g1) || (!p->b_g2 && p->n_b_g2))
+        return CZ_ERR_UNSUPPORTED; /* the host copy was dropped (device-only set) */
     dev_params *d = (dev_params *)calloc(1, sizeof *d);
     if (!d)
         return CZ_ERR_NOMEM;
@@ -226,7 +229,42 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* One proof's device memory besides the parameters: a, b, c (3 m), the
+ * assignment (n), the bitmaps and MSM scratch (about 4 W n bytes of
+ * bucket lists plus the buckets, under 64 n + 1 GiB for the largest
+ * MSM). */
+static size_t proof_need(const cz_cuda_params_view *p, size_t m, size_t n_in, size_t n_aux)
+{
+    size_t n = n_in + n_aux, words_in = (n_in + 63) / 64, words_aux = (n_aux + 63) / 64;
+    size_t n_max = p->n_h > n ? p->n_h : n;
+    return (3 * m + n) * sizeof(cz_fr) + (words_aux * 2 + words_in) * 8 + 64 * n_max +
+           ((size_t)1 << 30);
+}
+
 extern "C" {
+
+int cz_cuda_groth16_prepare(const cz_cuda_params_view *p, size_t m, const cz_cuda_r1cs_view *r,
+                            size_t n_in, size_t n_aux, bool *resident)
+{
+    if (!resident)
+        return CZ_ERR_INVALID_ARG;
+    *resident = false;
+    if (!p || !p->key || (r && r->cols != n_in + n_aux))
+        return CZ_ERR_INVALID_ARG;
+    if (!cz_cuda_available())
+        return CZ_ERR_UNSUPPORTED;
+    size_t need = proof_need(p, m, n_in, n_aux);
+    pthread_mutex_lock(&params_lock);
+    dev_params *dp = NULL;
+    int rc = get_params(p, need + (r ? cz_cuda_r1cs_bytes(r) : 0), &dp);
+    bool res = !rc && !dp->streamed;
+    pthread_mutex_unlock(&params_lock);
+    bool r_res = true;
+    if (!rc && r)
+        rc = cz_cuda_r1cs_prepare(r, need, &r_res);
+    *resident = !rc && res && r_res;
+    return rc;
+}
 
 void cz_cuda_params_release(const void *p)
 {
@@ -289,14 +327,9 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
     cba = p->n_b_g1 - cbi;
 
     /* the upload is under the lock (one copy per device); the proof only
-     * holds a use count, so proofs on several devices run side by side */
-    /* one proof's device memory: a, b, c, w, the bitmaps and MSM scratch
-     * (about 4 W n bytes of bucket lists plus the buckets, under 64 n +
-     * 1 GiB for the largest MSM); with r, the parameters also leave room
-     * for r's resident copy */
-    size_t n_max = p->n_h > n ? p->n_h : n;
-    size_t need = (3 * m + n) * sizeof(cz_fr) + (words_aux * 2 + words_in) * 8 + 64 * n_max +
-                  ((size_t)1 << 30);
+     * holds a use count, so proofs on several devices run side by side;
+     * with r, the parameters also leave room for r's resident copy */
+    size_t need = proof_need(p, m, n_in, n_aux);
     pthread_mutex_lock(&params_lock);
     dev_params *dp = NULL;
     int rc = get_params(p, need + (r ? cz_cuda_r1cs_bytes(r) : 0), &dp);
@@ -360,28 +393,29 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
         rc = cz_cuda_upload(d_bi, dens[1], words_in * sizeof(uint64_t), st[1]);
     if (!rc)
         rc = cz_cuda_upload(d_ba, dens[2], words_aux * sizeof(uint64_t), st[1]);
-    /* the MSMs below run on the default stream: everything above first */
-    for (int i = 0; i < 2; i++) {
-        if (st[i]) {
-            int r2 = cuda_err(cudaStreamSynchronize(st[i]));
-            rc = rc ? rc : r2;
-            cudaStreamDestroy(st[i]);
-        }
+    /* the MSMs run on the default stream once the copies are there; H's
+     * transforms (st[0]) meanwhile, unless CZ_CUDA_NO_OVERLAP: the L, A and
+     * B MSMs need only w, so they go first and fill the device while H's
+     * memory-bound passes run, and the H MSM waits for H */
+    bool overlap = !env_flag("CZ_CUDA_NO_OVERLAP");
+    if (st[1]) {
+        int r2 = cuda_err(cudaStreamSynchronize(st[1]));
+        rc = rc ? rc : r2;
     }
-    cz_cuda_r1cs_put(&ru);
+    if (!overlap && st[0]) {
+        int r2 = cuda_err(cudaStreamSynchronize(st[0]));
+        rc = rc ? rc : r2;
+    }
     double t1 = now_ms();
-    tm->h = t1 - t0;
+    if (!overlap)
+        tm->h = t1 - t0;
     /* the MSMs of prove.c's CPU path, term for term */
     cz_g1 t;
     cz_g2 u;
     if (!rc)
-        rc = g1_query(&out->h, dp, dp->h, p->h, 0, p->n_h, abc, NULL, NULL, p->n_h);
-    double t2 = now_ms();
-    tm->msm_h = t2 - t1;
-    if (!rc)
         rc = g1_query(&out->l, dp, dp->l, p->l, 0, n_aux, wd + n_in, NULL, NULL, n_aux);
     double t3 = now_ms();
-    tm->msm_l = t3 - t2;
+    tm->msm_l = t3 - t1;
     if (!rc)
         rc = g1_query(&out->a, dp, dp->a, p->a, 0, n_in, wd, NULL, NULL, n_in);
     if (!rc)
@@ -404,7 +438,23 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
         rc = g2_query(&u, dp, dp->b_g2, p->b_g2, cbi, cba, wd + n_in, d_ba, dens[2], n_aux);
     if (!rc)
         cz_g2_add(&out->b_g2, &out->b_g2, &u);
-    tm->msm_b_g2 = now_ms() - t5;
+    double t6 = now_ms();
+    tm->msm_b_g2 = t6 - t5;
+    /* H done (with the overlap: what is left of it after those MSMs) */
+    for (int i = 0; i < 2; i++) {
+        if (st[i]) {
+            int r2 = cuda_err(cudaStreamSynchronize(st[i]));
+            rc = rc ? rc : r2;
+            cudaStreamDestroy(st[i]);
+        }
+    }
+    cz_cuda_r1cs_put(&ru);
+    double t7 = now_ms();
+    if (overlap)
+        tm->h = t7 - t6;
+    if (!rc)
+        rc = g1_query(&out->h, dp, dp->h, p->h, 0, p->n_h, abc, NULL, NULL, p->n_h);
+    tm->msm_h = now_ms() - t7;
     int r2 = cz_cuda_sync();
     rc = rc ? rc : r2;
     cz_cuda_free(abc);

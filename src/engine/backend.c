@@ -36,7 +36,8 @@ static void cpu_info(void *ctx, unsigned dev, cz_engine_device_info *out)
 }
 
 const cz_backend_ops cz_backend_cpu = {"cpu",      cpu_devices, cpu_start,
-                                       cpu_finish, NULL,        CZ_BACKEND_CPU, cpu_info};
+                                       cpu_finish, NULL,        CZ_BACKEND_CPU, cpu_info,
+                                       NULL};
 
 /* The CUDA back end (see engine.h): engine device dev is CUDA device
  * list->ordinal[dev], or dev itself without a list. */
@@ -49,17 +50,24 @@ static unsigned cuda_devices(void *ctx)
     return count > CZ_ENGINE_MAX_DEVICES ? CZ_ENGINE_MAX_DEVICES : (unsigned)count;
 }
 
-static int cuda_start(void *ctx, unsigned dev, cz_groth16_pending **out,
-                      const cz_groth16_params *params, const cz_r1cs *r1cs, const cz_fr *w,
-                      size_t w_len, const cz_groth16_prove_opts *opts, char *err, size_t errlen)
+/* Makes engine device dev current: CZ_OK or the error, err naming it. */
+static int use_device(void *ctx, unsigned dev, char *err, size_t errlen)
 {
     const cz_cuda_device_list *l = ctx;
     int ordinal = l && l->n ? l->ordinal[dev] : (int)dev;
     int rc = cz_cuda_set_device(ordinal);
-    if (rc != CZ_OK) {
+    if (rc != CZ_OK)
         cz_msgf(err, errlen, "CUDA device %d: %s", ordinal, cz_strerror(rc));
+    return rc;
+}
+
+static int cuda_start(void *ctx, unsigned dev, cz_groth16_pending **out,
+                      const cz_groth16_params *params, const cz_r1cs *r1cs, const cz_fr *w,
+                      size_t w_len, const cz_groth16_prove_opts *opts, char *err, size_t errlen)
+{
+    int rc = use_device(ctx, dev, err, errlen);
+    if (rc != CZ_OK)
         return rc;
-    }
     cz_groth16_prove_opts o = *opts;
     o.backend = CZ_BACKEND_GPU;
     return cz_groth16_prove_start(out, params, r1cs, w, w_len, &o, err, errlen);
@@ -105,8 +113,16 @@ static void cuda_info(void *ctx, unsigned dev, cz_engine_device_info *out)
     memcpy(out->mem.cls, s.cls, sizeof s.cls);
 }
 
-const cz_backend_ops cz_backend_cuda = {"cuda",     cuda_devices, cuda_start,
-                                        cpu_finish, NULL,         CZ_BACKEND_GPU, cuda_info};
+static int cuda_prepare(void *ctx, unsigned dev, const cz_groth16_params *params,
+                        const cz_r1cs *r1cs, bool *resident, char *err, size_t errlen)
+{
+    int rc = use_device(ctx, dev, err, errlen);
+    return rc == CZ_OK ? cz_groth16_prepare_device(params, r1cs, resident, err, errlen) : rc;
+}
+
+const cz_backend_ops cz_backend_cuda = {"cuda",         cuda_devices, cuda_start, cpu_finish,
+                                        NULL,           CZ_BACKEND_GPU, cuda_info,
+                                        cuda_prepare};
 
 
 int cz_backend_choose(cz_backend_ops *out, cz_backend_choice want, cz_cuda_device_list *list,

@@ -108,6 +108,49 @@ int cz_eng_reserve(cz_engine *e, uint64_t bytes, const cz_wait_key *key, const a
     return rc;
 }
 
+/* A circuit just loaded, on a back end with device copies: each device's
+ * made now (the load pays the upload, not the first proof).  When every
+ * device holds the whole set, the host copy of the parameters it owns is
+ * freed and its reservation shrunk by as much (44 GiB at 32GiB PoRep),
+ * and the pre-compiled circuit's file pages are let go; a device that
+ * streams keeps both.  CZ_OK, or the device's error with c->load_msg
+ * set. */
+static int on_devices(cz_engine *e, circuit *c)
+{
+    if (e->be->prepare == NULL)
+        return CZ_OK;
+    unsigned nd = e->be->devices(e->be->ctx);
+    bool all = nd > 0;
+    double t0 = cz_eng_now_ms(e);
+    for (unsigned d = 0; d < nd; d++) {
+        bool res = false;
+        char why[300];
+        int rc = e->be->prepare(e->be->ctx, d, c->params, c->r1cs, &res, why, sizeof why);
+        if (rc != CZ_OK) {
+            cz_msgf(c->load_msg, sizeof c->load_msg, "loading %s: device %u: %s", c->id, d, why);
+            return rc;
+        }
+        all &= res;
+    }
+    size_t freed = 0, pages = 0;
+    uint64_t used = c->resv ? cz_resv_used(c->resv) : 0;
+    if (all && c->params == &c->own_params && c->resv != NULL &&
+        cz_groth16_params_drop_queries(&c->own_params, &freed) == CZ_OK &&
+        cz_resv_used(c->resv) < used) /* the reservation gives back what the block held */
+        (void)cz_resv_shrink(c->resv, used - cz_resv_used(c->resv));
+    if (all && c->own_r1cs != NULL)
+        pages = cz_r1cs_release_pages(c->own_r1cs);
+    fprintf(e->log, "cuzk: %s on %u device%s in %.1f s: %s%s\n", c->id, nd, nd == 1 ? "" : "s",
+            (cz_eng_now_ms(e) - t0) / 1e3,
+            all ? "resident" : "streamed from host memory (it does not fit beside a proof)",
+            freed ? ", the host copy of its parameters freed" : "");
+    if (pages)
+        fprintf(e->log, "cuzk: %s: the pre-compiled circuit's %zu mapped bytes released\n", c->id,
+                pages);
+    fflush(e->log);
+    return CZ_OK;
+}
+
 const cz_buf_tag cz_eng_params_tag = {0, UINT32_MAX, "params"};
 
 circuit *cz_eng_circuit_acquire(cz_engine *e, job *j, int *rc, char *msg, size_t msglen)
@@ -138,6 +181,8 @@ circuit *cz_eng_circuit_acquire(cz_engine *e, job *j, int *rc, char *msg, size_t
         int lrc = j->k->load(e, c, j);
         if (lrc == CZ_OK)
             lrc = cz_groth16_pvk_prepare(&c->pvk, &c->params->vk);
+        if (lrc == CZ_OK)
+            lrc = on_devices(e, c);
         pthread_mutex_lock(&e->mu);
         if (lrc != CZ_OK) {
             c->state = C_FAILED;

@@ -260,6 +260,40 @@ void cz_groth16_params_free(cz_groth16_params *p)
     memset(p, 0, sizeof *p);
 }
 
+bool cz_groth16_params_has_queries(const cz_groth16_params *p)
+{
+    return !((p->n_h && !p->h) || (p->n_l && !p->l) || (p->n_a && !p->a) ||
+             (p->n_b_g1 && !p->b_g1) || (p->n_b_g2 && !p->b_g2));
+}
+
+int cz_groth16_params_drop_queries(cz_groth16_params *p, size_t *freed)
+{
+    if (freed)
+        *freed = 0;
+    if (p == NULL || p->mem == NULL || !cz_groth16_params_has_queries(p))
+        return CZ_ERR_INVALID_ARG;
+    size_t bytes = p->vk.n_ic * sizeof *p->vk.ic, nb = bytes ? bytes : 1;
+    void *mem = p->alloc ? cz_alloc(p->alloc, CZ_BUF_PARAMS, nb) : block_alloc(nb);
+    if (mem == NULL)
+        return CZ_ERR_NOMEM;
+    if (bytes)
+        memcpy(mem, p->vk.ic, bytes);
+    void *old = p->mem;
+    size_t old_bytes = p->mem_bytes;
+    p->vk.ic = mem;
+    p->mem = mem;
+    p->mem_bytes = nb;
+    p->h = p->l = p->a = p->b_g1 = NULL;
+    p->b_g2 = NULL;
+    if (p->alloc)
+        cz_free(p->alloc, old, old_bytes);
+    else
+        block_free(old);
+    if (freed)
+        *freed = old_bytes > nb ? old_bytes - nb : 0;
+    return CZ_OK;
+}
+
 size_t cz_groth16_vk_encoded_size(size_t n_ic) { return VK_FIXED_BYTES + 4 + n_ic * G1U; }
 
 int cz_groth16_params_decoded_size(size_t *decoded_bytes, const uint8_t *data, size_t len,

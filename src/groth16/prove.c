@@ -148,6 +148,54 @@ void cz_groth16_pending_free(cz_groth16_pending *pd)
     free(pd);
 }
 
+/* The device layer's views of p and r1cs (rows: r1cs's constraints); for
+ * the bellperson flavour r1cs's free hook becomes the device copy's
+ * release (CZ_ERR_BUSY when another layer holds it: a copy could go
+ * stale). */
+static int device_views(const cz_groth16_params *p, const cz_r1cs *r1cs, cz_cuda_params_view *v,
+                        cz_cuda_r1cs_view *rv)
+{
+    *v = (cz_cuda_params_view){p,      p->h,   p->l,   p->a,      p->b_g1,  p->b_g2,
+                               p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2};
+    *rv = (cz_cuda_r1cs_view){r1cs, cz_r1cs_num_constraints(r1cs),
+                              cz_r1cs_num_inputs(r1cs) + cz_r1cs_num_aux(r1cs), {{0}}};
+    for (int k = 0; k < 3; k++) {
+        const cz_csr *x = cz_r1cs_matrix(r1cs, k);
+        rv->m[k] = (cz_cuda_csr){x->row_blk, x->row_off, x->coef_blk, x->col,
+                                 x->gidx,    x->dict,    x->nnz,      x->ngen, x->ndict};
+    }
+    if (p->flavor == CZ_GROTH16_BELLPERSON && !cz_r1cs_set_free_hook(r1cs, cz_cuda_r1cs_release))
+        return CZ_ERR_BUSY;
+    return CZ_OK;
+}
+
+int cz_groth16_prepare_device(const cz_groth16_params *p, const cz_r1cs *r1cs, bool *resident,
+                              char *err, size_t errlen)
+{
+    if (resident)
+        *resident = false;
+    if (p == NULL || r1cs == NULL || resident == NULL) {
+        cz_msgf(err, errlen, "prepare: NULL argument");
+        return CZ_ERR_INVALID_ARG;
+    }
+    int rc = check_shape(p, r1cs, err, errlen);
+    if (rc != CZ_OK)
+        return rc;
+    cz_cuda_params_view v;
+    cz_cuda_r1cs_view rv;
+    if ((rc = device_views(p, r1cs, &v, &rv)) != CZ_OK) {
+        cz_msgf(err, errlen, "prepare: the constraint system's free hook is taken");
+        return rc;
+    }
+    size_t m = (size_t)1 << cz_groth16_log_domain(cz_r1cs_num_constraints(r1cs));
+    rc = cz_cuda_groth16_prepare(&v, m, p->flavor == CZ_GROTH16_BELLPERSON ? &rv : NULL,
+                                 cz_r1cs_num_inputs(r1cs), cz_r1cs_num_aux(r1cs), resident);
+    if (rc != CZ_OK)
+        cz_msgf(err, errlen, "prepare: the device copies failed: %s%s", cz_strerror(rc),
+                cz_groth16_params_has_queries(p) ? "" : " (the parameters' host copy was dropped)");
+    return rc;
+}
+
 /* The GPU back end's prove_start.  bellperson flavor (a NULL): a, b, c,
  * H and every MSM on the device, from w and r1cs's matrices (their device
  * copy lives until r1cs is freed: cz_cuda_r1cs_release is its free hook);
@@ -162,19 +210,13 @@ static int gpu_start(cz_groth16_pending *pd, const cz_ntt_domain *dom, const cz_
     const uint64_t *dens[3] = {cz_r1cs_density(r1cs, CZ_DENSITY_A_AUX, &cnt),
                                cz_r1cs_density(r1cs, CZ_DENSITY_B_INPUT, &cnt),
                                cz_r1cs_density(r1cs, CZ_DENSITY_B_AUX, &cnt)};
-    cz_cuda_params_view v = {p,      p->h,   p->l,   p->a,      p->b_g1,  p->b_g2,
-                             p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2};
+    cz_cuda_params_view v;
+    cz_cuda_r1cs_view rv;
+    int rc = device_views(p, r1cs, &v, &rv);
+    if (rc != CZ_OK)
+        return rc;
     cz_cuda_groth16_sums s;
-    int rc;
     if (a == NULL) {
-        cz_cuda_r1cs_view rv = {r1cs, rows, n_in + n_aux, {{0}}};
-        for (int k = 0; k < 3; k++) {
-            const cz_csr *x = cz_r1cs_matrix(r1cs, k);
-            rv.m[k] = (cz_cuda_csr){x->row_blk, x->row_off, x->coef_blk, x->col,
-                                    x->gidx,    x->dict,    x->nnz,      x->ngen, x->ndict};
-        }
-        if (!cz_r1cs_set_free_hook(r1cs, cz_cuda_r1cs_release))
-            return CZ_ERR_BUSY; /* another layer holds the hook: a copy could go stale */
         rc = cz_cuda_groth16_start_r1cs(&s, &v, dom, &rv, w, n_in, n_aux, dens);
     } else {
         rc = cz_cuda_groth16_start(&s, &v, dom, a, NULL, NULL, rows, 1, w, n_in, n_aux, dens);
@@ -233,6 +275,11 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
     int rc = check_shape(p, r1cs, err, errlen);
     if (rc != CZ_OK)
         return rc;
+    if (opts->backend == CZ_BACKEND_CPU && !cz_groth16_params_has_queries(p)) {
+        cz_msgf(err, errlen, "prove: the parameters' query points live on the GPUs only (their "
+                             "host copy was dropped): the CPU back end cannot use them");
+        return CZ_ERR_UNSUPPORTED;
+    }
 
     size_t rows = cz_r1cs_num_constraints(r1cs);
     unsigned logm = cz_groth16_log_domain(rows);
