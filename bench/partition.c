@@ -463,14 +463,9 @@ int cz_bench_gpu_partition(int argc, char **argv)
                                          "MSM L",    "MSM A", "MSM B_g1", "MSM B_g2"};
     printf("warm, median of %u: %.1f ms per partition (target 1000)\n", o.reps,
            median(tot, o.reps));
-    const char *no = getenv("CZ_CUDA_NO_OVERLAP");
-    bool overlap = !(no && *no && strcmp(no, "0"));
     for (int k = 0; k < 8; k++)
-        printf("  %-12s %9.1f ms%s%s\n", steps[k], median(st[k], o.reps),
-               o.host_abc && k == 2 ? " (with the uploads of a, b, c, w)" : "",
-               overlap && k == 2 ? " (the wait for it after the L, A, B MSMs, which ran "
-                                   "beside it)"
-                                 : "");
+        printf("  %-12s %9.1f ms%s\n", steps[k], median(st[k], o.reps),
+               o.host_abc && k == 2 ? " (with the uploads of a, b, c, w)" : "");
     print_devmem();
 out:
     cz_cuda_params_release(h);

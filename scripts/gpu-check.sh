@@ -160,8 +160,6 @@ fi
 if part partition; then
 echo "== one PoRep-sized partition at 2^27 on the GPU, step by step (a, b, c on the device)"
 BENCH_TIMEOUT=300 run_bench gpu-partition --log 27 --reps 3
-echo "== the same without the L, A, B MSMs overlapped with H (CZ_CUDA_NO_OVERLAP=1)"
-CZ_CUDA_NO_OVERLAP=1 BENCH_TIMEOUT=300 run_bench gpu-partition --log 27 --reps 2
 echo "== the same with a, b, c from the host (the path the device SpMV replaced)"
 BENCH_TIMEOUT=300 run_bench gpu-partition --log 27 --reps 2 --host-abc
 echo "== the same partition with the parameters streamed from page-locked host memory"

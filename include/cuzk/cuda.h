@@ -236,11 +236,9 @@ int cz_cuda_r1cs_spmv(const cz_cuda_r1cs_view *r, const cz_fr *w_dev, cz_fr *con
  *   dens[0]), b_g1 / b_g2 = sum w b (inputs by dens[1], aux by dens[2])
  * with w = n_in + n_aux assignment values (host) and dens the r1cs's A aux,
  * B input and B aux density bitmaps (host).  a, b, c and w travel on a
- * copy stream overlapped with H, and the L, A and B MSMs (which need only
- * w) run while H's transforms do, the H MSM after them
- * (CZ_CUDA_NO_OVERLAP=1 in the environment runs H first, for
- * comparisons).  Waits for the result and reports the wall time of each
- * step in out->ms.  CZ_ERR_INVALID_ARG when the counts do not match. */
+ * copy stream overlapped with H.  Waits for the result and reports the
+ * wall time of each step in out->ms.  CZ_ERR_INVALID_ARG when the counts
+ * do not match. */
 typedef struct {
     const void *key; /* identifies the parameter set (its cz_groth16_params) */
     const cz_g1_affine *h, *l, *a, *b_g1;
@@ -250,9 +248,7 @@ typedef struct {
 typedef struct {
     double upload;       /* start_r1cs: w's upload */
     double spmv;         /* start_r1cs: a, b, c on the device */
-    double h;            /* H (start: with the uploads of a, b, c, w, overlapped);
-                            with the MSM overlap, the wait for H after the L, A
-                            and B MSMs */
+    double h;            /* H (start: with the uploads of a, b, c, w, overlapped) */
     double msm_h;        /* the H MSM (m - 1 random scalars) */
     double msm_l;        /* the L MSM (aux) */
     double msm_a;        /* the A MSMs (inputs, then aux by density) */

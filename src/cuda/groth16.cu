@@ -393,29 +393,28 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
         rc = cz_cuda_upload(d_bi, dens[1], words_in * sizeof(uint64_t), st[1]);
     if (!rc)
         rc = cz_cuda_upload(d_ba, dens[2], words_aux * sizeof(uint64_t), st[1]);
-    /* the MSMs run on the default stream once the copies are there; H's
-     * transforms (st[0]) meanwhile, unless CZ_CUDA_NO_OVERLAP: the L, A and
-     * B MSMs need only w, so they go first and fill the device while H's
-     * memory-bound passes run, and the H MSM waits for H */
-    bool overlap = !env_flag("CZ_CUDA_NO_OVERLAP");
-    if (st[1]) {
-        int r2 = cuda_err(cudaStreamSynchronize(st[1]));
-        rc = rc ? rc : r2;
+    /* the MSMs below run on the default stream: everything above first */
+    for (int i = 0; i < 2; i++) {
+        if (st[i]) {
+            int r2 = cuda_err(cudaStreamSynchronize(st[i]));
+            rc = rc ? rc : r2;
+            cudaStreamDestroy(st[i]);
+        }
     }
-    if (!overlap && st[0]) {
-        int r2 = cuda_err(cudaStreamSynchronize(st[0]));
-        rc = rc ? rc : r2;
-    }
+    cz_cuda_r1cs_put(&ru);
     double t1 = now_ms();
-    if (!overlap)
-        tm->h = t1 - t0;
+    tm->h = t1 - t0;
     /* the MSMs of prove.c's CPU path, term for term */
     cz_g1 t;
     cz_g2 u;
     if (!rc)
+        rc = g1_query(&out->h, dp, dp->h, p->h, 0, p->n_h, abc, NULL, NULL, p->n_h);
+    double t2 = now_ms();
+    tm->msm_h = t2 - t1;
+    if (!rc)
         rc = g1_query(&out->l, dp, dp->l, p->l, 0, n_aux, wd + n_in, NULL, NULL, n_aux);
     double t3 = now_ms();
-    tm->msm_l = t3 - t1;
+    tm->msm_l = t3 - t2;
     if (!rc)
         rc = g1_query(&out->a, dp, dp->a, p->a, 0, n_in, wd, NULL, NULL, n_in);
     if (!rc)
@@ -438,23 +437,7 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
         rc = g2_query(&u, dp, dp->b_g2, p->b_g2, cbi, cba, wd + n_in, d_ba, dens[2], n_aux);
     if (!rc)
         cz_g2_add(&out->b_g2, &out->b_g2, &u);
-    double t6 = now_ms();
-    tm->msm_b_g2 = t6 - t5;
-    /* H done (with the overlap: what is left of it after those MSMs) */
-    for (int i = 0; i < 2; i++) {
-        if (st[i]) {
-            int r2 = cuda_err(cudaStreamSynchronize(st[i]));
-            rc = rc ? rc : r2;
-            cudaStreamDestroy(st[i]);
-        }
-    }
-    cz_cuda_r1cs_put(&ru);
-    double t7 = now_ms();
-    if (overlap)
-        tm->h = t7 - t6;
-    if (!rc)
-        rc = g1_query(&out->h, dp, dp->h, p->h, 0, p->n_h, abc, NULL, NULL, p->n_h);
-    tm->msm_h = now_ms() - t7;
+    tm->msm_b_g2 = now_ms() - t5;
     int r2 = cz_cuda_sync();
     rc = rc ? rc : r2;
     cz_cuda_free(abc);
