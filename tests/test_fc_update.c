@@ -18,6 +18,7 @@
 #include "cuzk/err.h"
 #include "cuzk/filecoin.h"
 #include "cuzk/poseidon.h"
+#include "filecoin/update_circuit.h"
 #include "tf.h"
 #include "util/clock.h"
 
@@ -734,6 +735,54 @@ static void test_circuit_counts(void)
     }
 }
 
+/* The circuit's two parts in counting mode against the facts file's
+ * derivation (section 1.5, from the sources' count tests): the header is
+ * 1 + (P + 6) + 1 + 1 + 3 + 311 + 2 x 312 + (2^A - 1) x 45,379 + P x
+ * 45,381 + 1 + 568 D (gen_challenge_bits: 568 per digest), one challenge
+ * 13 + 311 + 2 + 2 R + (2^A - 1) + (B - P - A) x 45,381 + 1; at 32GiB the
+ * facts' figures fixed 5,951,289 and per challenge 873,235 (Release only:
+ * ~6 M constraints). */
+static void test_part_counts(void)
+{
+    static const struct {
+        uint64_t nodes;
+        size_t hdr, ch; /* 0: from the formula */
+    } c[] = {{KIB(2), 0, 0}, {KIB(8 << 10), 0, 0}, {KIB(32u << 20), 5951289, 873235}};
+    size_t n_sizes = TF_SANITIZED ? 1 : sizeof c / sizeof c[0];
+    for (size_t i = 0; i < n_sizes; i++) {
+        cz_fc_update_shape u;
+        TF_CHECK(cz_fc_update_shape_of(&u, c[i].nodes) == CZ_OK);
+        const size_t B = u.node_bits, P = u.partition_bits, A = u.apex_bits;
+        size_t R = 1, lr = cz_fc_update_tree_levels(&u, CZ_FC_TREE_RC);
+        for (size_t l = 0; l < lr; l++) {
+            unsigned a = cz_fc_update_tree_arity(&u, CZ_FC_TREE_RC, (unsigned)l);
+            R += a == 8 ? 527 : a == 4 ? 385 : 313;
+        }
+        size_t hdr = 1 + (P + 6) + 1 + 1 + 3 + 311 + 2 * 312 + ((size_t)u.apex_leaves - 1) * 45379 +
+                     P * 45381 + 1 + 568 * (size_t)u.digests;
+        size_t ch = 13 + 311 + 2 + 2 * R + ((size_t)u.apex_leaves - 1) + (B - P - A) * 45381 + 1;
+        if (c[i].hdr)
+            TF_CHECK(hdr == c[i].hdr && ch == c[i].ch);
+        cz_cs *cs;
+        TF_CHECK(cz_cs_new(&cs, CZ_CS_COUNT, 0) == CZ_OK);
+        cz_update_header h;
+        TF_CHECK(cz_update_header_synth(cs, &u, NULL, NULL, &h) == CZ_OK);
+        size_t got_hdr = cz_cs_num_constraints(cs);
+        TF_CHECK(cz_update_challenge(cs, &u, &h, NULL, 0) == CZ_OK && cz_cs_error(cs) == CZ_OK);
+        size_t got_ch = cz_cs_num_constraints(cs) - got_hdr;
+        TF_CHECK_MSG(got_hdr == hdr && got_ch == ch,
+                     "%llu nodes: header %zu (want %zu), challenge %zu (want %zu)",
+                     (unsigned long long)c[i].nodes, got_hdr, hdr, got_ch, ch);
+        TF_CHECK(hdr + u.challenges * ch ==
+                 (i == 0 ? 1705039u : i == 1 ? 10007503u : 81049499u));
+        printf("test_fc_update: %llu nodes: header %zu constraints (%u digests), %u challenges of "
+               "%zu\n",
+               (unsigned long long)c[i].nodes, got_hdr, u.digests, u.challenges, got_ch);
+        cz_update_header_free(&h);
+        cz_cs_free(cs);
+    }
+}
+
 /* A real 2KiB update's partition proof, and a synthetic one's, satisfy
  * the recorded circuit, and a tampered leaf does not. */
 static void check_witness(bool synthetic)
@@ -951,7 +1000,7 @@ int main(int argc, char **argv)
         TF_TEST(test_proof_roundtrip),  TF_TEST(test_proof_refusals),
         TF_TEST(test_update_sector),    TF_TEST(test_update_sealed),
         TF_TEST(test_update_synth),     TF_TEST(test_circuit_counts),
-        TF_TEST(test_circuit_witness),  TF_TEST(test_witness_parallel),
+        TF_TEST(test_part_counts),      TF_TEST(test_circuit_witness),  TF_TEST(test_witness_parallel),
         TF_TEST(test_commitments),
     };
     return tf_run(argc, argv, tests, sizeof tests / sizeof tests[0]);
