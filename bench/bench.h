@@ -72,6 +72,9 @@ void cz_bench_snap_free(cz_bench_snap *u);
 /* The whole file at path (malloc'd; *len its bytes), or NULL with a
  * message naming cmd on stderr. */
 uint8_t *cz_bench_read_file(const char *path, size_t *len, const char *cmd);
+/* The verifying key file at path, prepared: 0, or -1 with a message
+ * naming cmd and --vk on stderr. */
+int cz_bench_read_pvk(cz_groth16_pvk *pvk, const char *path, const char *cmd);
 
 /* A command's "--flag VALUE" options: VALUE is stored as a const char * at
  * byte offset off of the command's options struct; cmds, a mask of the
@@ -93,6 +96,8 @@ int cz_bench_need(const char *cmd, const char *v, const char *flag);
  * bytes in order; u64: an unsigned decimal, 0x hex or 0 octal number;
  * shape: "2KiB" .. "64GiB" or the size in bytes (flag --sector-size). */
 int cz_bench_hex32(uint8_t out[32], const char *s, const char *cmd, const char *flag);
+/* b in lower-case hex, NUL-terminated (the inverse of cz_bench_hex32). */
+void cz_bench_hex_of(char out[65], const uint8_t b[32]);
 int cz_bench_u64(uint64_t *out, const char *s, const char *cmd, const char *flag);
 const cz_fc_shape *cz_bench_shape(const char *size, const char *cmd);
 /* single, batch, stress, status, metrics, preload, evict, cancel (argv[0]) */

@@ -244,12 +244,6 @@ static int wr_hashed(const char *path, const void *arg)
     return rc;
 }
 
-static void hex(char out[65], const uint8_t b[32])
-{
-    for (int i = 0; i < 32; i++)
-        snprintf(out + 2 * i, 3, "%02x", b[i]);
-}
-
 /* Partition k of c1 (NULL: the blank circuit of d) recorded with cz_cs_new's
  * flags; err says what failed. */
 static int record(cz_r1cs **r, const cz_fc_porep_dims *d, const cz_fc_c1 *c1, unsigned k,
@@ -357,7 +351,7 @@ static int cmd_params(int argc, char **argv)
     if (make_pool(&pool, &threads, &o, c) != 0)
         return 2;
     char seed_hex[65];
-    hex(seed_hex, seed);
+    cz_bench_hex_of(seed_hex, seed);
     if (o.pce_only)
         printf("params %s: %s.pce only\n", s->name, base);
     else

@@ -78,6 +78,12 @@ static int parse(int argc, char **argv, opts *o)
     return 0;
 }
 
+void cz_bench_hex_of(char out[65], const uint8_t b[32])
+{
+    for (int i = 0; i < 32; i++)
+        snprintf(out + 2 * i, 3, "%02x", b[i]);
+}
+
 int cz_bench_hex32(uint8_t out[32], const char *s, const char *cmd, const char *flag)
 {
     size_t n = strlen(s);
@@ -243,6 +249,23 @@ static int sector_ids(cz_fc_sector *sec, const opts *o, const char *seed_flag, c
         return 0;
     }
     return cz_bench_need(cmd, NULL, "--sector-id") ? 0 : -1;
+}
+
+int cz_bench_read_pvk(cz_groth16_pvk *pvk, const char *path, const char *cmd)
+{
+    cz_groth16_vk vk;
+    char err[512];
+    if (cz_groth16_vk_read_file(&vk, path, err, sizeof err) != CZ_OK) {
+        fprintf(stderr, "cuzk-bench %s: --vk %s: %s\n", cmd, path, err);
+        return -1;
+    }
+    int rc = cz_groth16_pvk_prepare(pvk, &vk);
+    cz_groth16_vk_free(&vk);
+    if (rc != CZ_OK) {
+        fprintf(stderr, "cuzk-bench %s: --vk %s: %s\n", cmd, path, cz_strerror(rc));
+        return -1;
+    }
+    return 0;
 }
 
 uint8_t *cz_bench_read_file(const char *path, size_t *len, const char *cmd)
@@ -512,19 +535,11 @@ static int cmd_verify_seal(int argc, char **argv)
     memcpy(info.ticket, sec.ticket, 32);
     memcpy(info.seed, sec.seed, 32);
     info.sector_id = sec.sector_id;
-    cz_groth16_vk vk;
     char err[512];
-    if (cz_groth16_vk_read_file(&vk, o.vk, err, sizeof err) != CZ_OK) {
-        fprintf(stderr, "cuzk-bench %s: --vk %s: %s\n", c, o.vk, err);
-        return 2;
-    }
     cz_groth16_pvk pvk;
-    int rc = cz_groth16_pvk_prepare(&pvk, &vk);
-    cz_groth16_vk_free(&vk);
-    if (rc != CZ_OK) {
-        fprintf(stderr, "cuzk-bench %s: --vk %s: %s\n", c, o.vk, cz_strerror(rc));
+    if (cz_bench_read_pvk(&pvk, o.vk, c) != 0)
         return 2;
-    }
+    int rc;
     size_t len;
     uint8_t *proofs = cz_bench_read_file(o.proof, &len, c);
     if (proofs == NULL) {

@@ -78,12 +78,6 @@ static const char USAGE_VERIFY[] =
     "  FILE...: the vanilla partition proofs, in order; --proof: the SNARK proof\n"
     "  (partitions x 192 bytes) under the verifying key VK\n";
 
-static void hex(char out[65], const uint8_t b[32])
-{
-    for (int i = 0; i < 32; i++)
-        snprintf(out + 2 * i, 3, "%02x", b[i]);
-}
-
 /* The shape pair of --sector-size and h (default the shape's). */
 static int shapes(const opts *o, const char *cmd, const cz_fc_shape **shape,
                   cz_fc_update_shape *u, unsigned *h)
@@ -203,7 +197,9 @@ static int write_update(const opts *o, const cz_fc_shape *shape, const cz_fc_upd
     double t3 = cz_bench_now();
     if (!rc) {
         char a[65], d[65], b[65], path[4096];
-        hex(a, pub.comm_r_old.b), hex(d, pub.comm_d_new.b), hex(b, pub.comm_r_new.b);
+        cz_bench_hex_of(a, pub.comm_r_old.b);
+        cz_bench_hex_of(d, pub.comm_d_new.b);
+        cz_bench_hex_of(b, pub.comm_r_new.b);
         printf("comm_r_old %s\ncomm_d_new %s\ncomm_r_new %s\n", a, d, b);
         char json[1024];
         int len = snprintf(json, sizeof json,
@@ -301,19 +297,11 @@ static int cmd_encode(const opts *o)
 static int verify_snark(const opts *o, const cz_fc_update_shape *u, const cz_fc_update_public *pub)
 {
     const char *c = "verify-update";
-    cz_groth16_vk vk;
     char err[512] = "";
-    if (cz_groth16_vk_read_file(&vk, o->vk, err, sizeof err) != CZ_OK) {
-        fprintf(stderr, "cuzk-bench %s: --vk %s: %s\n", c, o->vk, err);
-        return 2;
-    }
     cz_groth16_pvk pvk;
-    int rc = cz_groth16_pvk_prepare(&pvk, &vk);
-    cz_groth16_vk_free(&vk);
-    if (rc != CZ_OK) {
-        fprintf(stderr, "cuzk-bench %s: --vk %s: %s\n", c, o->vk, cz_strerror(rc));
+    if (cz_bench_read_pvk(&pvk, o->vk, c) != 0)
         return 2;
-    }
+    int rc;
     size_t len;
     uint8_t *proofs = cz_bench_read_file(o->proof, &len, c);
     if (proofs == NULL) {
