@@ -3,11 +3,14 @@
  * skewed ones (zeros and ones), all zeros, all ones (one bucket holding
  * every point: the multi-round bucket sum), repeated points (doublings
  * inside buckets), bases at infinity, canonical scalars, forced windows
- * from 2 to 20 bits.  Without a device only the "not available" contract
+ * from 2 to 20 bits; and the proof's path (src/cuda/msm_scratch.h): the
+ * same MSMs with their scratch bumped out of one block of the bound.
+ * Without a device only the "not available" contract
  * is checked and the GPU tests skip. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda/msm_scratch.h"
 #include "cuzk/cuda.h"
 #include "cuzk/err.h"
 #include "cuzk/msm.h"
@@ -96,6 +99,38 @@ static void make_scalars(cz_fr *k, size_t n, int kind)
 MAKE_BASES(g1)
 MAKE_BASES(g2)
 
+/* The same MSM with its scratch from one block of exactly the bound
+ * (msm_scratch.h, the proof's path; ddev NULL: no density, n = nb): the
+ * same point, nothing spilled to cz_cuda_malloc, the mark back at 0; and
+ * from a block too small, the same point with spills counted. */
+static void check_scratch(int g2, const void *bdev, size_t nb, const void *kdev, const void *ddev,
+                          size_t n, unsigned c, const cz_g1 *want1, const cz_g2 *want2)
+{
+    size_t bound = cz_cuda_msm_scratch_bytes(nb, g2, ddev != NULL, n, c);
+    for (int small = 0; small < 2; small++) {
+        cz_cuda_scratch sc;
+        size_t bytes = small ? 4096 : bound;
+        int rc = cz_cuda_scratch_alloc(&sc, bytes);
+        cz_g1 r1;
+        cz_g2 r2;
+        if (!rc)
+            rc = g2 ? cz_cuda_g2_msm_scratch(&r2, bdev, nb, kdev, ddev, n, c, &sc)
+                    : cz_cuda_g1_msm_scratch(&r1, bdev, nb, kdev, ddev, n, c, &sc);
+        bool same = !rc && (g2 ? cz_g2_equal(want2, &r2) : cz_g1_equal(want1, &r1));
+        bool spills_ok = small ? sc.spills > 0 || nb < 2 : sc.spills == 0;
+        TF_CHECK_MSG(same && spills_ok && sc.used == 0 && sc.peak <= bytes,
+                     "%s scratch MSM of %zu bases (%s, window %u, scratch %zu of bound %zu): %s, "
+                     "%s, %u spills, used %zu, peak %zu",
+                     g2 ? "G2" : "G1", nb, ddev ? "density" : "plain", c, bytes, bound,
+                     cz_strerror(rc),
+                     rc     ? "no result"
+                     : same ? "same point"
+                            : "points differ",
+                     sc.spills, sc.used, sc.peak);
+        cz_cuda_scratch_free(&sc);
+    }
+}
+
 /* One case on G1 or G2: CPU and GPU results equal as points. */
 static void check_case(int g2, size_t n, int kind, size_t distinct, int inf, unsigned flags)
 {
@@ -134,6 +169,8 @@ static void check_case(int g2, size_t n, int kind, size_t distinct, int inf, uns
                  g2 ? "G2" : "G1", n, kind_names[kind], distinct, inf, (flags >> 8) & 31u,
                  flags & CZ_MSM_CANONICAL ? " canonical" : "", cz_strerror(rc),
                  rc ? "no result" : "points differ");
+    if (same && !(flags & CZ_MSM_CANONICAL)) /* the proof's path: Montgomery scalars */
+        check_scratch(g2, bdev, n, kdev, NULL, n, (flags >> 8) & 31u, &c1, &c2);
     cz_cuda_free(bdev);
     cz_cuda_free(kdev);
     free(scratch);
@@ -183,6 +220,8 @@ static void check_density(int g2, size_t n, unsigned pct, int kind)
     bool same = !rc && (g2 ? cz_g2_equal(&c2, &d2) : cz_g1_equal(&c1, &d1));
     TF_CHECK_MSG(same, "GPU %s density msm n=%zu pct=%u %s: %s, %s", g2 ? "G2" : "G1", n, pct,
                  kind_names[kind], cz_strerror(rc), rc ? "no result" : "points differ");
+    if (same)
+        check_scratch(g2, bdev, nb, kdev, ddev, n, 0, &c1, &c2);
     /* a base count that does not match the bitmap is refused */
     if (!rc && !g2)
         TF_CHECK(cz_cuda_g1_msm_density(&d1, bdev, nb + 1, kdev, ddev, n, 0) == CZ_ERR_INVALID_ARG);

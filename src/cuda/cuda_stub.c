@@ -1,9 +1,10 @@
-/* include/cuzk/cuda.h and src/cuda/cuda_selftest.h in builds without CUDA
- * (CMakeLists.txt compiles this file only when nvcc is absent or CZ_CUDA is
- * off): no device, every call CZ_ERR_UNSUPPORTED. */
+/* include/cuzk/cuda.h, src/cuda/cuda_selftest.h and src/cuda/msm_scratch.h
+ * in builds without CUDA (CMakeLists.txt compiles this file only when nvcc
+ * is absent or CZ_CUDA is off): no device, every call CZ_ERR_UNSUPPORTED. */
 #include <string.h>
 
 #include "cuda/cuda_selftest.h"
+#include "cuda/msm_scratch.h"
 #include "cuzk/cuda.h"
 #include "cuzk/err.h"
 
@@ -230,5 +231,32 @@ int cz_cuda_groth16_prepare(const cz_cuda_params_view *p, size_t m, const cz_cud
 {
     if (resident)
         *resident = false;
+    return CZ_ERR_UNSUPPORTED;
+}
+
+size_t cz_cuda_msm_scratch_bytes(size_t n, bool g2, bool density, size_t n_scalars, unsigned c)
+{
+    return 0;
+}
+
+int cz_cuda_scratch_alloc(cz_cuda_scratch *s, size_t bytes)
+{
+    memset(s, 0, sizeof *s);
+    return CZ_ERR_UNSUPPORTED;
+}
+
+void cz_cuda_scratch_free(cz_cuda_scratch *s) { memset(s, 0, sizeof *s); }
+
+int cz_cuda_g1_msm_scratch(cz_g1 *out, const cz_g1_affine *bases_dev, size_t n_bases,
+                           const cz_fr *scalars_dev, const uint64_t *density_dev,
+                           size_t n_scalars, unsigned c, cz_cuda_scratch *sc)
+{
+    return CZ_ERR_UNSUPPORTED;
+}
+
+int cz_cuda_g2_msm_scratch(cz_g2 *out, const cz_g2_affine *bases_dev, size_t n_bases,
+                           const cz_fr *scalars_dev, const uint64_t *density_dev,
+                           size_t n_scalars, unsigned c, cz_cuda_scratch *sc)
+{
     return CZ_ERR_UNSUPPORTED;
 }

@@ -14,13 +14,20 @@
  * device holds a, b, c (3 m scalars), the assignment (n scalars) and the
  * density bitmaps, and the MSMs their scratch: all drawn from one device
  * reservation of the proof's whole need (devmem.cu), made after the
- * resident copies and before the first allocation.
+ * resident copies and before the first allocation.  With resident
+ * parameters the MSMs' scratch is one block of that reservation
+ * (msm_scratch.h), allocated once per proof instead of some twenty
+ * cudaMalloc / cudaFree pairs per MSM (2^27 partition: 2209 against 2245
+ * ms, BENCHMARKS.md).  With it nothing synchronises the device, so the L,
+ * A and B MSMs were also run beside H's transforms: 2223 against 2209 ms,
+ * the MSM slowed by what H took (docs/gpu-kernels.md), so H runs first.
  *
  * With a constraint system (cz_cuda_groth16_start_r1cs) the witness is
  * the only large upload: a, b, c are its products on the device
  * (spmv.cu), then H and the MSMs run as from host vectors. */
 #include <cuda_runtime.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -28,6 +35,7 @@
 #include "cuda/cuda_err.cuh"
 #include "cuda/devmem.cuh"
 #include "cuda/h_internal.cuh"
+#include "cuda/msm_scratch.h"
 #include "cuda/spmv.cuh"
 #include "cuda/stream_msm.cuh"
 #include "cuda/upload.cuh"
@@ -203,23 +211,23 @@ static int get_params(const cz_cuda_params_view *p, size_t need, dev_params **ou
  * bitmap on the device and on the host, or NULL for a dense MSM. */
 static int g1_query(cz_g1 *out, const dev_params *dp, const cz_g1_affine *dev,
                     const cz_g1_affine *host, size_t off, size_t nb, const cz_fr *sd,
-                    const uint64_t *dd, const uint64_t *hd, size_t n)
+                    const uint64_t *dd, const uint64_t *hd, size_t n, cz_cuda_scratch *sc,
+                    unsigned c)
 {
     if (dp->streamed)
         return cz_cuda_g1_msm_streamed(out, host + off, nb, sd, dd, hd, n,
                                        stream_chunk(sizeof *host));
-    return dd ? cz_cuda_g1_msm_density(out, dev + off, nb, sd, dd, n, 0)
-              : cz_cuda_g1_msm(out, dev + off, sd, n, 0);
+    return cz_cuda_g1_msm_scratch(out, dev + off, nb, sd, dd, dd ? n : nb, c, sc);
 }
 
 static int g2_query(cz_g2 *out, const dev_params *dp, const cz_g2_affine *dev,
                     const cz_g2_affine *host, size_t off, size_t nb, const cz_fr *sd,
-                    const uint64_t *dd, const uint64_t *hd, size_t n)
+                    const uint64_t *dd, const uint64_t *hd, size_t n, cz_cuda_scratch *sc)
 {
     if (dp->streamed)
         return cz_cuda_g2_msm_streamed(out, host + off, nb, sd, dd, hd, n,
                                        stream_chunk(sizeof *host));
-    return cz_cuda_g2_msm_density(out, dev + off, nb, sd, dd, n, 0);
+    return cz_cuda_g2_msm_scratch(out, dev + off, nb, sd, dd, n, 0, sc);
 }
 
 static double now_ms(void)
@@ -229,16 +237,36 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* Window of the H MSM: its m - 1 scalars are uniformly random, and from
+ * 2^26 on c = 20 beats the default 18 (2^27: 1060 against 1106 ms, 2^26:
+ * 559 against 571; BENCHMARKS.md), while on witness scalars 20 loses (2^27
+ * skewed: 217 against 178), so the others keep the default. */
+static unsigned h_window(size_t n_h) { return n_h >= ((size_t)1 << 26) ? 20 : 0; }
+
+/* The most scratch one of a proof's MSMs takes (msm_scratch.h): H over
+ * n_h bases, L over the aux, A over the inputs and its aux bases by
+ * density, B in G1 and G2 likewise (the parameters' base counts bound the
+ * density MSMs' bases). */
+static size_t msm_need(const cz_cuda_params_view *p, size_t n_aux)
+{
+    size_t b[] = {cz_cuda_msm_scratch_bytes(p->n_h, false, false, p->n_h, h_window(p->n_h)),
+                  cz_cuda_msm_scratch_bytes(n_aux, false, false, n_aux, 0),
+                  cz_cuda_msm_scratch_bytes(p->n_a, false, true, n_aux, 0),
+                  cz_cuda_msm_scratch_bytes(p->n_b_g1, false, true, n_aux, 0),
+                  cz_cuda_msm_scratch_bytes(p->n_b_g2, true, true, n_aux, 0)};
+    size_t most = 0;
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++)
+        most = b[i] > most ? b[i] : most;
+    return most;
+}
+
 /* One proof's device memory besides the parameters: a, b, c (3 m), the
- * assignment (n), the bitmaps and MSM scratch (about 4 W n bytes of
- * bucket lists plus the buckets, under 64 n + 1 GiB for the largest
- * MSM). */
+ * assignment (n), the bitmaps and the MSMs' scratch. */
 static size_t proof_need(const cz_cuda_params_view *p, size_t m, size_t n_in, size_t n_aux)
 {
     size_t n = n_in + n_aux, words_in = (n_in + 63) / 64, words_aux = (n_aux + 63) / 64;
-    size_t n_max = p->n_h > n ? p->n_h : n;
-    return (3 * m + n) * sizeof(cz_fr) + (words_aux * 2 + words_in) * 8 + 64 * n_max +
-           ((size_t)1 << 30);
+    return (3 * m + n) * sizeof(cz_fr) + (words_aux * 2 + words_in + 1) * 8 +
+           msm_need(p, n_aux);
 }
 
 extern "C" {
@@ -393,7 +421,10 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
         rc = cz_cuda_upload(d_bi, dens[1], words_in * sizeof(uint64_t), st[1]);
     if (!rc)
         rc = cz_cuda_upload(d_ba, dens[2], words_aux * sizeof(uint64_t), st[1]);
-    /* the MSMs below run on the default stream: everything above first */
+    /* the MSMs run on the default stream: everything above first */
+    cz_cuda_scratch sc = {NULL, 0, 0, 0, 0};
+    if (!rc && !dp->streamed)
+        rc = cz_cuda_scratch_alloc(&sc, msm_need(p, n_aux));
     for (int i = 0; i < 2; i++) {
         if (st[i]) {
             int r2 = cuda_err(cudaStreamSynchronize(st[i]));
@@ -408,36 +439,42 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
     cz_g1 t;
     cz_g2 u;
     if (!rc)
-        rc = g1_query(&out->h, dp, dp->h, p->h, 0, p->n_h, abc, NULL, NULL, p->n_h);
+        rc = g1_query(&out->h, dp, dp->h, p->h, 0, p->n_h, abc, NULL, NULL, p->n_h, &sc,
+                      h_window(p->n_h));
     double t2 = now_ms();
     tm->msm_h = t2 - t1;
     if (!rc)
-        rc = g1_query(&out->l, dp, dp->l, p->l, 0, n_aux, wd + n_in, NULL, NULL, n_aux);
+        rc = g1_query(&out->l, dp, dp->l, p->l, 0, n_aux, wd + n_in, NULL, NULL, n_aux, &sc, 0);
     double t3 = now_ms();
     tm->msm_l = t3 - t2;
     if (!rc)
-        rc = g1_query(&out->a, dp, dp->a, p->a, 0, n_in, wd, NULL, NULL, n_in);
+        rc = g1_query(&out->a, dp, dp->a, p->a, 0, n_in, wd, NULL, NULL, n_in, &sc, 0);
     if (!rc)
-        rc = g1_query(&t, dp, dp->a, p->a, n_in, ca, wd + n_in, d_a, dens[0], n_aux);
+        rc = g1_query(&t, dp, dp->a, p->a, n_in, ca, wd + n_in, d_a, dens[0], n_aux, &sc, 0);
     if (!rc)
         cz_g1_add(&out->a, &out->a, &t);
     double t4 = now_ms();
     tm->msm_a = t4 - t3;
     if (!rc)
-        rc = g1_query(&out->b_g1, dp, dp->b_g1, p->b_g1, 0, cbi, wd, d_bi, dens[1], n_in);
+        rc = g1_query(&out->b_g1, dp, dp->b_g1, p->b_g1, 0, cbi, wd, d_bi, dens[1], n_in, &sc, 0);
     if (!rc)
-        rc = g1_query(&t, dp, dp->b_g1, p->b_g1, cbi, cba, wd + n_in, d_ba, dens[2], n_aux);
+        rc = g1_query(&t, dp, dp->b_g1, p->b_g1, cbi, cba, wd + n_in, d_ba, dens[2], n_aux, &sc,
+                      0);
     if (!rc)
         cz_g1_add(&out->b_g1, &out->b_g1, &t);
     double t5 = now_ms();
     tm->msm_b_g1 = t5 - t4;
     if (!rc)
-        rc = g2_query(&out->b_g2, dp, dp->b_g2, p->b_g2, 0, cbi, wd, d_bi, dens[1], n_in);
+        rc = g2_query(&out->b_g2, dp, dp->b_g2, p->b_g2, 0, cbi, wd, d_bi, dens[1], n_in, &sc);
     if (!rc)
-        rc = g2_query(&u, dp, dp->b_g2, p->b_g2, cbi, cba, wd + n_in, d_ba, dens[2], n_aux);
+        rc = g2_query(&u, dp, dp->b_g2, p->b_g2, cbi, cba, wd + n_in, d_ba, dens[2], n_aux, &sc);
     if (!rc)
         cz_g2_add(&out->b_g2, &out->b_g2, &u);
     tm->msm_b_g2 = now_ms() - t5;
+    if (sc.spills && env_flag("CZ_CUDA_DEBUG"))
+        fprintf(stderr, "cuzk groth16: MSM scratch of %zu bytes spilled %u times (peak %zu)\n",
+                sc.size, sc.spills, sc.peak);
+    cz_cuda_scratch_free(&sc);
     int r2 = cz_cuda_sync();
     rc = rc ? rc : r2;
     cz_cuda_free(abc);

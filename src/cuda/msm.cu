@@ -19,18 +19,18 @@
  *   3. place   digits again, each (point index, sign) written into its
  *              bucket's slice (a counting sort; the order inside a bucket
  *              does not matter: the sum is the same point);
- *   4. sum     every bucket's points by mixed XYZZ additions, a bucket of
- *              len points in k = ceil(len / L0) chunks of equal length, one
- *              thread each; buckets split in several chunks leave partial
- *              sums that further rounds add up the same way (L1 at a time),
- *              so one bucket holding most points (the ones of a witness) is
- *              summed in parallel as well.  L0 is twice the mean bucket
- *              length when buckets are many (first_chunk): with uniform
- *              scalars nearly every bucket is one chunk and the lanes of a
- *              warp do about as many additions each (with L0 = 512 at
- *              2^26, mean 512, warps mixing chunks of ~512 and ~256 points
- *              took 30% longer than with L0 = 1024, BENCHMARKS.md
- *              2026-11-30);
+ *   4. sum     every bucket's points by mixed XYZZ additions: the sorted
+ *              items are cut into chunks of L consecutive items, one thread
+ *              each whatever the bucket boundaries, so every lane of a warp
+ *              does the same number of additions (one thread per bucket
+ *              left lanes waiting for the warp's longest bucket, Poisson
+ *              lengths of mean 256 at c = 20: 2^27 random took 1060 ms
+ *              against 971 now, BENCHMARKS.md 2026-12-02); a bucket inside
+ *              one chunk is written whole, a bucket crossing chunk
+ *              boundaries leaves one partial sum per chunk, and those are
+ *              added up by the segmented sum of XYZZ points (rounds of L1
+ *              per thread), so one bucket holding most points (the ones of
+ *              a witness) is summed in parallel as well;
  *   5. reduce  S_w by running sums, T slices of buckets per window: a slice
  *              [lo, hi) gives sum_{j in slice} (j - lo + 1) B_j and its plain
  *              sum R, and adds lo R (double-and-add) for the true weights;
@@ -52,13 +52,16 @@
 #include "cuda/cuda_err.cuh"
 #include "cuda/ec.cuh"
 #include "cuda/fr.cuh"
+#include "cuda/msm_scratch.h"
 #include "cuzk/cuda.h"
 #include "cuzk/ec.h"
 #include "cuzk/err.h"
 #include "cuzk/msm.h"
 
-#define MSM_L0      256 /* least points per thread in the first summing round */
-#define MSM_L1      32  /* partial sums per thread in later rounds */
+#define MSM_CHUNK_MIN 64  /* least items per thread in the bucket sums */
+#define MSM_CHUNK_MAX 512 /* most items per thread in the bucket sums */
+#define MSM_THREADS_WANT (1u << 19) /* threads the bucket sums aim at (8 waves) */
+#define MSM_L1      32  /* partial sums per thread in the segmented sums */
 #define MSM_THREADS 128
 #define ARENA_MAX   128 /* rounds of a segmented sum allocate 4 each */
 #define NO_BUCKET   0xffffffffu
@@ -170,15 +173,16 @@ __global__ void density_compact(const uint64_t *dens, size_t n, const uint32_t *
 
 /* ------------------------------------------------------- segmented sums */
 
-/* Chunks of segment s, at most L items each: nchunk[s] = ceil(len / L);
- * stats[0] counts the segments longer than L. */
-__global__ void seg_chunks(const uint32_t *off, size_t S, unsigned L, uint32_t *nchunk,
-                           uint32_t *stats)
+/* Segmented sums: segment s is items [beg[s], end[s]) (end = beg + 1 for
+ * adjacent segments).  Chunks of segment s, at most L items each:
+ * nchunk[s] = ceil(len / L); stats[0] counts the segments longer than L. */
+__global__ void seg_chunks(const uint32_t *beg, const uint32_t *end, size_t S, unsigned L,
+                           uint32_t *nchunk, uint32_t *stats)
 {
     size_t s = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (s >= S)
         return;
-    uint32_t len = off[s + 1] - off[s];
+    uint32_t len = end[s] - beg[s];
     nchunk[s] = (len + L - 1) / L;
     if (len > L)
         atomicAdd(&stats[0], 1u);
@@ -194,21 +198,107 @@ __global__ void seg_chunk_map(const uint32_t *coff, size_t S, uint32_t *chunk_se
         chunk_seg[j] = (uint32_t)s;
 }
 
-/* Sum of items [b, e) of the first round: points by index, negated when the
- * sign bit is set. */
+/* The affine point of an item: its base, negated when the sign bit is set
+ * ((0, 0) stays (0, 0): -0 = 0). */
 template <class F>
-__device__ xyzz_t<F> sum_points(const affine_t<F> *bases, const uint32_t *item, uint32_t b,
-                                uint32_t e)
+__device__ __forceinline__ affine_t<F> item_point(const affine_t<F> *bases, uint32_t it)
 {
-    xyzz_t<F> acc = xyzz_inf<F>();
-    for (uint32_t j = b; j < e; j++) {
-        uint32_t it = item[j];
-        affine_t<F> p = affine_load(bases + (it & ~SIGN_BIT));
-        if (it & SIGN_BIT)
-            p.y = field<F>::neg(p.y); /* (0, 0) stays (0, 0): -0 = 0 */
-        acc = xyzz_add_affine(acc, p);
+    affine_t<F> p = affine_load(bases + (it & ~SIGN_BIT));
+    if (it & SIGN_BIT)
+        p.y = field<F>::neg(p.y);
+    return p;
+}
+
+/* Step 4, one thread per chunk j: items [j L, min((j + 1) L, total)) of
+ * the sorted list (bucket b's are [off[b], off[b + 1]), off[nb] = total).
+ * A bucket the chunk holds whole goes to bucket[b]; the partial sum of the
+ * bucket that began before the chunk goes to part[2 j], that of the bucket
+ * that goes on after it to part[2 j + 1] (one bucket doing both: part[2 j]);
+ * unused slots get infinity.  So a bucket crossing chunks jf < jl has its
+ * partials in part[2 jf + 1 .. 2 jl], with infinities between them. */
+template <class F>
+__global__ void chunk_sums(const uint32_t *off, uint32_t nb, uint32_t total, uint32_t L, size_t K,
+                           const affine_t<F> *bases, const uint32_t *item, xyzz_t<F> *bucket,
+                           xyzz_t<F> *part)
+{
+    size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= K)
+        return;
+    uint32_t lo = (uint32_t)j * L, hi = min(lo + L, total);
+    uint32_t b = 0, h = nb; /* the bucket holding item lo: off[b] <= lo < off[b + 1] */
+    while (h - b > 1) {
+        uint32_t m = (b + h) / 2;
+        if (off[m] <= lo)
+            b = m;
+        else
+            h = m;
     }
-    return acc;
+    uint32_t end = off[b + 1];
+    bool before = off[b] < lo;
+    /* the head partial is stored as soon as it is known (kept in registers
+     * it cost the loop 48 of them: 180 in all, two blocks per SM) */
+    if (!before)
+        xyzz_store(part + 2 * j, xyzz_inf<F>());
+    xyzz_t<F> acc = xyzz_inf<F>();
+    for (uint32_t i = lo; i < hi; i++) {
+        if (i == end) { /* bucket b ends inside the chunk */
+            xyzz_store(before ? part + 2 * j : bucket + b, acc);
+            acc = xyzz_inf<F>();
+            before = false;
+            do /* the next bucket with items (empty ones keep infinity) */
+                b++;
+            while (off[b + 1] <= i);
+            end = off[b + 1];
+        }
+        acc = xyzz_add_affine(acc, item_point(bases, item[i]));
+    }
+    bool tail = !before && end > hi;
+    xyzz_store(before ? part + 2 * j : tail ? part + 2 * j + 1 : bucket + b, acc);
+    if (!tail)
+        xyzz_store(part + 2 * j + 1, xyzz_inf<F>());
+}
+
+/* bucket[b] = infinity for b < nb (empty buckets stay so). */
+template <class F> __global__ void fill_inf(xyzz_t<F> *bucket, size_t nb)
+{
+    size_t b = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (b < nb)
+        xyzz_store(bucket + b, xyzz_inf<F>());
+}
+
+/* flag[b] = 1 when bucket b's items cross a chunk boundary. */
+__global__ void crossing(const uint32_t *off, size_t nb, uint32_t L, uint32_t *flag)
+{
+    size_t b = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (b >= nb)
+        return;
+    uint32_t lo = off[b], hi = off[b + 1];
+    flag[b] = hi > lo && lo / L != (hi - 1) / L;
+}
+
+/* For the crossing buckets in order (rank[b] their index among them):
+ * which[s] = b, and its partials part[sbeg[s] .. send[s]) = part[2 jf + 1
+ * .. 2 jl + 1), jf and jl the chunks of its first and last items. */
+__global__ void crossing_list(const uint32_t *off, size_t nb, uint32_t L, const uint32_t *flag,
+                              const uint32_t *rank, uint32_t *which, uint32_t *sbeg,
+                              uint32_t *send)
+{
+    size_t b = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (b >= nb || !flag[b])
+        return;
+    uint32_t s = rank[b];
+    which[s] = (uint32_t)b;
+    sbeg[s] = 2 * (off[b] / L) + 1;
+    send[s] = 2 * ((off[b + 1] - 1) / L) + 1;
+}
+
+/* bucket[which[s]] = sum[s]. */
+template <class F>
+__global__ void scatter(const uint32_t *which, uint32_t n, const xyzz_t<F> *sum, xyzz_t<F> *bucket)
+{
+    size_t s = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (s < n)
+        xyzz_store(bucket + which[s], xyzz_load(sum + s));
 }
 
 template <class F> __device__ xyzz_t<F> sum_xyzz(const xyzz_t<F> *part, uint32_t b, uint32_t e)
@@ -221,30 +311,29 @@ template <class F> __device__ xyzz_t<F> sum_xyzz(const xyzz_t<F> *part, uint32_t
 
 /* One thread per chunk j of segment s = chunk_seg[j]: chunk i = j - coff[s]
  * of the k = coff[s + 1] - coff[s] equal parts of the segment's items. */
-template <class F, bool FIRST>
-__global__ void seg_sum_chunks(const uint32_t *off, const uint32_t *coff, const uint32_t *chunk_seg,
-                               size_t C, const affine_t<F> *bases, const uint32_t *item,
-                               const xyzz_t<F> *part, xyzz_t<F> *out)
+template <class F>
+__global__ void seg_sum_chunks(const uint32_t *beg, const uint32_t *end, const uint32_t *coff,
+                               const uint32_t *chunk_seg, size_t C, const xyzz_t<F> *part,
+                               xyzz_t<F> *out)
 {
     size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= C)
         return;
     uint32_t s = chunk_seg[j];
-    uint64_t len = off[s + 1] - off[s], k = coff[s + 1] - coff[s], i = j - coff[s];
-    uint32_t b = off[s] + (uint32_t)(len * i / k), e = off[s] + (uint32_t)(len * (i + 1) / k);
-    xyzz_store(out + j, FIRST ? sum_points(bases, item, b, e) : sum_xyzz(part, b, e));
+    uint64_t len = end[s] - beg[s], k = coff[s + 1] - coff[s], i = j - coff[s];
+    uint32_t b = beg[s] + (uint32_t)(len * i / k), e = beg[s] + (uint32_t)(len * (i + 1) / k);
+    xyzz_store(out + j, sum_xyzz(part, b, e));
 }
 
 /* Last round: every segment has at most L items; out[s] = their sum. */
-template <class F, bool FIRST>
-__global__ void seg_sum_final(const uint32_t *off, size_t S, const affine_t<F> *bases,
-                              const uint32_t *item, const xyzz_t<F> *part, xyzz_t<F> *out)
+template <class F>
+__global__ void seg_sum_final(const uint32_t *beg, const uint32_t *end, size_t S,
+                              const xyzz_t<F> *part, xyzz_t<F> *out)
 {
     size_t s = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (s >= S)
         return;
-    uint32_t b = off[s], e = off[s + 1];
-    xyzz_store(out + s, FIRST ? sum_points(bases, item, b, e) : sum_xyzz(part, b, e));
+    xyzz_store(out + s, sum_xyzz(part, beg[s], end[s]));
 }
 
 /* ------------------------------------------------------ bucket reduction */
@@ -284,17 +373,46 @@ __global__ void bucket_slices(const xyzz_t<F> *bucket, unsigned W, uint32_t B, u
 
 /* --------------------------------------------------------------- driver */
 
-/* Device memory for one MSM, freed together. */
+/* Device memory for one MSM, given back together: bumped out of the
+ * caller's scratch (msm_scratch.h) while it has room, else cz_cuda_malloc'd. */
 struct arena {
+    cz_cuda_scratch *sc;
+    size_t mark; /* sc->used when the arena began */
     void *p[ARENA_MAX];
     int n;
 };
 
+static arena arena_on(cz_cuda_scratch *sc)
+{
+    arena a;
+    memset(&a, 0, sizeof a);
+    a.sc = sc;
+    a.mark = sc ? sc->used : 0;
+    return a;
+}
+
+static size_t align_up(size_t b) { return (b + 255) & ~(size_t)255; }
+
 static int arena_alloc(arena *a, void **out, size_t bytes)
 {
     *out = NULL;
-    int rc = a->n == ARENA_MAX ? CZ_ERR_NOMEM
-                               : cz_cuda_malloc(out, bytes ? bytes : 16, CZ_BUF_SCRATCH);
+    if (!bytes)
+        bytes = 16;
+    if (a->sc) {
+        size_t at = align_up(a->sc->used);
+        if (at <= a->sc->size && bytes <= a->sc->size - at) {
+            *out = a->sc->base + at;
+            a->sc->used = at + bytes;
+            if (a->sc->used > a->sc->peak)
+                a->sc->peak = a->sc->used;
+            return CZ_OK;
+        }
+        a->sc->spills++;
+        if (getenv("CZ_CUDA_DEBUG"))
+            fprintf(stderr, "cuzk msm: scratch full (%zu of %zu used), %zu bytes allocated\n",
+                    a->sc->used, a->sc->size, bytes);
+    }
+    int rc = a->n == ARENA_MAX ? CZ_ERR_NOMEM : cz_cuda_malloc(out, bytes, CZ_BUF_SCRATCH);
     if (!rc)
         a->p[a->n++] = *out;
     else if (getenv("CZ_CUDA_DEBUG"))
@@ -303,8 +421,12 @@ static int arena_alloc(arena *a, void **out, size_t bytes)
     return rc;
 }
 
+/* Stream-ordered: what is queued on the default stream after this may
+ * reuse the scratch at once; cz_cuda_free'd buffers wait for the device. */
 static void arena_free(arena *a)
 {
+    if (a->sc)
+        a->sc->used = a->mark;
     for (int i = 0; i < a->n; i++)
         cz_cuda_free(a->p[i]);
     a->n = 0;
@@ -330,14 +452,13 @@ static int scan_counts(arena *ar, const uint32_t *in, uint32_t *out, size_t n, u
     return rc;
 }
 
-/* out[s] = sum of segment s (offsets off[0..S]) of the first-round items
- * (chunks of at most l0) or of XYZZ partials, in rounds of chunks. */
+/* out[s] = sum of segment s, the XYZZ points part[beg[s] .. end[s]), in
+ * rounds of chunks of at most L1 points. */
 template <class F>
-static int seg_sum(arena *ar, const uint32_t *off, size_t S, const affine_t<F> *bases,
-                   const uint32_t *item, unsigned l0, const xyzz_t<F> *part, xyzz_t<F> *out)
+static int seg_sum(arena *ar, const uint32_t *beg, const uint32_t *end, size_t S,
+                   const xyzz_t<F> *part, xyzz_t<F> *out)
 {
-    bool first = bases != NULL;
-    const uint32_t *cur_off = off;
+    const uint32_t *cur_beg = beg, *cur_end = end;
     const xyzz_t<F> *cur = part;
     uint32_t *nchunk, *coff, *stats, *chunk_seg;
     int rc = arena_alloc(ar, (void **)&nchunk, (S + 1) * sizeof(uint32_t));
@@ -345,28 +466,22 @@ static int seg_sum(arena *ar, const uint32_t *off, size_t S, const affine_t<F> *
         rc = arena_alloc(ar, (void **)&coff, (S + 1) * sizeof(uint32_t));
     if (!rc)
         rc = arena_alloc(ar, (void **)&stats, sizeof(uint32_t));
-    for (int round = 0; !rc; round++) {
-        unsigned L = first && round == 0 ? l0 : MSM_L1;
+    while (!rc) {
         uint32_t big = 0, C = 0;
         rc = cuda_err(cudaMemset(stats, 0, sizeof(uint32_t)));
         if (!rc)
             rc = cuda_err(cudaMemset(nchunk + S, 0, sizeof(uint32_t)));
         if (!rc) {
-            seg_chunks<<<blocks_for(S), MSM_THREADS>>>(cur_off, S, L, nchunk, stats);
+            seg_chunks<<<blocks_for(S), MSM_THREADS>>>(cur_beg, cur_end, S, MSM_L1, nchunk,
+                                                       stats);
             rc = cuda_err(cudaGetLastError());
         }
         if (!rc)
             rc = cuda_err(cudaMemcpy(&big, stats, sizeof big, cudaMemcpyDeviceToHost));
         if (rc)
             break;
-        bool pts = first && round == 0;
         if (!big) { /* every segment fits one thread */
-            if (pts)
-                seg_sum_final<F, true>
-                    <<<blocks_for(S), MSM_THREADS>>>(cur_off, S, bases, item, NULL, out);
-            else
-                seg_sum_final<F, false>
-                    <<<blocks_for(S), MSM_THREADS>>>(cur_off, S, NULL, NULL, cur, out);
+            seg_sum_final<F><<<blocks_for(S), MSM_THREADS>>>(cur_beg, cur_end, S, cur, out);
             rc = cuda_err(cudaGetLastError());
             break;
         }
@@ -377,12 +492,8 @@ static int seg_sum(arena *ar, const uint32_t *off, size_t S, const affine_t<F> *
             (rc = arena_alloc(ar, (void **)&next, (size_t)C * sizeof(xyzz_t<F>))))
             break;
         seg_chunk_map<<<blocks_for(S), MSM_THREADS>>>(coff, S, chunk_seg);
-        if (pts)
-            seg_sum_chunks<F, true><<<blocks_for(C), MSM_THREADS>>>(cur_off, coff, chunk_seg, C,
-                                                                    bases, item, NULL, next);
-        else
-            seg_sum_chunks<F, false><<<blocks_for(C), MSM_THREADS>>>(cur_off, coff, chunk_seg, C,
-                                                                     NULL, NULL, cur, next);
+        seg_sum_chunks<F>
+            <<<blocks_for(C), MSM_THREADS>>>(cur_beg, cur_end, coff, chunk_seg, C, cur, next);
         if ((rc = cuda_err(cudaGetLastError())))
             break;
         /* the partials are the next round's items, segment s's at
@@ -392,11 +503,55 @@ static int seg_sum(arena *ar, const uint32_t *off, size_t S, const affine_t<F> *
             (rc = cuda_err(
                  cudaMemcpy(noff, coff, (S + 1) * sizeof(uint32_t), cudaMemcpyDeviceToDevice))))
             break;
-        cur_off = noff;
+        cur_beg = noff;
+        cur_end = noff + 1;
         cur = next;
-        first = false;
     }
     return rc;
+}
+
+/* Items per thread in step 4 for total items: enough threads for the
+ * device (MSM_THREADS_WANT) within [MSM_CHUNK_MIN, MSM_CHUNK_MAX]. */
+static uint32_t chunk_len(uint64_t total)
+{
+    uint64_t l = total / MSM_THREADS_WANT;
+    return l < MSM_CHUNK_MIN ? MSM_CHUNK_MIN : l > MSM_CHUNK_MAX ? MSM_CHUNK_MAX : (uint32_t)l;
+}
+
+/* Step 4: bucket[b] for b < nb from the total sorted items (offsets off). */
+template <class F>
+static int bucket_sums(arena *ar, const uint32_t *off, size_t nb, uint32_t total,
+                       const affine_t<F> *bases, const uint32_t *item, xyzz_t<F> *bucket)
+{
+    fill_inf<F><<<blocks_for(nb), MSM_THREADS>>>(bucket, nb);
+    int rc = cuda_err(cudaGetLastError());
+    if (rc || !total)
+        return rc;
+    uint32_t L = chunk_len(total), n = 0;
+    size_t K = ((size_t)total + L - 1) / L;
+    xyzz_t<F> *part, *sum;
+    uint32_t *flag, *rank, *which, *sbeg, *send;
+    if ((rc = arena_alloc(ar, (void **)&part, 2 * K * sizeof(xyzz_t<F>))) ||
+        (rc = arena_alloc(ar, (void **)&flag, (nb + 1) * sizeof(uint32_t))) ||
+        (rc = arena_alloc(ar, (void **)&rank, (nb + 1) * sizeof(uint32_t))))
+        return rc;
+    chunk_sums<F><<<blocks_for(K), MSM_THREADS>>>(off, (uint32_t)nb, total, L, K, bases, item,
+                                                  bucket, part);
+    crossing<<<blocks_for(nb), MSM_THREADS>>>(off, nb, L, flag);
+    if ((rc = cuda_err(cudaGetLastError())) ||
+        (rc = cuda_err(cudaMemset(flag + nb, 0, sizeof(uint32_t)))) ||
+        (rc = scan_counts(ar, flag, rank, nb, &n)) || !n)
+        return rc;
+    if ((rc = arena_alloc(ar, (void **)&which, (size_t)n * sizeof(uint32_t))) ||
+        (rc = arena_alloc(ar, (void **)&sbeg, (size_t)n * sizeof(uint32_t))) ||
+        (rc = arena_alloc(ar, (void **)&send, (size_t)n * sizeof(uint32_t))) ||
+        (rc = arena_alloc(ar, (void **)&sum, (size_t)n * sizeof(xyzz_t<F>))))
+        return rc;
+    crossing_list<<<blocks_for(nb), MSM_THREADS>>>(off, nb, L, flag, rank, which, sbeg, send);
+    if ((rc = cuda_err(cudaGetLastError())) || (rc = seg_sum<F>(ar, sbeg, send, n, part, sum)))
+        return rc;
+    scatter<F><<<blocks_for(n), MSM_THREADS>>>(which, n, sum, bucket);
+    return cuda_err(cudaGetLastError());
 }
 
 /* CZ_CUDA_PROFILE=1 in the environment: each MSM prints the wall time of
@@ -415,13 +570,13 @@ static void prof_mark(prof *p)
         p->on = e && *e && strcmp(e, "0");
     }
     if (p->on && p->n < 6) {
-        cudaDeviceSynchronize();
+        cudaStreamSynchronize(0);
         clock_gettime(CLOCK_MONOTONIC, &p->t[p->n]);
     }
     p->n++;
 }
 
-static void prof_report(const prof *p, const char *g, size_t n, unsigned c, unsigned W, unsigned l0)
+static void prof_report(const prof *p, const char *g, size_t n, unsigned c, unsigned W, unsigned L)
 {
     if (!p->on || p->n < 5)
         return;
@@ -430,9 +585,9 @@ static void prof_report(const prof *p, const char *g, size_t n, unsigned c, unsi
         ms[i] = (double)(p->t[i + 1].tv_sec - p->t[i].tv_sec) * 1e3 +
                 (double)(p->t[i + 1].tv_nsec - p->t[i].tv_nsec) / 1e6;
     fprintf(stderr,
-            "msm %s n %zu window %u x %u, chunks <= %u: sort %.2f ms, bucket sums %.2f ms, "
+            "msm %s n %zu window %u x %u, chunks of %u: sort %.2f ms, bucket sums %.2f ms, "
             "reduce %.2f ms, host %.2f ms\n",
-            g, n, c, W, l0, ms[0], ms[1], ms[2], ms[3]);
+            g, n, c, W, L, ms[0], ms[1], ms[2], ms[3]);
 }
 
 /* Host-side curve operations for the final combination. */
@@ -471,53 +626,47 @@ static unsigned pick_window(size_t n)
     return c > 18 ? 18 : c;
 }
 
-/* Most points per thread in the first round (step 4): twice the mean
- * bucket length, at least MSM_L0, when there are buckets for eight waves of
- * the bucket-sum kernel (so nearly every bucket is one chunk); else shorter
- * chunks, items / (8 resident threads), so the grid still fills the GPU
- * (one-chunk buckets at 2^20 in G1, 45 K threads, took 20 ms of bucket
- * sums against 15 with 256-point chunks; G2, two blocks per SM, likewise
- * at 2^22). */
-template <class F> static unsigned first_chunk(uint64_t items, uint64_t buckets)
+/* An MSM's window c, its W windows of B buckets, T reduction slices per
+ * window. */
+struct shape {
+    unsigned c, W, T;
+    uint32_t B;
+};
+
+/* c: the forced window, 0 for pick_window's.  Slices per window: up to 256
+ * (at least 2 buckets each), more while the W T threads are under 32 K and
+ * slices keep 16 buckets: with 256 a window of 2^17 or 2^19 buckets left a
+ * few thousand threads walking 512 to 2048 buckets each (18 and 69 ms at
+ * c = 18 and 20). */
+static shape shape_of(size_t n, unsigned c)
 {
-    int dev = 0, sms = 0, blocks = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, seg_sum_final<F, true>, MSM_THREADS,
-                                                      0) != cudaSuccess) {
-        cudaGetLastError();
-        return MSM_L0;
-    }
-    uint64_t waves8 = 8ull * (uint64_t)sms * (uint64_t)(blocks > 0 ? blocks : 1) * MSM_THREADS;
-    uint64_t l = buckets >= waves8 ? 2 * items / (buckets ? buckets : 1) : items / waves8;
-    return l < MSM_L0 ? MSM_L0 : l > 16 * MSM_L0 ? 16 * MSM_L0 : (unsigned)l;
+    shape s;
+    s.c = c ? c : pick_window(n);
+    s.W = (256 + s.c - 1) / s.c;
+    s.B = (uint32_t)1 << (s.c - 1);
+    s.T = 1;
+    while (s.T * 2 <= s.B &&
+           (s.T < 256 || ((uint64_t)s.W * s.T < 32768 && s.T * 2 <= s.B / 16)))
+        s.T *= 2;
+    return s;
 }
 
 template <class F>
 static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, const cz_fr *k_dev,
-                   size_t n, unsigned flags)
+                   size_t n, unsigned flags, cz_cuda_scratch *sc)
 {
     typedef host_curve<F> H;
     H::inf(out);
     if (n == 0)
         return CZ_OK;
-    unsigned c = (flags >> 8) & 31u;
-    if (!c)
-        c = pick_window(n);
-    unsigned W = (256 + c - 1) / c, T = 1;
+    shape sh = shape_of(n, (flags >> 8) & 31u);
+    unsigned c = sh.c, W = sh.W, T = sh.T;
+    uint32_t B = sh.B;
+    size_t nb = (size_t)W * B;
     if ((uint64_t)W * n >= ((uint64_t)1 << 32)) /* item offsets are 32-bit */
         return CZ_ERR_TOO_BIG;
-    uint32_t B = (uint32_t)1 << (c - 1);
-    size_t nb = (size_t)W * B;
-    /* slices per window: up to 256 (at least 2 buckets each), more while
-     * the W T threads are under 32 K and slices keep 16 buckets: with 256
-     * a window of 2^17 or 2^19 buckets left a few thousand threads walking
-     * 512 to 2048 buckets each (18 and 69 ms at c = 18 and 20) */
-    while (T * 2 <= B && (T < 256 || ((uint64_t)W * T < 32768 && T * 2 <= B / 16)))
-        T *= 2;
-    arena ar = {{0}, 0};
+    arena ar = arena_on(sc);
     uint32_t *count, *boff, *item, total = 0;
-    unsigned l0 = 0;
     xyzz_t<F> *bucket, *slice, *wsum;
     uint32_t *soff;
     digit_args da = {(const fr_t *)k_dev, n, c, W, !(flags & CZ_MSM_CANONICAL)};
@@ -547,8 +696,7 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
     if (!rc)
         rc = arena_alloc(&ar, (void **)&bucket, nb * sizeof(xyzz_t<F>));
     if (!rc)
-        rc = seg_sum<F>(&ar, boff, nb, (const affine_t<F> *)bases_dev, item,
-                        l0 = first_chunk<F>(total, nb), NULL, bucket);
+        rc = bucket_sums<F>(&ar, boff, nb, total, (const affine_t<F> *)bases_dev, item, bucket);
     prof_mark(&pf); /* buckets summed */
     if (!rc)
         rc = arena_alloc(&ar, (void **)&slice, (size_t)W * T * sizeof(xyzz_t<F>));
@@ -571,7 +719,7 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
     if (!rc)
         rc = arena_alloc(&ar, (void **)&wsum, W * sizeof(xyzz_t<F>));
     if (!rc)
-        rc = seg_sum<F>(&ar, soff, W, NULL, NULL, 0, slice, wsum);
+        rc = seg_sum<F>(&ar, soff, soff + 1, W, slice, wsum);
     static_assert(sizeof(xyzz_t<F>) == sizeof(typename H::xyzz), "device and host XYZZ layouts");
     if (!rc)
         rc = cuda_err(cudaMemcpy(hw, wsum, W * sizeof(xyzz_t<F>), cudaMemcpyDeviceToHost));
@@ -590,22 +738,22 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
     free(hoff);
     free(hw);
     prof_mark(&pf);
-    prof_report(&pf, sizeof(F) == sizeof(fp_t) ? "G1" : "G2", n, c, W, l0);
-    cudaError_t e = cudaDeviceSynchronize(); /* before freeing what kernels use */
+    prof_report(&pf, sizeof(F) == sizeof(fp_t) ? "G1" : "G2", n, c, W, chunk_len(total));
+    /* this stream only: work on the proof's other streams goes on */
+    cudaError_t e = cudaStreamSynchronize(0);
     arena_free(&ar);
     return rc ? rc : cuda_err(e);
 }
 
-/* The scalars of the set density bits, compacted on the device into a new
- * buffer (*compact, cz_cuda_free by the caller); fails with
- * CZ_ERR_INVALID_ARG when the set bits among the first n are not n_bases. */
-static int density_scalars(fr_t **compact, const uint64_t *dens, size_t n, const cz_fr *k,
-                           size_t n_bases)
+/* The scalars of the set density bits, compacted on the device into
+ * compact (n_bases of them); fails with CZ_ERR_INVALID_ARG when the set
+ * bits among the first n are not n_bases.  Temporaries from sc. */
+static int density_scalars(fr_t *compact, const uint64_t *dens, size_t n, const cz_fr *k,
+                           size_t n_bases, cz_cuda_scratch *sc)
 {
-    arena ar = {{0}, 0};
+    arena ar = arena_on(sc);
     size_t words = (n + 63) / 64;
     uint32_t *wcount, *woff, total = 0;
-    *compact = NULL;
     int rc = arena_alloc(&ar, (void **)&wcount, (words + 1) * sizeof(uint32_t));
     if (!rc)
         rc = arena_alloc(&ar, (void **)&woff, (words + 1) * sizeof(uint32_t));
@@ -619,19 +767,12 @@ static int density_scalars(fr_t **compact, const uint64_t *dens, size_t n, const
         rc = scan_counts(&ar, wcount, woff, words, &total);
     if (!rc && total != n_bases)
         rc = CZ_ERR_INVALID_ARG;
-    if (!rc)
-        rc = cz_cuda_malloc((void **)compact, (n_bases ? n_bases : 1) * sizeof(fr_t),
-                            CZ_BUF_SCRATCH);
     if (!rc && n) {
-        density_compact<<<blocks_for(n), MSM_THREADS>>>(dens, n, woff, (const fr_t *)k, *compact);
+        density_compact<<<blocks_for(n), MSM_THREADS>>>(dens, n, woff, (const fr_t *)k, compact);
         rc = cuda_err(cudaGetLastError());
     }
     if (!rc)
-        rc = cuda_err(cudaDeviceSynchronize());
-    if (rc) {
-        cz_cuda_free(*compact);
-        *compact = NULL;
-    }
+        rc = cuda_err(cudaStreamSynchronize(0));
     arena_free(&ar);
     return rc;
 }
@@ -645,22 +786,124 @@ static int check_args(const void *out, const void *bases, const cz_fr *k, size_t
     return cz_cuda_available() ? CZ_OK : CZ_ERR_UNSUPPORTED;
 }
 
+/* density NULL: the n_bases scalars as they are; else the n_scalars
+ * scalars compacted by density first (into sc's or the arena's memory). */
 template <class F>
 static int msm_density(typename host_curve<F>::jac *out, const void *bases_dev, size_t n_bases,
                        const cz_fr *scalars_dev, const uint64_t *density_dev, size_t n_scalars,
-                       unsigned flags)
+                       unsigned flags, cz_cuda_scratch *sc)
 {
     int rc = check_args(out, bases_dev, scalars_dev, n_bases, flags);
-    if (!rc && n_scalars && (!scalars_dev || !density_dev))
-        rc = CZ_ERR_INVALID_ARG;
+    if (rc || !density_dev)
+        return rc ? rc : msm_run<F>(out, bases_dev, scalars_dev, n_bases, flags, sc);
+    if (n_scalars && !scalars_dev)
+        return CZ_ERR_INVALID_ARG;
+    arena ar = arena_on(sc);
     fr_t *k = NULL;
+    rc = arena_alloc(&ar, (void **)&k, n_bases * sizeof(fr_t));
     if (!rc)
-        rc = density_scalars(&k, density_dev, n_scalars, scalars_dev, n_bases);
+        rc = density_scalars(k, density_dev, n_scalars, scalars_dev, n_bases, sc);
     if (!rc)
-        rc = msm_run<F>(out, bases_dev, (const cz_fr *)k, n_bases, flags);
-    cz_cuda_free(k);
+        rc = msm_run<F>(out, bases_dev, (const cz_fr *)k, n_bases, flags, sc);
+    arena_free(&ar);
     return rc;
 }
+
+/* ------------------------------------------- scratch bound (msm_scratch.h) */
+
+static size_t scan_temp(size_t n)
+{
+    size_t t = 0;
+    cub::DeviceScan::ExclusiveSum(NULL, t, (const uint32_t *)NULL, (uint32_t *)NULL, (int)n + 1);
+    return align_up(t);
+}
+
+/* What seg_sum takes for S segments of items in all, none longer than
+ * longest (the rounds go on while a segment is longer than L1, each making
+ * at most items / L1 + S chunks). */
+static size_t seg_sum_bytes(size_t S, size_t items, size_t longest, size_t X)
+{
+    size_t b = 2 * align_up((S + 1) * 4) + align_up(4);
+    for (; longest > MSM_L1; longest = (longest + MSM_L1 - 1) / MSM_L1) {
+        size_t C = items / MSM_L1 + S + 1;
+        b += scan_temp(S) + align_up(4 * C) + align_up(X * C) + align_up(4 * (S + 1));
+        items = C;
+    }
+    return b;
+}
+
+/* What bucket_sums takes for at most items sorted items of n points in nb
+ * buckets: K chunks (chunk_len: K is at most items / MSM_CHUNK_MAX + 1, or
+ * about MSM_THREADS_WANT when chunks are shorter), two partials each, at
+ * most K crossing buckets, each with at most 2 (n / MSM_CHUNK_MIN + 2)
+ * partials (a bucket holds at most n items). */
+static size_t bucket_sums_bytes(size_t n, size_t nb, size_t items, size_t X)
+{
+    size_t K = items / MSM_CHUNK_MAX + 1, k2 = (size_t)MSM_THREADS_WANT * 65 / 64 + 1;
+    K = K > k2 ? K : k2;
+    size_t nc = K < nb ? K : nb, longest = 2 * (n / MSM_CHUNK_MIN + 2);
+    longest = longest < 2 * K ? longest : 2 * K;
+    return align_up(2 * K * X) + 2 * align_up((nb + 1) * 4) + scan_temp(nb) +
+           3 * align_up(4 * nc) + align_up(nc * X) + seg_sum_bytes(nc, 2 * K, longest, X);
+}
+
+/* msm_run's allocations for n points, window c (0: the default), point
+ * size X (XYZZ). */
+static size_t run_bytes(size_t n, unsigned c, size_t X)
+{
+    if (!n)
+        return 0;
+    shape sh = shape_of(n, c);
+    size_t W = sh.W, T = sh.T, nb = W * sh.B, items = W * n;
+    return 2 * align_up((nb + 1) * 4) + scan_temp(nb) + align_up(items * 4) + align_up(nb * X) +
+           bucket_sums_bytes(n, nb, items, X) + align_up((size_t)W * T * X) +
+           align_up((W + 1) * 4) + align_up(W * X) + seg_sum_bytes(W, (size_t)W * T, T, X);
+}
+
+extern "C" size_t cz_cuda_msm_scratch_bytes(size_t n, bool g2, bool density, size_t n_scalars,
+                                            unsigned c)
+{
+    size_t X = g2 ? sizeof(xyzz_t<fp2_t>) : sizeof(xyzz_t<fp_t>), words = (n_scalars + 63) / 64;
+    size_t b = run_bytes(n, c, X);
+    if (density)
+        b += align_up(n * sizeof(fr_t)) + 2 * align_up((words + 1) * 4) + scan_temp(words);
+    return b + 4096; /* alignment of the first buffer */
+}
+
+extern "C" {
+
+int cz_cuda_scratch_alloc(cz_cuda_scratch *s, size_t bytes)
+{
+    memset(s, 0, sizeof *s);
+    int rc = cz_cuda_malloc((void **)&s->base, bytes, CZ_BUF_SCRATCH);
+    if (!rc)
+        s->size = bytes;
+    return rc;
+}
+
+void cz_cuda_scratch_free(cz_cuda_scratch *s)
+{
+    cz_cuda_free(s->base);
+    memset(s, 0, sizeof *s);
+}
+
+int cz_cuda_g1_msm_scratch(cz_g1 *out, const cz_g1_affine *bases_dev, size_t n_bases,
+                           const cz_fr *scalars_dev, const uint64_t *density_dev,
+                           size_t n_scalars, unsigned c, cz_cuda_scratch *sc)
+{
+    return msm_density<fp_t>(out, bases_dev, n_bases, scalars_dev, density_dev, n_scalars,
+                             CZ_MSM_WINDOW(c), sc);
+}
+
+int cz_cuda_g2_msm_scratch(cz_g2 *out, const cz_g2_affine *bases_dev, size_t n_bases,
+                           const cz_fr *scalars_dev, const uint64_t *density_dev,
+                           size_t n_scalars, unsigned c, cz_cuda_scratch *sc)
+{
+    return msm_density<fp2_t>(out, bases_dev, n_bases, scalars_dev, density_dev, n_scalars,
+                              CZ_MSM_WINDOW(c), sc);
+}
+
+} /* extern "C" */
 
 extern "C" {
 
@@ -668,28 +911,34 @@ int cz_cuda_g1_msm(cz_g1 *out, const cz_g1_affine *bases_dev, const cz_fr *scala
                    unsigned flags)
 {
     int rc = check_args(out, bases_dev, scalars_dev, n, flags);
-    return rc ? rc : msm_run<fp_t>(out, bases_dev, scalars_dev, n, flags);
+    return rc ? rc : msm_run<fp_t>(out, bases_dev, scalars_dev, n, flags, NULL);
 }
 
 int cz_cuda_g2_msm(cz_g2 *out, const cz_g2_affine *bases_dev, const cz_fr *scalars_dev, size_t n,
                    unsigned flags)
 {
     int rc = check_args(out, bases_dev, scalars_dev, n, flags);
-    return rc ? rc : msm_run<fp2_t>(out, bases_dev, scalars_dev, n, flags);
+    return rc ? rc : msm_run<fp2_t>(out, bases_dev, scalars_dev, n, flags, NULL);
 }
 
 int cz_cuda_g1_msm_density(cz_g1 *out, const cz_g1_affine *bases_dev, size_t n_bases,
                            const cz_fr *scalars_dev, const uint64_t *density_dev, size_t n_scalars,
                            unsigned flags)
 {
-    return msm_density<fp_t>(out, bases_dev, n_bases, scalars_dev, density_dev, n_scalars, flags);
+    if (!density_dev && (n_scalars || n_bases))
+        return CZ_ERR_INVALID_ARG;
+    return msm_density<fp_t>(out, bases_dev, n_bases, scalars_dev, density_dev, n_scalars, flags,
+                             NULL);
 }
 
 int cz_cuda_g2_msm_density(cz_g2 *out, const cz_g2_affine *bases_dev, size_t n_bases,
                            const cz_fr *scalars_dev, const uint64_t *density_dev, size_t n_scalars,
                            unsigned flags)
 {
-    return msm_density<fp2_t>(out, bases_dev, n_bases, scalars_dev, density_dev, n_scalars, flags);
+    if (!density_dev && (n_scalars || n_bases))
+        return CZ_ERR_INVALID_ARG;
+    return msm_density<fp2_t>(out, bases_dev, n_bases, scalars_dev, density_dev, n_scalars, flags,
+                              NULL);
 }
 
 } /* extern "C" */
