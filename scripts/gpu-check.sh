@@ -148,8 +148,9 @@ run_bench ntt --gpu --coset --log 27
 [ -z "${QUICK:-}" ] && run_bench ntt --gpu --inverse --order RN --log 27
 for k in $SIZES; do run_bench h --gpu --log $k; done
 run_bench msm --gpu --log 20 --check --reps 3
-for k in 24 26; do run_bench msm --gpu --log $k --reps 3; done
-run_bench msm --gpu --log 26 --skewed --reps 3
+for k in 24 26 27; do run_bench msm --gpu --log $k --reps 3; done
+run_bench msm --gpu --log 27 --window 20 --reps 3
+for k in 26 27; do run_bench msm --gpu --log $k --skewed --reps 3; done
 run_bench msm --gpu --g2 --log 22 --reps 3
 # many small transforms in one call (2^20 elements in all)
 run_bench ntt --gpu --log 10 --batch 1024
@@ -184,7 +185,8 @@ prof() { # name kernel-regex bench-args...
         "$OUT/ncu-$name.txt" | head -30
 }
 if [ -n "$NCU" ]; then
-    prof msm-bucket seg_sum msm --gpu --log 24 --reps 1
+    prof msm-bucket chunk_sums msm --gpu --log 24 --reps 1
+    prof msm-bucket-g2 chunk_sums msm --gpu --g2 --log 22 --reps 1
     prof ntt ntt_pass ntt --gpu --log 24
     prof spmv spmv_rows gpu-partition --log 22 --reps 1
 else
@@ -231,10 +233,13 @@ echo "targets: NTT 2^24 <= 2.5 ms: $(verdict "$(res ntt-NR 24)" 2.5) | NTT 2^27 
     "| H 2^27 <= 120 ms: $(verdict "$(res h 27)" 120)"
 echo "batched: 1024 x 2^10 $(res ntt-NR-b1024 10) ms, 64 x 2^14 $(res ntt-NR-b64 14) ms (one 2^20: $(res ntt-NR 20) ms);" \
     "H e2e from pageable memory: 2^24 $(res h-e2e-pageable 24) ms, 2^27 $(res h-e2e-pageable 27) ms"
+# issue 20's goals: 0.5x sppark's time (0.35x on witness-like scalars),
+# sppark's figures from its 2026-12-01 side-by-side run
 echo "MSM ms: G1 random 2^20 $(res msm-g1-random 1048576), 2^24 $(res msm-g1-random 16777216)" \
-    "(target 70, sppark 155), 2^26 $(res msm-g1-random 67108864) (target 220, sppark 557);" \
-    "G1 skewed 2^26 $(res msm-g1-skewed 67108864) (target 60, sppark 167); G2 2^22 $(res msm-g2-random 4194304)" \
-    "(target 60, sppark 137)"
+    "(goal 78, sppark 155), 2^26 $(res msm-g1-random 67108864) (goal 281, sppark 562)," \
+    "2^27 c=20 $(res msm-g1-random 134217728) (goal 550, sppark 1101);" \
+    "G1 skewed 2^27 $(res msm-g1-skewed 134217728) (goal 113, sppark 322); G2 2^22 $(res msm-g2-random 4194304)" \
+    "(goal 69, sppark 138)"
 echo "(sppark on the H200: NTT 2^24 4.7 ms, 2^27 44 ms, coset 2^27 46 ms, H 2^27 324 ms; intt RN 2^27: $(res intt-RN 27) ms)"
 echo "logs: $OUT"
 [ $fail -eq 0 ] && echo "gpu-check: OK" || echo "gpu-check: FAILED"
