@@ -261,12 +261,11 @@ static size_t msm_need(const cz_cuda_params_view *p, size_t n_aux)
 }
 
 /* One proof's device memory besides the parameters: a, b, c (3 m), the
- * assignment (n), the bitmaps and the MSMs' scratch. */
-static size_t proof_need(const cz_cuda_params_view *p, size_t m, size_t n_in, size_t n_aux)
+ * assignment (n), the bitmaps and the MSMs' scratch (msm, msm_need's). */
+static size_t proof_need(size_t m, size_t n_in, size_t n_aux, size_t msm)
 {
     size_t n = n_in + n_aux, words_in = (n_in + 63) / 64, words_aux = (n_aux + 63) / 64;
-    return (3 * m + n) * sizeof(cz_fr) + (words_aux * 2 + words_in + 1) * 8 +
-           msm_need(p, n_aux);
+    return (3 * m + n) * sizeof(cz_fr) + (words_aux * 2 + words_in + 1) * 8 + msm;
 }
 
 extern "C" {
@@ -281,7 +280,7 @@ int cz_cuda_groth16_prepare(const cz_cuda_params_view *p, size_t m, const cz_cud
         return CZ_ERR_INVALID_ARG;
     if (!cz_cuda_available())
         return CZ_ERR_UNSUPPORTED;
-    size_t need = proof_need(p, m, n_in, n_aux);
+    size_t need = proof_need(m, n_in, n_aux, msm_need(p, n_aux));
     pthread_mutex_lock(&params_lock);
     dev_params *dp = NULL;
     int rc = get_params(p, need + (r ? cz_cuda_r1cs_bytes(r) : 0), &dp);
@@ -357,7 +356,7 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
     /* the upload is under the lock (one copy per device); the proof only
      * holds a use count, so proofs on several devices run side by side;
      * with r, the parameters also leave room for r's resident copy */
-    size_t need = proof_need(p, m, n_in, n_aux);
+    size_t msm = msm_need(p, n_aux), need = proof_need(m, n_in, n_aux, msm);
     pthread_mutex_lock(&params_lock);
     dev_params *dp = NULL;
     int rc = get_params(p, need + (r ? cz_cuda_r1cs_bytes(r) : 0), &dp);
@@ -424,7 +423,7 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
     /* the MSMs run on the default stream: everything above first */
     cz_cuda_scratch sc = {NULL, 0, 0, 0, 0};
     if (!rc && !dp->streamed)
-        rc = cz_cuda_scratch_alloc(&sc, msm_need(p, n_aux));
+        rc = cz_cuda_scratch_alloc(&sc, msm);
     for (int i = 0; i < 2; i++) {
         if (st[i]) {
             int r2 = cuda_err(cudaStreamSynchronize(st[i]));
