@@ -172,21 +172,26 @@ int cz_fc_poseidon_num(cz_cs *cs, const cz_num *in, unsigned arity, cz_num *out)
 
 /* ------------------------------------------------------------ inclusion --- */
 
-/* por.rs PoRCircuit::synthesize, private, for leaf under root: TreeD when
- * sha is set (log_nodes binary levels), else TreeR / TreeC.  p NULL:
- * blank (every index 0, every sibling 0). */
-static int inclusion(cz_cs *cs, const cz_fc_porep_dims *d, bool sha, const cz_fc_merkle_proof *p,
-                     const cz_num *leaf, const cz_num *root, const char *ns)
+int cz_fc_por_circuit(cz_cs *cs, const cz_fc_porep_dims *d, bool sha, const cz_fc_merkle_proof *p,
+                      const cz_num *leaf, const cz_num *root, const char *ns)
 {
     unsigned levels = sha ? d->log_nodes : rc_levels(d);
     if (p && p->n_levels != levels)
         return CZ_ERR_INVALID_ARG;
     cz_bool path_bits[64];
     unsigned n_bits = 0;
-    cz_num cur = *leaf;
     char name[48];
     int rc = CZ_OK;
     cz_cs_push_ns(cs, ns);
+    cz_num cur;
+    if (leaf) {
+        cur = *leaf;
+    } else { /* Root::Val: the leaf allocated here */
+        cz_fr v = d_fr(p ? &p->leaf : NULL);
+        cz_cs_push_ns(cs, "value");
+        cur = cz_num_alloc(cs, &v);
+        cz_cs_pop_ns(cs);
+    }
     for (unsigned l = 0; l < levels && rc == CZ_OK; l++) {
         unsigned arity = sha ? 2 : rc_arity(d, l), nb = log2u(arity);
         const cz_fc_path_el *el = p ? &p->levels[l] : NULL;
@@ -256,7 +261,7 @@ static int column(cz_cs *cs, const cz_fc_porep_dims *d, const cz_fc_column_proof
     if (rc != CZ_OK)
         return rc;
     snprintf(name, sizeof name, "%s_parent_%u_inclusion", kind, i);
-    return inclusion(cs, d, false, cp ? &cp->inclusion : NULL, &h, comm_c, name);
+    return cz_fc_por_circuit(cs, d, false, cp ? &cp->inclusion : NULL, &h, comm_c, name);
 }
 
 /* create_label_circuit for layer (1-based) of the challenge. */
@@ -304,8 +309,8 @@ int cz_porep_chal_prefix(cz_cs *cs, const cz_fc_porep_dims *d, const cz_porep_he
     cz_cs_push_ns(cs, "data_leaf");
     st->data_leaf = cz_num_alloc(cs, &v);
     cz_cs_pop_ns(cs);
-    int rc = inclusion(cs, d, true, p ? &p->comm_d_proof : NULL, &st->data_leaf, &h->comm_d,
-                       "comm_d_inclusion");
+    int rc = cz_fc_por_circuit(cs, d, true, p ? &p->comm_d_proof : NULL, &st->data_leaf,
+                               &h->comm_d, "comm_d_inclusion");
     for (unsigned j = 0; j < CZ_FC_DRG_DEGREE && rc == CZ_OK; j++)
         rc = column(cs, d, p ? &p->drg[j] : NULL, &h->comm_c, "drg", j, st->drg[j]);
     for (unsigned j = 0; j < CZ_FC_EXP_DEGREE && rc == CZ_OK; j++)
@@ -360,8 +365,8 @@ int cz_porep_chal_suffix(cz_cs *cs, const cz_fc_porep_dims *d, const cz_porep_he
     cz_cs_push_ns(cs, "encode_node");
     cz_num enc = cz_encode(cs, &st->labels[d->layers - 1], &st->data_leaf);
     cz_cs_pop_ns(cs);
-    int rc = inclusion(cs, d, false, p ? &p->comm_r_last_proof : NULL, &enc, &h->comm_r_last,
-                       "comm_r_last_data_inclusion");
+    int rc = cz_fc_por_circuit(cs, d, false, p ? &p->comm_r_last_proof : NULL, &enc,
+                               &h->comm_r_last, "comm_r_last_data_inclusion");
     if (rc != CZ_OK)
         return rc;
     cz_num ch;
@@ -370,7 +375,8 @@ int cz_porep_chal_suffix(cz_cs *cs, const cz_fc_porep_dims *d, const cz_porep_he
     cz_cs_pop_ns(cs);
     if (rc != CZ_OK)
         return rc;
-    return inclusion(cs, d, false, p ? &p->c_x.inclusion : NULL, &ch, &h->comm_c, "c_x_inclusion");
+    return cz_fc_por_circuit(cs, d, false, p ? &p->c_x.inclusion : NULL, &ch, &h->comm_c,
+                             "c_x_inclusion");
 }
 
 int cz_porep_challenge(cz_cs *cs, const cz_fc_porep_dims *d, const cz_porep_header *h,

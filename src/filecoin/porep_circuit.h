@@ -27,6 +27,17 @@ typedef struct {
 int cz_fc_poseidon_num(cz_cs *cs, const cz_num *in, unsigned arity, cz_num *out);
 int cz_fc_sha256_hash2_num(cz_cs *cs, const cz_num *a, const cz_num *b, cz_num *out);
 
+/* por.rs PoRCircuit::synthesize, private (the root not inputized), for
+ * leaf under root: TreeD when sha is set (d->log_nodes binary levels),
+ * else a tree of d's TreeR / TreeC shape; each level's index bits
+ * (booleanity), its siblings, insert and the hash, then the bits packed
+ * into one input and computed root * 1 = root, all in namespace ns.  leaf
+ * NULL: the leaf is p's value, allocated first ("value", Root::Val).  p
+ * NULL: blank (every index, sibling and leaf 0).  CZ_OK,
+ * CZ_ERR_INVALID_ARG (p not of the shape) or a gadget's error. */
+int cz_fc_por_circuit(cz_cs *cs, const cz_fc_porep_dims *d, bool sha, const cz_fc_merkle_proof *p,
+                      const cz_num *leaf, const cz_num *root, const char *ns);
+
 bool cz_fc_porep_dims_equal(const cz_fc_porep_dims *a, const cz_fc_porep_dims *b);
 /* The shape is supported and, with c1, c1 is of it and has partition k.
  * CZ_OK or CZ_ERR_INVALID_ARG with err set. */
