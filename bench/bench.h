@@ -10,6 +10,7 @@
 
 #include "cuzk/ec.h"
 #include "cuzk/filecoin.h"
+#include "cuzk/post.h"
 
 typedef struct {
     const char *filter; /* run only benchmarks whose name contains this */
@@ -69,6 +70,29 @@ typedef struct {
 } cz_bench_snap;
 int cz_bench_snap_load(cz_bench_snap *u, const char *dir, const char *cmd);
 void cz_bench_snap_free(cz_bench_snap *u);
+/* post-vanilla, verify-post (argv[0]): PoSt vanilla proofs of small
+ * sectors or synthetic ones, and their verification */
+int cz_bench_post(int argc, char **argv);
+/* post-vanilla's output in dir (post.json, vanilla-I.bin) as a PoSt
+ * request (kind, registered proof, randomness, partition, the blobs; miner
+ * 1000) and the public sectors post.json lists, its buffers in *p until
+ * cz_bench_post_free.  0, or -1 with a message. */
+typedef struct {
+    cz_job_kind kind; /* CZ_KIND_WINDOW_POST or CZ_KIND_WINNING_POST */
+    cz_job_post req;
+    const cz_post_proof_type *type;
+    uint8_t randomness[32];
+    uint8_t **blobs;
+    size_t *lens;
+    cz_post_public_sector *sectors; /* req.n_vanilla */
+} cz_bench_post_in;
+int cz_bench_post_load(cz_bench_post_in *p, const char *dir, const char *cmd);
+void cz_bench_post_free(cz_bench_post_in *p);
+/* The value of "key" in the bench's own JSON files (update.json,
+ * post.json: no nesting of the key's name, no spaces): a number, or a hex
+ * string of 32 bytes.  0 or -1. */
+int cz_bench_json_u64(const char *j, const char *key, uint64_t *v);
+int cz_bench_json_hex32(const char *j, const char *key, uint8_t out[32]);
 /* The whole file at path (malloc'd; *len its bytes), or NULL with a
  * message naming cmd on stderr. */
 uint8_t *cz_bench_read_file(const char *path, size_t *len, const char *cmd);

@@ -35,6 +35,9 @@
  *                                             (SnapDeals) circuit of a size
  *                                             (1KiB .. 32KiB, 8MiB, 16MiB,
  *                                             512MiB, 32GiB, 64GiB)
+ *   cuzk-bench circuit-info wpost-SIZE        the blank FallbackPoSt circuit of
+ *   cuzk-bench circuit-info winning-SIZE      a WindowPoSt partition or a
+ *                                             WinningPoSt (2KiB .. 64GiB)
  *
  * Prints inputs (ONE included), aux, constraints (written by the circuit
  * and in all, with the input constraints appended), the non-zero and the
@@ -58,6 +61,7 @@
 #include "cuzk/filecoin.h"
 #include "cuzk/gadgets.h"
 #include "cuzk/poseidon.h"
+#include "cuzk/post.h"
 #include "cuzk/synthetic.h"
 #include "cuzk/units.h"
 
@@ -204,18 +208,38 @@ static int build_snap(cz_cs *cs, const char *name, size_t *pre)
     return 0;
 }
 
+/* wpost-SIZE, winning-SIZE: the blank FallbackPoSt circuit of a sector
+ * size's WindowPoSt partition or WinningPoSt. */
+static int build_post(cz_cs *cs, const char *name, size_t *pre)
+{
+    *pre = 0;
+    bool window = strncmp(name, "wpost-", 6) == 0;
+    if (!window && strncmp(name, "winning-", 8) != 0)
+        return UNKNOWN;
+    const cz_fc_shape *sec = cz_fc_shape_by_name(name + (window ? 6 : 8));
+    cz_post_shape s;
+    if (sec == NULL || cz_post_shape_of(&s, window ? CZ_POST_WINDOW : CZ_POST_WINNING, sec))
+        return UNKNOWN;
+    char err[200] = "";
+    if (cz_post_synthesize(cs, &s, NULL, err, sizeof err) != CZ_OK) {
+        fprintf(stderr, "circuit-info: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
 /* The builders, tried in order until one knows the name (a builder returns
  * UNKNOWN before touching cs); another file adds names by adding its
  * builder here and its names to NAMES. */
-static int (*const builders[])(cz_cs *cs, const char *name, size_t *pre) = {build, build_porep,
-                                                                            build_snap};
+static int (*const builders[])(cz_cs *cs, const char *name, size_t *pre) = {
+    build, build_porep, build_snap, build_post};
 
 #define NAMES                                                                                      \
     "poseidon-A | sha256-compress | sha256-N | synthetic-L | insert-N | select-N | to-bits | "     \
     "to-bits-strict | uint64-input | encode | porep-2KiB | porep-8MiB | porep-512MiB | "         \
     "porep-32GiB | porep-64GiB | porep-test-base-2 | porep-test-base-8 | porep-test-sub-8-4 | "   \
     "porep-test-top-8-4-2 | snap-1KiB .. snap-32KiB | snap-8MiB | snap-16MiB | snap-512MiB | "   \
-    "snap-32GiB | snap-64GiB"
+    "snap-32GiB | snap-64GiB | wpost-2KiB .. wpost-64GiB | winning-2KiB .. winning-64GiB"
 
 /* Runs circuit `name` in `mode` (RECORD or COUNT) and fingerprints it;
  * RECORD also gives the dictionary sizes (dict[k]: matrix k's distinct

@@ -120,11 +120,14 @@ static void usage(void)
                     "  c1-verify  read, validate and vanilla-verify a C1 JSON\n"
                     "  verify-seal  verify a PoRep's partition proofs (exit 0 valid, 1 invalid)\n"
                     "  porep-synth  PoRep partitions' witness and a/b/c synthesis times\n"
-                    "  params  INSECURE PoRep parameters (.params, .vk, .pce) of a sector size\n"
+                    "  params  INSECURE parameters (.params, .vk, .pce) of a Filecoin circuit\n"
                     "  porep-prove  prove a C1 on the CPU (cuzk-bench porep-prove --help)\n"
                     "  porep-c2  PoRep C2 of a C1 through cuzk-daemon, as Curio sends it\n"
                     "  snap-encode  SnapDeals update of a sealed 2KiB/8MiB sector: vanilla proofs\n"
                     "  verify-update  vanilla-verify SnapDeals partition proofs (exit 0 / 1)\n"
+                    "  post-vanilla  WindowPoSt / WinningPoSt vanilla proofs of sealed small or\n"
+                    "          synthetic sectors (cuzk-bench post-vanilla --help)\n"
+                    "  verify-post  vanilla-verify PoSt sector proofs, verify a PoSt SNARK proof\n"
                     "  single, batch, stress, status, metrics, preload, evict, cancel\n"
                     "          client of cuzk-daemon (--addr ADDR; cuzk-bench batch --help)\n"
                     "options of micro: --filter S  --time SEC  --samples N  --csv\n");
@@ -166,6 +169,8 @@ int main(int argc, char **argv)
         return cz_bench_porep_synth(argc - 1, argv + 1);
     if (!strcmp(argv[1], "snap-encode") || !strcmp(argv[1], "verify-update"))
         return cz_bench_update(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "post-vanilla") || !strcmp(argv[1], "verify-post"))
+        return cz_bench_post(argc - 1, argv + 1);
     if (!strcmp(argv[1], "engine"))
         return cz_bench_engine(argc - 1, argv + 1);
 #ifdef CZ_HAVE_DAEMON

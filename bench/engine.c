@@ -7,13 +7,20 @@
  *                     [--budget BYTES|auto] [--svg FILE] [--no-verify]
  *                     [--porep C1 --param-cache DIR --miner-id M --sector-number N]
  *                     [--snap UPDATE_DIR --param-cache DIR] [--sweep S1,S2,...]
+ *                     [--post POST_DIR --param-cache DIR [--post-every MS]]
  *
  * Keeps CONC jobs in flight until N have completed: of P partitions of the
  * 2^L-row synthetic circuit, or with --porep the PoRep C2 of the C1 file
  * (its registered proof's circuit from the param cache, as the daemon
  * loads it; every job the same C1 under its own id), or with --snap the
  * SnapDeals update proof of snap-encode's output UPDATE_DIR (real or
- * --synthetic: update.json and one vanilla proof per partition).  Then prints s/proof
+ * --synthetic: update.json and one vanilla proof per partition), or with
+ * --post alone the WindowPoSt partition or WinningPoSt of post-vanilla's
+ * POST_DIR (at its kind's priority: HIGH, CRITICAL).  --post beside
+ * --porep or --snap makes those jobs a load and submits the PoSt, one job
+ * at a time (each MS ms, default 2000, after the last one ended), while the
+ * load runs: its latency from submit to proof and its queue wait are
+ * reported with the load's figures.  Then prints s/proof
  * (wall time over N, the circuit's one-time load excluded by a warm-up
  * job), job latency p50/p95, peak RSS, peak untracked RSS (RSS less the
  * tracked buffers, sampled), peak tracked and reserved bytes, and each
@@ -28,10 +35,13 @@
  * MSM on the device, two prover workers per device) on the CUDA devices
  * --devices names (comma-separated ordinals; default every device); it
  * fails with a message when no CUDA device is usable. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "cuzk/cuda.h"
@@ -41,7 +51,8 @@
 
 typedef struct {
     unsigned log, parts, jobs, conc, synth, threads, synth_threads;
-    const char *porep, *snap, *param_cache, *miner, *sector, *sweep;
+    const char *porep, *snap, *param_cache, *miner, *sector, *sweep, *post;
+    unsigned post_every; /* ms between PoSt jobs beside a load */
     uint64_t budget;
     const char *svg;
     int verify;
@@ -55,7 +66,8 @@ static const char USAGE[] =
     "[--synth-workers S] [--prover-threads T] [--backend cpu|gpu] [--devices LIST] "
     "[--budget BYTES|auto] [--svg FILE] [--no-verify] [--synth-threads T] "
     "[--porep C1 --param-cache DIR --miner-id M --sector-number N] "
-    "[--snap UPDATE_DIR --param-cache DIR] [--sweep S1,S2,..]\n"
+    "[--snap UPDATE_DIR --param-cache DIR] [--sweep S1,S2,..] "
+    "[--post POST_DIR --param-cache DIR [--post-every MS]]\n"
     "  --backend gpu   the CUDA back end (default cpu)\n"
     "  --devices LIST  CUDA ordinals for --backend gpu, comma-separated (default: every "
     "device)\n";
@@ -91,7 +103,8 @@ static int parse_devices(const char *v, cz_cuda_device_list *l)
 
 static int parse(int argc, char **argv, opts *o)
 {
-    *o = (opts){.log = 16, .parts = 2, .jobs = 4, .conc = 2, .synth = 2, .verify = 1};
+    *o = (opts){.log = 16, .parts = 2, .jobs = 4, .conc = 2, .synth = 2, .verify = 1,
+                .post_every = 2000};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--log") && v)
@@ -114,6 +127,10 @@ static int parse(int argc, char **argv, opts *o)
             o->porep = v, i++;
         else if (!strcmp(a, "--snap") && v)
             o->snap = v, i++;
+        else if (!strcmp(a, "--post") && v)
+            o->post = v, i++;
+        else if (!strcmp(a, "--post-every") && v)
+            o->post_every = (unsigned)atoi(v), i++;
         else if (!strcmp(a, "--param-cache") && v)
             o->param_cache = v, i++;
         else if (!strcmp(a, "--miner-id") && v)
@@ -154,6 +171,10 @@ static int parse(int argc, char **argv, opts *o)
     }
     if (o->snap && (!o->param_cache || o->porep)) {
         fprintf(stderr, "cuzk-bench engine: --snap needs --param-cache, and excludes --porep\n");
+        return -1;
+    }
+    if (o->post && !o->param_cache) {
+        fprintf(stderr, "cuzk-bench engine: --post needs --param-cache\n");
         return -1;
     }
     if (o->jobs < 1 || o->conc < 1 || o->parts < 1) {
@@ -240,11 +261,57 @@ static void write_svg(const char *path, const cz_timeline_event *ev, size_t n, d
     free(lane_of);
 }
 
-/* One measured phase: CONC jobs in flight until o->jobs are done, then the
- * report (and the SVG of this phase's events when svg is set). */
-static unsigned phase(cz_engine *e, const opts *o, cz_job_request *req, cz_job_synthetic *in,
-                      const char *svg)
+/* PoSt jobs beside a load: one at a time, every `every` ms after the last
+ * one ended, until stop; each one's latency and queue wait. */
+typedef struct {
+    cz_engine *e;
+    const cz_job_request *req;
+    unsigned every;
+    atomic_int stop;
+    double lat[4096], queue[4096];
+    unsigned n, failed;
+} side_load;
+
+static void *side_run(void *arg)
 {
+    side_load *sl = arg;
+    while (!atomic_load(&sl->stop) && sl->n < 4096) {
+        char id[CZ_JOB_ID_MAX], err[512];
+        cz_job_result res = {0};
+        if (cz_engine_submit(sl->e, sl->req, id, NULL, err, sizeof err) != CZ_OK) {
+            fprintf(stderr, "cuzk-bench engine: PoSt submit: %s\n", err);
+            sl->failed++;
+            break;
+        }
+        if (cz_engine_await(sl->e, id, -1, &res) != CZ_OK || res.state != CZ_JOB_COMPLETED) {
+            fprintf(stderr, "cuzk-bench engine: PoSt job %s: %s\n", id, res.message);
+            sl->failed++;
+        } else {
+            sl->lat[sl->n] = res.total_ms;
+            sl->queue[sl->n++] = res.queue_ms;
+        }
+        cz_job_result_free(&res);
+        for (unsigned t = 0; t < sl->every && !atomic_load(&sl->stop); t += 10)
+            usleep(10000);
+    }
+    return NULL;
+}
+
+/* One measured phase: CONC jobs in flight until o->jobs are done, then the
+ * report (and the SVG of this phase's events when svg is set); with side
+ * (a PoSt request) that one runs beside them (side_run). */
+static unsigned phase(cz_engine *e, const opts *o, cz_job_request *req, cz_job_synthetic *in,
+                      const char *svg, const cz_job_request *side)
+{
+    side_load *sl = side ? calloc(1, sizeof *sl) : NULL;
+    pthread_t side_th;
+    if (sl) {
+        sl->e = e, sl->req = side, sl->every = o->post_every;
+        if (pthread_create(&side_th, NULL, side_run, sl) != 0) {
+            free(sl);
+            sl = NULL;
+        }
+    }
     char err[512];
     int rc = CZ_OK;
     cz_job_result res = {0};
@@ -280,6 +347,10 @@ static unsigned phase(cz_engine *e, const opts *o, cz_job_request *req, cz_job_s
         cz_job_result_free(&res);
     }
     double wall = cz_bench_now() - t0;
+    if (sl) {
+        atomic_store(&sl->stop, 1);
+        pthread_join(side_th, NULL);
+    }
     cz_engine_status_get(e, &st);
     size_t n = cz_engine_timeline(e, ev0, 65536);
     cz_timeline_event *ev = ev0;
@@ -332,6 +403,19 @@ static unsigned phase(cz_engine *e, const opts *o, cz_job_request *req, cz_job_s
     for (int k = 0; k < 3; k++)
         printf("  utilisation %-12s %5.1f %%  (%u worker%s)\n", STAGES[k],
                100.0 * busy[k] / (1e3 * wall * workers[k]), workers[k], workers[k] == 1 ? "" : "s");
+    if (sl && sl->n) {
+        qsort(sl->lat, sl->n, sizeof *sl->lat, cmp_double);
+        qsort(sl->queue, sl->n, sizeof *sl->queue, cmp_double);
+        printf("  beside the load    %u %s (%u failed), one at a time: latency p50/max %.0f / "
+               "%.0f ms, queue wait p50/max %.0f / %.0f ms\n",
+               sl->n, cz_job_kind_name(side->kind), sl->failed, sl->lat[sl->n / 2],
+               sl->lat[sl->n - 1], sl->queue[sl->n / 2], sl->queue[sl->n - 1]);
+    } else if (sl) {
+        printf("  beside the load    no %s completed (%u failed)\n", cz_job_kind_name(side->kind),
+               sl->failed);
+    }
+    unsigned side_failed = sl ? sl->failed : 0;
+    free(sl);
     if (svg && n > 0) {
         double a = ev[0].start_ms, b = ev[0].end_ms;
         for (size_t i = 0; i < n; i++) {
@@ -347,7 +431,7 @@ static unsigned phase(cz_engine *e, const opts *o, cz_job_request *req, cz_job_s
     free(ev0);
     free(ids);
     free(lat);
-    return failed + (o->jobs - done);
+    return failed + side_failed + (o->jobs - done);
 }
 
 int cz_bench_engine(int argc, char **argv)
@@ -434,6 +518,26 @@ int cz_bench_engine(int argc, char **argv)
         req.kind = CZ_KIND_SNAP;
         req.input = &snap.req;
     }
+    cz_bench_post_in post = {0};
+    cz_job_request post_req = {0}, *side = NULL;
+    if (o.post) {
+        if (cz_bench_post_load(&post, o.post, "engine") != 0) {
+            cz_engine_free(e);
+            free(c1);
+            cz_bench_snap_free(&snap);
+            return 2;
+        }
+        post_req = (cz_job_request){
+            .priority = post.kind == CZ_KIND_WINNING_POST ? CZ_PRIO_CRITICAL : CZ_PRIO_HIGH,
+            .kind = post.kind,
+            .input = &post.req};
+        if (o.porep || o.snap) {
+            side = &post_req;
+        } else {
+            snprintf(what, sizeof what, "%s, %zu sectors", post.type->name, post.req.n_vanilla);
+            req = post_req;
+        }
+    }
     cz_job_result res = {0};
     /* warm-up: loads the circuit (recording + setup), not timed */
     double tw = cz_bench_now();
@@ -443,9 +547,27 @@ int cz_bench_engine(int argc, char **argv)
         cz_engine_free(e);
         free(c1);
         cz_bench_snap_free(&snap);
+        cz_bench_post_free(&post);
         return 1;
     }
     cz_job_result_free(&res);
+    if (side) { /* its circuit loaded too */
+        double ts = cz_bench_now();
+        if ((rc = cz_engine_submit(e, side, id, NULL, err, sizeof err)) != CZ_OK ||
+            (rc = cz_engine_await(e, id, -1, &res)) != CZ_OK || res.state != CZ_JOB_COMPLETED) {
+            fprintf(stderr, "cuzk-bench engine: PoSt warm-up job failed: %s %s\n", err,
+                    res.message);
+            cz_engine_free(e);
+            free(c1);
+            cz_bench_snap_free(&snap);
+            cz_bench_post_free(&post);
+            return 1;
+        }
+        printf("engine: %s of %zu sectors beside the load: circuit load + warm-up %.2f s, "
+               "alone %.0f ms\n",
+               post.type->name, post.req.n_vanilla, cz_bench_now() - ts, res.total_ms);
+        cz_job_result_free(&res);
+    }
     cz_engine_status st;
     cz_engine_status_get(e, &st);
     printf("engine: %s, %u jobs, %u in flight, %u synthesis "
@@ -455,7 +577,7 @@ int cz_bench_engine(int argc, char **argv)
            cz_bench_now() - tw);
     unsigned failed = 0;
     if (o.sweep == NULL) {
-        failed = phase(e, &o, &req, &in, o.svg);
+        failed = phase(e, &o, &req, &in, o.svg, side);
     } else {
         /* "1,2,4": the same jobs at each synthesis limit, one load */
         for (const char *p = o.sweep; *p;) {
@@ -470,12 +592,13 @@ int cz_bench_engine(int argc, char **argv)
             cz_engine_set_synthesis_limit(e, (unsigned)k);
             printf("sweep: at most %lu synthesis at once\n", k);
             fflush(stdout);
-            failed += phase(e, &o, &req, &in, p == o.sweep ? o.svg : NULL); /* first: --svg */
+            failed += phase(e, &o, &req, &in, p == o.sweep ? o.svg : NULL, side); /* first: svg */
             p = *end == ',' ? end + 1 : end;
         }
     }
     cz_engine_free(e);
     free(c1);
     cz_bench_snap_free(&snap);
+    cz_bench_post_free(&post);
     return failed ? 1 : 0;
 }

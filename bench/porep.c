@@ -56,6 +56,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/mem.h"
 #include "cuzk/pool.h"
+#include "cuzk/post.h"
 
 typedef struct {
     const char *size, *out, *seed, *threads, *c1, *params, *vk, *pce, *prover_id, *sector_id;
@@ -65,9 +66,10 @@ typedef struct {
 
 static const char USAGE_PARAMS[] =
     "usage: cuzk-bench params --sector-size SIZE --out DIR [--seed HEX32] [--threads T] [--force]\n"
-    "           [--pce-only] [--gpu] [--no-write] [--circuit porep|snap]\n"
+    "           [--pce-only] [--gpu] [--no-write] [--circuit porep|snap|wpost|winning]\n"
     "  INSECURE Groth16 parameters of the PoRep circuit (or with --circuit snap the\n"
-    "  EmptySectorUpdate circuit) of SIZE (2KiB, 8MiB, 512MiB, 32GiB,\n"
+    "  EmptySectorUpdate circuit, wpost a WindowPoSt partition's, winning the WinningPoSt\n"
+    "  circuit) of SIZE (2KiB, 8MiB, 512MiB, 32GiB,\n"
     "  64GiB or bytes): DIR/<name>.pce (pre-compiled R1CS), DIR/<name>.params and\n"
     "  DIR/<name>.vk (bellperson), <name> Filecoin's parameter name for SIZE, their digests\n"
     "  listed in DIR/cuzk-generated.digests (the daemon's param cache accepts them, logged\n"
@@ -280,6 +282,23 @@ static int record_snap(cz_r1cs **r, const cz_fc_update_shape *u, char *err, size
     return rc;
 }
 
+/* The blank FallbackPoSt circuit of s, recorded. */
+static int record_post(cz_r1cs **r, const cz_post_shape *s, char *err, size_t errlen)
+{
+    cz_cs *cs = NULL;
+    *r = NULL;
+    err[0] = 0;
+    int rc = cz_cs_new(&cs, CZ_CS_RECORD, 0);
+    if (rc == CZ_OK)
+        rc = cz_post_synthesize(cs, s, NULL, err, errlen);
+    if (rc == CZ_OK)
+        rc = cz_cs_finish(cs, r);
+    if (rc != CZ_OK && err[0] == 0)
+        cz_msgf(err, errlen, "recording the PoSt circuit: %s", cz_strerror(rc));
+    cz_cs_free(cs);
+    return rc;
+}
+
 /* -------------------------------------------------------------- params --- */
 
 /* One line per query: points, seconds, rate. */
@@ -314,19 +333,27 @@ static int cmd_params(int argc, char **argv)
         return 2;
     }
     bool snap = o.circuit && !strcmp(o.circuit, "snap");
+    bool window = o.circuit && !strcmp(o.circuit, "wpost");
+    bool winning = o.circuit && !strcmp(o.circuit, "winning");
     cz_fc_update_shape u;
-    if (o.circuit && !snap && strcmp(o.circuit, "porep")) {
-        fprintf(stderr, "cuzk-bench %s: --circuit %s: porep or snap\n", c, o.circuit);
+    cz_post_shape ps;
+    if (o.circuit && !snap && !window && !winning && strcmp(o.circuit, "porep")) {
+        fprintf(stderr, "cuzk-bench %s: --circuit %s: porep, snap, wpost or winning\n", c,
+                o.circuit);
         return 2;
     }
     if (snap && cz_fc_update_shape_of(&u, (uint64_t)1 << s->log_nodes) != CZ_OK) {
         fprintf(stderr, "cuzk-bench %s: no update circuit for %s\n", c, s->name);
         return 2;
     }
+    if (window || winning)
+        cz_post_shape_of(&ps, window ? CZ_POST_WINDOW : CZ_POST_WINNING, s);
     char base[CZ_FC_PARAMS_NAME], path[3][4200];
     static const char *const ext[3] = {".pce", ".params", ".vk"};
     if (snap)
         cz_fc_update_params_name(base, &u);
+    else if (window || winning)
+        cz_post_params_name(base, &ps);
     else
         cz_fc_porep_params_name(base, s);
     if (!o.no_write) {
@@ -371,8 +398,10 @@ static int cmd_params(int argc, char **argv)
     memset(&p, 0, sizeof p);
     char err[512] = "";
     double t0 = cz_bench_now();
-    if ((snap ? record_snap(&r, &u, err, sizeof err) : record(&r, &d, NULL, 0, 0, err, sizeof err)) !=
-        CZ_OK) {
+    int rrc = snap                ? record_snap(&r, &u, err, sizeof err)
+              : window || winning ? record_post(&r, &ps, err, sizeof err)
+                                  : record(&r, &d, NULL, 0, 0, err, sizeof err);
+    if (rrc != CZ_OK) {
         fprintf(stderr, "cuzk-bench %s: %s\n", c, err);
         goto out;
     }

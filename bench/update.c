@@ -384,9 +384,7 @@ static int cmd_verify(const opts *o, int nfiles, char **files)
     return 0;
 }
 
-/* The value of "key" in snap-encode's update.json: a number, or a hex
- * string of 32 bytes.  0 or -1. */
-static int json_u64(const char *j, const char *key, uint64_t *v)
+int cz_bench_json_u64(const char *j, const char *key, uint64_t *v)
 {
     char pat[64];
     snprintf(pat, sizeof pat, "\"%s\":", key);
@@ -394,7 +392,7 @@ static int json_u64(const char *j, const char *key, uint64_t *v)
     return at && sscanf(at + strlen(pat), "%" SCNu64, v) == 1 ? 0 : -1;
 }
 
-static int json_hex32(const char *j, const char *key, uint8_t out[32])
+int cz_bench_json_hex32(const char *j, const char *key, uint8_t out[32])
 {
     char pat[64];
     snprintf(pat, sizeof pat, "\"%s\":\"", key);
@@ -436,10 +434,11 @@ int cz_bench_snap_load(cz_bench_snap *u, const char *dir, const char *cmd)
     }
     text[len] = 0;
     uint64_t size, parts;
-    int bad = json_u64(text, "sector_size", &size) || json_u64(text, "partitions", &parts) ||
-              json_hex32(text, "comm_r_old", u->comm[0]) ||
-              json_hex32(text, "comm_d_new", u->comm[1]) ||
-              json_hex32(text, "comm_r_new", u->comm[2]) || parts == 0 || parts > 64;
+    int bad = cz_bench_json_u64(text, "sector_size", &size) ||
+              cz_bench_json_u64(text, "partitions", &parts) ||
+              cz_bench_json_hex32(text, "comm_r_old", u->comm[0]) ||
+              cz_bench_json_hex32(text, "comm_d_new", u->comm[1]) ||
+              cz_bench_json_hex32(text, "comm_r_new", u->comm[2]) || parts == 0 || parts > 64;
     free(text);
     const cz_fc_shape *shape = bad ? NULL : cz_fc_shape_by_size(size);
     if (shape == NULL) {

@@ -749,8 +749,9 @@ static void check_progress(const cz_engine_job_info *j)
  * points by a gate before prove_start (one synthesis worker, queues of
  * one): a synthetic job of 5 partitions runs with 3 in flight (one at the
  * gate, one queued for the prover, one synthesized waiting for room) and 2
- * waiting while a HIGH groth16 job of 2 waits queued; the list puts the
- * HIGH job first and is cut at max; one partition through, the groth16 job
+ * waiting while a NORMAL groth16 job of 2 waits queued (a is LOW; HIGH
+ * would be served by the urgent worker at once); the list puts the
+ * NORMAL job first and is cut at max; one partition through, the groth16 job
  * starts; the synthetic job cancelled stops waiting; at the end every
  * gauge is back to zero and each kind counted its own jobs, a failed
  * groth16 job included. */
@@ -777,12 +778,12 @@ static void test_kind_status(void)
     TF_CHECK(cz_engine_jobs(e, NULL, 0) == 0);
 
     cz_job_synthetic in;
-    cz_job_request ra = synth_req(&in, "a", CZ_PRIO_NORMAL, 10, 5, 3);
+    cz_job_request ra = synth_req(&in, "a", CZ_PRIO_LOW, 10, 5, 3);
     TF_CHECK(cz_engine_submit(e, &ra, id, NULL, err, sizeof err) == CZ_OK);
     TF_CHECK(gate_wait_held(&g, 1));
     wait_progress(e, "a", 0, 3);
     cz_job_groth16 gj = {.circuit = "reg", .w = c.w, .n_w = c.n, .partitions = 2};
-    cz_job_request rb = {.id = "b", .priority = CZ_PRIO_HIGH, .kind = CZ_KIND_GROTH16, .input = &gj};
+    cz_job_request rb = {.id = "b", .priority = CZ_PRIO_NORMAL, .kind = CZ_KIND_GROTH16, .input = &gj};
     TF_CHECK(cz_engine_submit(e, &rb, id, NULL, err, sizeof err) == CZ_OK);
     usleep(20000); /* nothing moves while the gate is shut */
     cz_engine_status_get(e, &st);
@@ -795,12 +796,12 @@ static void test_kind_status(void)
     cz_engine_job_info ji[4];
     TF_CHECK(cz_engine_jobs(e, ji, 4) == 2);
     TF_CHECK(!strcmp(ji[0].id, "b") && ji[0].kind == CZ_KIND_GROTH16 &&
-             !strcmp(ji[0].circuit, "reg") && ji[0].priority == CZ_PRIO_HIGH &&
+             !strcmp(ji[0].circuit, "reg") && ji[0].priority == CZ_PRIO_NORMAL &&
              ji[0].state == CZ_JOB_QUEUED && !ji[0].ending && ji[0].partitions == 2 &&
              ji[0].partitions_done == 0 && ji[0].partitions_in_flight == 0 &&
              ji[0].partitions_waiting == 2 && ji[0].queue_ms == ji[0].age_ms);
     TF_CHECK(!strcmp(ji[1].id, "a") && ji[1].kind == CZ_KIND_SYNTHETIC &&
-             !strcmp(ji[1].circuit, "synthetic-10-2") && ji[1].priority == CZ_PRIO_NORMAL &&
+             !strcmp(ji[1].circuit, "synthetic-10-2") && ji[1].priority == CZ_PRIO_LOW &&
              ji[1].state == CZ_JOB_RUNNING && ji[1].partitions == 5 &&
              ji[1].partitions_done == 0 && ji[1].partitions_in_flight == 3 &&
              ji[1].partitions_waiting == 2 && ji[1].queue_ms <= ji[1].age_ms &&
@@ -822,15 +823,17 @@ static void test_kind_status(void)
     }
 
     /* one partition through: a's next one at the gate, its third queued for
-     * the prover; synthesis takes b (HIGH) before a's fourth */
+     * the prover; synthesis takes b (NORMAL) before a's (LOW) fourth, and
+     * b's partitions go ahead of a's in the prover's queue, whose bound
+     * counts only theirs: both of b's are in flight */
     gate_allow(&g, 1);
     wait_progress(e, "a", 1, 2);
-    wait_progress(e, "b", 0, 1);
+    wait_progress(e, "b", 0, 2);
     TF_CHECK(gate_wait_held(&g, 1));
     cz_engine_status_get(e, &st);
     check_kind_sums(&st);
     kind_is(&st, CZ_KIND_SYNTHETIC, (const uint64_t[9]){0, 1, 2, 2, 1, 0, 0, 0, 1});
-    kind_is(&st, CZ_KIND_GROTH16, (const uint64_t[9]){0, 1, 1, 1, 1, 0, 0, 0, 0});
+    kind_is(&st, CZ_KIND_GROTH16, (const uint64_t[9]){0, 1, 0, 2, 1, 0, 0, 0, 0});
     size_t n = cz_engine_jobs(e, ji, 4);
     TF_CHECK(n == 2 && !strcmp(ji[0].id, "b") && ji[0].state == CZ_JOB_RUNNING);
     for (size_t i = 0; i < n && i < 4; i++)

@@ -621,7 +621,7 @@ static void test_status_live(void)
     in.circuit.n_public = 2;
     in.circuit.seed = 5;
     in.partitions = 4;
-    cz_job_request req = {.id = "held", .priority = CZ_PRIO_HIGH, .kind = CZ_KIND_SYNTHETIC,
+    cz_job_request req = {.id = "held", .priority = CZ_PRIO_LOW, .kind = CZ_KIND_SYNTHETIC,
                           .input = &in};
     TF_CHECK(cz_engine_submit(s.e, &req, id, NULL, err, sizeof err) == CZ_OK);
     TF_CHECK(gate_wait_held(&g, 1));
@@ -659,7 +659,7 @@ static void test_status_live(void)
                 static const char *const str[][2] = {{"id", "held"},
                                                      {"kind", "synthetic"},
                                                      {"circuit", "synthetic-10-2"},
-                                                     {"priority", "high"},
+                                                     {"priority", "low"},
                                                      {"state", "running"}};
                 for (size_t k = 0; k < sizeof str / sizeof str[0]; k++) {
                     const cz_json_value *f = member(j, str[k][0]);

@@ -158,6 +158,7 @@ static cz_fr *record(const cz_post_shape *s, const cz_post_circuit_sector *sec, 
     TF_CHECK(w && w2);
     cz_cs_write_assignment(cs, w);
     TF_CHECK(cz_cs_finish(cs, r) == CZ_OK && *r != NULL);
+    cz_cs_free(cs);
     TF_CHECK_MSG(cz_post_witness(w2, *n, s, sec, pool, err, sizeof err) == CZ_OK, "%s", err);
     TF_CHECK_MSG(!memcmp(w, w2, *n * sizeof *w), "the parallel witness differs");
     free(w2);
@@ -303,6 +304,7 @@ static void test_snark(void)
     TF_CHECK(cz_post_synthesize(cs, &s, NULL, err, sizeof err) == CZ_OK);
     cz_r1cs *r;
     TF_CHECK(cz_cs_finish(cs, &r) == CZ_OK);
+    cz_cs_free(cs);
     cz_groth16_params p;
     TF_CHECK(cz_groth16_setup(&p, r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
     size_t n_in, n_aux;

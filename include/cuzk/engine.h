@@ -12,8 +12,12 @@
  *
  * Scheduling: synthesis takes the next partition of the job that sorts first
  * by priority (CRITICAL > HIGH > NORMAL > LOW), then submission order; a job's
- * partitions go in increasing order.  Partitions then keep that order through
- * the FIFO queues of the later stages.
+ * partitions go in increasing order.  Besides the synthesis workers one more
+ * serves HIGH and CRITICAL jobs only, so a PoSt never waits for a PoRep
+ * partition's synthesis to end.  The queues of the later stages are ordered
+ * the same way (priority, then arrival): a partition of higher priority goes
+ * to the next free device slot ahead of those waiting, and the queue bound
+ * counts only the partitions of its priority or higher.
  *
  * Memory: every partition reserves, before its witness is allocated, the
  * exact bytes it will hold at its peak (witness, a/b/c, MSM scratch, the
@@ -71,6 +75,8 @@ extern "C" {
 #define CZ_CIRCUIT_ID_SYNTHETIC "synthetic-"
 #define CZ_CIRCUIT_ID_POREP     "porep-"
 #define CZ_CIRCUIT_ID_SNAP      "snap-"
+#define CZ_CIRCUIT_ID_WINDOW    "wpost-"
+#define CZ_CIRCUIT_ID_WINNING   "winning-"
 
 typedef enum {
     CZ_PRIO_LOW = 0,
@@ -182,7 +188,7 @@ typedef struct {
                                       number of CPUs */
     const char *param_cache;       /* folder of Filecoin's parameter files under
                                       their official names (CZ_KIND_POREP,
-                                      CZ_KIND_SNAP); NULL:
+                                      _SNAP, _WINDOW_POST, _WINNING_POST); NULL:
                                       Filecoin kinds are refused.  Copied. */
     unsigned queue_depth;          /* bound of each queue between stages; 0: 2 */
     unsigned history;              /* finished jobs kept for await/status; 0: 1024 */
@@ -236,11 +242,14 @@ typedef enum {
     CZ_KIND_GROTH16 = 2,   /* input: cz_job_groth16 */
     CZ_KIND_POREP = 3,     /* input: cz_job_porep */
     CZ_KIND_SNAP = 4,      /* input: cz_job_snap */
+    CZ_KIND_WINDOW_POST = 5,  /* input: cz_job_post */
+    CZ_KIND_WINNING_POST = 6, /* input: cz_job_post */
 } cz_job_kind;
 
-#define CZ_JOB_KINDS 4 /* the kinds above (cz_engine_status.kinds) */
+#define CZ_JOB_KINDS 6 /* the kinds above (cz_engine_status.kinds) */
 
-/* "synthetic", "groth16", "porep", "snap"; "?" otherwise. */
+/* "synthetic", "groth16", "porep", "snap", "window-post", "winning-post";
+ * "?" otherwise. */
 const char *cz_job_kind_name(cz_job_kind k);
 
 /* The built-in synthetic circuit family (cuzk/synthetic.h): circuit.seed
@@ -324,6 +333,38 @@ typedef struct {
     size_t comm_r_old_len, comm_d_new_len, comm_r_new_len;
 } cz_job_snap;
 
+/* A WindowPoSt partition or a WinningPoSt (FallbackPoSt, cuzk/post.h) as
+ * Curio asks for it: the RegisteredPoStProof number (Window 5..14,
+ * Winning 0..4), the 32-byte randomness (a field element: Curio clears
+ * the top two bits), the miner's actor id, Window's partition_index, and
+ * one FallbackPoStSectorProof blob (bincode) per proven sector: Window 1
+ * to the size's sector count (2,349 at 32GiB) in ascending, distinct
+ * sector order (verify_window_post orders its sectors so), Winning
+ * exactly one, of 66 challenges.  At submit every blob is read strictly
+ * into the request pool and vanilla-verified (cz_post_vanilla_verify, all
+ * its inclusion proofs, sector i at sector_index partition_index x
+ * sector count + i; Winning 0) -- otherwise CZ_ERR_INVALID_ARG (the
+ * reader's codes for a malformed blob) naming the blob and what is wrong,
+ * and nothing is queued.  A short Window partition is padded by repeating
+ * its last sector, as filecoin-proofs does.  The circuit is
+ * "wpost-<size>" or "winning-<size>", loaded from the param cache under
+ * Filecoin's names (cz_post_params_name); the witness carries the inputs
+ * verify_window_post / verify_winning_post recompute (checked) and the
+ * proof verifies under the .vk: the result is one 192-byte proof.
+ * Priority: a request at CZ_PRIO_LOW..CRITICAL as given; the daemon maps
+ * an unset one to HIGH (Window) and CRITICAL (Winning). */
+typedef struct {
+    uint64_t registered_proof;
+    uint64_t sector_size; /* 0: not given; else the registered proof's */
+    uint64_t miner_id;
+    const uint8_t *randomness;
+    size_t randomness_len; /* 32 */
+    uint32_t partition_index;
+    const uint8_t *const *vanilla; /* n_vanilla blobs */
+    const size_t *vanilla_len;
+    size_t n_vanilla;
+} cz_job_post;
+
 typedef struct {
     /* Idempotency key: 1 .. CZ_JOB_ID_MAX - 1 bytes of UTF-8 without control
      * characters, not beginning with CZ_JOB_ID_GENERATED; NULL: the engine
@@ -331,7 +372,7 @@ typedef struct {
     const char *id;
     cz_priority priority;
     cz_job_kind kind;
-    const void *input; /* cz_job_synthetic, cz_job_groth16, cz_job_porep or cz_job_snap */
+    const void *input; /* cz_job_synthetic, _groth16, _porep, _snap or _post */
     /* A synchronous caller (the Prove RPC): when its watch leaves because
      * the client went away (cz_engine_unwatch, client_gone) and no other
      * watch remains, the job is cancelled, unless it was also submitted

@@ -138,6 +138,13 @@ static int submit(rpc_call *c, const Cuzk__V1__SubmitProofRequest *r, bool sync,
         return CZ_ERR_INVALID_ARG;
     }
     cz_job_request jr = {.priority = prio[r->priority], .cancel_unwatched = sync};
+    /* unset: what is at stake decides (the Rust cuzk's Priority::default_for):
+     * a WinningPoSt's block reward, a WindowPoSt's deadline */
+    if (r->priority == CUZK__V1__PRIORITY__PRIORITY_UNSPECIFIED)
+        jr.priority = r->proof_kind == CUZK__V1__PROOF_KIND__WINNING_POST ? CZ_PRIO_CRITICAL
+                      : r->proof_kind == CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION
+                          ? CZ_PRIO_HIGH
+                          : CZ_PRIO_NORMAL;
     if (r->request_id && r->request_id[0]) {
         char why[160];
         if (cz_job_id_check(r->request_id, strlen(r->request_id), why, sizeof why) != CZ_OK) {
@@ -151,8 +158,27 @@ static int submit(rpc_call *c, const Cuzk__V1__SubmitProofRequest *r, bool sync,
     cz_job_groth16 g;
     cz_job_porep por;
     cz_job_snap snap;
+    cz_job_post post;
     const uint8_t **blobs = NULL;
     size_t *blob_len = NULL;
+    bool is_post = r->proof_kind == CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION ||
+                   r->proof_kind == CUZK__V1__PROOF_KIND__WINNING_POST;
+    if (r->proof_kind == CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE || is_post) {
+        size_t n = r->n_vanilla_proofs;
+        blobs = malloc((n ? n : 1) * sizeof *blobs);
+        blob_len = malloc((n ? n : 1) * sizeof *blob_len);
+        if (blobs == NULL || blob_len == NULL) {
+            free(blobs);
+            free(blob_len);
+            *code = CZ_RPC_RESOURCE_EXHAUSTED;
+            cz_msgf(msg, msglen, "out of memory");
+            return CZ_ERR_NOMEM;
+        }
+        for (size_t i = 0; i < n; i++) {
+            blobs[i] = r->vanilla_proofs[i].data;
+            blob_len[i] = r->vanilla_proofs[i].len;
+        }
+    }
     if (r->proof_kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT) {
         /* as Curio sends it (lib/ffi/cuzk_funcs.go): the C1 in its wrapper
          * (or raw), the registered proof, sector number and miner id */
@@ -175,22 +201,12 @@ static int submit(rpc_call *c, const Cuzk__V1__SubmitProofRequest *r, bool sync,
         static const char *const used[] = {"vanilla_proofs", "registered_proof", "sector_size",
                                            "sector_number", "miner_id", "comm_r_old",
                                            "comm_r_new", "comm_d_new", NULL};
-        if (!only_fields(r, used, kn, msg, msglen))
-            return CZ_ERR_INVALID_ARG;
-        size_t n = r->n_vanilla_proofs;
-        blobs = malloc((n ? n : 1) * sizeof *blobs);
-        blob_len = malloc((n ? n : 1) * sizeof *blob_len);
-        if (blobs == NULL || blob_len == NULL) {
+        if (!only_fields(r, used, kn, msg, msglen)) {
             free(blobs);
             free(blob_len);
-            *code = CZ_RPC_RESOURCE_EXHAUSTED;
-            cz_msgf(msg, msglen, "out of memory");
-            return CZ_ERR_NOMEM;
+            return CZ_ERR_INVALID_ARG;
         }
-        for (size_t i = 0; i < n; i++) {
-            blobs[i] = r->vanilla_proofs[i].data;
-            blob_len[i] = r->vanilla_proofs[i].len;
-        }
+        size_t n = r->n_vanilla_proofs;
         snap = (cz_job_snap){.registered_proof = r->registered_proof,
                              .sector_size = r->sector_size,
                              .sector_number = r->sector_number,
@@ -206,6 +222,33 @@ static int submit(rpc_call *c, const Cuzk__V1__SubmitProofRequest *r, bool sync,
                              .comm_r_new_len = r->comm_r_new.len};
         jr.kind = CZ_KIND_SNAP;
         jr.input = &snap;
+    } else if (is_post) {
+        /* as Curio sends them (lib/ffi/cuzk_funcs.go WindowPoStCuzk,
+         * WinningPoStCuzk): one FallbackPoStSectorProof per sector, the
+         * RegisteredPoStProof, the miner, the randomness, Window's
+         * partition index */
+        static const char *const window[] = {"vanilla_proofs", "registered_proof", "sector_size",
+                                             "miner_id", "randomness", "partition_index", NULL};
+        static const char *const winning[] = {"vanilla_proofs", "registered_proof",
+                                              "sector_size",    "miner_id",
+                                              "randomness",     NULL};
+        bool win = r->proof_kind == CUZK__V1__PROOF_KIND__WINNING_POST;
+        if (!only_fields(r, win ? winning : window, kn, msg, msglen)) {
+            free(blobs);
+            free(blob_len);
+            return CZ_ERR_INVALID_ARG;
+        }
+        post = (cz_job_post){.registered_proof = r->registered_proof,
+                             .sector_size = r->sector_size,
+                             .miner_id = r->miner_id,
+                             .randomness = r->randomness.data,
+                             .randomness_len = r->randomness.len,
+                             .partition_index = r->partition_index,
+                             .vanilla = blobs,
+                             .vanilla_len = blob_len,
+                             .n_vanilla = r->n_vanilla_proofs};
+        jr.kind = win ? CZ_KIND_WINNING_POST : CZ_KIND_WINDOW_POST;
+        jr.input = &post;
     } else if (r->proof_kind == CUZK__V1__PROOF_KIND__SYNTHETIC) {
         static const char *const used[] = {"partitions", "synthetic_log_rows", "synthetic_public",
                                            "synthetic_seed", NULL};

@@ -212,7 +212,9 @@ int cz_engine_new(cz_engine **out, const cz_engine_config *cfg, char *err, size_
     e->tl_cap = c.timeline_events;
     e->tl = calloc(e->tl_cap, sizeof *e->tl);
     e->dev_mu = calloc(e->n_dev, sizeof *e->dev_mu);
-    unsigned nt = c.synthesis_workers + e->n_dev * e->cfg.prover_workers + c.finalizers;
+    /* the synthesis workers, the urgent one, the provers, the finalizers */
+    const unsigned n_synth = c.synthesis_workers + 1;
+    unsigned nt = n_synth + e->n_dev * e->cfg.prover_workers + c.finalizers;
     e->threads = calloc(nt, sizeof *e->threads);
     int rc = (e->tl && e->dev_mu && e->threads) ? cz_budget_new(&e->budget, total) : CZ_ERR_NOMEM;
     if (rc == CZ_OK) {
@@ -238,14 +240,16 @@ int cz_engine_new(cz_engine **out, const cz_engine_config *cfg, char *err, size_
         void *arg = e;
         if (i < c.synthesis_workers) {
             fn = cz_eng_synth_worker;
-        } else if (i < c.synthesis_workers + e->n_dev * e->cfg.prover_workers) {
+        } else if (i < n_synth) {
+            fn = cz_eng_urgent_worker;
+        } else if (i < n_synth + e->n_dev * e->cfg.prover_workers) {
             cz_eng_prover_arg *pa = malloc(sizeof *pa);
             if (pa == NULL) {
                 rc = CZ_ERR_NOMEM;
                 break;
             }
             pa->e = e;
-            pa->dev = (i - c.synthesis_workers) % e->n_dev;
+            pa->dev = (i - n_synth) % e->n_dev;
             fn = cz_eng_prove_worker;
             arg = pa;
         }

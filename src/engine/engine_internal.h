@@ -7,7 +7,7 @@
  *   circuit.c  the circuit cache: loading, pinning, eviction, registration
  *   worker.c   the stages: synthesis, prove_start, prove_finish workers
  *   backend.c  the CPU and CUDA back ends
- *   kind*.c    the job kinds (kind.h): synthetic, groth16, porep, snap
+ *   kind*.c    the job kinds (kind.h): synthetic, groth16, porep, snap, post
  *   param_files.c  a Filecoin circuit's files in the param cache
  *
  * Locking: e->mu guards jobs, queues, the circuit cache and the counters
@@ -100,6 +100,7 @@ typedef struct part {
     struct part *next;
 } part;
 
+/* A stage's queue: partitions by priority, then arrival (cz_eng_fifo_push). */
 typedef struct {
     part *head, *tail;
     unsigned n;
@@ -187,15 +188,28 @@ static inline cz_eng_kind_counts *cz_eng_kc(cz_engine *e, const job *j)
     return &e->kc[j->kind - 1];
 }
 
+/* Queues p behind every partition of its job's priority or higher (FIFO
+ * within a priority). */
 static inline void cz_eng_fifo_push(fifo *q, part *p)
 {
-    p->next = NULL;
-    if (q->tail)
-        q->tail->next = p;
-    else
-        q->head = p;
-    q->tail = p;
+    part **at = &q->head;
+    while (*at && (*at)->j->prio >= p->j->prio)
+        at = &(*at)->next;
+    p->next = *at;
+    *at = p;
+    if (p->next == NULL)
+        q->tail = p;
     q->n++;
+}
+
+/* Partitions in q of priority prio or higher: what a partition of prio
+ * would wait behind. */
+static inline unsigned cz_eng_fifo_ahead(const fifo *q, cz_priority prio)
+{
+    unsigned n = 0;
+    for (const part *p = q->head; p && p->j->prio >= prio; p = p->next)
+        n++;
+    return n;
 }
 
 static inline part *cz_eng_fifo_pop(fifo *q)
@@ -280,7 +294,11 @@ int cz_eng_param_files_present(const cz_engine *e, const char *base, const char 
 int cz_eng_param_files_load(cz_engine *e, circuit *c, const job *j, const char *base,
                             const char *what, size_t n_in, size_t n_aux);
 
+/* The synthesis workers: cz_eng_synth_worker serves every job within the
+ * synthesis limit, cz_eng_urgent_worker (one) HIGH and CRITICAL ones only,
+ * outside the limit. */
 void *cz_eng_synth_worker(void *arg);
+void *cz_eng_urgent_worker(void *arg);
 void *cz_eng_prove_worker(void *arg);
 void *cz_eng_final_worker(void *arg);
 /* Frees everything a partition holds and ends it.  Without e->mu. */

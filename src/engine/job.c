@@ -25,12 +25,13 @@ const char *cz_priority_name(cz_priority p)
 }
 
 /* in cz_job_kind order (kind.h) */
-const cz_eng_kind *const cz_eng_kinds[] = {&cz_eng_kind_synthetic, &cz_eng_kind_groth16,
-                                           &cz_eng_kind_porep, &cz_eng_kind_snap, NULL};
+const cz_eng_kind *const cz_eng_kinds[] = {
+    &cz_eng_kind_synthetic,   &cz_eng_kind_groth16,      &cz_eng_kind_porep, &cz_eng_kind_snap,
+    &cz_eng_kind_window_post, &cz_eng_kind_winning_post, NULL};
 _Static_assert(sizeof cz_eng_kinds / sizeof cz_eng_kinds[0] == CZ_JOB_KINDS + 1,
                "one table row per kind");
 _Static_assert(CZ_KIND_SYNTHETIC == 1 && CZ_KIND_GROTH16 == 2 && CZ_KIND_POREP == 3 &&
-                   CZ_KIND_SNAP == 4,
+                   CZ_KIND_SNAP == 4 && CZ_KIND_WINDOW_POST == 5 && CZ_KIND_WINNING_POST == 6,
                "kinds numbered 1 .. CZ_JOB_KINDS in table order");
 
 const cz_eng_kind *cz_eng_kind_of(cz_job_kind k)

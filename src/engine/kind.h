@@ -32,7 +32,8 @@
  *               (check refuses them otherwise): the status reports it.
  *               NULL: always.
  *
- * The kinds: kind_synthetic.c, kind_groth16.c, kind_porep.c, kind_snap.c. */
+ * The kinds: kind_synthetic.c, kind_groth16.c, kind_porep.c, kind_snap.c,
+ * kind_post.c (WindowPoSt and WinningPoSt). */
 #ifndef CZ_ENGINE_KIND_H
 #define CZ_ENGINE_KIND_H
 
@@ -65,7 +66,7 @@ typedef struct cz_eng_kind {
 } cz_eng_kind;
 
 extern const cz_eng_kind cz_eng_kind_synthetic, cz_eng_kind_groth16, cz_eng_kind_porep,
-    cz_eng_kind_snap;
+    cz_eng_kind_snap, cz_eng_kind_window_post, cz_eng_kind_winning_post;
 
 /* The kind of k, NULL if none. */
 const cz_eng_kind *cz_eng_kind_of(cz_job_kind k);

@@ -156,13 +156,15 @@ static part *synth_partition(cz_engine *e, job *j, uint32_t idx)
 
 /* ------------------------------------------------------------- workers --- */
 
-/* The next (job, partition) for synthesis: the job first by priority then
- * age, its lowest partition not yet started.  Caller holds e->mu. */
-static job *pick_job(cz_engine *e)
+/* The next (job, partition) for synthesis among jobs of priority min or
+ * higher: the job first by priority then age, its lowest partition not yet
+ * started.  Caller holds e->mu. */
+static job *pick_job(cz_engine *e, cz_priority min)
 {
     job *best = NULL;
     for (job *j = e->live; j; j = j->next) {
-        if (j->finished || j->admitting || atomic_load(&j->cancel) || j->next_part >= j->n_parts)
+        if (j->finished || j->admitting || atomic_load(&j->cancel) ||
+            j->next_part >= j->n_parts || j->prio < min)
             continue;
         if (!best || j->prio > best->prio || (j->prio == best->prio && j->seq < best->seq))
             best = j;
@@ -170,14 +172,21 @@ static job *pick_job(cz_engine *e)
     return best;
 }
 
-void *cz_eng_synth_worker(void *arg)
+/* A synthesis worker's loop; urgent: HIGH and CRITICAL jobs only, not
+ * counted against the synthesis limit. */
+static void synth_loop(cz_engine *e, bool urgent)
 {
-    cz_engine *e = arg;
     pthread_mutex_lock(&e->mu);
     for (;;) {
         job *j = NULL;
-        while (!e->stop && (e->synth_busy >= e->synth_limit || (j = pick_job(e)) == NULL))
-            pthread_cond_wait(&e->cv_work, &e->mu);
+        if (urgent) {
+            while (!e->stop && (j = pick_job(e, CZ_PRIO_HIGH)) == NULL)
+                pthread_cond_wait(&e->cv_work, &e->mu);
+        } else {
+            while (!e->stop &&
+                   (e->synth_busy >= e->synth_limit || (j = pick_job(e, CZ_PRIO_LOW)) == NULL))
+                pthread_cond_wait(&e->cv_work, &e->mu);
+        }
         if (e->stop)
             break;
         uint32_t idx = j->next_part++;
@@ -187,16 +196,19 @@ void *cz_eng_synth_worker(void *arg)
             j->t_first = cz_eng_now_ms(e);
             cz_eng_job_started_locked(e, j);
         }
-        e->synth_busy++;
+        if (!urgent)
+            e->synth_busy++;
         pthread_mutex_unlock(&e->mu);
         part *p = synth_partition(e, j, idx);
         pthread_mutex_lock(&e->mu);
-        e->synth_busy--;
+        if (!urgent)
+            e->synth_busy--;
         if (e->synth_limit < e->cfg.synthesis_workers)
-            pthread_cond_signal(&e->cv_work); /* a worker held back by the limit */
+            pthread_cond_broadcast(&e->cv_work); /* a worker held back by the limit */
         if (p == NULL)
             continue;
-        while (!e->stop && e->pq.n >= e->cfg.queue_depth && !atomic_load(&j->cancel))
+        while (!e->stop && cz_eng_fifo_ahead(&e->pq, j->prio) >= e->cfg.queue_depth &&
+               !atomic_load(&j->cancel))
             pthread_cond_wait(&e->cv_space, &e->mu);
         if (e->stop || atomic_load(&j->cancel)) {
             pthread_mutex_unlock(&e->mu);
@@ -209,6 +221,17 @@ void *cz_eng_synth_worker(void *arg)
         pthread_cond_signal(&e->cv_prove);
     }
     pthread_mutex_unlock(&e->mu);
+}
+
+void *cz_eng_synth_worker(void *arg)
+{
+    synth_loop(arg, false);
+    return NULL;
+}
+
+void *cz_eng_urgent_worker(void *arg)
+{
+    synth_loop(arg, true);
     return NULL;
 }
 
@@ -283,7 +306,7 @@ void *cz_eng_prove_worker(void *arg)
         cz_eng_timeline(e, j, p->idx, CZ_ENG_STAGE_START, t0, t1);
         pthread_mutex_lock(&e->mu);
         j->prove_ms += t1 - t0;
-        while (!e->stop && e->fq.n >= e->cfg.queue_depth)
+        while (!e->stop && cz_eng_fifo_ahead(&e->fq, j->prio) >= e->cfg.queue_depth)
             pthread_cond_wait(&e->cv_space, &e->mu);
         if (e->stop) {
             pthread_mutex_unlock(&e->mu);
