@@ -360,7 +360,7 @@ int cz_engine_preload(cz_engine *e, const char *id, bool *already, char *err, si
     if (j->k == NULL)
         snprintf(why, sizeof why,
                  "%s is neither a registered circuit nor one a kind loads (synthetic-<log "
-                 "rows>-<public inputs>, porep-2k .. porep-64g)",
+                 "rows>-<public inputs>, porep-, snap-, wpost-, winning- then 2k .. 64g)",
                  id);
     else
         rc = j->k->of_circuit(e, id, j, why, sizeof why);

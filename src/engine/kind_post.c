@@ -82,7 +82,7 @@ static int post_check(cz_engine *e, const cz_job_request *req, job *j, cz_sha256
                       char *err, size_t errlen)
 {
     const cz_job_post *r = req->input;
-    const cz_post_kind want = post_kind(j->kind);
+    const cz_post_kind want = post_kind(j->k->kind);
     if (e->param_cache == NULL)
         return no_cache(want, err, errlen);
     const cz_post_proof_type *pt = cz_post_proof_by_id(r->registered_proof);
@@ -189,7 +189,7 @@ static int post_admit(cz_engine *e, const cz_job_request *req, job *j, char *err
         return CZ_ERR_NOMEM;
     j->in = in;
     in->pt = cz_post_proof_by_id(r->registered_proof);
-    cz_post_shape_of(&in->s, post_kind(j->kind), cz_fc_shape_get(in->pt->size));
+    cz_post_shape_of(&in->s, post_kind(j->k->kind), cz_fc_shape_get(in->pt->size));
     memcpy(in->randomness, r->randomness, 32);
     in->k = r->partition_index;
     in->n_blobs = (unsigned)r->n_vanilla;
@@ -203,10 +203,12 @@ static int post_admit(cz_engine *e, const cz_job_request *req, job *j, char *err
         rc = CZ_ERR_NOMEM;
         goto out;
     }
-    for (; in->n_read < in->n_blobs; in->n_read++) {
+    while (in->n_read < in->n_blobs) {
         unsigned i = in->n_read;
         rc = cz_post_vanilla_read(&in->blobs[i], &in->s, r->vanilla[i], r->vanilla_len[i],
                                   &in->ra.a, why[0], sizeof why[0]);
+        if (rc == CZ_OK)
+            in->n_read++; /* release frees it */
         if (rc == CZ_ERR_NOMEM) {
             uint64_t pool = cz_resv_size(e->request_pool);
             cz_msgf(err, errlen,
@@ -272,7 +274,7 @@ static void post_release(job *j)
 
 static int post_of_circuit(cz_engine *e, const char *id, job *j, char *err, size_t errlen)
 {
-    const cz_post_kind k = post_kind(j->kind);
+    const cz_post_kind k = post_kind(j->k->kind);
     const cz_fc_shape *sec;
     int rc = cz_eng_fc_shape_of_id(&sec, id, prefix_of(k), what_of(k), err, errlen);
     if (rc != CZ_OK)
