@@ -208,7 +208,7 @@ static bool progress_is(cz_engine *e, const char *id, uint32_t done, uint32_t in
 
 /* The urgent worker and the priority queues (what a PoSt under a PoRep
  * load needs): one synthesis worker, queues of one, a gate before
- * prove_start.  A LOW job of 6 partitions fills the pipeline (one at the
+ * prove_start, two prover workers.  A LOW job of 6 partitions fills the pipeline (one at the
  * gate, one queued for the device, one synthesized by the only worker and
  * waiting for room); a HIGH job of one partition is synthesized at once
  * by the urgent worker and queued ahead of the LOW one, so it is the next
@@ -220,6 +220,10 @@ static void test_urgent(void)
     cfg.queue_depth = 1;
     gate g;
     gate_init(&g, &cfg);
+    /* two provers on the one device: the second waits for the device
+     * before it takes a partition, so it does not hold one of load's while
+     * the HIGH one arrives */
+    cfg.prover_workers = 2;
     cz_engine *e;
     char err[256], id[CZ_JOB_ID_MAX];
     TF_CHECK(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK);

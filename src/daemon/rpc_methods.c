@@ -133,7 +133,8 @@ static int submit(rpc_call *c, const Cuzk__V1__SubmitProofRequest *r, bool sync,
     *code = CZ_RPC_INVALID_ARGUMENT;
     if ((unsigned)r->priority > CUZK__V1__PRIORITY__CRITICAL) {
         cz_msgf(msg, msglen,
-                "priority %d is not a Priority: 1 LOW, 2 NORMAL, 3 HIGH, 4 CRITICAL (0: NORMAL)",
+                "priority %d is not a Priority: 1 LOW, 2 NORMAL, 3 HIGH, 4 CRITICAL (0: the "
+                "kind's default, HIGH for WindowPoSt, CRITICAL for WinningPoSt, else NORMAL)",
                 (int)r->priority);
         return CZ_ERR_INVALID_ARG;
     }

@@ -265,16 +265,26 @@ void *cz_eng_prove_worker(void *arg)
     cz_engine *e = pa->e;
     unsigned dev = pa->dev;
     free(pa);
-    pthread_mutex_lock(&e->mu);
-    part *p;
-    while ((p = take(e, &e->pq, &e->cv_prove, &e->prove_busy)) != NULL) {
+    /* The device first, then the queue's head: a partition is chosen when
+     * it can start at once, so one that arrives meanwhile with a higher
+     * priority (a PoSt behind PoRep partitions) is the next to run rather
+     * than waiting behind one another worker already holds (lock order:
+     * dev_mu, then mu). */
+    for (;;) {
+        pthread_mutex_lock(&e->dev_mu[dev]);
+        pthread_mutex_lock(&e->mu);
+        part *p = take(e, &e->pq, &e->cv_prove, &e->prove_busy);
+        if (p == NULL) {
+            pthread_mutex_unlock(&e->mu);
+            pthread_mutex_unlock(&e->dev_mu[dev]);
+            break;
+        }
         job *j = p->j;
         char msg[CZ_JOB_MSG_MAX] = "";
         cz_buf_tag tag = {j->seq, p->idx, CZ_ENG_STAGE_START};
         cz_resv_allocator_init(&p->ra, p->resv, &tag);
         cz_groth16_prove_opts o = {.pool = e->pool, .alloc = &p->ra.a};
         double t0 = cz_eng_now_ms(e);
-        pthread_mutex_lock(&e->dev_mu[dev]);
         pthread_mutex_lock(&e->mu);
         snprintf(e->dev_job[dev], sizeof e->dev_job[dev], "%s", j->id);
         e->dev_kind[dev] = j->kind;
@@ -295,6 +305,7 @@ void *cz_eng_prove_worker(void *arg)
             part_fail(e, p, rc == CZ_ERR_NOMEM ? rc : CZ_ERR_BACKEND, msg);
             pthread_mutex_lock(&e->mu);
             e->prove_busy--;
+            pthread_mutex_unlock(&e->mu);
             continue;
         }
         /* keep only what prove_finish still needs: its scratch */
@@ -317,8 +328,8 @@ void *cz_eng_prove_worker(void *arg)
             pthread_cond_signal(&e->cv_final);
         }
         e->prove_busy--;
+        pthread_mutex_unlock(&e->mu);
     }
-    pthread_mutex_unlock(&e->mu);
     return NULL;
 }
 

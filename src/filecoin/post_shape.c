@@ -77,9 +77,12 @@ unsigned cz_post_blob_challenges(const cz_post_shape *s)
     return s->kind == CZ_POST_WINNING ? s->sector_count * s->challenge_count : s->challenge_count;
 }
 
-#define W(size, ID, id) {"StackedDrgWinning" #size "V1", id, CZ_POST_WINNING, CZ_FC_##ID, CZ_FC_API_1_0}
-#define D(size, ID, id) {"StackedDrgWindow" #size "V1", id, CZ_POST_WINDOW, CZ_FC_##ID, CZ_FC_API_1_0}
-#define E(size, ID, id) {"StackedDrgWindow" #size "V1_1", id, CZ_POST_WINDOW, CZ_FC_##ID, CZ_FC_API_1_2}
+#define W(size, ID, id)                                                                            \
+    {"StackedDrgWinning" #size "V1", id, CZ_POST_WINNING, CZ_FC_##ID, CZ_FC_API_1_0}
+#define D(size, ID, id)                                                                            \
+    {"StackedDrgWindow" #size "V1", id, CZ_POST_WINDOW, CZ_FC_##ID, CZ_FC_API_1_0}
+#define E(size, ID, id)                                                                            \
+    {"StackedDrgWindow" #size "V1_1", id, CZ_POST_WINDOW, CZ_FC_##ID, CZ_FC_API_1_2}
 static const cz_post_proof_type TYPES[] = {
     W(2KiB, 2KIB, 0),   W(8MiB, 8MIB, 1),   W(512MiB, 512MIB, 2),   W(32GiB, 32GIB, 3),
     W(64GiB, 64GIB, 4), D(2KiB, 2KIB, 5),   D(8MiB, 8MIB, 6),       D(512MiB, 512MIB, 7),

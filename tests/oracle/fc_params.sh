@@ -1,30 +1,45 @@
 #!/usr/bin/env bash
 # The 2KiB parameters of a Filecoin circuit shared by the slow tests, run
 # by ctest as porep_params (porep: the FIXTURES_SETUP of porep_e2e and
-# porep_grpc) and snap_params (snap: of snap_grpc): DIR gets `cuzk-bench
-# params --sector-size 2KiB [--circuit snap]` (INSECURE: the .pce, .params
-# and .vk under Filecoin's name, their digests in DIR/cuzk-generated.digests)
+# porep_grpc), snap_params (snap: of snap_grpc) and post_params
+# (wpost,winning: of post_grpc): DIR gets `cuzk-bench params --sector-size
+# 2KiB [--circuit snap|wpost|winning]` (INSECURE: the .pce, .params and .vk
+# under Filecoin's name, their digests in DIR/cuzk-generated.digests)
 # unless the three files and a digest list naming the .params and the .vk
-# are already there, so a build generates them once (minutes on two cores)
-# and later runs reuse them.  Remove DIR to make them again (after a change
-# to the circuit or the file formats).  When it generates, the output must
-# say INSECURE and the name, and leave no temporary file.
+# are already there, so a build generates them once (minutes on two cores
+# for porep and snap, seconds for wpost and winning) and later runs reuse
+# them.  Remove DIR to make them again (after a change to the circuit or
+# the file formats).  When it generates, the output must say INSECURE and
+# the name, and leave no temporary file.  A comma list of circuits is made
+# one after the other (params appends to the one digest list: never two at
+# once in one DIR).
 #
-#   tests/oracle/fc_params.sh porep|snap PATH/TO/cuzk-bench DIR
+#   tests/oracle/fc_params.sh porep|snap|wpost|winning[,...] PATH/TO/cuzk-bench DIR
 set -euo pipefail
 
 if [ $# -ne 3 ] || [ ! -x "$2" ]; then
-    echo "usage: $0 porep|snap PATH/TO/cuzk-bench DIR" >&2
+    echo "usage: $0 porep|snap|wpost|winning[,...] PATH/TO/cuzk-bench DIR" >&2
     exit 2
 fi
+case $1 in
+*,*)
+    IFS=, read -r -a circuits <<<"$1"
+    for c in "${circuits[@]}"; do
+        "$0" "$c" "$2" "$3" || exit 1
+    done
+    exit 0
+    ;;
+esac
 circuit=$1
 bench=$2
 dir=$3
 case $circuit in
 porep) base=v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f ;;
 snap) base=v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194 ;;
+wpost) base=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0 ;;
+winning) base=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e ;;
 *)
-    echo "usage: $0 porep|snap PATH/TO/cuzk-bench DIR" >&2
+    echo "usage: $0 porep|snap|wpost|winning[,...] PATH/TO/cuzk-bench DIR" >&2
     exit 2
     ;;
 esac

@@ -104,3 +104,29 @@ if(CMAKE_BUILD_TYPE STREQUAL "Release")
                          FIXTURES_REQUIRED snap_params)
   endif()
 endif()
+
+# The slow PoSt tests, Release builds only, label slow:
+# post_params (tests/oracle/fc_params.sh wpost,winning): the INSECURE 2KiB
+# WindowPoSt and WinningPoSt parameters in ${CMAKE_BINARY_DIR}/post-params,
+# one after the other (one digest list), about 30 s of both cores once per
+# build;
+# post_grpc (tests/oracle/run_post_grpc.sh): 2KiB WindowPoSt partitions
+# (full, short, V1 at partition 1) and WinningPoSt proofs through
+# cuzk-daemon as Curio sends them, checked by verify-post; default
+# priorities, refusals, missing parameters, request ids.  Six proofs: about
+# a minute.
+if(CMAKE_BUILD_TYPE STREQUAL "Release")
+  set(CZ_POST_PARAMS ${CMAKE_BINARY_DIR}/post-params)
+  add_test(NAME post_params
+           COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/fc_params.sh wpost,winning
+                   $<TARGET_FILE:cuzk-bench> ${CZ_POST_PARAMS})
+  set_tests_properties(post_params PROPERTIES TIMEOUT 600 LABELS slow PROCESSORS 2
+                       FIXTURES_SETUP post_params)
+  if(TARGET cuzk-daemon)
+    add_test(NAME post_grpc
+             COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_post_grpc.sh
+                     $<TARGET_FILE:cuzk-daemon> $<TARGET_FILE:cuzk-bench> ${CZ_POST_PARAMS})
+    set_tests_properties(post_grpc PROPERTIES TIMEOUT 900 LABELS slow PROCESSORS 2
+                         FIXTURES_REQUIRED post_params)
+  endif()
+endif()

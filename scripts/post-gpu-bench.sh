@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# WindowPoSt and WinningPoSt at 32GiB on the GPU machine (one H200, 16
+# cores, 128 GiB, through the device tool), in steps that each fit the
+# tool's 10 minutes a call (files under CACHE stay while the machine is
+# held).  The 64 GB disk holds one 32GiB circuit of PoRep or WindowPoSt
+# size at a time (~52 GB each with its .pce), beside WinningPoSt's (~0.2 GB):
+#   STEP=winning  INSECURE WinningPoSt 32GiB parameters (`cuzk-bench params
+#                 --circuit winning --gpu`) and a synthetic WinningPoSt
+#                 (`post-vanilla --synthetic`) in CACHE/winning-32g;
+#   STEP=window   the same for a WindowPoSt partition of 2,349 sectors in
+#                 CACHE/wpost-32g (remove the PoRep files first: disk);
+#   STEP=idle     `cuzk-bench engine --post` on KIND (winning or wpost): the
+#                 circuit loaded, a warm-up job, then JOBS (default 5) jobs
+#                 one at a time: latency from submit to proof, peak RSS;
+#   STEP=load     a PoRep load (`engine --porep`, the files of
+#                 scripts/porep-gpu-bench.sh STEP=params in CACHE, JOBS
+#                 jobs two at a time) with KIND's PoSt beside it, one job
+#                 every EVERY ms (default 1000): its latency under the load.
+#
+#   STEP=winning scripts/post-gpu-bench.sh [BENCH]
+# BENCH: a cuzk-bench built with CUDA (default build/cuda/cuzk-bench).
+set -euo pipefail
+B=${1:-build/cuda/cuzk-bench}
+CACHE=${CACHE:-build/p32}
+STEP=${STEP:-idle}
+KIND=${KIND:-winning}
+mkdir -p "$CACHE"
+[ -d /usr/local/cuda/lib64 ] && export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+echo "== $STEP $KIND $(date -u '+%Y-%m-%d %H:%M:%S UTC') on $(hostname): $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB"
+df -h "$CACHE" | tail -1
+case $KIND in
+winning | wpost) ;;
+*)
+    echo "KIND is winning or wpost" >&2
+    exit 2
+    ;;
+esac
+case $STEP in
+winning | window)
+    circuit=$([ "$STEP" = window ] && echo wpost || echo winning)
+    kind=$([ "$STEP" = window ] && echo window || echo winning)
+    n=$([ "$STEP" = window ] && echo 2349 || echo 1)
+    time "$B" params --circuit "$circuit" --sector-size 32GiB --gpu --out "$CACHE" --force
+    rm -rf "$CACHE/$circuit-32g"
+    time "$B" post-vanilla --kind "$kind" --sector-size 32GiB --sectors "$n" --synthetic 1 \
+        --out "$CACHE/$circuit-32g"
+    ;;
+idle)
+    "$B" engine --post "$CACHE/$KIND-32g" --param-cache "$CACHE" --backend gpu \
+        --jobs "${JOBS:-5}" -j 1
+    ;;
+load)
+    "$B" engine --porep "$CACHE/c1-32g.json" --miner-id 1000 --sector-number 1 \
+        --param-cache "$CACHE" --backend gpu --synth-workers "${SYNTH:-2}" \
+        --jobs "${JOBS:-3}" -j 2 --post "$CACHE/$KIND-32g" --post-every "${EVERY:-1000}"
+    ;;
+*)
+    echo "STEP is winning, window, idle or load" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# WindowPoSt and WinningPoSt through cuzk-daemon as Curio sends them (issue
+# 22), run by ctest as post_grpc (Release builds only; its fixture
+# post_params fills PARAMS_DIR with the INSECURE 2KiB wpost and winning
+# parameters).  The client is tests/oracle/post_client.py (python3-grpcio);
+# the proofs are checked by `cuzk-bench verify-post --vk --proof`, which
+# computes the public inputs from post.json alone.  Every check prints PASS
+# or FAIL.
+#   1. inputs: `cuzk-bench post-vanilla` seals 2KiB CC sectors and writes
+#      their vanilla sector proofs: a full Window partition (2 sectors,
+#      V1_1 = registered proof 10), a short one (1 sector: padded), a
+#      Window V1 (registered proof 5, API 1.0) at partition 1, a Winning
+#      (registered proof 0); for each, another with other randomness and
+#      another with other sectors, for the refused verifications;
+#   2. daemon B, param_cache an empty folder: SubmitProof, Prove and
+#      PreloadSRS "wpost-2k" / "winning-2k" refused NOT_FOUND naming the
+#      .params path;
+#   3. daemon A: the queues window-post and winning-post; PreloadSRS both;
+#      Prove each input with Curio's fields (priority HIGH / CRITICAL, its
+#      request id): 192 bytes, valid under verify-post, invalid for other
+#      randomness or sectors; priority unset: the kind's default, valid
+#      proofs; request ids (the same job and proof again, ALREADY_EXISTS
+#      for other randomness under the id); refusals naming the problem;
+#      afterwards every memory counter back to its idle value; SIGTERM,
+#      exit 0.
+#
+#   tests/oracle/run_post_grpc.sh PATH/TO/cuzk-daemon PATH/TO/cuzk-bench PARAMS_DIR
+#   CZ_POST_GRPC_KEEP=1    keep the work directory and logs (always kept on failure)
+set -euo pipefail
+
+if [ $# -ne 3 ] || [ ! -x "$1" ] || [ ! -x "$2" ] || [ ! -d "$3" ]; then
+    echo "usage: $0 PATH/TO/cuzk-daemon PATH/TO/cuzk-bench PARAMS_DIR" >&2
+    exit 2
+fi
+daemon=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+bench=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+pdir=$(cd "$3" && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
+py=/usr/bin/python3
+pc=$root/tests/oracle/post_client.py
+rc_py=$root/tests/oracle/porep_client.py
+wbase=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0
+nbase=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e
+# shellcheck source=tests/oracle/client_deps.sh
+. "$root/tests/oracle/client_deps.sh"
+need_clients run_post_grpc "$root"
+for b in "$wbase" "$nbase"; do
+    for ext in params vk pce; do
+        if [ ! -s "$pdir/$b.$ext" ]; then
+            echo "run_post_grpc: $pdir/$b.$ext is missing: the post_params test makes it" >&2
+            exit 1
+        fi
+    done
+done
+
+me=run_post_grpc
+keep=CZ_POST_GRPC_KEEP
+# shellcheck source=tests/oracle/daemon_lib.sh
+. "$root/tests/oracle/daemon_lib.sh"
+t_start=$(date +%s)
+step() { echo "$me: [$(($(date +%s) - t_start)) s] $*"; }
+pass() { echo "$me: PASS: $*"; }
+fail() {
+    echo "$me: FAIL: $*" >&2
+    failed=1
+}
+pc() { $py "$pc" "$@" || fail "post_client.py $1 (exit $?)"; }
+config() {
+    printf '[srs]\nparam_cache = "%s"\n[memory]\ntotal_budget = %s\n' "$2" "$3" >"$work/$1.toml"
+}
+
+# 1. the inputs: NAME KIND ARGS...
+rand2=1111111111111111111111111111111111111111111111111111111111111105
+vanilla() {
+    local name=$1 kind=$2
+    shift 2
+    "$bench" post-vanilla --kind "$kind" --sector-size 2KiB --out "$work/$name" "$@" \
+        >"$work/$name.out" 2>&1 || die "post-vanilla $name: $(cat "$work/$name.out")"
+}
+step "inputs: post-vanilla"
+vanilla w2 window --sectors 2 --first-sector 1
+vanilla w2-rand window --sectors 2 --first-sector 1 --randomness $rand2
+vanilla w2-sect window --sectors 2 --first-sector 11
+vanilla w1 window --sectors 1 --first-sector 3
+vanilla w1-rand window --sectors 1 --first-sector 3 --randomness $rand2
+vanilla w1-sect window --sectors 1 --first-sector 13
+vanilla v1 window --sectors 2 --first-sector 5 --registered-proof 5 --partition 1
+vanilla v1-rand window --sectors 2 --first-sector 5 --registered-proof 5 --partition 1 \
+    --randomness $rand2
+vanilla v1-sect window --sectors 2 --first-sector 15 --registered-proof 5 --partition 1
+vanilla v1-part0 window --sectors 2 --first-sector 5 --registered-proof 5
+vanilla win winning --first-sector 7
+vanilla win-rand winning --first-sector 7 --randomness $rand2
+vanilla win-sect winning --first-sector 17
+for d in w2 w1 v1 win; do
+    step "$d: $(tail -1 "$work/$d.out")"
+done
+
+# verify WANT WHAT DIR VK PROOF: verify-post of a SNARK proof exits WANT
+verify() {
+    local want=$1 what=$2 dir=$3 vk=$4 proof=$5 rc=0
+    "$bench" verify-post --dir "$work/$dir" --vk "$vk" --proof "$proof" >"$work/vp.out" \
+        2>"$work/vp.err" || rc=$?
+    local said
+    said=$(head -1 "$work/vp.out")
+    if [ $rc = "$want" ]; then
+        pass "verify-post, $what: $said (exit $rc)"
+    else
+        fail "verify-post, $what: exit $rc ($said), expected $want"
+        sed 's/^/  | /' "$work/vp.out" "$work/vp.err" >&2
+    fi
+}
+vk_of() { if [ "${1%%-*}" = win ]; then echo "$pdir/$nbase.vk"; else echo "$pdir/$wbase.vk"; fi; }
+# check NAME PROOF WHAT: PROOF valid for NAME, invalid for NAME-rand, NAME-sect
+check() {
+    local name=$1 proof=$2 what=$3 vk
+    vk=$(vk_of "$name")
+    if [ ! -s "$proof" ]; then
+        fail "no proof of $what"
+        return
+    fi
+    verify 0 "$what" "$name" "$vk" "$proof"
+    verify 1 "$what, against other randomness" "$name-rand" "$vk" "$proof"
+    verify 1 "$what, against other sectors" "$name-sect" "$vk" "$proof"
+}
+
+# 2. no parameters
+step "daemon B: param_cache an empty folder"
+mkdir "$work/empty"
+config b "$work/empty" '"8GiB"'
+start_daemon b --config "$work/b.toml" --listen 127.0.0.1:0
+bpid=$dpid
+pc missing "127.0.0.1:$(port_of b)" "$work/w2" "$work/win" "$work/empty/$wbase.params" \
+    "$work/empty/$nbase.params"
+kill -TERM "$bpid"
+wait_exit "$bpid" 30 || fail "daemon B did not exit 0 after SIGTERM"
+
+# 3. daemon A
+step "daemon A: budget 8GiB"
+config a "$pdir" '"8GiB"'
+start_daemon a --config "$work/a.toml" --listen 127.0.0.1:0 --status-listen 127.0.0.1:0
+apid=$dpid
+atarget=127.0.0.1:$(port_of a)
+aurl=http://127.0.0.1:$(status_port_of a)/status
+pc preload "$atarget"
+$py "$rc_py" snapshot "$aurl" "$work/idle.json" || die "no idle snapshot of A"
+step "A: Prove as Curio sends it"
+# NAME:PART (PART: the chain partition in Curio's request id)
+for np in w2:0 w1:1 v1:2 win:0; do
+    n=${np%%:*}
+    pc prove "$atarget" "$work/$n" "$work/$n.bin" "${np##*:}"
+done
+check w2 "$work/w2.bin" "the full Window partition (V1_1, 2 sectors)"
+check w1 "$work/w1.bin" "the short Window partition (V1_1, 1 sector)"
+check v1 "$work/v1.bin" "the Window V1 partition 1"
+if [ -s "$work/v1.bin" ]; then
+    verify 1 "the Window V1 partition 1, against the same sectors as partition 0" v1-part0 \
+        "$(vk_of v1)" "$work/v1.bin"
+fi
+check win "$work/win.bin" "the Winning proof"
+if [ -s "$work/w2.bin" ] && [ -s "$work/w1.bin" ]; then
+    verify 1 "the full partition's proof for the short partition's sector" w1 "$(vk_of w1)" \
+        "$work/w2.bin"
+fi
+step "A: priority unset"
+pc unset "$atarget" "$aurl" "$work/w2" "$work/w2-unset.bin"
+pc unset "$atarget" "$aurl" "$work/win" "$work/win-unset.bin"
+check w2 "$work/w2-unset.bin" "the full Window partition, priority unset"
+check win "$work/win-unset.bin" "the Winning proof, priority unset"
+for f in w2 win; do
+    if [ -s "$work/$f.bin" ] && cmp -s "$work/$f.bin" "$work/$f-unset.bin"; then
+        fail "$f: two jobs' proofs are equal bytes: each proof draws its own r and s"
+    fi
+done
+if grep -q 'window-post wpost-2k, 1 partition, priority HIGH' "$work/a.err" &&
+    grep -q 'winning-post winning-2k, 1 partition, priority CRITICAL' "$work/a.err"; then
+    pass "A's log has the Window jobs at HIGH and the Winning ones at CRITICAL"
+else
+    fail "A's log lacks a Window job at HIGH or a Winning one at CRITICAL: $(grep submitted "$work/a.err")"
+fi
+step "A: request ids"
+for np in w2:0 win:0; do
+    n=${np%%:*}
+    if [ -s "$work/$n.bin" ]; then
+        pc idem "$atarget" "$work/$n" "$work/$n.bin" "${np##*:}"
+    else
+        fail "idem $n: no proof from prove"
+    fi
+done
+step "A: refusals"
+pc refusals "$atarget" "$work/w2" "$work/w1" "$work/win" "$work/v1"
+for c in wpost-2k winning-2k; do
+    if grep -q "$c: .*INSECURE" "$work/a.err"; then
+        pass "A's log names $c's INSECURE generated parameters"
+    else
+        fail "A's log does not say $c's parameters are INSECURE: $(grep INSECURE "$work/a.err")"
+    fi
+done
+$py "$rc_py" idle "$aurl" "$work/idle.json" "after the PoSt jobs (circuits loaded)" ||
+    fail "memory counters not back to idle"
+kill -TERM "$apid"
+rc=0
+wait_exit "$apid" 60 || rc=$?
+if [ $rc = 0 ]; then pass "daemon A: exit 0 after SIGTERM"; else fail "daemon A: exit $rc after SIGTERM"; fi
+if [ $failed != 0 ]; then
+    echo "$me: FAILED; logs in $work" >&2
+    exit 1
+fi
+step "all checks passed"
