@@ -54,6 +54,8 @@ const char *cz_strerror(int err);
  * nothing happens when out is NULL or n is 0): the one helper behind every
  * "err, errlen" pair of the API. */
 void cz_msgf(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* cz_msgf, then returns rc: "return cz_fail(err, errlen, CZ_ERR_..., ...)". */
+int cz_fail(char *out, size_t n, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 #ifdef __cplusplus
 }

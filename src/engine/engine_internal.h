@@ -236,6 +236,9 @@ void cz_eng_timeline(cz_engine *e, const job *j, uint32_t idx, const char *stage
 
 /* job.c */
 void cz_eng_job_free(job *j);
+/* An input (what: "this C1", "these vanilla proofs") that the request
+ * pool cannot hold now: err says how full it is; returns CZ_ERR_LIMIT. */
+int cz_eng_pool_full(const cz_engine *e, const char *what, char *err, size_t errlen);
 /* The job indexed under id, NULL if none.  Caller holds e->mu. */
 job *cz_eng_find_job(cz_engine *e, const char *id);
 /* j's state (proofs copied when asked and COMPLETED).  Caller holds e->mu. */

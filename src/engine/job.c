@@ -45,6 +45,17 @@ const char *cz_job_kind_name(cz_job_kind k)
     return kd ? kd->name : "?";
 }
 
+int cz_eng_pool_full(const cz_engine *e, const char *what, char *err, size_t errlen)
+{
+    uint64_t pool = cz_resv_size(e->request_pool);
+    cz_msgf(err, errlen,
+            "the request pool (%llu of %llu bytes free) cannot hold %s now: retry when queued "
+            "jobs have finished",
+            (unsigned long long)(pool - cz_resv_used(e->request_pool)), (unsigned long long)pool,
+            what);
+    return CZ_ERR_LIMIT;
+}
+
 /* ----------------------------------------------------------------- ids --- */
 
 int cz_job_id_check(const char *id, size_t len, char *err, size_t errlen)

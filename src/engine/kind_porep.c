@@ -112,15 +112,8 @@ static int porep_admit(cz_engine *e, const cz_job_request *req, job *j, char *er
     cz_resv_allocator_init(&in->ra, e->request_pool, &tag);
     char why[400];
     int rc = cz_fc_c1_read(&in->c1, r->c1, r->c1_len, &in->ra.a, why, sizeof why);
-    if (rc == CZ_ERR_NOMEM) {
-        uint64_t pool = cz_resv_size(e->request_pool);
-        cz_msgf(err, errlen,
-                "the request pool (%llu of %llu bytes free) cannot hold this C1 now: retry when "
-                "queued jobs have finished",
-                (unsigned long long)(pool - cz_resv_used(e->request_pool)),
-                (unsigned long long)pool);
-        return CZ_ERR_LIMIT;
-    }
+    if (rc == CZ_ERR_NOMEM)
+        return cz_eng_pool_full(e, "this C1", err, errlen);
     if (rc != CZ_OK) {
         cz_msgf(err, errlen, "vanilla_proof: %s", why);
         return rc == CZ_ERR_UNSUPPORTED ? CZ_ERR_INVALID_ARG : rc;

@@ -210,13 +210,7 @@ static int post_admit(cz_engine *e, const cz_job_request *req, job *j, char *err
         if (rc == CZ_OK)
             in->n_read++; /* release frees it */
         if (rc == CZ_ERR_NOMEM) {
-            uint64_t pool = cz_resv_size(e->request_pool);
-            cz_msgf(err, errlen,
-                    "the request pool (%llu of %llu bytes free) cannot hold these vanilla proofs "
-                    "now: retry when queued jobs have finished",
-                    (unsigned long long)(pool - cz_resv_used(e->request_pool)),
-                    (unsigned long long)pool);
-            rc = CZ_ERR_LIMIT;
+            rc = cz_eng_pool_full(e, "these vanilla proofs", err, errlen);
             goto out;
         }
         if (rc != CZ_OK) {

@@ -3,8 +3,17 @@
 #ifndef CZ_FILECOIN_INTERNAL_H
 #define CZ_FILECOIN_INTERNAL_H
 
+#include <stdbool.h>
+#include <string.h>
+
 #include "cuzk/chacha.h"
 #include "cuzk/filecoin.h"
+
+/* Two Ds are the same 32 bytes. */
+static inline bool cz_fc_d_same(const cz_fc_d *a, const cz_fc_d *b)
+{
+    return memcmp(a->b, b->b, 32) == 0;
+}
 
 /* A sector as far as its vanilla proofs need it: the trees, the graph,
  * and where the labels (layer 1..L) and data of a node are.  For a

@@ -5,7 +5,6 @@
  * comm_c, comm_r_last = TreeR's root; comm_r = Poseidon-2(comm_c,
  * comm_r_last) as the sector's replica holds it), and synthetic blobs
  * over a sparse TreeR. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,32 +13,19 @@
 #include "cuzk/rand.h"
 #include "filecoin/post_vanilla.h"
 
-static int bad(char *err, size_t errlen, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int bad(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return rc;
-}
-
 /* The arguments both provers share: CZ_OK or the error, err set. */
 static int check_args(const cz_post_shape *s, cz_fc_api api, const uint8_t *randomness,
                       const char *who, char *err, size_t errlen)
 {
     if (s == NULL || randomness == NULL)
-        return bad(err, errlen, CZ_ERR_INVALID_ARG, "%s: NULL argument", who);
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "%s: NULL argument", who);
     if (api != CZ_FC_API_1_0 && api != CZ_FC_API_1_1 && api != CZ_FC_API_1_2)
-        return bad(err, errlen, CZ_ERR_INVALID_ARG, "%s: API version %d", who, (int)api);
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "%s: API version %d", who, (int)api);
     if (!cz_post_vanilla_shape_ok(s))
-        return bad(err, errlen, CZ_ERR_INVALID_ARG,
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG,
                    "%s: the shape has no challenges or an inconsistent tree", who);
     if (cz_post_randomness_check(randomness) != CZ_OK)
-        return bad(err, errlen, CZ_ERR_NOT_CANONICAL, "%s: the randomness is not a canonical Fr",
+        return cz_fail(err, errlen, CZ_ERR_NOT_CANONICAL, "%s: the randomness is not a canonical Fr",
                    who);
     return CZ_OK;
 }
@@ -67,25 +53,25 @@ static int prove_into(cz_post_vanilla *v, const cz_post_shape *s, const uint64_t
 {
     static const char who[] = "post vanilla prove";
     if (!tree_fits(tree_r, s))
-        return bad(err, errlen, CZ_ERR_INVALID_ARG, "%s: the tree is not of the shape's TreeR",
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "%s: the tree is not of the shape's TreeR",
                    who);
     /* cz_post_vanilla_alloc lays each proof's levels and siblings out
      * contiguously, as cz_fc_tree_proof writes them */
     for (unsigned i = 0; i < v->proof.n_inclusion; i++) {
         cz_fc_merkle_proof *m = &v->proof.inclusion[i];
         if (cz_fc_tree_proof(tree_r, ch[i], m, m->levels, m->levels[0].hashes) != CZ_OK)
-            return bad(err, errlen, CZ_ERR_INVALID_ARG,
+            return cz_fail(err, errlen, CZ_ERR_INVALID_ARG,
                        "%s: challenge %u (leaf %llu): the tree does not hold the leaf", who, i,
                        (unsigned long long)ch[i]);
     }
     if (!cz_post_vanilla_shaped(v, s))
-        return bad(err, errlen, CZ_ERR_INVALID_ARG, "%s: the tree's paths are not the shape's",
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "%s: the tree's paths are not the shape's",
                    who);
     v->proof.comm_c = *comm_c;
     cz_fc_tree_root(tree_r, &v->proof.comm_r_last);
     cz_fc_d in[2] = {*comm_c, v->proof.comm_r_last};
     if (cz_fc_poseidon(&v->comm_r, in, 2) != CZ_OK)
-        return bad(err, errlen, CZ_ERR_NOT_CANONICAL, "%s: comm_c is not a canonical Fr", who);
+        return cz_fail(err, errlen, CZ_ERR_NOT_CANONICAL, "%s: comm_c is not a canonical Fr", who);
     return CZ_OK;
 }
 
@@ -98,7 +84,7 @@ int cz_post_vanilla_prove(cz_post_vanilla *out, const cz_post_shape *s, cz_fc_ap
     if (err && errlen)
         err[0] = 0;
     if (out == NULL || tree_r == NULL || comm_c == NULL)
-        return bad(err, errlen, CZ_ERR_INVALID_ARG, "%s: NULL argument", who);
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "%s: NULL argument", who);
     memset(out, 0, sizeof *out);
     int rc = check_args(s, api, randomness, who, err, errlen);
     if (rc)
@@ -106,10 +92,10 @@ int cz_post_vanilla_prove(cz_post_vanilla *out, const cz_post_shape *s, cz_fc_ap
     unsigned n = cz_post_blob_challenges(s);
     uint64_t *ch = cz_alloc(alloc, CZ_BUF_OTHER, n * sizeof *ch);
     if (ch == NULL)
-        return bad(err, errlen, CZ_ERR_NOMEM, "%s: out of memory", who);
+        return cz_fail(err, errlen, CZ_ERR_NOMEM, "%s: out of memory", who);
     if (cz_post_vanilla_alloc(out, s, alloc) != CZ_OK) {
         cz_free(alloc, ch, n * sizeof *ch);
-        return bad(err, errlen, CZ_ERR_NOMEM, "%s: out of memory", who);
+        return cz_fail(err, errlen, CZ_ERR_NOMEM, "%s: out of memory", who);
     }
     cz_post_sector_challenges(ch, s, api, randomness, sector_id, sector_index);
     out->sector_id = sector_id;
@@ -147,7 +133,7 @@ int cz_post_vanilla_synth(cz_post_vanilla *out, const cz_post_shape *s, cz_fc_ap
     if (err && errlen)
         err[0] = 0;
     if (out == NULL)
-        return bad(err, errlen, CZ_ERR_INVALID_ARG, "%s: NULL argument", who);
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "%s: NULL argument", who);
     memset(out, 0, sizeof *out);
     int rc = check_args(s, api, randomness, who, err, errlen);
     if (rc)
@@ -156,7 +142,7 @@ int cz_post_vanilla_synth(cz_post_vanilla *out, const cz_post_shape *s, cz_fc_ap
     size_t bytes = n * (sizeof(uint64_t) + sizeof(cz_fc_d));
     uint64_t *idx = cz_alloc(alloc, CZ_BUF_OTHER, bytes);
     if (idx == NULL)
-        return bad(err, errlen, CZ_ERR_NOMEM, "%s: out of memory", who);
+        return cz_fail(err, errlen, CZ_ERR_NOMEM, "%s: out of memory", who);
     cz_fc_d *leaves = (cz_fc_d *)(idx + n), def, comm_c;
     cz_post_sector_challenges(idx, s, api, randomness, sector_id, sector_index);
     qsort(idx, n, sizeof *idx, cmp_u64);
@@ -174,7 +160,7 @@ int cz_post_vanilla_synth(cz_post_vanilla *out, const cz_post_shape *s, cz_fc_ap
     rc = cz_fc_tree_build_sparse(&t, CZ_FC_TREE_RC, &s->tree, idx, leaves, m, &def, alloc);
     cz_free(alloc, idx, bytes);
     if (rc)
-        return bad(err, errlen, rc, "%s: the sparse TreeR: %s", who, cz_strerror(rc));
+        return cz_fail(err, errlen, rc, "%s: the sparse TreeR: %s", who, cz_strerror(rc));
     rc = cz_post_vanilla_prove(out, s, api, randomness, sector_id, sector_index, t, &comm_c, alloc,
                                err, errlen);
     cz_fc_tree_free(t);

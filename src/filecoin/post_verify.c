@@ -11,28 +11,13 @@
  * circuit takes, where upstream takes inclusion_proofs[0].root() as
  * comm_r_last and never reads the field.  The path length check
  * (expected_len) is the shape check: a blob the reader accepted has it. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/err.h"
+#include "filecoin/filecoin_internal.h"
 #include "filecoin/post_vanilla.h"
-
-static int bad(char *err, size_t errlen, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int bad(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return rc;
-}
-
-static bool same(const cz_fc_d *a, const cz_fc_d *b) { return !memcmp(a->b, b->b, 32); }
 
 /* Inclusion proof i of challenged leaf c (validate, and the root). */
 static int check_inclusion(const cz_fc_merkle_proof *m, const cz_fc_d *comm_r_last, unsigned i,
@@ -40,21 +25,21 @@ static int check_inclusion(const cz_fc_merkle_proof *m, const cz_fc_d *comm_r_la
 {
     uint64_t at = cz_fc_proof_index(m);
     if (at != c)
-        return bad(err, errlen, CZ_ERR_BAD_PROOF,
+        return cz_fail(err, errlen, CZ_ERR_BAD_PROOF,
                    "inclusion proof %u (challenge leaf %llu): the path leads to leaf %llu", i,
                    (unsigned long long)c, (unsigned long long)at);
-    if (!same(&m->root, comm_r_last))
-        return bad(err, errlen, CZ_ERR_BAD_PROOF,
+    if (!cz_fc_d_same(&m->root, comm_r_last))
+        return cz_fail(err, errlen, CZ_ERR_BAD_PROOF,
                    "inclusion proof %u (challenge leaf %llu): its root is not comm_r_last", i,
                    (unsigned long long)c);
     cz_fc_d r;
     if (cz_fc_proof_root(m, CZ_FC_TREE_RC, &r) != CZ_OK)
-        return bad(err, errlen, CZ_ERR_BAD_PROOF,
+        return cz_fail(err, errlen, CZ_ERR_BAD_PROOF,
                    "inclusion proof %u (challenge leaf %llu): its leaf or a sibling is not a "
                    "canonical Fr",
                    i, (unsigned long long)c);
-    if (!same(&r, &m->root))
-        return bad(err, errlen, CZ_ERR_BAD_PROOF,
+    if (!cz_fc_d_same(&r, &m->root))
+        return cz_fail(err, errlen, CZ_ERR_BAD_PROOF,
                    "inclusion proof %u (challenge leaf %llu): the path does not hash up to its "
                    "root",
                    i, (unsigned long long)c);
@@ -68,23 +53,23 @@ int cz_post_vanilla_verify(const cz_post_shape *s, cz_fc_api api, const uint8_t 
     if (err && errlen)
         err[0] = 0;
     if (s == NULL || randomness == NULL || v == NULL)
-        return bad(err, errlen, CZ_ERR_INVALID_ARG, "post vanilla verify: NULL argument");
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "post vanilla verify: NULL argument");
     if (api != CZ_FC_API_1_0 && api != CZ_FC_API_1_1 && api != CZ_FC_API_1_2)
-        return bad(err, errlen, CZ_ERR_INVALID_ARG, "post vanilla verify: API version %d",
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "post vanilla verify: API version %d",
                    (int)api);
     if (!cz_post_vanilla_shaped(v, s))
-        return bad(err, errlen, CZ_ERR_INVALID_ARG,
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG,
                    "post vanilla verify: the blob (%u inclusion proofs) is not of the shape "
                    "(%u inclusion proofs of %u levels)",
                    v->proof.n_inclusion, cz_post_blob_challenges(s),
                    cz_fc_tree_levels(CZ_FC_TREE_RC, &s->tree));
     if (cz_post_randomness_check(randomness) != CZ_OK)
-        return bad(err, errlen, CZ_ERR_NOT_CANONICAL,
+        return cz_fail(err, errlen, CZ_ERR_NOT_CANONICAL,
                    "post vanilla verify: the randomness is not a canonical Fr");
     unsigned n = v->proof.n_inclusion;
     uint64_t *ch = malloc(n * sizeof *ch);
     if (ch == NULL)
-        return bad(err, errlen, CZ_ERR_NOMEM, "post vanilla verify: out of memory");
+        return cz_fail(err, errlen, CZ_ERR_NOMEM, "post vanilla verify: out of memory");
     cz_post_sector_challenges(ch, s, api, randomness, v->sector_id, sector_index);
     int rc = CZ_OK;
     for (unsigned i = 0; i < n && rc == CZ_OK; i++)
@@ -95,9 +80,9 @@ int cz_post_vanilla_verify(const cz_post_shape *s, cz_fc_api api, const uint8_t 
     /* comm_r = H(comm_c || comm_r_last), PoseidonFunction::hash2 */
     cz_fc_d in[2] = {v->proof.comm_c, v->proof.comm_r_last}, h;
     if (cz_fc_poseidon(&h, in, 2) != CZ_OK)
-        return bad(err, errlen, CZ_ERR_BAD_PROOF, "comm_c or comm_r_last is not a canonical Fr");
-    if (!same(&h, &v->comm_r))
-        return bad(err, errlen, CZ_ERR_BAD_PROOF,
+        return cz_fail(err, errlen, CZ_ERR_BAD_PROOF, "comm_c or comm_r_last is not a canonical Fr");
+    if (!cz_fc_d_same(&h, &v->comm_r))
+        return cz_fail(err, errlen, CZ_ERR_BAD_PROOF,
                    "sector %llu: comm_r is not Poseidon-2(comm_c, comm_r_last)",
                    (unsigned long long)v->sector_id);
     return CZ_OK;

@@ -2,7 +2,6 @@
  * storage-proofs-update vanilla.rs: EmptySectorUpdate::verify and
  * ChallengeProof::verify_merkle_proofs), check for check in the source's
  * order, each failure named. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,19 +9,6 @@
 #include "cuzk/err.h"
 #include "cuzk/filecoin.h"
 #include "filecoin/filecoin_internal.h"
-
-static int bad(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return rc;
-}
-
-static bool same(const cz_fc_d *a, const cz_fc_d *b) { return !memcmp(a->b, b->b, 32); }
 
 /* One challenge's three paths (verify_merkle_proofs). */
 static int check_paths(const cz_fc_update_challenge_proof *cp, uint32_t c, const cz_fc_d *root_old,
@@ -35,20 +21,20 @@ static int check_paths(const cz_fc_update_challenge_proof *cp, uint32_t c, const
     for (int i = 0; i < 3; i++) {
         uint64_t at = cz_fc_proof_index(m[i]);
         if (at != c)
-            return bad(err, errlen, CZ_ERR_BAD_PROOF,
+            return cz_fail(err, errlen, CZ_ERR_BAD_PROOF,
                        "challenge %u (node %u): %s's path leads to node %llu", j, c, name[i],
                        (unsigned long long)at);
-        if (!same(&m[i]->root, root[i]))
-            return bad(err, errlen, CZ_ERR_BAD_PROOF,
+        if (!cz_fc_d_same(&m[i]->root, root[i]))
+            return cz_fail(err, errlen, CZ_ERR_BAD_PROOF,
                        "challenge %u (node %u): %s's root is not %s", j, c, name[i],
                        i == 1 ? "comm_d_new" : "challenge 0's root");
         cz_fc_d r;
         int rc = cz_fc_proof_root(m[i], i == 1 ? CZ_FC_TREE_D : CZ_FC_TREE_RC, &r);
         if (rc)
-            return bad(err, errlen, rc, "challenge %u (node %u): %s holds a value that is not "
+            return cz_fail(err, errlen, rc, "challenge %u (node %u): %s holds a value that is not "
                        "a field element", j, c, name[i]);
-        if (!same(&r, &m[i]->root))
-            return bad(err, errlen, CZ_ERR_BAD_PROOF,
+        if (!cz_fc_d_same(&r, &m[i]->root))
+            return cz_fail(err, errlen, CZ_ERR_BAD_PROOF,
                        "challenge %u (node %u): %s does not hash up to its root", j, c, name[i]);
     }
     return CZ_OK;
@@ -60,15 +46,15 @@ int cz_fc_update_verify(const cz_fc_update_shape *s, const cz_fc_update_public *
     if (err && errlen)
         err[0] = 0;
     if (s == NULL || pub == NULL || p == NULL)
-        return bad(err, errlen, CZ_ERR_INVALID_ARG, "update verify: NULL argument");
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "update verify: NULL argument");
     if (pub->k >= s->partitions)
-        return bad(err, errlen, CZ_ERR_INVALID_ARG,
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG,
                    "update verify: partition %u, the sector has %u", pub->k, s->partitions);
     if (cz_fc_update_h_select(s, pub->h) == 0)
-        return bad(err, errlen, CZ_ERR_INVALID_ARG, "update verify: h = %u is not allowed",
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "update verify: h = %u is not allowed",
                    pub->h);
     if (!cz_fc_update_proof_shaped(p, s))
-        return bad(err, errlen, CZ_ERR_INVALID_ARG,
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG,
                    "update verify: the partition proof (%u apex leaves, %u challenge proofs) is "
                    "not of the sector's shape (%u and %u)",
                    p->n_apex, p->n_challenges, s->apex_leaves, s->challenges);
@@ -76,7 +62,7 @@ int cz_fc_update_verify(const cz_fc_update_shape *s, const cz_fc_update_public *
     unsigned A = s->apex_bits;
     cz_fc_d *apex = malloc(2 * (size_t)s->apex_leaves * sizeof *apex);
     if (apex == NULL)
-        return bad(err, errlen, CZ_ERR_NOMEM, "update verify: out of memory");
+        return cz_fail(err, errlen, CZ_ERR_NOMEM, "update verify: out of memory");
     cz_fc_d *row[16];
     row[0] = apex;
     memcpy(apex, p->apex_leafs, s->apex_leaves * sizeof *apex);
@@ -91,27 +77,27 @@ int cz_fc_update_verify(const cz_fc_update_shape *s, const cz_fc_update_public *
     cz_fc_d root_old = p->challenges[0].r_old.root, root_new = p->challenges[0].r_new.root;
     cz_fc_d in[2] = {p->comm_c, root_old}, calc;
     rc = cz_fc_poseidon(&calc, in, 2);
-    if (!rc && !same(&calc, &pub->comm_r_old))
-        rc = bad(err, errlen, CZ_ERR_BAD_PROOF,
+    if (!rc && !cz_fc_d_same(&calc, &pub->comm_r_old))
+        rc = cz_fail(err, errlen, CZ_ERR_BAD_PROOF,
                  "update verify: Poseidon(comm_c, root_r_old) is not comm_r_old");
     in[1] = root_new;
     if (!rc)
         rc = cz_fc_poseidon(&calc, in, 2);
-    if (!rc && !same(&calc, &pub->comm_r_new))
-        rc = bad(err, errlen, CZ_ERR_BAD_PROOF,
+    if (!rc && !cz_fc_d_same(&calc, &pub->comm_r_new))
+        rc = cz_fail(err, errlen, CZ_ERR_BAD_PROOF,
                  "update verify: Poseidon(comm_c, root_r_new) is not comm_r_new");
     if (rc == CZ_ERR_NOT_CANONICAL)
-        bad(err, errlen, rc, "update verify: comm_c or a root is not a field element");
+        cz_fail(err, errlen, rc, "update verify: comm_c or a root is not a field element");
     cz_fr phi, fr_d, fr_r_old, fr_r_new;
     if (!rc && (cz_fc_d_to_fr(&fr_d, &pub->comm_d_new) || cz_fc_d_to_fr(&fr_r_old, &pub->comm_r_old) ||
                 cz_fc_d_to_fr(&fr_r_new, &pub->comm_r_new)))
-        rc = bad(err, errlen, CZ_ERR_NOT_CANONICAL,
+        rc = cz_fail(err, errlen, CZ_ERR_NOT_CANONICAL,
                  "update verify: a public commitment is not a field element");
     if (!rc)
         rc = cz_fc_update_phi(&phi, &fr_d, &fr_r_old);
     uint32_t *ch = malloc(s->challenges * sizeof *ch);
     if (!rc && ch == NULL)
-        rc = bad(err, errlen, CZ_ERR_NOMEM, "update verify: out of memory");
+        rc = cz_fail(err, errlen, CZ_ERR_NOMEM, "update verify: out of memory");
     if (!rc)
         rc = cz_fc_update_challenges(s, &fr_r_new, pub->k, ch);
     unsigned apex_height = s->node_bits - s->partition_bits - A;
@@ -125,7 +111,7 @@ int cz_fc_update_verify(const cz_fc_update_shape *s, const cz_fc_update_public *
         cz_fr lo, ld, ln, rho, want;
         if (cz_fc_d_to_fr(&lo, &cp->r_old.leaf) || cz_fc_d_to_fr(&ld, &cp->d_new.leaf) ||
             cz_fc_d_to_fr(&ln, &cp->r_new.leaf)) {
-            rc = bad(err, errlen, CZ_ERR_NOT_CANONICAL,
+            rc = cz_fail(err, errlen, CZ_ERR_NOT_CANONICAL,
                      "challenge %u (node %u): a leaf is not a field element", j, c);
             break;
         }
@@ -135,7 +121,7 @@ int cz_fc_update_verify(const cz_fc_update_shape *s, const cz_fc_update_public *
         cz_fr_mul(&want, &ld, &rho);
         cz_fr_add(&want, &want, &lo);
         if (!cz_fr_equal(&want, &ln)) {
-            rc = bad(err, errlen, CZ_ERR_BAD_PROOF,
+            rc = cz_fail(err, errlen, CZ_ERR_BAD_PROOF,
                      "challenge %u (node %u): proof_r_new's leaf is not label_r_old + "
                      "label_d_new * rho",
                      j, c);
@@ -145,10 +131,10 @@ int cz_fc_update_verify(const cz_fc_update_shape *s, const cz_fc_update_public *
         for (unsigned i = 0; i < A && !rc; i++) {
             const cz_fc_d *sib = &cp->d_new.levels[apex_height + i].hashes[0];
             size_t w = s->apex_leaves >> i, e = 0;
-            while (e < w && !same(&row[i][e], sib))
+            while (e < w && !cz_fc_d_same(&row[i][e], sib))
                 e++;
             if (e == w)
-                rc = bad(err, errlen, CZ_ERR_BAD_PROOF,
+                rc = cz_fail(err, errlen, CZ_ERR_BAD_PROOF,
                          "challenge %u (node %u): proof_d_new's sibling at level %u is not in "
                          "apex-tree row %u",
                          j, c, apex_height + i, i);

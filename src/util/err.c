@@ -54,3 +54,14 @@ void cz_msgf(char *out, size_t n, const char *fmt, ...)
     vsnprintf(out, n, fmt, ap);
     va_end(ap);
 }
+
+int cz_fail(char *out, size_t n, int rc, const char *fmt, ...)
+{
+    if (out != NULL && n != 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(out, n, fmt, ap);
+        va_end(ap);
+    }
+    return rc;
+}
