@@ -10,6 +10,7 @@
 
 #include "cuzk/ec.h"
 #include "cuzk/filecoin.h"
+#include "cuzk/pool.h"
 #include "cuzk/post.h"
 
 typedef struct {
@@ -113,6 +114,10 @@ typedef struct {
  * incomplete option" and usage (may be NULL) on stderr. */
 int cz_bench_take_flag(int argc, char **argv, int *i, const cz_bench_flag *F, size_t n,
                        unsigned cmd, void *o, const char *usage);
+/* The pool of --threads (opt: its value, NULL for the default, the cores
+ * this process may run on, so `taskset -c 0,1` means two), the caller
+ * among them (*pool NULL for one thread).  0, or -1 with a message. */
+int cz_bench_pool(cz_pool **pool, unsigned *threads, const char *opt, const char *cmd);
 /* 1 when v is set, else 0 with "cmd: flag is required" on stderr. */
 int cz_bench_need(const char *cmd, const char *v, const char *flag);
 /* Option values (bench/sector.c); on a bad value -1 (NULL) with a message

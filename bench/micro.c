@@ -184,7 +184,12 @@ int cz_bench_micro(int argc, char **argv)
             o.samples = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--csv"))
             o.csv = true;
-        else {
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: cuzk-bench micro [--filter S] [--time SEC] [--samples N] [--csv]\n"
+                   "  field, curve and pairing ns/op on one thread (thread CPU time, the\n"
+                   "  median of N samples of SEC seconds each); S: run only names with S\n");
+            return 0;
+        } else {
             fprintf(stderr, "cuzk-bench micro: unknown option '%s'\n", argv[i]);
             return 2;
         }

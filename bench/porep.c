@@ -37,9 +37,8 @@
  * vanilla verifier rejects, an unsatisfied constraint, a proof that does
  * not verify; nothing written); 2 bad input (options, files, parameters of
  * another circuit; --gpu without a CUDA device or build). */
-#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
-#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,28 +137,6 @@ static int parse(int argc, char **argv, opts *o, int cmd, const char *usage)
         }
         if (cz_bench_take_flag(argc, argv, &i, F, sizeof F / sizeof F[0], (unsigned)cmd, o, usage))
             return -1;
-    }
-    return 0;
-}
-
-/* --threads (default: the cores this process may run on, so `taskset -c
- * 0,1` means two) and the pool of that many threads, the caller among them
- * (NULL for one). */
-static int make_pool(cz_pool **pool, unsigned *threads, const opts *o, const char *cmd)
-{
-    cpu_set_t set;
-    long cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
-                                                            : sysconf(_SC_NPROCESSORS_ONLN);
-    uint64_t t = cpus < 1 ? 1 : (uint64_t)cpus;
-    if (o->threads && (cz_bench_u64(&t, o->threads, cmd, "--threads") != 0 || t < 1 || t > 1024)) {
-        fprintf(stderr, "cuzk-bench %s: --threads must be 1..1024\n", cmd);
-        return -1;
-    }
-    *threads = (unsigned)t;
-    *pool = NULL;
-    if (t > 1 && cz_pool_new(pool, (unsigned)t - 1) != CZ_OK) {
-        fprintf(stderr, "cuzk-bench %s: cannot start %u threads\n", cmd, *threads);
-        return -1;
     }
     return 0;
 }
@@ -375,7 +352,7 @@ static int cmd_params(int argc, char **argv)
     }
     cz_pool *pool;
     unsigned threads;
-    if (make_pool(&pool, &threads, &o, c) != 0)
+    if (cz_bench_pool(&pool, &threads, o.threads, c) != 0)
         return 2;
     char seed_hex[65];
     cz_bench_hex_of(seed_hex, seed);
@@ -622,7 +599,7 @@ static int cmd_porep_prove(int argc, char **argv)
     double t_start = cz_bench_now();
     cz_pool *pool;
     unsigned threads;
-    if (make_pool(&pool, &threads, &o, c) != 0)
+    if (cz_bench_pool(&pool, &threads, o.threads, c) != 0)
         return 2;
 
     int ret = 2, rc;

@@ -4,18 +4,22 @@
  *   cuzk-bench prove --r1cs F --wtns F        (insecure setup from --seed)
  *   cuzk-bench prove --chain LOG              (built-in circuit, 2^LOG rows)
  *       common: [--threads T] [--reps K] [--seed N] [--no-verify]
- *       --trusted-key: skip the subgroup checks of the key's points (most of
- *       a .zkey's load time; snarkjs never checks them)
+ *       --trusted-key: skip the subgroup checks of the key's points
+ *       (snarkjs never checks them)
  *   cuzk-bench verify --vk F --proof F --public F     (snarkjs JSON files)
  *   cuzk-bench setup --r1cs F --zkey-out F [--seed N] [--threads T]
  *
- * prove prints the time of each phase (load, witness, setup when it runs
- * one, then per proof: SpMV, H, the MSMs, assembly; the median of K runs
- * after one untimed run) and the peak resident memory; every proof is
- * verified unless --no-verify.  setup writes an INSECURE .zkey (trapdoor
+ * Each command takes its own options only (another command's option is an
+ * error naming it) and --help.  prove makes one proof, as a user expects,
+ * verified unless --no-verify, and prints the time of each phase (load,
+ * witness, setup when it runs one, then the proof's SpMV, H, the MSMs,
+ * assembly) and the peak resident memory; with --reps K it makes one more
+ * and reports the median of K timed proofs after it.  T defaults to the
+ * cores the process may run on.  setup writes an INSECURE .zkey (trapdoor
  * from the seed) that snarkjs can prove with: for benchmarks at sizes where
  * snarkjs's own powers-of-tau preparation takes hours.  verify exits 0 for
  * a valid proof, 1 for an invalid one, 2 on bad input. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,54 +35,90 @@
 
 typedef struct {
     const char *zkey, *wtns, *r1cs, *proof_out, *public_out, *zkey_out;
-    const char *vk, *proof, *pub;
-    unsigned chain_log, threads, reps;
-    uint64_t seed;
-    int verify, trusted;
+    const char *vk, *proof, *pub, *chain, *threads, *reps, *seed;
+    unsigned chain_log, reps_n;
+    uint64_t seed_n;
+    int no_verify, trusted, timed;
 } opts;
 
-static int parse(int argc, char **argv, opts *o)
+enum { C_PROVE = 1, C_VERIFY = 2, C_SETUP = 4 };
+
+static const cz_bench_flag FLAGS[] = {
+    {"--zkey", offsetof(opts, zkey), C_PROVE},
+    {"--wtns", offsetof(opts, wtns), C_PROVE},
+    {"--r1cs", offsetof(opts, r1cs), C_PROVE | C_SETUP},
+    {"--chain", offsetof(opts, chain), C_PROVE},
+    {"--proof-out", offsetof(opts, proof_out), C_PROVE},
+    {"--public-out", offsetof(opts, public_out), C_PROVE},
+    {"--reps", offsetof(opts, reps), C_PROVE},
+    {"--threads", offsetof(opts, threads), C_PROVE | C_SETUP},
+    {"--seed", offsetof(opts, seed), C_PROVE | C_SETUP},
+    {"--zkey-out", offsetof(opts, zkey_out), C_SETUP},
+    {"--vk", offsetof(opts, vk), C_VERIFY},
+    {"--proof", offsetof(opts, proof), C_VERIFY},
+    {"--public", offsetof(opts, pub), C_VERIFY},
+};
+
+static const char USAGE_PROVE[] =
+    "usage: cuzk-bench prove --zkey F --wtns F [--proof-out F] [--public-out F]\n"
+    "       cuzk-bench prove --r1cs F --wtns F     (INSECURE setup from --seed)\n"
+    "       cuzk-bench prove --chain LOG           (built-in circuit of 2^LOG rows)\n"
+    "   options: [--threads T] [--reps K] [--seed N] [--no-verify] [--trusted-key]\n"
+    "  One Groth16 proof, verified (unless --no-verify), written as snarkjs's proof.json\n"
+    "  and public.json.  --reps K: K timed proofs after the first, the median of each\n"
+    "  phase printed.  T: threads (default: the cores this process may run on).\n"
+    "  --trusted-key: skip the subgroup checks of the .zkey's points (snarkjs never\n"
+    "  checks them; they are batched and fast, so the default keeps them).\n";
+static const char USAGE_VERIFY[] =
+    "usage: cuzk-bench verify --vk verification_key.json --proof proof.json --public "
+    "public.json\n"
+    "  exit 0 for a valid proof (prints OK), 1 for an invalid one, 2 on bad input\n";
+static const char USAGE_SETUP[] =
+    "usage: cuzk-bench setup --r1cs F --zkey-out F [--seed N] [--threads T]\n"
+    "  an INSECURE .zkey (trapdoor from the seed) that snarkjs can prove with: for\n"
+    "  tests and benchmarks\n";
+
+/* argv (argv[0] the command) into *o for command cmd: 0, 1 when --help was
+ * asked (usage printed), -1 on a bad option (the usage on stderr). */
+static int parse(int argc, char **argv, opts *o, unsigned cmd, const char *usage)
 {
     memset(o, 0, sizeof *o);
-    o->threads = 1;
-    o->reps = 3;
-    o->seed = 1;
-    o->verify = 1;
+    o->seed_n = 1;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        const char **s = !strcmp(a, "--zkey")         ? &o->zkey
-                         : !strcmp(a, "--wtns")       ? &o->wtns
-                         : !strcmp(a, "--r1cs")       ? &o->r1cs
-                         : !strcmp(a, "--proof-out")  ? &o->proof_out
-                         : !strcmp(a, "--public-out") ? &o->public_out
-                         : !strcmp(a, "--zkey-out")   ? &o->zkey_out
-                         : !strcmp(a, "--vk")         ? &o->vk
-                         : !strcmp(a, "--proof")      ? &o->proof
-                         : !strcmp(a, "--public")     ? &o->pub
-                                                      : NULL;
-        if (s && v) {
-            *s = v, i++;
-        } else if (!strcmp(a, "--chain") && v) {
-            o->chain_log = (unsigned)atoi(v), i++;
-        } else if (!strcmp(a, "--threads") && v) {
-            o->threads = (unsigned)atoi(v), i++;
-        } else if (!strcmp(a, "--reps") && v) {
-            o->reps = (unsigned)atoi(v), i++;
-        } else if (!strcmp(a, "--seed") && v) {
-            o->seed = strtoull(v, NULL, 0), i++;
-        } else if (!strcmp(a, "--no-verify")) {
-            o->verify = 0;
-        } else if (!strcmp(a, "--trusted-key")) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage, stdout);
+            return 1;
+        } else if (cmd == C_PROVE && !strcmp(a, "--no-verify")) {
+            o->no_verify = 1;
+        } else if (cmd == C_PROVE && !strcmp(a, "--trusted-key")) {
             o->trusted = 1;
-        } else {
-            fprintf(stderr, "cuzk-bench: unknown or incomplete option '%s'\n", a);
+        } else if (cz_bench_take_flag(argc, argv, &i, FLAGS, sizeof FLAGS / sizeof FLAGS[0], cmd,
+                                      o, usage) != 0) {
             return -1;
         }
     }
-    if (o->threads < 1 || o->threads > 1024) {
-        fprintf(stderr, "cuzk-bench: --threads must be 1..1024\n");
-        return -1;
+    uint64_t v;
+    const char *c = argv[0];
+    if (o->chain) {
+        if (cz_bench_u64(&v, o->chain, c, "--chain") != 0)
+            return -1;
+        if (v < 3 || v > 26) {
+            fprintf(stderr, "cuzk-bench %s: --chain must be 3..26\n", c);
+            return -1;
+        }
+        o->chain_log = (unsigned)v;
     }
+    if (o->reps) {
+        if (cz_bench_u64(&v, o->reps, c, "--reps") != 0 || v < 1 || v > 1000) {
+            fprintf(stderr, "cuzk-bench %s: --reps must be 1..1000\n", c);
+            return -1;
+        }
+        o->reps_n = (unsigned)v;
+        o->timed = 1;
+    }
+    if (o->seed && cz_bench_u64(&o->seed_n, o->seed, c, "--seed") != 0)
+        return -1;
     return 0;
 }
 
@@ -186,26 +226,30 @@ static void print_phase(const char *name, double *v, unsigned k)
 int cz_bench_prove(int argc, char **argv)
 {
     opts o;
-    if (parse(argc, argv, &o) != 0)
-        return 2;
+    int prc = parse(argc, argv, &o, C_PROVE, USAGE_PROVE);
+    if (prc != 0)
+        return prc > 0 ? 0 : 2;
     int modes = (o.zkey != NULL) + (o.r1cs != NULL) + (o.chain_log != 0);
-    if (modes != 1 || (o.chain_log == 0 && o.wtns == NULL)) {
-        fprintf(stderr,
-                "usage: cuzk-bench prove (--zkey F --wtns F | --r1cs F --wtns F | "
-                "--chain LOG) [--threads T] [--reps K] [--seed N] [--no-verify] [--trusted-key] "
-                "[--proof-out F --public-out F]\n");
+    if (modes != 1 || (o.chain_log == 0 && o.wtns == NULL) || (o.chain_log && o.wtns)) {
+        fprintf(stderr, "cuzk-bench prove: one of --zkey F --wtns F, --r1cs F --wtns F or "
+                        "--chain LOG\n%s",
+                USAGE_PROVE);
         return 2;
     }
-    if (o.chain_log != 0 && (o.chain_log < 3 || o.chain_log > 26)) {
-        fprintf(stderr, "cuzk-bench: --chain must be 3..26\n");
+    if ((o.proof_out || o.public_out) && o.zkey == NULL) {
+        fprintf(stderr, "cuzk-bench prove: --proof-out and --public-out write snarkjs's files "
+                        "of a .zkey's proof (--zkey)\n");
+        return 2;
+    }
+    if (o.trusted && o.zkey == NULL) {
+        fprintf(stderr, "cuzk-bench prove: --trusted-key is about a .zkey (--zkey)\n");
         return 2;
     }
     char err[512] = "";
     cz_pool *pool = NULL;
-    if (o.threads > 1 && cz_pool_new(&pool, o.threads - 1) != CZ_OK) {
-        fprintf(stderr, "cuzk-bench: cannot start %u threads\n", o.threads);
+    unsigned threads;
+    if (cz_bench_pool(&pool, &threads, o.threads, "prove") != 0)
         return 2;
-    }
     cz_groth16_params params = {0};
     cz_r1cs *r1cs = NULL;
     cz_fr *w = NULL;
@@ -243,7 +287,7 @@ int cz_bench_prove(int argc, char **argv)
         t_load = cz_bench_now() - t1;
         if (rc == CZ_OK) {
             uint8_t seed[32];
-            seed_bytes(seed, o.seed);
+            seed_bytes(seed, o.seed_n);
             double t2 = cz_bench_now();
             rc = cz_groth16_setup(&params, r1cs, seed, CZ_GROTH16_BELLPERSON, pool);
             t_setup = cz_bench_now() - t2;
@@ -256,7 +300,7 @@ int cz_bench_prove(int argc, char **argv)
     while (((size_t)1 << lg) < rows)
         lg++;
     printf("prove: %zu constraints (domain 2^%u), %zu inputs, %zu aux, %u thread(s), %s\n", rows,
-           lg, n_in, cz_r1cs_num_aux(r1cs), o.threads,
+           lg, n_in, cz_r1cs_num_aux(r1cs), threads,
            params.flavor == CZ_GROTH16_SNARKJS ? "snarkjs .zkey"
                                                : "bellperson layout (insecure setup)");
     printf("  %-10s %9.1f ms\n", "witness", 1e3 * t_wit);
@@ -264,7 +308,8 @@ int cz_bench_prove(int argc, char **argv)
     if (t_setup > 0)
         printf("  %-10s %9.1f ms  (not part of a proof)\n", "setup", 1e3 * t_setup);
 
-    unsigned k = o.reps ? o.reps : 1;
+    /* one proof, or with --reps K one and then K timed ones */
+    unsigned k = o.timed ? o.reps_n : 1;
     double *ph = calloc(9 * (size_t)k, sizeof(double));
     cz_groth16_proof pf;
     cz_groth16_pvk pvk = {0};
@@ -273,7 +318,7 @@ int cz_bench_prove(int argc, char **argv)
         rc = CZ_ERR_NOMEM;
         goto out;
     }
-    for (unsigned it = 0; it <= k; it++) {
+    for (unsigned it = 0; it < k + (unsigned)o.timed; it++) {
         cz_groth16_timings tm;
         cz_groth16_prove_opts po = {.pool = pool, .timings = &tm};
         double s = cz_bench_now();
@@ -281,26 +326,32 @@ int cz_bench_prove(int argc, char **argv)
         double total = cz_bench_now() - s;
         if (rc != CZ_OK)
             break;
-        if (o.verify && (rc = cz_groth16_verify(&pvk, &pf, w + 1, n_in - 1)) != CZ_OK) {
+        if (!o.no_verify && (rc = cz_groth16_verify(&pvk, &pf, w + 1, n_in - 1)) != CZ_OK) {
             snprintf(err, sizeof err, "the proof does not verify");
             break;
         }
-        if (it == 0)
-            continue; /* warm-up */
+        if (o.timed && it == 0)
+            continue; /* the first of a timed series is a warm-up */
+        unsigned at = o.timed ? it - 1 : it;
         double v[9] = {tm.spmv,     tm.h,        tm.msm_h,    tm.msm_l, tm.msm_a,
                        tm.msm_b_g1, tm.msm_b_g2, tm.assemble, total};
         for (int j = 0; j < 9; j++)
-            ph[j * k + it - 1] = v[j];
+            ph[j * k + at] = v[j];
     }
     cz_groth16_pvk_free(&pvk);
     if (rc == CZ_OK) {
         static const char *names[9] = {"spmv",     "h",        "msm h",    "msm l", "msm a",
                                        "msm b_g1", "msm b_g2", "assemble", "proof"};
-        printf("per proof (median of %u, after one warm-up):\n", k);
+        if (o.timed)
+            printf("per proof (median of %u, after one warm-up):\n", k);
+        else
+            printf("the proof:\n");
         for (int j = 0; j < 9; j++)
             print_phase(names[j], ph + j * k, k);
-        printf("  verified: %s\n", o.verify ? "yes" : "skipped");
+        printf("  verified: %s\n", o.no_verify ? "skipped" : "yes");
         printf("  peak RSS  %9.1f MiB\n", peak_rss_mib());
+        printf("  total     %9.1f ms  (the whole command so far)\n",
+               1e3 * (cz_bench_now() - t0));
     }
     free(ph);
     if (rc == CZ_OK && o.proof_out != NULL)
@@ -325,8 +376,11 @@ out:
 int cz_bench_verify(int argc, char **argv)
 {
     opts o;
-    if (parse(argc, argv, &o) != 0 || !o.vk || !o.proof || !o.pub) {
-        fprintf(stderr, "usage: cuzk-bench verify --vk F --proof F --public F\n");
+    int prc = parse(argc, argv, &o, C_VERIFY, USAGE_VERIFY);
+    if (prc != 0)
+        return prc > 0 ? 0 : 2;
+    if (!o.vk || !o.proof || !o.pub) {
+        fprintf(stderr, "%s", USAGE_VERIFY);
         return 2;
     }
     char err[512] = "";
@@ -362,9 +416,11 @@ int cz_bench_verify(int argc, char **argv)
 int cz_bench_setup(int argc, char **argv)
 {
     opts o;
-    if (parse(argc, argv, &o) != 0 || !o.r1cs || !o.zkey_out) {
-        fprintf(stderr, "usage: cuzk-bench setup --r1cs F --zkey-out F [--seed N] "
-                        "[--threads T]   (INSECURE: for tests and benchmarks)\n");
+    int prc = parse(argc, argv, &o, C_SETUP, USAGE_SETUP);
+    if (prc != 0)
+        return prc > 0 ? 0 : 2;
+    if (!o.r1cs || !o.zkey_out) {
+        fprintf(stderr, "%s", USAGE_SETUP);
         return 2;
     }
     char err[512] = "";
@@ -373,10 +429,11 @@ int cz_bench_setup(int argc, char **argv)
     cz_groth16_params p = {0};
     cz_zkey z = {0};
     cz_pool *pool = NULL;
-    if (o.threads > 1 && cz_pool_new(&pool, o.threads - 1) != CZ_OK)
+    unsigned threads;
+    if (cz_bench_pool(&pool, &threads, o.threads, "setup") != 0)
         return 2;
     uint8_t seed[32];
-    seed_bytes(seed, o.seed);
+    seed_bytes(seed, o.seed_n);
     double t0 = cz_bench_now();
     int rc = cz_circom_r1cs_load(&cr, o.r1cs, err, sizeof err);
     if (rc == CZ_OK)
@@ -389,7 +446,7 @@ int cz_bench_setup(int argc, char **argv)
         rc = cz_zkey_write(&z, o.zkey_out, err, sizeof err);
     if (rc == CZ_OK)
         printf("setup: %zu constraints, wrote %s (INSECURE, seed %llu) in %.2f s\n",
-               cz_r1cs_num_constraints(r), o.zkey_out, (unsigned long long)o.seed,
+               cz_r1cs_num_constraints(r), o.zkey_out, (unsigned long long)o.seed_n,
                cz_bench_now() - t0);
     else
         fprintf(stderr, "cuzk-bench setup: %s (%s)\n", err[0] ? err : "failed", cz_strerror(rc));

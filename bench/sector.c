@@ -48,33 +48,66 @@ typedef struct {
     const char *data_seed, *threads;
 } opts;
 
+enum { SEAL = 1, SYNTH = 2, VERIFY = 4, VSEAL = 8 };
+
+static const char *const USAGE[4] = {
+    "usage: cuzk-bench seal --sector-size 2KiB|8MiB|512MiB [--data FILE | --data-seed N]\n"
+    "           (--prover-id HEX | --miner-id N) --sector-id N --ticket HEX --seed HEX\n"
+    "           [--registered-proof NAME] --out c1.json\n"
+    "  seals a sector in memory (FILE: raw data, zero-filled, Fr32-padded; or an unsealed\n"
+    "  sector file; neither: a CC sector) and writes its C1; prints comm_d and comm_r\n",
+    "usage: cuzk-bench c1-synth --sector-size SIZE [--seed N] [--registered-proof NAME]\n"
+    "           [(--prover-id HEX | --miner-id N) --sector-id N --ticket HEX --porep-seed HEX]\n"
+    "           --out c1.json\n"
+    "  a synthetic C1 of any size (zero data; ids drawn from --seed unless given)\n",
+    "usage: cuzk-bench c1-verify --c1 FILE [--prover-id HEX --sector-id N] [--porep-id HEX]\n"
+    "           [--api-version V] [--threads T]\n"
+    "  reads, validates and vanilla-verifies a C1: exit 0 valid, 1 invalid, 2 bad input\n",
+    "usage: cuzk-bench verify-seal --sector-size SIZE --vk FILE --proof FILE --comm-r HEX\n"
+    "           --comm-d HEX (--prover-id HEX | --miner-id N) --sector-id N --ticket HEX\n"
+    "           --seed HEX [--porep-id HEX] [--api-version 1.0|1.1|1.2]\n"
+    "           [--registered-proof NAME]\n"
+    "  verify_seal of a PoRep's partition proofs: exit 0 valid, 1 invalid, 2 bad input\n",
+};
+
+/* argv (argv[0] the command) into *o: 0, 1 after --help (the usage
+ * printed), -1 on an option the command does not take. */
 static int parse(int argc, char **argv, opts *o)
 {
     memset(o, 0, sizeof *o);
     static const cz_bench_flag F[] = {
-        {"--sector-size", offsetof(opts, size), 0},
-        {"--data", offsetof(opts, data), 0},
-        {"--data-seed", offsetof(opts, data_seed), 0},
-        {"--prover-id", offsetof(opts, prover_id), 0},
-        {"--miner-id", offsetof(opts, miner_id), 0},
-        {"--sector-id", offsetof(opts, sector_id), 0},
-        {"--ticket", offsetof(opts, ticket), 0},
-        {"--seed", offsetof(opts, seed), 0},
-        {"--registered-proof", offsetof(opts, proof_name), 0},
-        {"--out", offsetof(opts, out), 0},
-        {"--c1", offsetof(opts, c1), 0},
-        {"--vk", offsetof(opts, vk), 0},
-        {"--proof", offsetof(opts, proof), 0},
-        {"--comm-r", offsetof(opts, comm_r), 0},
-        {"--comm-d", offsetof(opts, comm_d), 0},
-        {"--porep-id", offsetof(opts, porep_id), 0},
-        {"--api-version", offsetof(opts, api), 0},
-        {"--porep-seed", offsetof(opts, porep_seed), 0},
-        {"--threads", offsetof(opts, threads), 0},
+        {"--sector-size", offsetof(opts, size), SEAL | SYNTH | VSEAL},
+        {"--data", offsetof(opts, data), SEAL},
+        {"--data-seed", offsetof(opts, data_seed), SEAL},
+        {"--prover-id", offsetof(opts, prover_id), SEAL | SYNTH | VERIFY | VSEAL},
+        {"--miner-id", offsetof(opts, miner_id), SEAL | SYNTH | VSEAL},
+        {"--sector-id", offsetof(opts, sector_id), SEAL | SYNTH | VERIFY | VSEAL},
+        {"--ticket", offsetof(opts, ticket), SEAL | SYNTH | VSEAL},
+        {"--seed", offsetof(opts, seed), SEAL | SYNTH | VSEAL},
+        {"--registered-proof", offsetof(opts, proof_name), SEAL | SYNTH | VSEAL},
+        {"--out", offsetof(opts, out), SEAL | SYNTH},
+        {"--c1", offsetof(opts, c1), VERIFY},
+        {"--vk", offsetof(opts, vk), VSEAL},
+        {"--proof", offsetof(opts, proof), VSEAL},
+        {"--comm-r", offsetof(opts, comm_r), VSEAL},
+        {"--comm-d", offsetof(opts, comm_d), VSEAL},
+        {"--porep-id", offsetof(opts, porep_id), VERIFY | VSEAL},
+        {"--api-version", offsetof(opts, api), VERIFY | VSEAL},
+        {"--porep-seed", offsetof(opts, porep_seed), SYNTH},
+        {"--threads", offsetof(opts, threads), VERIFY},
     };
-    for (int i = 1; i < argc; i++)
-        if (cz_bench_take_flag(argc, argv, &i, F, sizeof F / sizeof F[0], 0, o, NULL))
+    static const char *const cmds[4] = {"seal", "c1-synth", "c1-verify", "verify-seal"};
+    unsigned k = 0;
+    while (k < 4 && strcmp(argv[0], cmds[k]))
+        k++;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(USAGE[k], stdout);
+            return 1;
+        }
+        if (cz_bench_take_flag(argc, argv, &i, F, sizeof F / sizeof F[0], 1u << k, o, USAGE[k]))
             return -1;
+    }
     return 0;
 }
 
@@ -310,8 +343,9 @@ uint8_t *cz_bench_read_file(const char *path, size_t *len, const char *cmd)
 static int cmd_seal(int argc, char **argv)
 {
     opts o;
-    if (parse(argc, argv, &o) != 0)
-        return 2;
+    int prc = parse(argc, argv, &o);
+    if (prc != 0)
+        return prc > 0 ? 0 : 2;
     const cz_fc_proof_type *t = proof_type(&o, "seal");
     cz_fc_sector sec = {.proof_type = t};
     if (t == NULL || sector_ids(&sec, &o, "--seed", "seal", NULL) != 0 ||
@@ -396,8 +430,9 @@ static int cmd_seal(int argc, char **argv)
 static int cmd_c1_synth(int argc, char **argv)
 {
     opts o;
-    if (parse(argc, argv, &o) != 0)
-        return 2;
+    int prc = parse(argc, argv, &o);
+    if (prc != 0)
+        return prc > 0 ? 0 : 2;
     const cz_fc_proof_type *t = proof_type(&o, "c1-synth");
     uint64_t seed = 1;
     if (t == NULL || !cz_bench_need("c1-synth", o.out, "--out") ||
@@ -446,7 +481,10 @@ static int overrides(cz_fc_verify_opts *v, uint8_t porep_id[32], const opts *o, 
 static int cmd_c1_verify(int argc, char **argv)
 {
     opts o;
-    if (parse(argc, argv, &o) != 0 || !cz_bench_need("c1-verify", o.c1, "--c1"))
+    int prc = parse(argc, argv, &o);
+    if (prc != 0)
+        return prc > 0 ? 0 : 2;
+    if (!cz_bench_need("c1-verify", o.c1, "--c1"))
         return 2;
     cz_fc_verify_opts v = {0};
     uint8_t porep_id[32], prover[32];
@@ -516,8 +554,9 @@ static int cmd_verify_seal(int argc, char **argv)
 {
     const char *c = "verify-seal";
     opts o;
-    if (parse(argc, argv, &o) != 0)
-        return 2;
+    int prc = parse(argc, argv, &o);
+    if (prc != 0)
+        return prc > 0 ? 0 : 2;
     const cz_fc_proof_type *t = proof_type(&o, c);
     if (t == NULL || !cz_bench_need(c, o.vk, "--vk") || !cz_bench_need(c, o.proof, "--proof") ||
         !cz_bench_need(c, o.comm_r, "--comm-r") || !cz_bench_need(c, o.comm_d, "--comm-d") ||

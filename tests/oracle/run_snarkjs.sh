@@ -74,9 +74,14 @@ snarkjs zkey contribute c0.zkey chain.zkey -name=cuzk -e="cuzk-zkey-$seed" >/dev
 snarkjs zkey export verificationkey chain.zkey vk.json >/dev/null
 
 step "cuzk proves from the .zkey; snarkjs verifies"
-"$bench" prove --zkey chain.zkey --wtns chain.wtns --reps 1 --proof-out ours.json \
+"$bench" prove --zkey chain.zkey --wtns chain.wtns --proof-out ours.json \
     --public-out ours_public.json
 snarkjs groth16 verify vk.json ours_public.json ours.json
+
+step "prove refuses options it does not take (verify's --proof / --public)"
+expect_fail "$bench" prove --zkey chain.zkey --wtns chain.wtns --proof p.json --public q.json
+[ ! -e p.json ] && [ ! -e q.json ]
+"$bench" prove --help | grep -q -- "--proof-out"
 
 step "snarkjs proves; cuzk verifies"
 snarkjs groth16 prove chain.zkey chain.wtns theirs.json public.json
@@ -106,7 +111,7 @@ snarkjs zkey export verificationkey cuzk.zkey vk2.json >/dev/null
 snarkjs groth16 prove cuzk.zkey chain.wtns theirs2.json public2.json
 snarkjs groth16 verify vk2.json public2.json theirs2.json
 "$bench" verify --vk vk2.json --proof theirs2.json --public public2.json
-"$bench" prove --zkey cuzk.zkey --wtns chain.wtns --reps 1 --proof-out ours2.json \
+"$bench" prove --zkey cuzk.zkey --wtns chain.wtns --proof-out ours2.json \
     --public-out ours2_public.json
 snarkjs groth16 verify vk2.json ours2_public.json ours2.json
 expect_fail "$bench" verify --vk vk.json --proof theirs2.json --public public2.json
