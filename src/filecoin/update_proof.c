@@ -8,13 +8,13 @@
  *
  * The shape fixes every count, so the reader checks each against it as it
  * goes and names the first field that differs; the proof's arrays are
- * carved from one block whose size is known before reading. */
-#include <stdarg.h>
-#include <stdio.h>
+ * carved from one block whose size is known before reading.  The bincode
+ * reads and writes, MerkleProofs included, are bincode.c's. */
 #include <string.h>
 
 #include "cuzk/err.h"
 #include "cuzk/filecoin.h"
+#include "filecoin/bincode.h"
 #include "filecoin/filecoin_internal.h"
 
 /* ------------------------------------------------------------- shapes --- */
@@ -70,14 +70,11 @@ static size_t proof_hashes(const cz_fc_update_shape *s, cz_fc_tree_kind k)
     return h;
 }
 
-/* Bytes of one encoded MerkleProof of kind k: variant, per path part its
- * length, per level its count, hashes and index, then root and leaf. */
+/* Bytes of one encoded MerkleProof of kind k. */
 static size_t proof_bytes(const cz_fc_update_shape *s, cz_fc_tree_kind k)
 {
-    unsigned parts = 1 + (cz_fc_update_tree_form(s, k) != CZ_FC_PROOF_SINGLE) +
-                     (cz_fc_update_tree_form(s, k) == CZ_FC_PROOF_TOP);
-    return 4 + 8 * (size_t)parts + 16 * (size_t)cz_fc_update_tree_levels(s, k) +
-           32 * proof_hashes(s, k) + 64;
+    return cz_fc_bc_proof_bytes(cz_fc_update_tree_form(s, k), cz_fc_update_tree_levels(s, k),
+                                proof_hashes(s, k));
 }
 
 size_t cz_fc_update_proof_bytes(const cz_fc_update_shape *s)
@@ -160,148 +157,7 @@ void cz_fc_update_proof_free(cz_fc_update_partition_proof *p)
 
 /* ------------------------------------------------------------- reader --- */
 
-typedef struct {
-    const uint8_t *p;
-    size_t len, off;
-    char *err;
-    size_t errlen;
-    char at[160]; /* the field being read, for messages */
-} rd;
-
-static int fail(rd *r, int rc, const char *fmt, ...)
-{
-    if (r->err && r->errlen) {
-        char what[200];
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(what, sizeof what, fmt, ap);
-        va_end(ap);
-        snprintf(r->err, r->errlen, "update partition proof: %s: %s (at byte %zu)", r->at, what,
-                 r->off);
-    }
-    return rc;
-}
-
-static int need(rd *r, size_t n)
-{
-    if (r->len - r->off < n)
-        return fail(r, CZ_ERR_TRUNCATED, "the proof ends %zu bytes short", n - (r->len - r->off));
-    return CZ_OK;
-}
-
-static int get_u64(rd *r, uint64_t *v)
-{
-    int rc = need(r, 8);
-    if (rc)
-        return rc;
-    *v = 0;
-    for (int i = 0; i < 8; i++)
-        *v |= (uint64_t)r->p[r->off + i] << (8 * i);
-    r->off += 8;
-    return CZ_OK;
-}
-
-static int get_u32(rd *r, uint32_t *v)
-{
-    int rc = need(r, 4);
-    if (rc)
-        return rc;
-    *v = (uint32_t)r->p[r->off] | (uint32_t)r->p[r->off + 1] << 8 |
-         (uint32_t)r->p[r->off + 2] << 16 | (uint32_t)r->p[r->off + 3] << 24;
-    r->off += 4;
-    return CZ_OK;
-}
-
-/* A domain of kind k: TreeR values are canonical Fr, TreeD values
- * truncated SHA-256 (top two bits clear). */
-static int get_d(rd *r, cz_fc_d *d, cz_fc_tree_kind k)
-{
-    int rc = need(r, 32);
-    if (rc)
-        return rc;
-    memcpy(d->b, r->p + r->off, 32);
-    cz_fr x;
-    if (k == CZ_FC_TREE_D ? (d->b[31] & 0xc0) != 0 : cz_fc_d_to_fr(&x, d) != CZ_OK)
-        return fail(r, CZ_ERR_NOT_CANONICAL,
-                    k == CZ_FC_TREE_D ? "a TreeD value with its top two bits set"
-                                      : "a TreeR value that is not below the field's modulus");
-    r->off += 32;
-    return CZ_OK;
-}
-
-static int get_len(rd *r, uint64_t want, const char *what)
-{
-    uint64_t n;
-    int rc = get_u64(r, &n);
-    if (!rc && n != want)
-        rc = fail(r, CZ_ERR_BAD_FORMAT, "%llu %s, the shape has %llu", (unsigned long long)n, what,
-                  (unsigned long long)want);
-    return rc;
-}
-
-/* Levels [from, to) of m as one InclusionPath named name. */
-static int get_path(rd *r, cz_fc_merkle_proof *m, cz_fc_tree_kind k, unsigned from, unsigned to,
-                    const char *name, size_t at_len)
-{
-    snprintf(r->at + at_len, sizeof r->at - at_len, ".%s", name);
-    int rc = get_len(r, to - from, "levels");
-    for (unsigned l = from; l < to && !rc; l++) {
-        cz_fc_path_el *e = &m->levels[l];
-        snprintf(r->at + at_len, sizeof r->at - at_len, ".%s.path[%u]", name, l - from);
-        rc = get_len(r, (uint64_t)e->arity - 1, "siblings");
-        for (unsigned h = 0; h + 1 < e->arity && !rc; h++)
-            rc = get_d(r, &e->hashes[h], k);
-        uint64_t idx = 0;
-        if (!rc)
-            rc = get_u64(r, &idx);
-        if (!rc && idx >= e->arity)
-            rc = fail(r, CZ_ERR_BAD_FORMAT, "index %llu, the arity is %u",
-                      (unsigned long long)idx, e->arity);
-        e->index = (uint8_t)idx;
-    }
-    return rc;
-}
-
-static const char *const form_name[3] = {"Single", "Sub", "Top"};
-
-static int get_proof(rd *r, cz_fc_merkle_proof *m, const cz_fc_update_shape *s, cz_fc_tree_kind k)
-{
-    size_t at_len = strlen(r->at);
-    uint32_t v;
-    int rc = get_u32(r, &v);
-    if (!rc && v != (uint32_t)m->form)
-        rc = fail(r, CZ_ERR_BAD_FORMAT, "variant %u, the shape's proofs are %s (%d)", v,
-                  form_name[m->form], (int)m->form);
-    if (rc)
-        return rc;
-    unsigned n = m->n_levels, b = k == CZ_FC_TREE_D ? n : base_levels(s);
-    if (m->form == CZ_FC_PROOF_SINGLE) {
-        snprintf(r->at + at_len, sizeof r->at - at_len, ".root");
-        rc = get_d(r, &m->root, k);
-        if (!rc)
-            snprintf(r->at + at_len, sizeof r->at - at_len, ".leaf");
-        if (!rc)
-            rc = get_d(r, &m->leaf, k);
-        if (!rc)
-            rc = get_path(r, m, k, 0, n, "path", at_len);
-    } else {
-        rc = get_path(r, m, k, 0, b, "base_proof", at_len);
-        if (!rc)
-            rc = get_path(r, m, k, b, b + 1, "sub_proof", at_len);
-        if (!rc && m->form == CZ_FC_PROOF_TOP)
-            rc = get_path(r, m, k, b + 1, b + 2, "top_proof", at_len);
-        if (!rc)
-            snprintf(r->at + at_len, sizeof r->at - at_len, ".root");
-        if (!rc)
-            rc = get_d(r, &m->root, k);
-        if (!rc)
-            snprintf(r->at + at_len, sizeof r->at - at_len, ".leaf");
-        if (!rc)
-            rc = get_d(r, &m->leaf, k);
-    }
-    r->at[at_len] = 0;
-    return rc;
-}
+static const cz_fc_bc_style STYLE = {"update partition proof: ", true, false};
 
 int cz_fc_update_proof_read(cz_fc_update_partition_proof *out, const cz_fc_update_shape *s,
                             const uint8_t *buf, size_t len, const cz_allocator *alloc, char *err,
@@ -309,45 +165,37 @@ int cz_fc_update_proof_read(cz_fc_update_partition_proof *out, const cz_fc_updat
 {
     if (err && errlen)
         err[0] = 0;
-    if (out == NULL || s == NULL || (buf == NULL && len > 0)) {
-        if (err && errlen)
-            snprintf(err, errlen, "update partition proof: NULL argument");
-        return CZ_ERR_INVALID_ARG;
-    }
+    if (out == NULL || s == NULL || (buf == NULL && len > 0))
+        return cz_fc_bc_refuse(err, errlen, &STYLE, CZ_ERR_INVALID_ARG, "NULL argument");
     int rc = cz_fc_update_proof_alloc(out, s, alloc);
-    if (rc) {
-        if (err && errlen)
-            snprintf(err, errlen, "update partition proof: out of memory (%zu bytes)",
-                     block_bytes(s));
-        return rc;
-    }
-    rd r = {buf, len, 0, err, errlen, "comm_c"};
-    rc = get_d(&r, &out->comm_c, CZ_FC_TREE_RC);
+    if (rc)
+        return cz_fc_bc_refuse(err, errlen, &STYLE, rc, "out of memory (%zu bytes)",
+                               block_bytes(s));
+    cz_fc_bc_rd r = {buf, len, 0, err, errlen, &STYLE, "comm_c"};
+    rc = cz_fc_bc_get_d(&r, &out->comm_c, CZ_FC_TREE_RC);
     if (!rc) {
-        snprintf(r.at, sizeof r.at, "apex_leafs");
-        rc = get_len(&r, s->apex_leaves, "apex leaves");
+        cz_fc_bc_name(&r, 0, "apex_leafs");
+        rc = cz_fc_bc_get_len(&r, s->apex_leaves, "apex leaves");
     }
     for (unsigned i = 0; i < s->apex_leaves && !rc; i++) {
-        snprintf(r.at, sizeof r.at, "apex_leafs[%u]", i);
-        rc = get_d(&r, &out->apex_leafs[i], CZ_FC_TREE_D);
+        cz_fc_bc_name(&r, 0, "apex_leafs[%u]", i);
+        rc = cz_fc_bc_get_d(&r, &out->apex_leafs[i], CZ_FC_TREE_D);
     }
     if (!rc) {
-        snprintf(r.at, sizeof r.at, "challenge_proofs");
-        rc = get_len(&r, s->challenges, "challenge proofs");
+        cz_fc_bc_name(&r, 0, "challenge_proofs");
+        rc = cz_fc_bc_get_len(&r, s->challenges, "challenge proofs");
     }
     static const char *const names[3] = {"proof_r_old", "proof_d_new", "proof_r_new"};
     for (unsigned c = 0; c < s->challenges && !rc; c++) {
         cz_fc_update_challenge_proof *cp = &out->challenges[c];
         cz_fc_merkle_proof *m[3] = {&cp->r_old, &cp->d_new, &cp->r_new};
         for (int j = 0; j < 3 && !rc; j++) {
-            snprintf(r.at, sizeof r.at, "challenge_proofs[%u].%s", c, names[j]);
-            rc = get_proof(&r, m[j], s, j == 1 ? CZ_FC_TREE_D : CZ_FC_TREE_RC);
+            cz_fc_bc_name(&r, 0, "challenge_proofs[%u].%s", c, names[j]);
+            rc = cz_fc_bc_get_proof(&r, m[j], j == 1 ? CZ_FC_TREE_D : CZ_FC_TREE_RC);
         }
     }
-    if (!rc && r.off != len) {
-        snprintf(r.at, sizeof r.at, "end");
-        rc = fail(&r, CZ_ERR_BAD_LENGTH, "%zu bytes after the proof", len - r.off);
-    }
+    if (!rc)
+        rc = cz_fc_bc_get_end(&r);
     if (rc)
         cz_fc_update_proof_free(out);
     return rc;
@@ -355,43 +203,9 @@ int cz_fc_update_proof_read(cz_fc_update_partition_proof *out, const cz_fc_updat
 
 /* ------------------------------------------------------------- writer --- */
 
-typedef struct {
-    uint8_t *p;
-    size_t off;
-} wr;
-
-static void put_u64(wr *w, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        w->p[w->off++] = (uint8_t)(v >> (8 * i));
-}
-
-static void put_u32(wr *w, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        w->p[w->off++] = (uint8_t)(v >> (8 * i));
-}
-
-static void put_d(wr *w, const cz_fc_d *d)
-{
-    memcpy(w->p + w->off, d->b, 32);
-    w->off += 32;
-}
-
-static void put_path(wr *w, const cz_fc_merkle_proof *m, unsigned from, unsigned to)
-{
-    put_u64(w, to - from);
-    for (unsigned l = from; l < to; l++) {
-        const cz_fc_path_el *e = &m->levels[l];
-        put_u64(w, (uint64_t)e->arity - 1);
-        for (unsigned h = 0; h + 1 < e->arity; h++)
-            put_d(w, &e->hashes[h]);
-        put_u64(w, e->index);
-    }
-}
-
 /* Does m have shape s's form, levels and arities for kind k? */
-static bool merkle_shaped(const cz_fc_merkle_proof *m, const cz_fc_update_shape *s, cz_fc_tree_kind k)
+static bool merkle_shaped(const cz_fc_merkle_proof *m, const cz_fc_update_shape *s,
+                          cz_fc_tree_kind k)
 {
     if (m->form != cz_fc_update_tree_form(s, k) || m->n_levels != cz_fc_update_tree_levels(s, k) ||
         m->levels == NULL)
@@ -418,25 +232,6 @@ bool cz_fc_update_proof_shaped(const cz_fc_update_partition_proof *p, const cz_f
     return true;
 }
 
-static void put_proof(wr *w, const cz_fc_merkle_proof *m, const cz_fc_update_shape *s,
-                      cz_fc_tree_kind k)
-{
-    put_u32(w, (uint32_t)m->form);
-    unsigned n = m->n_levels, b = k == CZ_FC_TREE_D ? n : base_levels(s);
-    if (m->form == CZ_FC_PROOF_SINGLE) {
-        put_d(w, &m->root);
-        put_d(w, &m->leaf);
-        put_path(w, m, 0, n);
-        return;
-    }
-    put_path(w, m, 0, b);
-    put_path(w, m, b, b + 1);
-    if (m->form == CZ_FC_PROOF_TOP)
-        put_path(w, m, b + 1, b + 2);
-    put_d(w, &m->root);
-    put_d(w, &m->leaf);
-}
-
 int cz_fc_update_proof_write(uint8_t *out, size_t cap, const cz_fc_update_partition_proof *p,
                              const cz_fc_update_shape *s)
 {
@@ -444,16 +239,16 @@ int cz_fc_update_proof_write(uint8_t *out, size_t cap, const cz_fc_update_partit
         return CZ_ERR_INVALID_ARG;
     if (cap < cz_fc_update_proof_bytes(s))
         return CZ_ERR_BAD_LENGTH;
-    wr w = {out, 0};
-    put_d(&w, &p->comm_c);
-    put_u64(&w, s->apex_leaves);
+    cz_fc_bc_wr w = {out, 0};
+    cz_fc_bc_put_d(&w, &p->comm_c);
+    cz_fc_bc_put_u64(&w, s->apex_leaves);
     for (unsigned i = 0; i < s->apex_leaves; i++)
-        put_d(&w, &p->apex_leafs[i]);
-    put_u64(&w, s->challenges);
+        cz_fc_bc_put_d(&w, &p->apex_leafs[i]);
+    cz_fc_bc_put_u64(&w, s->challenges);
     for (unsigned c = 0; c < s->challenges; c++) {
-        put_proof(&w, &p->challenges[c].r_old, s, CZ_FC_TREE_RC);
-        put_proof(&w, &p->challenges[c].d_new, s, CZ_FC_TREE_D);
-        put_proof(&w, &p->challenges[c].r_new, s, CZ_FC_TREE_RC);
+        cz_fc_bc_put_proof(&w, &p->challenges[c].r_old);
+        cz_fc_bc_put_proof(&w, &p->challenges[c].d_new);
+        cz_fc_bc_put_proof(&w, &p->challenges[c].r_new);
     }
     return CZ_OK;
 }

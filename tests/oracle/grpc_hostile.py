@@ -378,9 +378,10 @@ def item9_curio_fields(st):
     check(code == C.INVALID_ARGUMENT and "comm_r_old (30)" in det,
           "9: comm_r_old on SYNTHETIC: %s %s" % (code, det))
     code, det = err_of(st.SubmitProof, pb.SubmitProofRequest(
-        proof_kind=pb.WINDOW_POST_PARTITION, vanilla_proofs=[b"v"], randomness=b"r" * 32))
-    check(code == C.UNIMPLEMENTED and "WINDOW_POST_PARTITION" in det,
-          "9: WindowPoSt: %s %s" % (code, det))
+        proof_kind=pb.WINDOW_POST_PARTITION, registered_proof=10, vanilla_proofs=[b"v"],
+        randomness=b"r" * 31 + b"\x01"))
+    check(code == C.INVALID_ARGUMENT and "vanilla_proofs[0]: 1 bytes" in det,
+          "9: WindowPoSt's blob decoded and its size refused: %s %s" % (code, det))
 
 
 def smaller(ch, st):
