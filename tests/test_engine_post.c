@@ -410,9 +410,13 @@ static void under_load(void)
     req_winning(&v);
     TF_CHECK(submit(e, &w, CZ_PRIO_HIGH, wid, err, sizeof err) == CZ_OK);
     TF_CHECK_MSG(in_flight(e, wid, 1), "the WindowPoSt is not synthesized under the load");
+    usleep(200000); /* queued, as above */
     if (with_winning) {
         TF_CHECK(submit(e, &v, CZ_PRIO_CRITICAL, gid, err, sizeof err) == CZ_OK);
         TF_CHECK_MSG(in_flight(e, gid, 1), "the WinningPoSt is not synthesized under the load");
+        /* in flight from the start of its synthesis: let it reach the queue
+         * (31 ms on the dev machine) before the device moves on */
+        usleep(500000);
     }
     const char *const all[] = {"load", gid, wid, "load"}, *const some[] = {"load", wid, "load"};
     const char *const *next = with_winning ? all : some;
