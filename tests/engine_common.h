@@ -131,6 +131,74 @@ static inline void gate_destroy(gate *g)
     pthread_mutex_destroy(&g->mu);
 }
 
+/* Job id among the unfinished ones: whether it is, its record in *out. */
+static inline bool live_job(cz_engine *e, const char *id, cz_engine_job_info *out)
+{
+    cz_engine_job_info all[8];
+    size_t n = cz_engine_jobs(e, all, 8);
+    for (size_t i = 0; i < n && i < 8; i++)
+        if (!strcmp(all[i].id, id)) {
+            *out = all[i];
+            return true;
+        }
+    return false;
+}
+
+/* Until job id shows `done` partitions done and `in_flight` in flight
+ * (synthesizing or later), 30 s at most (a failed check says what it saw). */
+static inline bool wait_progress(cz_engine *e, const char *id, uint32_t done, uint32_t in_flight)
+{
+    cz_engine_job_info j = {0};
+    for (int i = 0; i < 30000; i++) {
+        if (live_job(e, id, &j) && j.partitions_done == done && j.partitions_in_flight == in_flight)
+            return true;
+        usleep(1000);
+    }
+    TF_CHECK_MSG(0, "%s: %u done, %u in flight; want %u and %u", id, j.partitions_done,
+                 j.partitions_in_flight, done, in_flight);
+    return false;
+}
+
+/* Polls until n of job id's partitions have ended synthesis (their "synth"
+ * timeline events; the engine queues a partition for the device under its
+ * lock right after), at most 30 s. */
+static inline bool wait_synthesized(cz_engine *e, const char *id, unsigned n)
+{
+    static cz_timeline_event ev[4096];
+    for (int i = 0; i < 3000; i++) {
+        cz_engine_job_info j;
+        uint64_t seq = live_job(e, id, &j) ? j.seq : UINT64_MAX;
+        size_t c = cz_engine_timeline(e, ev, 4096);
+        unsigned got = 0;
+        for (size_t k = 0; k < c; k++)
+            got += ev[k].job_seq == seq && !strcmp(ev[k].stage, "synth");
+        if (got >= n)
+            return true;
+        usleep(10000);
+    }
+    return false;
+}
+
+/* With the gate holding next[0]'s partition at the one device: lets one
+ * call through at a time and checks that next[1], ..., next[n - 1] hold
+ * the device in that order (consecutive entries must differ). */
+static inline void check_device_order(cz_engine *e, gate *g, const char *const *next, int n)
+{
+    for (int i = 1; i < n; i++) {
+        gate_allow(g, 1);
+        cz_engine_status st;
+        for (int t = 0; t < 3000; t++) { /* until the next one holds the device */
+            cz_engine_status_get(e, &st);
+            if (strcmp(st.devices[0].busy_job, next[i - 1]) && st.devices[0].busy_job[0])
+                break;
+            usleep(10000);
+        }
+        TF_CHECK_MSG(!strcmp(st.devices[0].busy_job, next[i]), "at the device: %s, want %s",
+                     st.devices[0].busy_job, next[i]);
+        TF_CHECK(gate_wait_held(g, 1));
+    }
+}
+
 /* Everything back to zero: no reservation or buffer left once the cached
  * circuit (if not NULL) is evicted, but the request pool's (which must be
  * empty). */

@@ -190,22 +190,6 @@ static void test_registered_circuit(void)
     free(w);
 }
 
-/* The partitions job id has finished and has in flight, polled until they
- * are (done, in_flight) (at most 30 s). */
-static bool progress_is(cz_engine *e, const char *id, uint32_t done, uint32_t in_flight)
-{
-    for (int i = 0; i < 3000; i++) {
-        cz_engine_job_info ji[8];
-        size_t n = cz_engine_jobs(e, ji, 8);
-        for (size_t k = 0; k < n && k < 8; k++)
-            if (!strcmp(ji[k].id, id) && ji[k].partitions_done == done &&
-                ji[k].partitions_in_flight == in_flight)
-                return true;
-        usleep(10000);
-    }
-    return false;
-}
-
 /* The urgent worker and the priority queues (what a PoSt under a PoRep
  * load needs): one synthesis worker, queues of one, a gate before
  * prove_start, two prover workers.  A LOW job of 6 partitions fills the pipeline (one at the
@@ -231,28 +215,16 @@ static void test_urgent(void)
     cz_job_request r = synth_req(&in[0], "load", CZ_PRIO_LOW, 10, 6, 1);
     TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
     TF_CHECK(gate_wait_held(&g, 1));
-    TF_CHECK_MSG(progress_is(e, "load", 0, 3), "the LOW job does not fill the pipeline");
+    TF_CHECK_MSG(wait_progress(e, "load", 0, 3), "the LOW job does not fill the pipeline");
     r = synth_req(&in[1], "high", CZ_PRIO_HIGH, 10, 1, 2);
     TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
-    TF_CHECK_MSG(progress_is(e, "high", 0, 1), "the HIGH job is not synthesized");
+    TF_CHECK_MSG(wait_synthesized(e, "high", 1), "the HIGH job is not synthesized");
     r = synth_req(&in[2], "crit", CZ_PRIO_CRITICAL, 10, 1, 3);
     TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
-    TF_CHECK_MSG(progress_is(e, "crit", 0, 1), "the CRITICAL job is not synthesized");
+    TF_CHECK_MSG(wait_synthesized(e, "crit", 1), "the CRITICAL job is not synthesized");
     /* each in turn at the device: load's first, then the queue's head */
     static const char *const next[] = {"load", "crit", "high", "load"};
-    for (int i = 1; i < 4; i++) {
-        gate_allow(&g, 1);
-        cz_engine_status st;
-        for (int t = 0; t < 3000; t++) { /* until the next one holds the device */
-            cz_engine_status_get(e, &st);
-            if (strcmp(st.devices[0].busy_job, next[i - 1]) && st.devices[0].busy_job[0])
-                break;
-            usleep(10000);
-        }
-        TF_CHECK_MSG(!strcmp(st.devices[0].busy_job, next[i]), "at the device: %s, want %s",
-                     st.devices[0].busy_job, next[i]);
-        TF_CHECK(gate_wait_held(&g, 1));
-    }
+    check_device_order(e, &g, next, 4);
     gate_allow(&g, -1);
     const char *const ids[] = {"load", "high", "crit"};
     for (int i = 0; i < 3; i++) {

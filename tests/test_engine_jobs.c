@@ -710,32 +710,6 @@ static bool kind_is(const cz_engine_status *st, cz_job_kind kind, const uint64_t
 }
 
 /* Job id among the unfinished ones (into *out): whether it is there. */
-static bool live_job(cz_engine *e, const char *id, cz_engine_job_info *out)
-{
-    cz_engine_job_info all[8];
-    size_t n = cz_engine_jobs(e, all, 8);
-    for (size_t i = 0; i < n && i < 8; i++)
-        if (!strcmp(all[i].id, id)) {
-            *out = all[i];
-            return true;
-        }
-    return false;
-}
-
-/* Until job id shows `done` partitions done and `in_flight` in flight (30 s). */
-static bool wait_progress(cz_engine *e, const char *id, uint32_t done, uint32_t in_flight)
-{
-    cz_engine_job_info j;
-    for (int i = 0; i < 30000; i++) {
-        if (live_job(e, id, &j) && j.partitions_done == done && j.partitions_in_flight == in_flight)
-            return true;
-        usleep(1000);
-    }
-    TF_CHECK_MSG(0, "%s: %u done, %u in flight; want %u and %u", id, j.partitions_done,
-                 j.partitions_in_flight, done, in_flight);
-    return false;
-}
-
 /* A partition of a live job is waiting, in flight or done, never two. */
 static void check_progress(const cz_engine_job_info *j)
 {

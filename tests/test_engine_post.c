@@ -372,20 +372,6 @@ static void refusals(void)
     cz_engine_free(e);
 }
 
-/* The partitions job id has in flight reach n (at most 30 s). */
-static bool in_flight(cz_engine *e, const char *id, uint32_t n)
-{
-    for (int t = 0; t < 3000; t++) {
-        cz_engine_job_info ji[8];
-        size_t m = cz_engine_jobs(e, ji, 8);
-        for (size_t k = 0; k < m && k < 8; k++)
-            if (!strcmp(ji[k].id, id) && ji[k].partitions_in_flight == n)
-                return true;
-        usleep(10000);
-    }
-    return false;
-}
-
 static void under_load(void)
 {
     cz_engine_config cfg = base_config(0);
@@ -404,35 +390,20 @@ static void under_load(void)
     cz_job_request lr = synth_req(&in, "load", CZ_PRIO_NORMAL, 10, 6, 1);
     TF_CHECK(cz_engine_submit(e, &lr, id, NULL, err, sizeof err) == CZ_OK);
     TF_CHECK(gate_wait_held(&g, 1));
-    TF_CHECK_MSG(in_flight(e, "load", 3), "the load does not fill the pipeline");
+    TF_CHECK_MSG(wait_progress(e, "load", 0, 3), "the load does not fill the pipeline");
     req w, v;
     req_window(&w, win12, 2, 10, 0);
     req_winning(&v);
     TF_CHECK(submit(e, &w, CZ_PRIO_HIGH, wid, err, sizeof err) == CZ_OK);
-    TF_CHECK_MSG(in_flight(e, wid, 1), "the WindowPoSt is not synthesized under the load");
-    usleep(200000); /* queued, as above */
+    TF_CHECK_MSG(wait_synthesized(e, wid, 1), "the WindowPoSt is not synthesized under the load");
     if (with_winning) {
         TF_CHECK(submit(e, &v, CZ_PRIO_CRITICAL, gid, err, sizeof err) == CZ_OK);
-        TF_CHECK_MSG(in_flight(e, gid, 1), "the WinningPoSt is not synthesized under the load");
-        /* in flight from the start of its synthesis: let it reach the queue
-         * (31 ms on the dev machine) before the device moves on */
-        usleep(500000);
+        TF_CHECK_MSG(wait_synthesized(e, gid, 1),
+                     "the WinningPoSt is not synthesized under the load");
     }
     const char *const all[] = {"load", gid, wid, "load"}, *const some[] = {"load", wid, "load"};
     const char *const *next = with_winning ? all : some;
-    for (int i = 1; i < (with_winning ? 4 : 3); i++) {
-        gate_allow(&g, 1);
-        cz_engine_status st;
-        for (int t = 0; t < 3000; t++) {
-            cz_engine_status_get(e, &st);
-            if (strcmp(st.devices[0].busy_job, next[i - 1]) && st.devices[0].busy_job[0])
-                break;
-            usleep(10000);
-        }
-        TF_CHECK_MSG(!strcmp(st.devices[0].busy_job, next[i]), "at the device: %s, want %s",
-                     st.devices[0].busy_job, next[i]);
-        TF_CHECK(gate_wait_held(&g, 1));
-    }
+    check_device_order(e, &g, next, with_winning ? 4 : 3);
     gate_allow(&g, -1);
     const char *ids[3] = {"load", wid, gid};
     for (int i = 0; i < (with_winning ? 3 : 2); i++) {
