@@ -204,7 +204,7 @@ static int cmd_vanilla(const opts *o)
     int rc = CZ_OK;
     char err[512] = "";
     for (uint64_t i = 0; i < n && rc == CZ_OK; i++) {
-        uint64_t id = first + i, idx = window ? k * s.sector_count + i : 0;
+        uint64_t id = first + i, idx = cz_post_sector_index(&s, (unsigned)k, i);
         cz_post_vanilla v = {0};
         cz_fc_d comm_r;
         if (o->synthetic) {
@@ -326,6 +326,40 @@ int cz_bench_post_load(cz_bench_post_in *p, const char *dir, const char *cmd)
     return 0;
 }
 
+/* The SNARK proof o->proof under o->vk for post.json's public sectors:
+ * 0 valid, 1 invalid, 2 an error. */
+static int verify_snark(const opts *o, const cz_bench_post_in *p, const cz_post_shape *s)
+{
+    const char *c = "verify-post";
+    cz_groth16_pvk pvk;
+    if (cz_bench_read_pvk(&pvk, o->vk, c) != 0)
+        return 2;
+    size_t len;
+    uint8_t *proof = cz_bench_read_file(o->proof, &len, c);
+    if (proof == NULL) {
+        cz_groth16_pvk_free(&pvk);
+        return 2;
+    }
+    char err[512] = "";
+    bool valid = false;
+    double t0 = cz_bench_now();
+    int rc = cz_post_verify(&pvk, proof, len, s, p->type->api, p->randomness, p->sectors,
+                            p->req.n_vanilla, p->req.partition_index, &valid, err, sizeof err);
+    free(proof);
+    cz_groth16_pvk_free(&pvk);
+    if (rc != CZ_OK) {
+        fprintf(stderr, "cuzk-bench %s: %s\n", c, err);
+        return 2;
+    }
+    if (!valid) {
+        printf("invalid: %s\n", err);
+        return 1;
+    }
+    fprintf(stderr, "verify-post: %s, %zu sectors, SNARK verified in %.3f s\n", p->type->name,
+            p->req.n_vanilla, cz_bench_now() - t0);
+    return 0;
+}
+
 static int cmd_verify(const opts *o)
 {
     const char *c = "verify-post";
@@ -350,8 +384,7 @@ static int cmd_verify(const opts *o)
     for (size_t i = 0; i < n && ret == 0; i++) {
         cz_post_vanilla v;
         int rc = cz_post_vanilla_read(&v, &s, p.blobs[i], p.lens[i], NULL, err, sizeof err);
-        uint64_t idx =
-            s.kind == CZ_POST_WINNING ? 0 : (uint64_t)p.req.partition_index * s.sector_count + i;
+        uint64_t idx = cz_post_sector_index(&s, p.req.partition_index, i);
         if (rc == CZ_OK && (v.sector_id != p.sectors[i].sector_id ||
                             memcmp(v.comm_r.b, p.sectors[i].comm_r.b, 32))) {
             snprintf(err, sizeof err, "its sector id or comm_r is not post.json's");
@@ -366,35 +399,8 @@ static int cmd_verify(const opts *o)
             ret = 1;
         }
     }
-    if (ret == 0 && o->proof) {
-        cz_groth16_pvk pvk;
-        size_t len = 0;
-        uint8_t *proof = NULL;
-        if (cz_bench_read_pvk(&pvk, o->vk, c) != 0) {
-            ret = 2;
-        } else {
-            if ((proof = cz_bench_read_file(o->proof, &len, c)) == NULL)
-                ret = 2;
-            bool valid = false;
-            double t0 = cz_bench_now();
-            int rc = ret ? CZ_OK
-                         : cz_post_verify(&pvk, proof, len, &s, p.type->api, p.randomness,
-                                          p.sectors, n, p.req.partition_index, &valid, err,
-                                          sizeof err);
-            if (!ret && rc != CZ_OK) {
-                fprintf(stderr, "cuzk-bench %s: %s\n", c, err);
-                ret = 2;
-            } else if (!ret && !valid) {
-                printf("invalid: %s\n", err);
-                ret = 1;
-            } else if (!ret) {
-                fprintf(stderr, "verify-post: %s, %zu sectors, SNARK verified in %.3f s\n",
-                        p.type->name, n, cz_bench_now() - t0);
-            }
-            free(proof);
-            cz_groth16_pvk_free(&pvk);
-        }
-    }
+    if (ret == 0 && o->proof)
+        ret = verify_snark(o, &p, &s);
     if (ret == 0)
         printf("valid\n");
     cz_bench_post_free(&p);

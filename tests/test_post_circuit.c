@@ -116,7 +116,7 @@ static cz_post_vanilla *blobs(const cz_post_shape *s, cz_fc_api api, const uint8
     TF_CHECK(b != NULL);
     for (size_t i = 0; i < n; i++) {
         char err[256] = "";
-        uint64_t idx = (uint64_t)k * s->sector_count + i;
+        uint64_t idx = cz_post_sector_index(s, k, i);
         TF_CHECK_MSG(cz_post_vanilla_synth(&b[i], s, api, rand, 100 + i, idx, tf_seed + i, NULL,
                                            err, sizeof err) == CZ_OK,
                      "%s", err);

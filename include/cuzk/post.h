@@ -106,6 +106,9 @@ uint64_t cz_post_challenge_index(cz_fc_api api, uint64_t sector_index, unsigned 
 void cz_post_sector_challenges(uint64_t *out, const cz_post_shape *s, cz_fc_api api,
                                const uint8_t randomness[32], uint64_t sector_id,
                                uint64_t sector_index);
+/* The sector_index of blob i of partition k: k x sector_count + i for
+ * Window, 0 for Winning (its one blob). */
+uint64_t cz_post_sector_index(const cz_post_shape *s, unsigned k, size_t i);
 /* WinningPoSt's choice among n_sectors eligible sectors: the first 8
  * bytes, little-endian, of SHA-256(prover_id || randomness || 0 u64 LE)
  * modulo n_sectors (vanilla.rs generate_sector_challenge).  CZ_OK or

@@ -175,7 +175,7 @@ static void verify_blobs(void *ctx, size_t begin, size_t end)
     verify_job *v = ctx;
     const post_input *in = v->in;
     for (size_t i = begin; i < end; i++) {
-        uint64_t idx = in->s.kind == CZ_POST_WINNING ? 0 : (uint64_t)in->k * in->s.sector_count + i;
+        uint64_t idx = cz_post_sector_index(&in->s, in->k, i);
         v->rc[i] = cz_post_vanilla_verify(&in->s, in->pt->api, in->randomness, idx,
                                           &in->blobs[i], v->why[i], sizeof v->why[i]);
     }

@@ -40,6 +40,11 @@ uint64_t cz_post_challenge_index(cz_fc_api api, uint64_t sector_index, unsigned 
     return api == CZ_FC_API_1_2 ? n : sector_index * challenge_count + n;
 }
 
+uint64_t cz_post_sector_index(const cz_post_shape *s, unsigned k, size_t i)
+{
+    return s->kind == CZ_POST_WINNING ? 0 : (uint64_t)k * s->sector_count + i;
+}
+
 void cz_post_sector_challenges(uint64_t *out, const cz_post_shape *s, cz_fc_api api,
                                const uint8_t randomness[32], uint64_t sector_id,
                                uint64_t sector_index)
