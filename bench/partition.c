@@ -434,8 +434,8 @@ int cz_bench_gpu_partition(int argc, char **argv)
     for (unsigned r = 0; r <= o.reps && !rc; r++) {
         double c0 = cz_bench_now();
         rc = o.host_abc ? cz_cuda_groth16_start(&s, &pv, dom, abc, abc + m, abc + 2 * m, rows, 0, w,
-                                                n_in, n_aux, dc)
-                        : cz_cuda_groth16_start_r1cs(&s, &pv, dom, &rv, w, n_in, n_aux, dc);
+                                                n_in, n_aux, dc, NULL)
+                        : cz_cuda_groth16_start_r1cs(&s, &pv, dom, &rv, w, n_in, n_aux, dc, NULL);
         double c1 = cz_bench_now();
         if (rc)
             break;

@@ -19,8 +19,10 @@
  *     byte 31 masked as Curio masks it; Window sector I is proved at
  *     sector_index K x sector count + I.  Winning takes N = 1.
  *
- *   cuzk-bench verify-post --dir DIR [--vk VK --proof PROOF]
- *     reads post-vanilla's DIR: vanilla-verifies every blob (its sector id
+ *   cuzk-bench verify-post --dir DIR [--kind window|winning] [--vk VK --proof PROOF]
+ *     reads post-vanilla's DIR (--kind, when given, must be post.json's
+ *     kind, so a Window proof is not checked as a Winning one by mistake):
+ *     vanilla-verifies every blob (its sector id
  *     and comm_r must be post.json's) and, with --proof, verifies the
  *     192-byte SNARK proof PROOF under the verifying key VK with the
  *     public inputs verify_window_post / verify_winning_post compute from
@@ -47,7 +49,7 @@ typedef struct {
 enum { C_VANILLA = 1, C_VERIFY = 2 };
 
 static const cz_bench_flag FLAGS[] = {
-    {"--kind", offsetof(opts, kind), C_VANILLA},
+    {"--kind", offsetof(opts, kind), C_VANILLA | C_VERIFY},
     {"--sector-size", offsetof(opts, size), C_VANILLA},
     {"--out", offsetof(opts, out), C_VANILLA},
     {"--sectors", offsetof(opts, sectors), C_VANILLA},
@@ -72,9 +74,10 @@ static const char USAGE_VANILLA[] =
     "  comm_r.  Defaults: N 1, ID 1, M 1000, K 0, the randomness from seed 1 (byte 31 & 0x3f),\n"
     "  Window V1_1 / Winning V1 of the size.\n";
 static const char USAGE_VERIFY[] =
-    "usage: cuzk-bench verify-post --dir DIR [--vk VK --proof PROOF]\n"
+    "usage: cuzk-bench verify-post --dir DIR [--kind window|winning] [--vk VK --proof PROOF]\n"
     "  vanilla-verifies post-vanilla's blobs in DIR and, with --proof, the 192-byte SNARK\n"
-    "  proof under VK with the inputs computed from DIR/post.json: exit 0 valid, 1 invalid\n";
+    "  proof under VK with the inputs computed from DIR/post.json (--kind: it must be\n"
+    "  post.json's kind): exit 0 valid, 1 invalid\n";
 
 static int write_all(const char *path, const void *b, size_t n, const char *c)
 {
@@ -369,9 +372,20 @@ static int cmd_verify(const opts *o)
         fprintf(stderr, "cuzk-bench %s: --vk and --proof go together\n", c);
         return 2;
     }
+    if (o->kind && strcmp(o->kind, "window") && strcmp(o->kind, "winning")) {
+        fprintf(stderr, "cuzk-bench %s: --kind %s: window or winning\n", c, o->kind);
+        return 2;
+    }
     cz_bench_post_in p;
     if (cz_bench_post_load(&p, o->dir, c) != 0)
         return 2;
+    const char *kind = p.type->kind == CZ_POST_WINNING ? "winning" : "window";
+    if (o->kind && strcmp(o->kind, kind)) {
+        fprintf(stderr, "cuzk-bench %s: --kind %s, but %s/post.json holds a %s PoSt (%s)\n", c,
+                o->kind, o->dir, kind, p.type->name);
+        cz_bench_post_free(&p);
+        return 2;
+    }
     cz_post_shape s;
     cz_post_shape_of(&s, p.type->kind, cz_fc_shape_get(p.type->size));
     size_t n = p.req.n_vanilla;

@@ -49,11 +49,17 @@ static inline cz_job_request synth_req(cz_job_synthetic *in, const char *id, cz_
 
 /* A CPU back end whose prove_start first waits at a gate: it holds a job's
  * partitions in flight at a known point.  permits < 0: open; otherwise
- * that many calls may pass (each takes one).  waiting: calls held now. */
+ * that many calls may pass (each takes one).  waiting: calls held now.
+ * yields: a call held yields (opts->yield) every millisecond, as a long
+ * device step would end, so the engine may run a more urgent partition
+ * nested in it (that one then waits at the gate too); busy: that many of
+ * the calls that may not wait for device memory (opts->no_wait) fail with
+ * CZ_ERR_BUSY at once, as when the device is full. */
 typedef struct {
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    int permits, waiting;
+    int permits, waiting, busy;
+    bool yields;
     cz_backend_ops ops;
 } gate;
 
@@ -69,10 +75,23 @@ static inline int gate_start(void *ctx, unsigned dev, cz_groth16_pending **out,
 {
     gate *g = ctx;
     pthread_mutex_lock(&g->mu);
+    if (o->no_wait && g->busy > 0) {
+        g->busy--;
+        pthread_mutex_unlock(&g->mu);
+        return CZ_ERR_BUSY;
+    }
     g->waiting++;
     pthread_cond_broadcast(&g->cv);
-    while (g->permits == 0)
-        pthread_cond_wait(&g->cv, &g->mu);
+    while (g->permits == 0) {
+        if (!g->yields || !o->yield) {
+            pthread_cond_wait(&g->cv, &g->mu);
+            continue;
+        }
+        pthread_mutex_unlock(&g->mu);
+        usleep(1000);
+        o->yield(o->yield_ctx);
+        pthread_mutex_lock(&g->mu);
+    }
     if (g->permits > 0)
         g->permits--;
     g->waiting--;
@@ -94,6 +113,8 @@ static inline void gate_init(gate *g, cz_engine_config *cfg)
     pthread_cond_init(&g->cv, NULL);
     g->permits = 0;
     g->waiting = 0;
+    g->busy = 0;
+    g->yields = false;
     g->ops = (cz_backend_ops){"gate", gate_devices, gate_start, gate_finish, g, CZ_BACKEND_CPU, NULL,
                               NULL};
     cfg->backend = &g->ops;

@@ -237,6 +237,97 @@ static void test_urgent(void)
     gate_destroy(&g);
 }
 
+/* Preemption at step bounds (worker.c): a LOW partition held in its
+ * prove_start, which yields as a device step would end.  A CRITICAL job
+ * is proved nested in it, to its end, while the LOW one still holds the
+ * device; a HIGH one that finds the device's memory short goes back to the
+ * queue's head, is tried again at the next yield, and is not failed; a
+ * NORMAL one is not urgent and waits for the device. */
+static int gate_busy_left(gate *g)
+{
+    pthread_mutex_lock(&g->mu);
+    int n = g->busy;
+    pthread_mutex_unlock(&g->mu);
+    return n;
+}
+
+static void test_preempt(void)
+{
+    cz_engine_config cfg = base_config(0);
+    gate g;
+    gate_init(&g, &cfg);
+    g.yields = true;
+    cz_engine *e;
+    char err[256], id[CZ_JOB_ID_MAX];
+    TF_CHECK(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK);
+    cz_job_synthetic in[4];
+    cz_job_request r = synth_req(&in[0], "load", CZ_PRIO_LOW, 10, 2, 1);
+    TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
+    TF_CHECK(gate_wait_held(&g, 1));
+    r = synth_req(&in[1], "crit", CZ_PRIO_CRITICAL, 10, 1, 2);
+    TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
+    TF_CHECK_MSG(gate_wait_held(&g, 2), "the CRITICAL partition is not run inside the LOW one");
+    cz_engine_status st;
+    cz_engine_status_get(e, &st);
+    TF_CHECK_MSG(!strcmp(st.devices[0].busy_job, "crit"), "at the device: %s",
+                 st.devices[0].busy_job);
+    gate_allow(&g, 1); /* the nested call's: the LOW one's is below it on the stack */
+    cz_job_result res;
+    TF_CHECK(cz_engine_await(e, "crit", 30000, &res) == CZ_OK && res.state == CZ_JOB_COMPLETED);
+    cz_job_result_free(&res);
+    cz_engine_job_info ji;
+    TF_CHECK(live_job(e, "load", &ji) && ji.partitions_done == 0);
+    cz_engine_status_get(e, &st);
+    TF_CHECK_MSG(!strcmp(st.devices[0].busy_job, "load"), "at the device: %s",
+                 st.devices[0].busy_job);
+
+    /* NORMAL: below HIGH, never nested */
+    r = synth_req(&in[2], "norm", CZ_PRIO_NORMAL, 10, 1, 3);
+    TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
+    TF_CHECK(wait_synthesized(e, "norm", 1));
+    /* HIGH, with the device full: refused twice, then nested */
+    pthread_mutex_lock(&g.mu);
+    g.busy = 2;
+    pthread_mutex_unlock(&g.mu);
+    r = synth_req(&in[3], "high", CZ_PRIO_HIGH, 10, 1, 4);
+    TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
+    TF_CHECK_MSG(gate_wait_held(&g, 2), "the HIGH partition is not run after its refusals");
+    TF_CHECK(gate_busy_left(&g) == 0);
+    gate_allow(&g, 1);
+    TF_CHECK(cz_engine_await(e, "high", 30000, &res) == CZ_OK);
+    TF_CHECK_MSG(res.state == CZ_JOB_COMPLETED, "high: %s", res.message);
+    cz_job_result_free(&res);
+    TF_CHECK(live_job(e, "norm", &ji) && ji.partitions_done == 0);
+    TF_CHECK(live_job(e, "load", &ji) && ji.partitions_done == 0);
+
+    gate_allow(&g, -1);
+    const char *const ids[] = {"load", "norm"};
+    for (int i = 0; i < 2; i++) {
+        TF_CHECK(cz_engine_await(e, ids[i], -1, &res) == CZ_OK);
+        TF_CHECK_MSG(res.state == CZ_JOB_COMPLETED, "%s: %s", ids[i], res.message);
+        cz_job_result_free(&res);
+    }
+    /* the nested prove_starts lie inside the LOW one's first; NORMAL's
+     * starts after it (job seqs: load 1, crit 2, norm 3, high 4) */
+    cz_timeline_event ev[64];
+    size_t n = cz_engine_timeline(e, ev, 64);
+    double s[5] = {-1, -1, -1, -1, -1}, f[5] = {0};
+    for (size_t i = 0; i < n; i++) {
+        uint64_t q = ev[i].job_seq;
+        if (strcmp(ev[i].stage, "prove_start") || q > 4 || s[q] >= 0)
+            continue;
+        s[q] = ev[i].start_ms;
+        f[q] = ev[i].end_ms;
+    }
+    for (int q = 2; q <= 4; q += 2)
+        TF_CHECK_MSG(s[q] >= s[1] && f[q] <= f[1], "job %d at %.1f-%.1f, load's %.1f-%.1f", q,
+                     s[q], f[q], s[1], f[1]);
+    TF_CHECK_MSG(s[3] >= f[1], "norm at %.1f, load's first ends %.1f", s[3], f[1]);
+    check_drained(e, "synthetic-10-2");
+    cz_engine_free(e);
+    gate_destroy(&g);
+}
+
 /* One synthesis worker, a backlog of NORMAL jobs, then a CRITICAL one: it
  * starts before every NORMAL job submitted before it that had not started. */
 static void test_priorities_and_cancel(void)
@@ -568,5 +659,5 @@ static void test_random_load(void)
 }
 
 TF_MAIN(TF_TEST(test_basic_job), TF_TEST(test_load_time), TF_TEST(test_registered_circuit),
-        TF_TEST(test_priorities_and_cancel), TF_TEST(test_urgent), TF_TEST(test_faults), TF_TEST(test_budget_edges),
+        TF_TEST(test_priorities_and_cancel), TF_TEST(test_urgent), TF_TEST(test_preempt), TF_TEST(test_faults), TF_TEST(test_budget_edges),
         TF_TEST(test_eviction), TF_TEST(test_two_circuits), TF_TEST(test_random_load))

@@ -673,6 +673,82 @@ static void test_gpu_backend(void)
     check_gpu_backend(1000, true, CZ_GROTH16_SNARKJS, true);
 }
 
+/* The yield hook (cz_groth16_prove_opts.yield): called between
+ * prove_start's steps (4 times on the CPU: after H, the H, L and A MSMs; 5
+ * on the GPU, which also does B_g2 after B_g1), its time left out of the
+ * timings, and a whole other proof may run inside it (with no_wait, as the
+ * engine nests one); both proofs verify and the outer one is the bytes it
+ * is without the hook. */
+typedef struct {
+    int calls, nested_rc;
+    const cz_groth16_params *q;
+    const circuit *d;
+    cz_backend backend;
+} yield_ctx;
+
+static void yield_fn(void *arg)
+{
+    yield_ctx *y = arg;
+    if (y->calls++ == 0) {
+        cz_groth16_prove_opts o = {.backend = y->backend, .no_wait = true};
+        cz_groth16_proof pf;
+        y->nested_rc = cz_groth16_prove(&pf, y->q, y->d->r, y->d->w, y->d->n, &o, NULL, 0);
+        cz_groth16_pvk pvk;
+        if (y->nested_rc == CZ_OK && cz_groth16_pvk_prepare(&pvk, &y->q->vk) == CZ_OK) {
+            y->nested_rc = cz_groth16_verify(&pvk, &pf, y->d->w + 1, y->d->n_in - 1);
+            cz_groth16_pvk_free(&pvk);
+        }
+    }
+    usleep(250000);
+}
+
+static void test_yield(void)
+{
+    circuit c, d;
+    make_circuit(&c, 1000, 2, false);
+    make_circuit(&d, 300, 3, false);
+    uint8_t seed[32];
+    seed_of(seed);
+    cz_groth16_params p, q;
+    TF_CHECK(cz_groth16_setup(&p, c.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+    seed[0] ^= 1;
+    TF_CHECK(cz_groth16_setup(&q, d.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+    for (int be = 0; be < 2; be++) {
+        cz_backend backend = be ? CZ_BACKEND_GPU : CZ_BACKEND_CPU;
+        if (be && !cz_cuda_available())
+            break;
+        cz_fr rs[2];
+        cz_fr_random(&rs[0], &tf_rng);
+        cz_fr_random(&rs[1], &tf_rng);
+        yield_ctx y = {0, -1, &q, &d, backend};
+        cz_groth16_timings tm;
+        cz_groth16_prove_opts plain = {.backend = backend, .rs = rs},
+                              o = {.backend = backend,
+                                   .rs = rs,
+                                   .timings = &tm,
+                                   .yield = yield_fn,
+                                   .yield_ctx = &y};
+        cz_groth16_proof a, b;
+        char err[256] = "";
+        TF_CHECK_MSG(cz_groth16_prove(&a, &p, c.r, c.w, c.n, &o, err, sizeof err) == CZ_OK, "%s",
+                     err);
+        TF_CHECK(cz_groth16_prove(&b, &p, c.r, c.w, c.n, &plain, NULL, 0) == CZ_OK);
+        TF_CHECK_MSG(y.calls == (be ? 5 : 4), "%s: %d calls", be ? "gpu" : "cpu", y.calls);
+        TF_CHECK_MSG(y.nested_rc == CZ_OK, "nested proof: %s", cz_strerror(y.nested_rc));
+        uint8_t ea[192], eb[192];
+        cz_groth16_proof_to_bytes(ea, &a);
+        cz_groth16_proof_to_bytes(eb, &b);
+        TF_CHECK_MEM(ea, eb, 192);
+        double sum = tm.spmv + tm.h + tm.msm_h + tm.msm_l + tm.msm_a + tm.msm_b_g1;
+        TF_CHECK_MSG(sum < 0.25, "%s: the timings (%.3f s) hold the hook's time", be ? "gpu" : "cpu",
+                     sum);
+    }
+    cz_groth16_params_free(&p);
+    cz_groth16_params_free(&q);
+    free_circuit(&c);
+    free_circuit(&d);
+}
+
 /* cz_groth16_params_drop_queries on the CPU: the counts and the vk stay
  * (proofs made before still verify under it), the arrays go, the CPU
  * prover refuses the set naming why, a second drop is refused; without a
@@ -869,5 +945,5 @@ static void test_gpu_setup(void)
 TF_MAIN(TF_TEST(test_bellperson_prove_verify), TF_TEST(test_determinism_and_blinding),
         TF_TEST(test_rejections), TF_TEST(test_argument_errors), TF_TEST(test_split_and_batch),
         TF_TEST(test_bellperson_files), TF_TEST(test_snarkjs_flavor),
-        TF_TEST(test_snarkjs_zkey_fixture), TF_TEST(test_gpu_backend), TF_TEST(test_drop_queries), TF_TEST(test_setup_threads),
+        TF_TEST(test_snarkjs_zkey_fixture), TF_TEST(test_gpu_backend), TF_TEST(test_yield), TF_TEST(test_drop_queries), TF_TEST(test_setup_threads),
         TF_TEST(test_gpu_setup))

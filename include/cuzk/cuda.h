@@ -260,10 +260,20 @@ typedef struct {
     cz_g2 b_g2;
     cz_cuda_groth16_times ms;
 } cz_cuda_groth16_sums;
+/* A proof's pauses (y may be NULL: none): fn(ctx) is called after H and
+ * after each G1 query's MSM, with the device's queue empty of the proof's
+ * work (its memory stays held), and the time it takes is left out of
+ * out->ms; no_wait: when the proof's device reservation cannot be made at
+ * once, CZ_ERR_BUSY instead of waiting (cz_groth16_prove_opts). */
+typedef struct {
+    void (*fn)(void *ctx);
+    void *ctx;
+    bool no_wait;
+} cz_cuda_yield;
 int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                           const cz_ntt_domain *d, const cz_fr *a, const cz_fr *b, const cz_fr *c,
                           size_t rows, int h_on_host, const cz_fr *w, size_t n_in, size_t n_aux,
-                          const uint64_t *dens[3]);
+                          const uint64_t *dens[3], const cz_cuda_yield *y);
 /* The same for the bellperson flavour with a, b, c computed on the device:
  * w (host, n_in + n_aux values) is uploaded once and serves the products
  * a, b, c = r's matrices times w (cz_cuda_r1cs_spmv, r's resident copy
@@ -274,7 +284,8 @@ int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *
  * copy as part of the proof's room when deciding to stay resident. */
 int cz_cuda_groth16_start_r1cs(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                                const cz_ntt_domain *d, const cz_cuda_r1cs_view *r,
-                               const cz_fr *w, size_t n_in, size_t n_aux, const uint64_t *dens[3]);
+                               const cz_fr *w, size_t n_in, size_t n_aux, const uint64_t *dens[3],
+                               const cz_cuda_yield *y);
 /* Makes now, on the current device, the copies the first proof with p
  * there would make (a proof of n_in + n_aux values over a domain of m
  * points; r: the bellperson flavour's matrices, NULL for the snarkjs

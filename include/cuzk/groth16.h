@@ -272,6 +272,19 @@ typedef struct {
     /* Where the large buffers come from (NULL: cz_allocator_default); it
      * must outlive the pending handle. */
     const cz_allocator *alloc;
+    /* Preemption at step bounds: yield(yield_ctx) is called on the
+     * calling thread between prove_start's steps (after H and after each
+     * MSM that another follows: 4 calls on the CPU, 5 on the GPU), with
+     * nothing of this proof queued on the device and no lock of the
+     * prover's held, so the caller may run a more urgent proof there, to
+     * its end, before this one goes on (the engine does: worker.c).  The
+     * time it takes is left out of the timings.  NULL: never called. */
+    void (*yield)(void *yield_ctx);
+    void *yield_ctx;
+    /* GPU: a proof that cannot reserve its device memory at once fails with
+     * CZ_ERR_BUSY instead of waiting for it.  For a proof run from
+     * another's yield: the memory that one holds is not freed meanwhile. */
+    bool no_wait;
 } cz_groth16_prove_opts;
 
 /* A proof between its two halves. */

@@ -198,7 +198,7 @@ int cz_cuda_g2_msm_density(cz_g2 *out, const cz_g2_affine *bases_dev, size_t n_b
 int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                           const cz_ntt_domain *d, const cz_fr *a, const cz_fr *b, const cz_fr *c,
                           size_t rows, int h_on_host, const cz_fr *w, size_t n_in, size_t n_aux,
-                          const uint64_t *dens[3])
+                          const uint64_t *dens[3], const cz_cuda_yield *y)
 {
     return CZ_ERR_UNSUPPORTED;
 }
@@ -221,7 +221,8 @@ int cz_cuda_r1cs_spmv(const cz_cuda_r1cs_view *r, const cz_fr *w_dev, cz_fr *con
 
 int cz_cuda_groth16_start_r1cs(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                                const cz_ntt_domain *d, const cz_cuda_r1cs_view *r,
-                               const cz_fr *w, size_t n_in, size_t n_aux, const uint64_t *dens[3])
+                               const cz_fr *w, size_t n_in, size_t n_aux, const uint64_t *dens[3],
+                               const cz_cuda_yield *y)
 {
     return CZ_ERR_UNSUPPORTED;
 }

@@ -331,7 +331,7 @@ void cz_cuda_params_release(const void *p)
 static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const cz_ntt_domain *d,
                  const cz_cuda_r1cs_view *r, const cz_fr *a, const cz_fr *b, const cz_fr *c,
                  size_t rows, int h_on_host, const cz_fr *w, size_t n_in, size_t n_aux,
-                 const uint64_t *dens[3])
+                 const uint64_t *dens[3], const cz_cuda_yield *y)
 {
     size_t m = d ? cz_ntt_domain_size(d) : 0, n = n_in + n_aux;
     if (!out || !p || !p->key || !d || !w || !dens || rows > m || p->n_h > m ||
@@ -368,8 +368,11 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
         rc = cz_cuda_r1cs_acquire(r, need, &ru);
     /* the proof's own buffers come from one reservation, made whole first */
     cz_cuda_resv *resv = NULL;
+    bool no_wait = y && y->no_wait;
     if (!rc)
-        rc = cz_cuda_mem_reserve(&resv, need, -1);
+        rc = cz_cuda_mem_reserve(&resv, need, no_wait ? 0 : -1);
+    if (rc == CZ_ERR_TIMEOUT && no_wait)
+        rc = CZ_ERR_BUSY;
     cz_fr *abc = NULL, *wd = NULL;
     uint64_t *dd = NULL;
     cudaStream_t st[2] = {NULL, NULL}; /* compute, copy */
@@ -385,21 +388,32 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
     uint64_t *d_a = dd, *d_bi = dd + words_aux, *d_ba = dd + words_aux + words_in;
     cz_cuda_groth16_times *tm = &out->ms;
     memset(tm, 0, sizeof *tm);
-    double t0 = now_ms();
+    /* the pauses: y->fn between steps (each step below ends with its
+     * result on the host), its time kept out of the step times */
+    double paused = 0;
+    auto clock = [&paused]() { return now_ms() - paused; };
+    auto pause = [&]() {
+        if (!rc && y && y->fn) {
+            double a = now_ms();
+            y->fn(y->ctx);
+            paused += now_ms() - a;
+        }
+    };
+    double t0 = clock();
     if (r) {
         /* w up first: the products read it, then the MSMs */
         if (!rc)
             rc = cz_cuda_upload(wd, w, n * sizeof(cz_fr), st[0]);
         if (!rc)
             rc = cuda_err(cudaStreamSynchronize(st[0]));
-        double tu = now_ms();
+        double tu = clock();
         tm->upload = tu - t0;
         fr_t *const o[3] = {(fr_t *)abc, (fr_t *)abc + m, (fr_t *)abc + 2 * m};
         if (!rc)
             rc = cz_cuda_r1cs_spmv_on(r, &ru, (const fr_t *)wd, o, st[0]);
         if (!rc)
             rc = cuda_err(cudaStreamSynchronize(st[0]));
-        double ts = now_ms();
+        double ts = clock();
         tm->spmv = ts - tu;
         t0 = ts;
         if (!rc)
@@ -432,28 +446,32 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
         }
     }
     cz_cuda_r1cs_put(&ru);
-    double t1 = now_ms();
+    double t1 = clock();
     tm->h = t1 - t0;
+    pause();
     /* the MSMs of prove.c's CPU path, term for term */
     cz_g1 t;
     cz_g2 u;
     if (!rc)
         rc = g1_query(&out->h, dp, dp->h, p->h, 0, p->n_h, abc, NULL, NULL, p->n_h, &sc,
                       h_window(p->n_h));
-    double t2 = now_ms();
+    double t2 = clock();
     tm->msm_h = t2 - t1;
+    pause();
     if (!rc)
         rc = g1_query(&out->l, dp, dp->l, p->l, 0, n_aux, wd + n_in, NULL, NULL, n_aux, &sc, 0);
-    double t3 = now_ms();
-    tm->msm_l = t3 - t2;
+    tm->msm_l = clock() - t2;
+    pause();
+    double t3 = clock();
     if (!rc)
         rc = g1_query(&out->a, dp, dp->a, p->a, 0, n_in, wd, NULL, NULL, n_in, &sc, 0);
     if (!rc)
         rc = g1_query(&t, dp, dp->a, p->a, n_in, ca, wd + n_in, d_a, dens[0], n_aux, &sc, 0);
     if (!rc)
         cz_g1_add(&out->a, &out->a, &t);
-    double t4 = now_ms();
-    tm->msm_a = t4 - t3;
+    tm->msm_a = clock() - t3;
+    pause();
+    double t4 = clock();
     if (!rc)
         rc = g1_query(&out->b_g1, dp, dp->b_g1, p->b_g1, 0, cbi, wd, d_bi, dens[1], n_in, &sc, 0);
     if (!rc)
@@ -461,15 +479,16 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
                       0);
     if (!rc)
         cz_g1_add(&out->b_g1, &out->b_g1, &t);
-    double t5 = now_ms();
-    tm->msm_b_g1 = t5 - t4;
+    tm->msm_b_g1 = clock() - t4;
+    pause();
+    double t5 = clock();
     if (!rc)
         rc = g2_query(&out->b_g2, dp, dp->b_g2, p->b_g2, 0, cbi, wd, d_bi, dens[1], n_in, &sc);
     if (!rc)
         rc = g2_query(&u, dp, dp->b_g2, p->b_g2, cbi, cba, wd + n_in, d_ba, dens[2], n_aux, &sc);
     if (!rc)
         cz_g2_add(&out->b_g2, &out->b_g2, &u);
-    tm->msm_b_g2 = now_ms() - t5;
+    tm->msm_b_g2 = clock() - t5;
     if (sc.spills && env_flag("CZ_CUDA_DEBUG"))
         fprintf(stderr, "cuzk groth16: MSM scratch of %zu bytes spilled %u times (peak %zu)\n",
                 sc.size, sc.spills, sc.peak);
@@ -494,20 +513,21 @@ extern "C" {
 int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                           const cz_ntt_domain *d, const cz_fr *a, const cz_fr *b, const cz_fr *c,
                           size_t rows, int h_on_host, const cz_fr *w, size_t n_in, size_t n_aux,
-                          const uint64_t *dens[3])
+                          const uint64_t *dens[3], const cz_cuda_yield *y)
 {
     if (!a || (!h_on_host && (!b || !c)))
         return CZ_ERR_INVALID_ARG;
-    return start(out, p, d, NULL, a, b, c, rows, h_on_host, w, n_in, n_aux, dens);
+    return start(out, p, d, NULL, a, b, c, rows, h_on_host, w, n_in, n_aux, dens, y);
 }
 
 int cz_cuda_groth16_start_r1cs(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                                const cz_ntt_domain *d, const cz_cuda_r1cs_view *r,
-                               const cz_fr *w, size_t n_in, size_t n_aux, const uint64_t *dens[3])
+                               const cz_fr *w, size_t n_in, size_t n_aux, const uint64_t *dens[3],
+                               const cz_cuda_yield *y)
 {
     if (!r || !r->key || r->cols != n_in + n_aux || (d && r->rows > cz_ntt_domain_size(d)))
         return CZ_ERR_INVALID_ARG;
-    return start(out, p, d, r, NULL, NULL, NULL, r->rows, 0, w, n_in, n_aux, dens);
+    return start(out, p, d, r, NULL, NULL, NULL, r->rows, 0, w, n_in, n_aux, dens, y);
 }
 
 } /* extern "C" */

@@ -202,6 +202,20 @@ static inline void cz_eng_fifo_push(fifo *q, part *p)
     q->n++;
 }
 
+/* Puts p back in q ahead of every partition of its priority (a partition
+ * taken and returned keeps its place). */
+static inline void cz_eng_fifo_push_front(fifo *q, part *p)
+{
+    part **at = &q->head;
+    while (*at && (*at)->j->prio > p->j->prio)
+        at = &(*at)->next;
+    p->next = *at;
+    *at = p;
+    if (p->next == NULL)
+        q->tail = p;
+    q->n++;
+}
+
 /* Partitions in q of priority prio or higher: what a partition of prio
  * would wait behind. */
 static inline unsigned cz_eng_fifo_ahead(const fifo *q, cz_priority prio)

@@ -259,6 +259,143 @@ static part *take(cz_engine *e, fifo *q, pthread_cond_t *cv, unsigned *busy)
     }
 }
 
+/* Preemption at step bounds.  A prove_start yields after H and after each
+ * G1 MSM (cz_groth16_prove_opts.yield); there, while the prove queue's head
+ * is a HIGH or CRITICAL partition of a higher priority than the running
+ * one, that partition's prove_start runs at once on the same thread and
+ * device, nested, before the running one goes on: a WinningPoSt behind a
+ * PoRep partition waits for one step of it (the longest, a 2^27 H MSM,
+ * about 1 s on an H200) instead of its whole prove_start.  Both proofs'
+ * memory is held meanwhile: the host's was reserved at synthesis, and the
+ * nested proof does not wait for device memory (no_wait): when the device
+ * cannot hold it beside the running one it goes back to the queue's head
+ * and runs next.  The running partition's timeline event spans the pause
+ * (the nested one's lies inside it); its job's prove time leaves it out. */
+typedef struct {
+    cz_engine *e;
+    unsigned dev;
+    const part *p;    /* the running partition */
+    double nested_ms; /* spent in partitions run from its yields */
+} preempt;
+
+typedef enum { STARTED, FAILED, REQUEUED } start_rc;
+static start_rc run_start(cz_engine *e, unsigned dev, part *p, const preempt *outer);
+static void to_finish(cz_engine *e, part *p);
+
+static void preempt_hook(void *arg)
+{
+    preempt *x = arg;
+    cz_engine *e = x->e;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        part *q = e->pq.head;
+        if (e->stop || q == NULL || q->j->prio < CZ_PRIO_HIGH || q->j->prio <= x->p->j->prio)
+            break;
+        cz_eng_fifo_pop(&e->pq);
+        pthread_cond_broadcast(&e->cv_space);
+        if (atomic_load(&q->j->cancel)) {
+            pthread_mutex_unlock(&e->mu);
+            cz_eng_part_drop(e, q);
+            pthread_mutex_lock(&e->mu);
+            continue;
+        }
+        e->prove_busy++;
+        pthread_mutex_unlock(&e->mu);
+        double t0 = cz_eng_now_ms(e);
+        start_rc r = run_start(e, x->dev, q, x);
+        if (r == STARTED)
+            to_finish(e, q);
+        x->nested_ms += cz_eng_now_ms(e) - t0;
+        pthread_mutex_lock(&e->mu);
+        if (r == REQUEUED) /* the device's memory is short: the running one first */
+            break;
+    }
+    /* the device is the yielding partition's again: shown only now, so it
+     * never shows between one nested proof and the next */
+    snprintf(e->dev_job[x->dev], sizeof e->dev_job[x->dev], "%s", x->p->j->id);
+    e->dev_kind[x->dev] = x->p->j->kind;
+    pthread_mutex_unlock(&e->mu);
+}
+
+/* p's prove_start on device dev, whose lock the caller holds, p counted
+ * in prove_busy: STARTED (the caller then passes p to to_finish) or FAILED
+ * (p failed, and is no longer counted).  From another partition's yield
+ * (outer), p may not wait for device memory: when it would, it goes back
+ * to the head of the prove queue with its witness, uncounted: REQUEUED. */
+static start_rc run_start(cz_engine *e, unsigned dev, part *p, const preempt *outer)
+{
+    job *j = p->j;
+    char msg[CZ_JOB_MSG_MAX] = "";
+    cz_buf_tag tag = {j->seq, p->idx, CZ_ENG_STAGE_START};
+    cz_resv_allocator_init(&p->ra, p->resv, &tag);
+    preempt self = {e, dev, p, 0};
+    cz_groth16_prove_opts o = {.pool = e->pool,
+                               .alloc = &p->ra.a,
+                               .yield = preempt_hook,
+                               .yield_ctx = &self,
+                               .no_wait = outer != NULL};
+    double t0 = cz_eng_now_ms(e);
+    pthread_mutex_lock(&e->mu);
+    snprintf(e->dev_job[dev], sizeof e->dev_job[dev], "%s", j->id);
+    e->dev_kind[dev] = j->kind;
+    pthread_mutex_unlock(&e->mu);
+    int rc = e->be->prove_start(e->be->ctx, dev, &p->pend, p->c->params, p->c->r1cs, p->w, p->n_w,
+                                &o, msg, sizeof msg);
+    pthread_mutex_lock(&e->mu);
+    if (!outer) /* nested: the hook gives the device back to the one that yielded */
+        e->dev_job[dev][0] = 0;
+    if (outer && rc == CZ_ERR_BUSY) {
+        cz_eng_fifo_push_front(&e->pq, p);
+        e->prove_busy--;
+        pthread_cond_signal(&e->cv_prove); /* another device may be free by now */
+        pthread_mutex_unlock(&e->mu);
+        return REQUEUED;
+    }
+    pthread_mutex_unlock(&e->mu);
+    double t1 = cz_eng_now_ms(e);
+    cz_mem_free(p->w);
+    p->w = NULL;
+    if (rc != CZ_OK) {
+        if (!msg[0])
+            cz_msgf(msg, sizeof msg, "prove_start of partition %u failed: %s", p->idx,
+                    cz_strerror(rc));
+        part_fail(e, p, rc == CZ_ERR_NOMEM ? rc : CZ_ERR_BACKEND, msg);
+        pthread_mutex_lock(&e->mu);
+        e->prove_busy--;
+        pthread_mutex_unlock(&e->mu);
+        return FAILED;
+    }
+    /* keep only what prove_finish still needs: its scratch */
+    uint64_t unused = cz_resv_size(p->resv) - cz_resv_used(p->resv);
+    uint64_t keep = cz_mem_charge(p->sz.finish_scratch);
+    if (unused > keep)
+        cz_resv_shrink(p->resv, unused - keep);
+    p->ra.tag.stage = CZ_ENG_STAGE_FINISH;
+    cz_eng_timeline(e, j, p->idx, CZ_ENG_STAGE_START, t0, t1);
+    pthread_mutex_lock(&e->mu);
+    j->prove_ms += t1 - t0 - self.nested_ms;
+    pthread_mutex_unlock(&e->mu);
+    return STARTED;
+}
+
+/* A started partition into the finish queue, once it has room for it. */
+static void to_finish(cz_engine *e, part *p)
+{
+    pthread_mutex_lock(&e->mu);
+    while (!e->stop && cz_eng_fifo_ahead(&e->fq, p->j->prio) >= e->cfg.queue_depth)
+        pthread_cond_wait(&e->cv_space, &e->mu);
+    if (e->stop) {
+        pthread_mutex_unlock(&e->mu);
+        cz_eng_part_drop(e, p);
+        pthread_mutex_lock(&e->mu);
+    } else {
+        cz_eng_fifo_push(&e->fq, p);
+        pthread_cond_signal(&e->cv_final);
+    }
+    e->prove_busy--;
+    pthread_mutex_unlock(&e->mu);
+}
+
 void *cz_eng_prove_worker(void *arg)
 {
     cz_eng_prover_arg *pa = arg;
@@ -279,56 +416,10 @@ void *cz_eng_prove_worker(void *arg)
             pthread_mutex_unlock(&e->dev_mu[dev]);
             break;
         }
-        job *j = p->j;
-        char msg[CZ_JOB_MSG_MAX] = "";
-        cz_buf_tag tag = {j->seq, p->idx, CZ_ENG_STAGE_START};
-        cz_resv_allocator_init(&p->ra, p->resv, &tag);
-        cz_groth16_prove_opts o = {.pool = e->pool, .alloc = &p->ra.a};
-        double t0 = cz_eng_now_ms(e);
-        pthread_mutex_lock(&e->mu);
-        snprintf(e->dev_job[dev], sizeof e->dev_job[dev], "%s", j->id);
-        e->dev_kind[dev] = j->kind;
-        pthread_mutex_unlock(&e->mu);
-        int rc = e->be->prove_start(e->be->ctx, dev, &p->pend, p->c->params, p->c->r1cs, p->w,
-                                    p->n_w, &o, msg, sizeof msg);
-        pthread_mutex_lock(&e->mu);
-        e->dev_job[dev][0] = 0;
-        pthread_mutex_unlock(&e->mu);
+        start_rc r = run_start(e, dev, p, NULL);
         pthread_mutex_unlock(&e->dev_mu[dev]);
-        double t1 = cz_eng_now_ms(e);
-        cz_mem_free(p->w);
-        p->w = NULL;
-        if (rc != CZ_OK) {
-            if (!msg[0])
-                cz_msgf(msg, sizeof msg, "prove_start of partition %u failed: %s", p->idx,
-                        cz_strerror(rc));
-            part_fail(e, p, rc == CZ_ERR_NOMEM ? rc : CZ_ERR_BACKEND, msg);
-            pthread_mutex_lock(&e->mu);
-            e->prove_busy--;
-            pthread_mutex_unlock(&e->mu);
-            continue;
-        }
-        /* keep only what prove_finish still needs: its scratch */
-        uint64_t unused = cz_resv_size(p->resv) - cz_resv_used(p->resv);
-        uint64_t keep = cz_mem_charge(p->sz.finish_scratch);
-        if (unused > keep)
-            cz_resv_shrink(p->resv, unused - keep);
-        p->ra.tag.stage = CZ_ENG_STAGE_FINISH;
-        cz_eng_timeline(e, j, p->idx, CZ_ENG_STAGE_START, t0, t1);
-        pthread_mutex_lock(&e->mu);
-        j->prove_ms += t1 - t0;
-        while (!e->stop && cz_eng_fifo_ahead(&e->fq, j->prio) >= e->cfg.queue_depth)
-            pthread_cond_wait(&e->cv_space, &e->mu);
-        if (e->stop) {
-            pthread_mutex_unlock(&e->mu);
-            cz_eng_part_drop(e, p);
-            pthread_mutex_lock(&e->mu);
-        } else {
-            cz_eng_fifo_push(&e->fq, p);
-            pthread_cond_signal(&e->cv_final);
-        }
-        e->prove_busy--;
-        pthread_mutex_unlock(&e->mu);
+        if (r == STARTED)
+            to_finish(e, p);
     }
     return NULL;
 }

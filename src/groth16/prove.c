@@ -48,6 +48,17 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* opts->yield between two steps of prove_start: the seconds it took,
+ * which the timings leave out. */
+static double pause_for(const cz_groth16_prove_opts *o)
+{
+    if (o->yield == NULL)
+        return 0;
+    double t = now();
+    o->yield(o->yield_ctx);
+    return now() - t;
+}
+
 static bool bit(const uint64_t *d, size_t i) { return (d[i / 64] >> (i % 64)) & 1; }
 
 /* The counts params must have for r1cs; CZ_OK or CZ_ERR_BAD_FORMAT with a
@@ -203,7 +214,7 @@ int cz_groth16_prepare_device(const cz_groth16_params *p, const cz_r1cs *r1cs, b
  * (H in a).  The B_g2 sum is kept for prove_finish. */
 static int gpu_start(cz_groth16_pending *pd, const cz_ntt_domain *dom, const cz_fr *a,
                      size_t rows, const cz_fr *w, size_t n_in, size_t n_aux, const cz_r1cs *r1cs,
-                     cz_groth16_timings *tm)
+                     const cz_groth16_prove_opts *opts, cz_groth16_timings *tm)
 {
     const cz_groth16_params *p = pd->p;
     size_t cnt;
@@ -216,10 +227,11 @@ static int gpu_start(cz_groth16_pending *pd, const cz_ntt_domain *dom, const cz_
     if (rc != CZ_OK)
         return rc;
     cz_cuda_groth16_sums s;
+    cz_cuda_yield y = {opts->yield, opts->yield_ctx, opts->no_wait};
     if (a == NULL) {
-        rc = cz_cuda_groth16_start_r1cs(&s, &v, dom, &rv, w, n_in, n_aux, dens);
+        rc = cz_cuda_groth16_start_r1cs(&s, &v, dom, &rv, w, n_in, n_aux, dens, &y);
     } else {
-        rc = cz_cuda_groth16_start(&s, &v, dom, a, NULL, NULL, rows, 1, w, n_in, n_aux, dens);
+        rc = cz_cuda_groth16_start(&s, &v, dom, a, NULL, NULL, rows, 1, w, n_in, n_aux, dens, &y);
     }
     if (rc != CZ_OK)
         return rc;
@@ -327,7 +339,7 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
     cz_groth16_timings tm = {0};
     double t0 = now();
     if (abc == NULL) { /* the GPU computes a, b, c itself */
-        rc = gpu_start(pd, dom, NULL, rows, w, n_in, n_aux, r1cs, &tm);
+        rc = gpu_start(pd, dom, NULL, rows, w, n_in, n_aux, r1cs, opts, &tm);
         if (rc != CZ_OK) {
             cz_msgf(err, errlen, "prove: GPU back end failed: %s", cz_strerror(rc));
             goto fail;
@@ -356,7 +368,7 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
     }
     if (opts->backend == CZ_BACKEND_GPU) { /* snarkjs: the MSMs on the device */
         tm.h = now() - t1;
-        rc = gpu_start(pd, dom, a, rows, w, n_in, n_aux, r1cs, &tm);
+        rc = gpu_start(pd, dom, a, rows, w, n_in, n_aux, r1cs, opts, &tm);
         if (rc != CZ_OK) {
             cz_msgf(err, errlen, "prove: GPU back end failed: %s", cz_strerror(rc));
             goto fail;
@@ -365,21 +377,25 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
     }
     double t2 = now();
     tm.h = t2 - t1;
+    t2 += pause_for(opts);
 
     /* G1 MSMs; arguments were checked above, so they cannot fail. */
     cz_g1 h_sum, l_sum, t;
     cz_g1_msm(&h_sum, p->h, a, p->n_h, 0, pool, scratch, sbytes);
     double t3 = now();
     tm.msm_h = t3 - t2;
+    t3 += pause_for(opts);
     cz_g1_msm(&l_sum, p->l, w + n_in, n_aux, 0, pool, scratch, sbytes);
     cz_g1_add(&pd->hl_sum, &h_sum, &l_sum);
     double t4 = now();
     tm.msm_l = t4 - t3;
+    t4 += pause_for(opts);
     cz_g1_msm(&pd->a_sum, p->a, w, n_in, 0, pool, scratch, sbytes);
     cz_g1_msm_density(&t, p->a + n_in, ca, w + n_in, da, n_aux, 0, pool, scratch, sbytes);
     cz_g1_add(&pd->a_sum, &pd->a_sum, &t);
     double t5 = now();
     tm.msm_a = t5 - t4;
+    t5 += pause_for(opts);
     cz_g1_msm_density(&pd->b1_sum, p->b_g1, cbi, w, dbi, n_in, 0, pool, scratch, sbytes);
     cz_g1_msm_density(&t, p->b_g1 + cbi, cba, w + n_in, dba, n_aux, 0, pool, scratch, sbytes);
     cz_g1_add(&pd->b1_sum, &pd->b1_sum, &t);

@@ -97,10 +97,12 @@ for d in w2 w1 v1 win; do
 done
 
 # verify WANT WHAT DIR VK PROOF: verify-post of a SNARK proof exits WANT
+# (--kind named as the directory's: win* Winning, the others Window)
 verify() {
-    local want=$1 what=$2 dir=$3 vk=$4 proof=$5 rc=0
-    "$bench" verify-post --dir "$work/$dir" --vk "$vk" --proof "$proof" >"$work/vp.out" \
-        2>"$work/vp.err" || rc=$?
+    local want=$1 what=$2 dir=$3 vk=$4 proof=$5 rc=0 kind=window
+    [ "${dir%%-*}" = win ] && kind=winning
+    "$bench" verify-post --dir "$work/$dir" --kind $kind --vk "$vk" --proof "$proof" \
+        >"$work/vp.out" 2>"$work/vp.err" || rc=$?
     local said
     said=$(head -1 "$work/vp.out")
     if [ $rc = "$want" ]; then
@@ -158,6 +160,13 @@ if [ -s "$work/v1.bin" ]; then
         "$(vk_of v1)" "$work/v1.bin"
 fi
 check win "$work/win.bin" "the Winning proof"
+rc=0
+"$bench" verify-post --dir "$work/w2" --kind winning >"$work/vp.out" 2>"$work/vp.err" || rc=$?
+if [ $rc = 2 ] && grep -q "holds a window PoSt" "$work/vp.err"; then
+    pass "verify-post --kind winning on a Window directory: refused (exit 2)"
+else
+    fail "verify-post --kind winning on a Window directory: exit $rc: $(cat "$work/vp.err")"
+fi
 if [ -s "$work/w2.bin" ] && [ -s "$work/w1.bin" ]; then
     verify 1 "the full partition's proof for the short partition's sector" w1 "$(vk_of w1)" \
         "$work/w2.bin"
