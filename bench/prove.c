@@ -6,6 +6,10 @@
  *       common: [--threads T] [--reps K] [--seed N] [--no-verify]
  *       --trusted-key: skip the subgroup checks of the key's points
  *       (snarkjs never checks them)
+ *       --checked-keys FILE|none: the checked-keys store (cuzk/
+ *       checked_keys.h; default cz_checked_keys_default_path, under the
+ *       user's cache): a .zkey found there by digest skips its subgroup
+ *       checks, one checked here is added to it; none: checked every time
  *   cuzk-bench verify --vk F --proof F --public F     (snarkjs JSON files)
  *   cuzk-bench setup --r1cs F --zkey-out F [--seed N] [--threads T]
  *
@@ -26,6 +30,7 @@
 #include <sys/resource.h>
 
 #include "bench.h"
+#include "cuzk/checked_keys.h"
 #include "cuzk/circom.h"
 #include "cuzk/err.h"
 #include "cuzk/groth16.h"
@@ -35,7 +40,7 @@
 
 typedef struct {
     const char *zkey, *wtns, *r1cs, *proof_out, *public_out, *zkey_out;
-    const char *vk, *proof, *pub, *chain, *threads, *reps, *seed;
+    const char *vk, *proof, *pub, *chain, *threads, *reps, *seed, *checked_keys;
     unsigned chain_log, reps_n;
     uint64_t seed_n;
     int no_verify, trusted, timed;
@@ -54,6 +59,7 @@ static const cz_bench_flag FLAGS[] = {
     {"--threads", offsetof(opts, threads), C_PROVE | C_SETUP},
     {"--seed", offsetof(opts, seed), C_PROVE | C_SETUP},
     {"--zkey-out", offsetof(opts, zkey_out), C_SETUP},
+    {"--checked-keys", offsetof(opts, checked_keys), C_PROVE},
     {"--vk", offsetof(opts, vk), C_VERIFY},
     {"--proof", offsetof(opts, proof), C_VERIFY},
     {"--public", offsetof(opts, pub), C_VERIFY},
@@ -64,11 +70,15 @@ static const char USAGE_PROVE[] =
     "       cuzk-bench prove --r1cs F --wtns F     (INSECURE setup from --seed)\n"
     "       cuzk-bench prove --chain LOG           (built-in circuit of 2^LOG rows)\n"
     "   options: [--threads T] [--reps K] [--seed N] [--no-verify] [--trusted-key]\n"
+    "            [--checked-keys FILE|none]\n"
     "  One Groth16 proof, verified (unless --no-verify), written as snarkjs's proof.json\n"
     "  and public.json.  --reps K: K timed proofs after the first, the median of each\n"
     "  phase printed.  T: threads (default: the cores this process may run on).\n"
     "  --trusted-key: skip the subgroup checks of the .zkey's points (snarkjs never\n"
-    "  checks them; they are batched and fast, so the default keeps them).\n";
+    "  checks them; they are batched and fast, so the default keeps them).\n"
+    "  --checked-keys: keys whose checks passed, by digest (default $CUZK_CHECKED_KEYS,\n"
+    "  else $XDG_CACHE_HOME or ~/.cache: cuzk/checked-keys): a key found there is not\n"
+    "  checked again, one checked is added; none: check every time.\n";
 static const char USAGE_VERIFY[] =
     "usage: cuzk-bench verify --vk verification_key.json --proof proof.json --public "
     "public.json\n"
@@ -77,6 +87,42 @@ static const char USAGE_SETUP[] =
     "usage: cuzk-bench setup --r1cs F --zkey-out F [--seed N] [--threads T]\n"
     "  an INSECURE .zkey (trapdoor from the seed) that snarkjs can prove with: for\n"
     "  tests and benchmarks\n";
+
+/* The checked-keys store of --checked-keys (NULL: the default path; "none":
+ * no store, *out NULL): 0, or -1 with the reason on stderr.  With no
+ * default path (no $HOME) the key is checked every time. */
+static int open_store(cz_checked_keys **out, const char *arg)
+{
+    *out = NULL;
+    char path[4096], err[512];
+    if (arg && !strcmp(arg, "none"))
+        return 0;
+    if (arg == NULL && !cz_checked_keys_default_path(path, sizeof path))
+        return 0;
+    if (cz_checked_keys_open(out, arg ? arg : path, err, sizeof err) != CZ_OK) {
+        fprintf(stderr, "cuzk-bench prove: %s (--checked-keys none checks the key every time)\n",
+                err);
+        return -1;
+    }
+    return 0;
+}
+
+/* After a load with the store: a checked key added (a store that cannot be
+ * written is a warning: the proof goes on), what happened on stderr. */
+static void note_check(cz_checked_keys *store, const cz_key_check *kc, const char *key)
+{
+    char err[512];
+    if (kc->known) {
+        fprintf(stderr, "prove: %s found in %s: its subgroup checks were skipped\n", key,
+                cz_checked_keys_path(store));
+    } else if (kc->checked) {
+        if (cz_checked_keys_add(store, &kc->digest, err, sizeof err) == CZ_OK)
+            fprintf(stderr, "prove: %s checked, remembered in %s\n", key,
+                    cz_checked_keys_path(store));
+        else
+            fprintf(stderr, "prove: warning: %s checked, but not remembered: %s\n", key, err);
+    }
+}
 
 /* argv (argv[0] the command) into *o for command cmd: 0, 1 when --help was
  * asked (usage printed), -1 on a bad option (the usage on stderr). */
@@ -241,8 +287,14 @@ int cz_bench_prove(int argc, char **argv)
                         "of a .zkey's proof (--zkey)\n");
         return 2;
     }
-    if (o.trusted && o.zkey == NULL) {
-        fprintf(stderr, "cuzk-bench prove: --trusted-key is about a .zkey (--zkey)\n");
+    if ((o.trusted || o.checked_keys) && o.zkey == NULL) {
+        fprintf(stderr, "cuzk-bench prove: --trusted-key and --checked-keys are about a .zkey "
+                        "(--zkey)\n");
+        return 2;
+    }
+    if (o.trusted && o.checked_keys) {
+        fprintf(stderr, "cuzk-bench prove: --trusted-key skips the checks that --checked-keys "
+                        "remembers: one or the other\n");
         return 2;
     }
     char err[512] = "";
@@ -269,8 +321,17 @@ int cz_bench_prove(int argc, char **argv)
     }
     double t1 = cz_bench_now();
     if (o.zkey != NULL) {
-        rc = cz_zkey_load_ex(&z, o.zkey, o.trusted ? CZ_ZKEY_SKIP_SUBGROUP : 0, pool, err,
-                             sizeof err);
+        cz_checked_keys *store = NULL;
+        if (!o.trusted && open_store(&store, o.checked_keys) != 0) {
+            rc = CZ_ERR_IO;
+            goto out;
+        }
+        cz_key_check kc = {.store = store};
+        rc = cz_zkey_load_with(&z, o.zkey, o.trusted ? CZ_ZKEY_SKIP_SUBGROUP : 0, pool,
+                               store ? &kc : NULL, err, sizeof err);
+        if (rc == CZ_OK && store)
+            note_check(store, &kc, o.zkey);
+        cz_checked_keys_free(store);
         if (rc == CZ_OK)
             rc = cz_groth16_params_from_zkey(&params, &r1cs, &z, err, sizeof err);
         cz_zkey_free(&z);

@@ -38,7 +38,8 @@ static bool same(const cz_daemon_config *a, const cz_daemon_config *b)
 {
     bool ok =
         strcmp(a->listen, b->listen) == 0 && strcmp(a->status_listen, b->status_listen) == 0 &&
-        strcmp(a->param_cache, b->param_cache) == 0 && a->total_budget == b->total_budget &&
+        strcmp(a->param_cache, b->param_cache) == 0 &&
+        strcmp(a->checked_keys, b->checked_keys) == 0 && a->total_budget == b->total_budget &&
         a->safety_margin == b->safety_margin &&
         a->eviction_min_idle_ms == b->eviction_min_idle_ms && a->n_gpus == b->n_gpus &&
         a->gpu_threads == b->gpu_threads &&
@@ -69,7 +70,7 @@ static void test_defaults(void)
     cz_config_defaults(&c);
     TF_CHECK(strcmp(c.listen, "unix:///run/curio/cuzk.sock") == 0);
     TF_CHECK(c.status_listen[0] == 0);
-    TF_CHECK(strcmp(c.param_cache, "/data/zk/params") == 0);
+    TF_CHECK(strcmp(c.param_cache, "/data/zk/params") == 0 && c.checked_keys[0] == 0);
     TF_CHECK(c.total_budget == 0 && c.safety_margin == 5 * GIB);
     TF_CHECK(c.eviction_min_idle_ms == 300000);
     TF_CHECK(c.n_gpus == 0 && c.gpu_threads == 0 && c.gpu_workers_per_device == 2);
@@ -123,6 +124,7 @@ static void test_example_file(void)
                                  "workers",
                                  "threads",
                                  "param_cache",
+                                 "checked_keys",
                                  "max_parallel_synthesis",
                                  "max_gpu_queue_depth",
                                  "self_verify",
@@ -209,7 +211,7 @@ static void test_all_keys(void)
     const char *text =
         "[daemon]\nlisten = \"unix:///tmp/c.sock\"\nstatus_listen = \"[::1]:9821\"\n"
         "synthetic = true\n"
-        "[srs]\nparam_cache = 'C:\\params'\n"
+        "[srs]\nparam_cache = 'C:\\params'\nchecked_keys = \"/var/lib/cuzk/checked-keys\"\n"
         "[memory]\ntotal_budget = \"256GiB\"\nsafety_margin = 1_048_576\n"
         "eviction_min_idle = 90\n"
         "[gpus]\ndevices = [ 3, 0x1,\n  7, ] # three\ngpu_threads = 8\n"
@@ -228,6 +230,7 @@ static void test_all_keys(void)
     TF_CHECK(strcmp(c.listen, "unix:///tmp/c.sock") == 0);
     TF_CHECK(strcmp(c.status_listen, "[::1]:9821") == 0);
     TF_CHECK(strcmp(c.param_cache, "C:\\params") == 0);
+    TF_CHECK(strcmp(c.checked_keys, "/var/lib/cuzk/checked-keys") == 0);
     TF_CHECK(c.total_budget == 256 * GIB && c.safety_margin == 1048576);
     TF_CHECK(c.eviction_min_idle_ms == 90000);
     TF_CHECK(c.n_gpus == 3 && c.gpus_devices[0] == 3 && c.gpus_devices[1] == 1 &&

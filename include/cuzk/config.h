@@ -49,6 +49,11 @@ typedef struct {
                               official names and the .pce beside them; default
                               "/data/zk/params" (a folder that is not there is warned
                               about at start; PoRep requests then name the file missing) */
+    char checked_keys[512]; /* our key srs.checked_keys: the checked-keys store
+                               (cuzk/checked_keys.h) of the [circuits] keys: one
+                               found there by digest skips its subgroup checks at
+                               start, one checked is added; "" (default): every key
+                               checked at every start */
     /* [memory] */
     uint64_t total_budget;         /* bytes; 0: "auto" (default), MemTotal - safety_margin */
     uint64_t safety_margin;        /* bytes; default 5 GiB */

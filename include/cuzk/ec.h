@@ -127,6 +127,16 @@ bool cz_g2_affine_in_subgroup(const cz_g2_affine *p);
 bool cz_g2_affine_equal(const cz_g2_affine *a, const cz_g2_affine *b);
 void cz_g2_affine_neg(cz_g2_affine *r, const cz_g2_affine *p);
 
+/* The lowest index of pts[0..n) (cz_g1_affine, or cz_g2_affine with g2;
+ * each on the curve: checked by the caller) whose point is outside the
+ * order-r subgroup, in *first, or n when all are in; the same whatever the
+ * pool (NULL: this thread).  G1 takes one batched check
+ * (cz_g1_batch_in_subgroup) and the single ones only after it refuses; G2
+ * the single ones, in parallel.  CZ_OK, CZ_ERR_INVALID_ARG, or the batch's
+ * CZ_ERR_NOMEM / CZ_ERR_IO.  Variable time. */
+int cz_ec_first_outside_subgroup(const void *pts, size_t n, bool g2, struct cz_pool *pool,
+                                 size_t *first);
+
 void cz_g2_set_inf(cz_g2 *r);
 bool cz_g2_is_inf(const cz_g2 *p);
 bool cz_g2_is_on_curve(const cz_g2 *p);

@@ -129,8 +129,11 @@ int cz_groth16_params_decoded_size(size_t *decoded_bytes, const uint8_t *data, s
 
 /* Reads a .params image.  flags: CZ_DECODE_SKIP_SUBGROUP (query points
  * only), CZ_PARAMS_VK_ONLY.  Point decoding runs on pool (NULL: the calling
- * thread); the result and the error reported (the first bad point in file
- * order) do not depend on the number of threads. */
+ * thread), and so do the query points' subgroup checks, after the whole set
+ * is decoded (G1 sections batched: cz_ec_first_outside_subgroup); the
+ * result and the error reported (the first bad point in file order, a
+ * decoding fault before a subgroup one) do not depend on the number of
+ * threads. */
 int cz_groth16_params_read_mem(cz_groth16_params *p, const uint8_t *data, size_t len,
                                unsigned flags, cz_pool *pool, char *err, size_t errlen);
 /* Same from a file, mapped read-only with mmap (unmapped before returning).
@@ -150,6 +153,11 @@ typedef struct {
     cz_pool *pool;
     const cz_allocator *alloc;
     uint8_t *blake2b; /* 64 bytes */
+    /* A checked-keys store (cuzk/checked_keys.h; NULL: none): when the
+     * file's digest is in check->store the query points' subgroup checks
+     * are skipped (check->known); check->checked says they ran and passed
+     * (the caller then adds check->digest to its store). */
+    cz_key_check *check;
 } cz_params_read_opts;
 int cz_groth16_params_read_file_ex(cz_groth16_params *p, const char *path,
                                    const cz_params_read_opts *o, char *err, size_t errlen);

@@ -59,6 +59,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/checked_keys.h"
 #include "cuzk/ec.h"
 #include "cuzk/ff.h"
 #include "cuzk/pool.h"
@@ -114,6 +115,13 @@ int cz_zkey_load_mem_ex(cz_zkey *out, const uint8_t *data, size_t len, unsigned 
                         cz_pool *pool, char *err, size_t errlen);
 int cz_zkey_load_ex(cz_zkey *out, const char *path, unsigned flags, cz_pool *pool, char *err,
                     size_t errlen);
+/* As _load_ex, with a checked-keys store (cuzk/checked_keys.h; kc NULL:
+ * none): the file's BLAKE2b-512 is computed on a thread of its own while
+ * it is decoded, and when it is in kc->store the subgroup checks are
+ * skipped (kc->known).  kc->checked says the checks ran and passed: the
+ * caller then adds kc->digest to its store. */
+int cz_zkey_load_with(cz_zkey *out, const char *path, unsigned flags, cz_pool *pool,
+                      cz_key_check *kc, char *err, size_t errlen);
 /* Frees what a loader allocated and zeroes *z; NULL and zeroed are fine. */
 void cz_zkey_free(cz_zkey *z);
 

@@ -54,6 +54,7 @@ static const keydef keys[] = {
     {"daemon", "status_listen", K_HOSTPORT, F(status_listen), 0, 0, NULL, NULL},
     {"daemon", "synthetic", K_BOOL, F(synthetic), 0, 0, NULL, NULL},
     {"srs", "param_cache", K_STRING, F(param_cache), 1, 0, NULL, NULL},
+    {"srs", "checked_keys", K_STRING, F(checked_keys), 0, 0, NULL, NULL},
     {"srs", "preload", K_DEPRECATED, 0, 0, CZ_TOML_ARRAY, 0, NULL, "SRS is loaded on demand"},
     {"memory", "total_budget", K_BUDGET, F(total_budget), 0, 0, NULL, NULL},
     {"memory", "safety_margin", K_SIZE, F(safety_margin), 0, 0, NULL, NULL},

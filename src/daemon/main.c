@@ -21,13 +21,16 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "cuzk/checked_keys.h"
 #include "cuzk/config.h"
 #include "cuzk/cuda.h"
 #include "cuzk/engine.h"
 #include "cuzk/err.h"
 #include "cuzk/groth16.h"
 #include "cuzk/http.h"
+#include "cuzk/pool.h"
 #include "cuzk/units.h"
 #include "cuzk/zkey.h"
 #include "daemon/log.h"
@@ -51,45 +54,81 @@ static void warn_cb(void *ctx, const char *msg)
 }
 
 /* The [circuits] of the configuration, loaded and registered for
- * GROTH16_GENERIC jobs (full checks of every point). */
+ * GROTH16_GENERIC jobs: every point checked (the subgroup checks on a pool
+ * of every CPU), unless srs.checked_keys names a store that holds the
+ * key's digest; a key checked here is added to it. */
 typedef struct {
     cz_groth16_params params[CZ_CONFIG_MAX_CIRCUITS];
     cz_r1cs *r1cs[CZ_CONFIG_MAX_CIRCUITS];
     unsigned n;
 } circuits;
 
+/* One key's check, logged; a checked key added to the store (a store that
+ * cannot be written is a warning: the key was checked). */
+static void note_check(cz_checked_keys *store, const cz_key_check *kc, const char *id)
+{
+    char err[512];
+    if (store == NULL)
+        return;
+    if (kc->known) {
+        cz_log(CZ_LOG_INFO, "circuit %s: key found in %s: subgroup checks skipped", id,
+               cz_checked_keys_path(store));
+    } else if (kc->checked) {
+        if (cz_checked_keys_add(store, &kc->digest, err, sizeof err) == CZ_OK)
+            cz_log(CZ_LOG_INFO, "circuit %s: key checked, remembered in %s", id,
+                   cz_checked_keys_path(store));
+        else
+            cz_log(CZ_LOG_WARN, "circuit %s: key checked, not remembered: %s", id, err);
+    }
+}
+
 static int load_circuits(circuits *cs, const cz_daemon_config *cfg, cz_engine *e)
 {
     char err[512];
-    for (unsigned i = 0; i < cfg->n_circuits; i++) {
+    if (cfg->n_circuits == 0)
+        return CZ_OK;
+    cz_checked_keys *store = NULL;
+    cz_pool *pool = NULL;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int rc = cz_pool_new(&pool, ncpu < 1 ? 1 : ncpu > 1024 ? 1024 : (unsigned)ncpu);
+    if (rc != CZ_OK)
+        cz_log(CZ_LOG_ERROR, "the key check's thread pool: %s", cz_strerror(rc));
+    if (rc == CZ_OK && cfg->checked_keys[0] &&
+        (rc = cz_checked_keys_open(&store, cfg->checked_keys, err, sizeof err)) != CZ_OK)
+        cz_log(CZ_LOG_ERROR, "srs.checked_keys: %s", err);
+    for (unsigned i = 0; i < cfg->n_circuits && rc == CZ_OK; i++) {
         const char *id = cfg->circuits[i].id;
         cz_groth16_params *p = &cs->params[cs->n];
         cz_r1cs **r = &cs->r1cs[cs->n];
-        int rc;
+        cz_key_check kc = {.store = store};
         if (!cfg->circuits[i].r1cs[0]) {
             cz_zkey z;
-            rc = cz_zkey_load(&z, cfg->circuits[i].params, 0, err, sizeof err);
+            rc = cz_zkey_load_with(&z, cfg->circuits[i].params, 0, pool, &kc, err, sizeof err);
             if (rc == CZ_OK)
                 rc = cz_groth16_params_from_zkey(p, r, &z, err, sizeof err);
             cz_zkey_free(&z);
         } else {
-            rc = cz_groth16_params_read_file(p, cfg->circuits[i].params, 0, NULL, err, sizeof err);
+            cz_params_read_opts o = {.pool = pool, .check = &kc};
+            rc = cz_groth16_params_read_file_ex(p, cfg->circuits[i].params, &o, err, sizeof err);
             if (rc == CZ_OK &&
                 (rc = cz_pce_load(r, cfg->circuits[i].r1cs, 0, err, sizeof err)) != CZ_OK)
                 cz_groth16_params_free(p);
         }
         if (rc == CZ_OK) {
+            note_check(store, &kc, id);
             cs->n++;
             rc = cz_engine_register_circuit(e, id, p, *r, err, sizeof err);
         }
         if (rc != CZ_OK) {
             cz_log(CZ_LOG_ERROR, "circuit %s: %s", id, err);
-            return rc;
+            break;
         }
         cz_log(CZ_LOG_INFO, "circuit %s registered (%zu constraints, %zu inputs)", id,
                cz_r1cs_num_constraints(*r), cz_r1cs_num_inputs(*r));
     }
-    return CZ_OK;
+    cz_checked_keys_free(store);
+    cz_pool_free(pool);
+    return rc;
 }
 
 static void free_circuits(circuits *cs)

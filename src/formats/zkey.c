@@ -1,9 +1,10 @@
 /* snarkjs Groth16 .zkey reader (format in include/cuzk/zkey.h). */
-#include <stdatomic.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "binfile.h"
+#include "cuzk/blake2b.h"
 #include "cuzk/err.h"
 #include "cuzk/zkey.h"
 
@@ -311,35 +312,10 @@ static int load(cz_zkey *z, const uint8_t *data, size_t len, unsigned flags, uin
 
 /* ------------------------------------------------- subgroup checks --- */
 
-/* The subgroup checks run after decoding, in parallel: G1 sections as one
- * batch (cz_g1_batch_in_subgroup, a fraction of the single checks' time),
- * G2 point by point (an affine G2 addition costs about what its single
- * check saves).  Only a refused batch is checked point by point, so the
+/* The subgroup checks run after decoding (cz_ec_first_outside_subgroup:
+ * G1 sections as one batch each, G2 point by point, in parallel); the
  * error reported is the first bad point in file order, whatever the
  * thread count. */
-typedef struct {
-    const void *pts;
-    int g2;
-    _Atomic uint64_t first_bad; /* UINT64_MAX: none */
-} sg_ctx;
-
-static void sg_task(void *vctx, size_t begin, size_t end)
-{
-    sg_ctx *c = vctx;
-    for (size_t i = begin; i < end; i++) {
-        if (i >= atomic_load(&c->first_bad))
-            return;
-        bool ok = c->g2 ? cz_g2_affine_in_subgroup(&((const cz_g2_affine *)c->pts)[i])
-                        : cz_g1_affine_in_subgroup(&((const cz_g1_affine *)c->pts)[i]);
-        if (!ok) {
-            uint64_t cur = atomic_load(&c->first_bad);
-            while (i < cur && !atomic_compare_exchange_weak(&c->first_bad, &cur, i))
-                ;
-            return;
-        }
-    }
-}
-
 static int subgroup_pass(const cz_zkey *z, const uint64_t sec_off[10], cz_pool *pool, char *err,
                          size_t errlen)
 {
@@ -358,20 +334,13 @@ static int subgroup_pass(const cz_zkey *z, const uint64_t sec_off[10], cz_pool *
         {ZK_H, "H", "H point", z->h, z->domain_size, 0},
     };
     for (size_t k = 0; k < sizeof secs / sizeof secs[0]; k++) {
-        if (!secs[k].g2) {
-            bool all_in = false;
-            int rc = cz_g1_batch_in_subgroup(secs[k].pts, (size_t)secs[k].n, pool, &all_in);
-            if (rc != CZ_OK)
-                return cz_binfile_fail(err, errlen, rc, "zkey: the %s section's subgroup check: %s",
-                                       secs[k].name, cz_strerror(rc));
-            if (all_in)
-                continue;
-        }
-        sg_ctx c = {.pts = secs[k].pts, .g2 = secs[k].g2};
-        atomic_init(&c.first_bad, UINT64_MAX);
-        cz_pool_parallel_for(pool, (size_t)secs[k].n, 256, sg_task, &c);
-        uint64_t bad = atomic_load(&c.first_bad);
-        if (bad != UINT64_MAX)
+        size_t bad = 0;
+        int rc = cz_ec_first_outside_subgroup(secs[k].pts, (size_t)secs[k].n, secs[k].g2, pool,
+                                              &bad);
+        if (rc != CZ_OK)
+            return cz_binfile_fail(err, errlen, rc, "zkey: the %s section's subgroup check: %s",
+                                   secs[k].name, cz_strerror(rc));
+        if (bad < secs[k].n)
             return cz_binfile_fail(err, errlen, CZ_ERR_NOT_IN_SUBGROUP,
                                    "zkey: offset %llu: %s section (type %u): %s %llu: not in the "
                                    "order-r subgroup",
@@ -383,8 +352,24 @@ static int subgroup_pass(const cz_zkey *z, const uint64_t sec_off[10], cz_pool *
     return CZ_OK;
 }
 
-int cz_zkey_load_mem_ex(cz_zkey *out, const uint8_t *data, size_t len, unsigned flags,
-                        cz_pool *pool, char *err, size_t errlen)
+/* The file's BLAKE2b-512, on a thread of its own beside the decoding. */
+typedef struct {
+    const uint8_t *data;
+    size_t len;
+    uint8_t *out;
+} hash_job;
+
+static void *hash_all(void *arg)
+{
+    hash_job *h = arg;
+    cz_blake2b(h->out, 64, NULL, 0, h->data, h->len);
+    return NULL;
+}
+
+/* The loaders' common path: kc NULL, or its store consulted by the
+ * image's digest before the subgroup checks. */
+static int load_checked(cz_zkey *out, const uint8_t *data, size_t len, unsigned flags,
+                        cz_pool *pool, cz_key_check *kc, char *err, size_t errlen)
 {
     int rc;
     uint64_t sec_off[10] = {0};
@@ -393,12 +378,39 @@ int cz_zkey_load_mem_ex(cz_zkey *out, const uint8_t *data, size_t len, unsigned 
     if (out == NULL || (data == NULL && len > 0))
         return cz_binfile_fail(err, errlen, CZ_ERR_INVALID_ARG, "zkey: NULL argument");
     memset(out, 0, sizeof *out);
+    hash_job hj = {data, len, NULL};
+    pthread_t th;
+    bool threaded = false;
+    if (kc != NULL) {
+        kc->known = kc->checked = false;
+        kc->digest.len = len;
+        hj.out = kc->digest.b2;
+        threaded = pthread_create(&th, NULL, hash_all, &hj) == 0;
+        if (!threaded)
+            hash_all(&hj);
+    }
     rc = load(out, data, len, flags, sec_off, err, errlen);
-    if (rc == CZ_OK && !(flags & CZ_ZKEY_SKIP_SUBGROUP))
+    if (threaded)
+        pthread_join(th, NULL);
+    bool check = rc == CZ_OK && !(flags & CZ_ZKEY_SKIP_SUBGROUP);
+    if (check && kc != NULL && cz_checked_keys_has(kc->store, &kc->digest)) {
+        kc->known = true;
+        check = false;
+    }
+    if (check) {
         rc = subgroup_pass(out, sec_off, pool, err, errlen);
+        if (kc != NULL)
+            kc->checked = rc == CZ_OK;
+    }
     if (rc != CZ_OK)
         cz_zkey_free(out);
     return rc;
+}
+
+int cz_zkey_load_mem_ex(cz_zkey *out, const uint8_t *data, size_t len, unsigned flags,
+                        cz_pool *pool, char *err, size_t errlen)
+{
+    return load_checked(out, data, len, flags, pool, NULL, err, errlen);
 }
 
 int cz_zkey_load_mem(cz_zkey *out, const uint8_t *data, size_t len, unsigned flags, char *err,
@@ -415,6 +427,12 @@ int cz_zkey_load(cz_zkey *out, const char *path, unsigned flags, char *err, size
 int cz_zkey_load_ex(cz_zkey *out, const char *path, unsigned flags, cz_pool *pool, char *err,
                     size_t errlen)
 {
+    return cz_zkey_load_with(out, path, flags, pool, NULL, err, errlen);
+}
+
+int cz_zkey_load_with(cz_zkey *out, const char *path, unsigned flags, cz_pool *pool,
+                      cz_key_check *kc, char *err, size_t errlen)
+{
     cz_binfile_map m;
     int rc;
     if (err != NULL && errlen > 0)
@@ -425,7 +443,7 @@ int cz_zkey_load_ex(cz_zkey *out, const char *path, unsigned flags, cz_pool *poo
     rc = cz_binfile_map_open(&m, path, err, errlen);
     if (rc != CZ_OK)
         return rc;
-    rc = cz_zkey_load_mem_ex(out, m.data, m.len, flags, pool, err, errlen);
+    rc = load_checked(out, m.data, m.len, flags, pool, kc, err, errlen);
     cz_binfile_map_close(&m);
     return rc;
 }

@@ -206,10 +206,9 @@ static int decode_all(cz_groth16_params *p, const uint8_t *data, const layout *l
         at += lo->count[s] * sec_elem_size(s);
     }
     for (int s = 0; s < lo->nsec; s++) {
-        /* IC: full checks; queries: caller's subgroup choice.  Infinity is
-         * rejected in all of them. */
-        unsigned f =
-            CZ_DECODE_REJECT_INFINITY | (s == SEC_IC ? 0u : (flags & CZ_DECODE_SKIP_SUBGROUP));
+        /* IC: full checks; queries: the curve only, their subgroup pass
+         * comes after (query_pass).  Infinity is rejected in all of them. */
+        unsigned f = CZ_DECODE_REJECT_INFINITY | (s == SEC_IC ? 0u : CZ_DECODE_SKIP_SUBGROUP);
         size_t end = lo->off[s] + lo->count[s] * sec_point_bytes(s);
         if (hook)
             hook->fn(hook->ctx, s, end, false);
@@ -236,6 +235,34 @@ fail:
         block_free(p->mem);
     memset(p, 0, sizeof *p);
     return rc;
+}
+
+/* The query points' subgroup checks, section by section in file order
+ * (cz_ec_first_outside_subgroup: G1 in one batch each, G2 point by point),
+ * after the whole set is decoded: the first point outside in file order is
+ * named whatever the thread count.  On failure p is freed. */
+static int query_pass(cz_groth16_params *p, cz_pool *pool, const char *what, char *err,
+                      size_t errlen)
+{
+    const void *arr[SEC_COUNT] = {NULL, p->h, p->l, p->a, p->b_g1, p->b_g2};
+    const size_t cnt[SEC_COUNT] = {0, p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2};
+    for (int s = SEC_H; s < SEC_COUNT; s++) {
+        size_t bad = 0;
+        int rc = cz_ec_first_outside_subgroup(arr[s], cnt[s], s == SEC_B_G2, pool, &bad);
+        if (rc == CZ_OK && bad < cnt[s])
+            rc = CZ_ERR_NOT_IN_SUBGROUP;
+        if (rc != CZ_OK) {
+            if (rc == CZ_ERR_NOT_IN_SUBGROUP)
+                cz_msgf(err, errlen, "%s: section %s, point %llu: %s", what, SEC_NAME[s],
+                        (unsigned long long)bad, cz_strerror(rc));
+            else
+                cz_msgf(err, errlen, "%s: section %s: the subgroup check: %s", what, SEC_NAME[s],
+                        cz_strerror(rc));
+            cz_groth16_params_free(p);
+            return rc;
+        }
+    }
+    return CZ_OK;
 }
 
 /* ------------------------------------------------------------ public --- */
@@ -319,9 +346,11 @@ int cz_groth16_params_read_mem(cz_groth16_params *p, const uint8_t *data, size_t
     layout lo;
     bool vk_only = (flags & CZ_PARAMS_VK_ONLY) != 0;
     int rc = parse_layout(&lo, data, len, vk_only ? 1 : SEC_COUNT, !vk_only, "params", err, errlen);
-    if (rc != CZ_OK)
-        return rc;
-    return decode_all(p, data, &lo, flags, pool, NULL, NULL, "params", err, errlen);
+    if (rc == CZ_OK)
+        rc = decode_all(p, data, &lo, flags, pool, NULL, NULL, "params", err, errlen);
+    if (rc == CZ_OK && !vk_only && !(flags & CZ_DECODE_SKIP_SUBGROUP))
+        rc = query_pass(p, pool, "params", err, errlen);
+    return rc;
 }
 
 int cz_groth16_vk_read_mem(cz_groth16_vk *vk, const uint8_t *data, size_t len, char *err,
@@ -436,9 +465,14 @@ int cz_groth16_params_read_file_ex(cz_groth16_params *p, const char *path,
     int rc = map_file(path, &map, &len, "params", err, errlen);
     if (rc != CZ_OK)
         return rc;
-    pass ps = {.map = map, .len = len, .hashing = o->blake2b != NULL};
+    cz_key_check *kc = o->check;
+    pass ps = {.map = map, .len = len, .hashing = o->blake2b != NULL || kc != NULL};
     if (ps.hashing)
         cz_blake2b_init(&ps.h, 64, NULL, 0);
+    if (kc) {
+        kc->known = kc->checked = false;
+        kc->digest.len = len;
+    }
     section_hook hook = {pass_hook, &ps};
     layout lo;
     bool vk_only = (o->flags & CZ_PARAMS_VK_ONLY) != 0;
@@ -446,11 +480,26 @@ int cz_groth16_params_read_file_ex(cz_groth16_params *p, const char *path,
     if (rc == CZ_OK)
         rc = decode_all(p, map, &lo, o->flags, o->pool, o->alloc, &hook, "params", err, errlen);
     if (ps.hashing) { /* whatever the sections left: the tail, or all on an error */
+        uint8_t b2[64];
         cz_blake2b_update(&ps.h, map + ps.hashed, len - ps.hashed);
-        cz_blake2b_final(&ps.h, o->blake2b);
+        cz_blake2b_final(&ps.h, b2);
+        if (o->blake2b)
+            memcpy(o->blake2b, b2, sizeof b2);
+        if (kc)
+            memcpy(kc->digest.b2, b2, sizeof b2);
     }
     if (map != NULL)
         munmap((void *)map, len);
+    bool check = rc == CZ_OK && !vk_only && !(o->flags & CZ_DECODE_SKIP_SUBGROUP);
+    if (check && kc && cz_checked_keys_has(kc->store, &kc->digest)) {
+        kc->known = true;
+        check = false;
+    }
+    if (check) {
+        rc = query_pass(p, o->pool, "params", err, errlen);
+        if (kc)
+            kc->checked = rc == CZ_OK;
+    }
     return rc;
 }
 

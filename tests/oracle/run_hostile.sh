@@ -61,6 +61,8 @@ refuse() {
 cat >"$work/main.toml" <<EOF
 [daemon]
 synthetic = true
+[srs]
+checked_keys = "$work/keys/checked-keys"
 [memory]
 total_budget = "2GiB"
 [scheduler]
@@ -88,6 +90,19 @@ kill -TERM "$mpid"
 rc=0
 wait_exit "$mpid" 60 || rc=$?
 [ $rc = 0 ] || fail "main daemon: exit $rc after SIGTERM"
+
+step "srs.checked_keys: the key checked at the first start is skipped at the next"
+grep -q "circuit mul: key checked, remembered in $work/keys/checked-keys" "$work/main.err" ||
+    fail "the first start did not remember mul's key: $(grep 'circuit mul' "$work/main.err")"
+start_daemon again --config "$work/main.toml" --listen 127.0.0.1:0
+apid=$dpid
+grep -q "circuit mul: key found in $work/keys/checked-keys: subgroup checks skipped" \
+    "$work/again.err" || fail "the second start checked mul's key again: $(cat "$work/again.err")"
+kill -TERM "$apid"
+wait_exit "$apid" 30 || fail "second daemon: exit after SIGTERM"
+echo junk >"$work/keys/checked-keys"
+refuse "srs.checked_keys: checked keys: $work/keys/checked-keys, line 1" --config "$work/main.toml" \
+    --listen 127.0.0.1:0
 
 # ------------------------------------------------------------- 5 SIGTERM ---
 step "5: SIGTERM with three jobs nobody awaits (grace 4 s)"

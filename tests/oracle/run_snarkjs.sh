@@ -11,7 +11,10 @@
 #   5. a changed public input, or a proof with A and C swapped, is rejected
 #      by both verifiers;
 #   6. cuzk's insecure setup writes a .zkey: snarkjs proves with it and
-#      both verify, and cuzk's proof with it verifies in snarkjs.
+#      both verify, and cuzk's proof with it verifies in snarkjs;
+#   7. the checked-keys store: the first proof checks the key and remembers
+#      it, the second skips the checks, --checked-keys none checks again,
+#      a malformed store is refused with its line.
 #
 #   tests/oracle/run_snarkjs.sh PATH/TO/cuzk-bench
 #   CZ_TEST_SEED=N   replay the inputs (default: fresh random)
@@ -74,9 +77,26 @@ snarkjs zkey contribute c0.zkey chain.zkey -name=cuzk -e="cuzk-zkey-$seed" >/dev
 snarkjs zkey export verificationkey chain.zkey vk.json >/dev/null
 
 step "cuzk proves from the .zkey; snarkjs verifies"
+# the default checked-keys store, inside the work directory
+export CUZK_CHECKED_KEYS=$work/store/checked-keys
 "$bench" prove --zkey chain.zkey --wtns chain.wtns --proof-out ours.json \
-    --public-out ours_public.json
+    --public-out ours_public.json 2>prove1.err
 snarkjs groth16 verify vk.json ours_public.json ours.json
+grep -q "chain.zkey checked, remembered in $CUZK_CHECKED_KEYS" prove1.err
+[ "$(wc -l <"$CUZK_CHECKED_KEYS")" = 2 ]
+
+step "the key checked once: skipped the second time, checked again with --checked-keys none"
+"$bench" prove --zkey chain.zkey --wtns chain.wtns 2>prove2.err >/dev/null
+grep -q "chain.zkey found in $CUZK_CHECKED_KEYS: its subgroup checks were skipped" prove2.err
+"$bench" prove --zkey chain.zkey --wtns chain.wtns --checked-keys none 2>prove3.err >/dev/null
+if grep -q "checked-keys" prove3.err; then
+    echo "run_snarkjs: FAILED: --checked-keys none used a store: $(cat prove3.err)" >&2
+    exit 1
+fi
+expect_fail "$bench" prove --zkey chain.zkey --wtns chain.wtns --trusted-key --checked-keys x
+echo garbage >bad-store
+expect_fail "$bench" prove --zkey chain.zkey --wtns chain.wtns --checked-keys bad-store
+grep -q "bad-store, line 1" fail.log
 
 step "prove refuses options it does not take (verify's --proof / --public)"
 expect_fail "$bench" prove --zkey chain.zkey --wtns chain.wtns --proof p.json --public q.json
