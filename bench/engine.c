@@ -18,9 +18,11 @@
  * --post alone the WindowPoSt partition or WinningPoSt of post-vanilla's
  * POST_DIR (at its kind's priority: HIGH, CRITICAL).  --post beside
  * --porep or --snap makes those jobs a load and submits the PoSt, one job
- * at a time (each MS ms, default 2000, after the last one ended), while the
- * load runs: its latency from submit to proof and its queue wait are
- * reported with the load's figures.  Then prints s/proof
+ * at a time (a gap drawn uniformly from [0, 2 MS] ms, MS default 2000,
+ * after the last one ended: a fixed gap near the load's own period would
+ * lock every arrival to the same point of a PoRep partition's proof), while
+ * the load runs: its latency from submit to proof, its queue wait and its
+ * parts are reported with the load's figures.  Then prints s/proof
  * (wall time over N, the circuit's one-time load excluded by a warm-up
  * job), job latency p50/p95, peak RSS, peak untracked RSS (RSS less the
  * tracked buffers, sampled), peak tracked and reserved bytes, and each
@@ -47,6 +49,7 @@
 #include "cuzk/cuda.h"
 #include "cuzk/engine.h"
 #include "cuzk/err.h"
+#include "cuzk/rand.h"
 #include "cuzk/units.h"
 
 typedef struct {
@@ -262,14 +265,17 @@ static void write_svg(const char *path, const cz_timeline_event *ev, size_t n, d
 }
 
 /* PoSt jobs beside a load: one at a time, every `every` ms after the last
- * one ended, until stop; each one's latency and queue wait. */
+ * one ended, until stop; each one's latency, queue wait, synthesis and
+ * proving (prove_start + prove_finish) times, and what is left (waiting
+ * for the device or a queue, the self-check). */
 typedef struct {
     cz_engine *e;
     const cz_job_request *req;
     unsigned every;
     atomic_int stop;
-    double lat[4096], queue[4096];
+    double lat[4096], queue[4096], synth[4096], prove[4096], rest[4096];
     unsigned n, failed;
+    cz_prng rng; /* the gaps (seed 1: the same gaps every run) */
 } side_load;
 
 static void *side_run(void *arg)
@@ -288,11 +294,15 @@ static void *side_run(void *arg)
             sl->failed++;
         } else {
             sl->lat[sl->n] = res.total_ms;
+            sl->synth[sl->n] = res.synth_ms;
+            sl->prove[sl->n] = res.prove_ms;
+            sl->rest[sl->n] = res.total_ms - res.queue_ms - res.synth_ms - res.prove_ms;
             sl->queue[sl->n++] = res.queue_ms;
         }
         cz_job_result_free(&res);
-        for (unsigned t = 0; t < sl->every && !atomic_load(&sl->stop); t += 10)
-            usleep(10000);
+        unsigned gap = (unsigned)(cz_prng_next(&sl->rng) % (2 * (uint64_t)sl->every + 1));
+        for (unsigned t = 0; t < gap && !atomic_load(&sl->stop); t += 10)
+            usleep(10000 < (gap - t) * 1000u ? 10000 : (gap - t) * 1000u);
     }
     return NULL;
 }
@@ -307,6 +317,7 @@ static unsigned phase(cz_engine *e, const opts *o, cz_job_request *req, cz_job_s
     pthread_t side_th;
     if (sl) {
         sl->e = e, sl->req = side, sl->every = o->post_every;
+        cz_prng_seed(&sl->rng, 1);
         if (pthread_create(&side_th, NULL, side_run, sl) != 0) {
             free(sl);
             sl = NULL;
@@ -406,10 +417,17 @@ static unsigned phase(cz_engine *e, const opts *o, cz_job_request *req, cz_job_s
     if (sl && sl->n) {
         qsort(sl->lat, sl->n, sizeof *sl->lat, cmp_double);
         qsort(sl->queue, sl->n, sizeof *sl->queue, cmp_double);
+        double *part[3] = {sl->synth, sl->prove, sl->rest};
+        for (int k = 0; k < 3; k++)
+            qsort(part[k], sl->n, sizeof *part[k], cmp_double);
         printf("  beside the load    %u %s (%u failed), one at a time: latency p50/max %.0f / "
                "%.0f ms, queue wait p50/max %.0f / %.0f ms\n",
                sl->n, cz_job_kind_name(side->kind), sl->failed, sl->lat[sl->n / 2],
                sl->lat[sl->n - 1], sl->queue[sl->n / 2], sl->queue[sl->n - 1]);
+        printf("                     p50/max: synthesis %.0f / %.0f ms, proving %.0f / %.0f ms, "
+               "waits and self-check %.0f / %.0f ms\n",
+               sl->synth[sl->n / 2], sl->synth[sl->n - 1], sl->prove[sl->n / 2],
+               sl->prove[sl->n - 1], sl->rest[sl->n / 2], sl->rest[sl->n - 1]);
     } else if (sl) {
         printf("  beside the load    no %s completed (%u failed)\n", cz_job_kind_name(side->kind),
                sl->failed);

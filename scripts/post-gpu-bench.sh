@@ -15,7 +15,8 @@
 #   STEP=load     a PoRep load (`engine --porep`, the files of
 #                 scripts/porep-gpu-bench.sh STEP=params in CACHE, JOBS
 #                 jobs two at a time) with KIND's PoSt beside it, one job
-#                 every EVERY ms (default 1000): its latency under the load.
+#                 after a gap uniform in [0, 2 EVERY] ms (EVERY default 1000):
+#                 its latency under the load.
 #
 #   STEP=winning scripts/post-gpu-bench.sh [BENCH]
 # BENCH: a cuzk-bench built with CUDA (default build/cuda/cuzk-bench).

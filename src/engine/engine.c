@@ -225,6 +225,8 @@ int cz_engine_new(cz_engine **out, const cz_engine_config *cfg, char *err, size_
         rc = cz_pool_new(&e->pool, c.prover_threads - 1);
     if (rc == CZ_OK && c.synthesis_threads > 1)
         rc = cz_pool_new(&e->synth_pool, c.synthesis_threads - 1);
+    if (rc == CZ_OK && c.synthesis_threads > 1)
+        rc = cz_pool_new(&e->urgent_pool, c.synthesis_threads - 1);
     if (rc == CZ_OK && c.param_cache && !(e->param_cache = strdup(c.param_cache)))
         rc = CZ_ERR_NOMEM;
     e->cfg.param_cache = e->param_cache;
@@ -336,6 +338,7 @@ void cz_engine_free(cz_engine *e)
     cz_resv_release(e->request_pool);
     cz_pool_free(e->pool);
     cz_pool_free(e->synth_pool);
+    cz_pool_free(e->urgent_pool);
     free(e->param_cache);
     cz_budget_free(e->budget);
     free(e->index);

@@ -132,6 +132,7 @@ struct cz_engine {
     cz_budget *budget;
     cz_pool *pool;       /* the prover's (prover_threads) */
     cz_pool *synth_pool; /* synthesis and vanilla verification (synthesis_threads) */
+    cz_pool *urgent_pool; /* the same for HIGH and CRITICAL jobs (cz_eng_synth_pool) */
     char *param_cache;   /* cfg.param_cache's copy; NULL: none */
     pthread_mutex_t mu;
     pthread_cond_t cv_work, cv_prove, cv_final, cv_space, cv_done, cv_circuit, cv_api;
@@ -200,6 +201,15 @@ static inline void cz_eng_fifo_push(fifo *q, part *p)
     if (p->next == NULL)
         q->tail = p;
     q->n++;
+}
+
+/* The pool for the synthesis and vanilla checks of a job of priority
+ * prio: HIGH and CRITICAL ones (PoSt) have threads of their own, as many
+ * as synth_pool's, so their chunks never wait behind the ones a PoRep
+ * partition's synthesis queued (the OS shares the cores between both). */
+static inline cz_pool *cz_eng_synth_pool(const cz_engine *e, cz_priority prio)
+{
+    return prio >= CZ_PRIO_HIGH && e->urgent_pool ? e->urgent_pool : e->synth_pool;
 }
 
 /* Puts p back in q ahead of every partition of its priority (a partition

@@ -122,7 +122,8 @@ static int g16_synthesize(cz_engine *e, const job *j, part *p, char *msg, size_t
     if (p->c->params->flavor == CZ_GROTH16_SNARKJS)
         return CZ_OK; /* no C matrix to check against: verification will */
     char why[200];
-    int rc = cz_r1cs_check(p->c->r1cs, p->w, p->n_w, e->synth_pool, NULL, why, sizeof why);
+    int rc = cz_r1cs_check(p->c->r1cs, p->w, p->n_w, cz_eng_synth_pool(e, j->prio), NULL, why,
+                           sizeof why);
     if (rc == CZ_ERR_UNSATISFIED)
         cz_msgf(msg, msglen, "the witness of partition %u does not satisfy circuit %s: %s", p->idx,
                 j->circuit_id, why);

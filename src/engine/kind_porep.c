@@ -145,7 +145,7 @@ static int porep_admit(cz_engine *e, const cz_job_request *req, job *j, char *er
     cz_fc_verify_opts vo = {.prover_id = in->prover_id,
                             .sector_id = r->sector_number,
                             .api = -1,
-                            .pool = e->synth_pool};
+                            .pool = cz_eng_synth_pool(e, req->priority)};
     rc = cz_fc_vanilla_verify(c1, &vo, why, sizeof why);
     if (rc == CZ_ERR_BAD_PROOF) {
         cz_msgf(err, errlen,
@@ -212,7 +212,8 @@ static int porep_synthesize(cz_engine *e, const job *j, part *p, char *msg, size
 {
     const porep_input *in = j->in;
     char why[300];
-    int rc = cz_fc_porep_witness(p->w, p->n_w, &in->c1, p->idx, e->synth_pool, why, sizeof why);
+    int rc = cz_fc_porep_witness(p->w, p->n_w, &in->c1, p->idx, cz_eng_synth_pool(e, j->prio), why,
+                             sizeof why);
     if (rc != CZ_OK) {
         cz_msgf(msg, msglen, "the witness of partition %u failed: %s", p->idx, why);
         return rc;

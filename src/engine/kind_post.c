@@ -228,7 +228,7 @@ static int post_admit(cz_engine *e, const cz_job_request *req, job *j, char *err
         }
     }
     verify_job v = {in, rcs, why};
-    cz_pool_parallel_for(e->synth_pool, in->n_blobs, 1, verify_blobs, &v);
+    cz_pool_parallel_for(cz_eng_synth_pool(e, req->priority), in->n_blobs, 1, verify_blobs, &v);
     for (unsigned i = 0; i < in->n_blobs; i++) {
         if (rcs[i] == CZ_OK)
             continue;
@@ -313,7 +313,8 @@ static int post_synthesize(cz_engine *e, const job *j, part *p, char *msg, size_
     if (rc == CZ_OK)
         rc = cz_post_circuit_sectors(sec, s, in->blobs, in->n_blobs);
     if (rc == CZ_OK)
-        rc = cz_post_witness(p->w, p->n_w, s, sec, e->synth_pool, why, sizeof why);
+        rc = cz_post_witness(p->w, p->n_w, s, sec, cz_eng_synth_pool(e, j->prio), why,
+                             sizeof why);
     if (rc != CZ_OK) {
         cz_msgf(msg, msglen, "the %s witness failed: %s", what_of(s->kind),
                 why[0] ? why : cz_strerror(rc));

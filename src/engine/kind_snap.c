@@ -214,7 +214,7 @@ static int snap_admit(cz_engine *e, const cz_job_request *req, job *j, char *err
         }
     }
     verify_job v = {in, rcs, why};
-    cz_pool_parallel_for(e->synth_pool, n, 1, verify_parts, &v);
+    cz_pool_parallel_for(cz_eng_synth_pool(e, req->priority), n, 1, verify_parts, &v);
     for (unsigned k = 0; k < n; k++) {
         if (rcs[k] == CZ_OK)
             continue;
@@ -286,7 +286,7 @@ static int snap_synthesize(cz_engine *e, const job *j, part *p, char *msg, size_
     cz_fc_update_public pub = in->pub;
     pub.k = p->idx;
     char why[300];
-    int rc = cz_fc_update_witness(p->w, p->n_w, &in->u, &pub, &in->proofs[p->idx], e->synth_pool,
+    int rc = cz_fc_update_witness(p->w, p->n_w, &in->u, &pub, &in->proofs[p->idx], cz_eng_synth_pool(e, j->prio),
                                   why, sizeof why);
     if (rc != CZ_OK) {
         cz_msgf(msg, msglen, "the witness of partition %u failed: %s", p->idx, why);
