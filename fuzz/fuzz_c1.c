@@ -22,14 +22,7 @@
 
 #include "cuzk/err.h"
 #include "cuzk/filecoin.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            abort();                                                                               \
-    } while (0)
+#include "fuzz.h"
 
 static bool zeroed(const cz_fc_c1 *c1)
 {

@@ -15,14 +15,7 @@
 
 #include "cuzk/err.h"
 #include "cuzk/groth16.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            abort();                                                                               \
-    } while (0)
+#include "fuzz.h"
 
 static bool zeroed(const void *p, size_t n)
 {

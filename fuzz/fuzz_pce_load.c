@@ -22,14 +22,7 @@
 
 #include "cuzk/cs.h"
 #include "cuzk/err.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            abort();                                                                               \
-    } while (0)
+#include "fuzz.h"
 
 static void check_csr(const cz_r1cs *r, int k)
 {

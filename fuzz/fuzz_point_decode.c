@@ -23,14 +23,7 @@
 
 #include "cuzk/ec.h"
 #include "cuzk/err.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            abort();                                                                               \
-    } while (0)
+#include "fuzz.h"
 
 static const unsigned all_flags[4] = {
     CZ_DECODE_DEFAULT,

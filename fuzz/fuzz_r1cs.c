@@ -18,14 +18,7 @@
 
 #include "cuzk/circom.h"
 #include "cuzk/err.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            abort();                                                                               \
-    } while (0)
+#include "fuzz.h"
 
 static void check_csr(const cz_circom_csr *m, const cz_circom_r1cs *r)
 {

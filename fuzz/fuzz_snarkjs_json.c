@@ -18,14 +18,7 @@
 
 #include "cuzk/err.h"
 #include "cuzk/snarkjs.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            abort();                                                                               \
-    } while (0)
+#include "fuzz.h"
 
 static void check_rejection(int rc, const char *err, const char *kind)
 {

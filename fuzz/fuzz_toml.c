@@ -22,14 +22,7 @@
 #include "../src/daemon/toml.h"
 #include "cuzk/config.h"
 #include "cuzk/err.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            abort();                                                                               \
-    } while (0)
+#include "fuzz.h"
 
 static void check_message(int rc, const char *err)
 {

@@ -18,14 +18,7 @@
 #include "../src/daemon/wire.h"
 #include "cuzk/err.h"
 #include "cuzk/v1/proving.pb-c.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            abort();                                                                               \
-    } while (0)
+#include "fuzz.h"
 
 static int same(const ProtobufCMessage *a, const ProtobufCMessage *b)
 {

@@ -15,14 +15,7 @@
 
 #include "cuzk/circom.h"
 #include "cuzk/err.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            abort();                                                                               \
-    } while (0)
+#include "fuzz.h"
 
 static uint32_t rd32(const uint8_t *p)
 {

@@ -18,14 +18,7 @@
 
 #include "cuzk/err.h"
 #include "cuzk/zkey.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            abort();                                                                               \
-    } while (0)
+#include "fuzz.h"
 
 static void check_g1s(const cz_g1_affine *p, uint64_t n, bool sub)
 {
