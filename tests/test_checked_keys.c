@@ -297,6 +297,7 @@ static void test_params(void)
     cz_lc_free(&ly);
     cz_r1cs *r;
     TF_CHECK(cz_cs_finish(cs, &r) == CZ_OK);
+    cz_cs_free(cs);
     uint8_t seed[32] = {1};
     cz_groth16_params p;
     TF_CHECK(cz_groth16_setup(&p, r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);

@@ -240,11 +240,11 @@ static int make_file(const char *path, char *err, size_t errlen)
     if (rc != CZ_OK)
         return rc;
     char tmp[4200];
-    if (snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid()) >= (int)sizeof tmp)
+    if (snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp)
         return fail(err, errlen, CZ_ERR_IO, "path too long", path, 0);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    int fd = mkstemp(tmp); /* a name of its own (threads share a pid), mode 0600 */
     if (fd < 0)
-        return fail(err, errlen, CZ_ERR_IO, strerror(errno), tmp, 0);
+        return fail(err, errlen, CZ_ERR_IO, strerror(errno), path, 0);
     bool ok = write(fd, HEADER, sizeof HEADER - 1) == (ssize_t)(sizeof HEADER - 1);
     ok = close(fd) == 0 && ok;
     if (ok && link(tmp, path) != 0 && errno != EEXIST)
