@@ -89,22 +89,21 @@ static const char USAGE_SETUP[] =
     "  tests and benchmarks\n";
 
 /* The checked-keys store of --checked-keys (NULL: the default path; "none":
- * no store, *out NULL): 0, or -1 with the reason on stderr.  With no
+ * no store, *out NULL): CZ_OK, or the store's error with err saying why.  With no
  * default path (no $HOME) the key is checked every time. */
-static int open_store(cz_checked_keys **out, const char *arg)
+static int open_store(cz_checked_keys **out, const char *arg, char *err, size_t errlen)
 {
     *out = NULL;
-    char path[4096], err[512];
+    char path[4096];
     if (arg && !strcmp(arg, "none"))
-        return 0;
+        return CZ_OK;
     if (arg == NULL && !cz_checked_keys_default_path(path, sizeof path))
-        return 0;
-    if (cz_checked_keys_open(out, arg ? arg : path, err, sizeof err) != CZ_OK) {
-        fprintf(stderr, "cuzk-bench prove: %s (--checked-keys none checks the key every time)\n",
-                err);
-        return -1;
-    }
-    return 0;
+        return CZ_OK;
+    int rc = cz_checked_keys_open(out, arg ? arg : path, err, errlen);
+    if (rc != CZ_OK)
+        snprintf(err + strlen(err), errlen - strlen(err),
+                 " (--checked-keys none checks the key every time)");
+    return rc;
 }
 
 /* After a load with the store: a checked key added (a store that cannot be
@@ -322,10 +321,8 @@ int cz_bench_prove(int argc, char **argv)
     double t1 = cz_bench_now();
     if (o.zkey != NULL) {
         cz_checked_keys *store = NULL;
-        if (!o.trusted && open_store(&store, o.checked_keys) != 0) {
-            rc = CZ_ERR_IO;
+        if (!o.trusted && (rc = open_store(&store, o.checked_keys, err, sizeof err)) != CZ_OK)
             goto out;
-        }
         cz_key_check kc = {.store = store};
         rc = cz_zkey_load_with(&z, o.zkey, o.trusted ? CZ_ZKEY_SKIP_SUBGROUP : 0, pool,
                                store ? &kc : NULL, err, sizeof err);

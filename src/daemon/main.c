@@ -103,12 +103,13 @@ static int load_circuits(circuits *cs, const cz_daemon_config *cfg, cz_engine *e
         cz_key_check kc = {.store = store};
         if (!cfg->circuits[i].r1cs[0]) {
             cz_zkey z;
-            rc = cz_zkey_load_with(&z, cfg->circuits[i].params, 0, pool, &kc, err, sizeof err);
+            rc = cz_zkey_load_with(&z, cfg->circuits[i].params, 0, pool, store ? &kc : NULL, err,
+                                   sizeof err);
             if (rc == CZ_OK)
                 rc = cz_groth16_params_from_zkey(p, r, &z, err, sizeof err);
             cz_zkey_free(&z);
         } else {
-            cz_params_read_opts o = {.pool = pool, .check = &kc};
+            cz_params_read_opts o = {.pool = pool, .check = store ? &kc : NULL};
             rc = cz_groth16_params_read_file_ex(p, cfg->circuits[i].params, &o, err, sizeof err);
             if (rc == CZ_OK &&
                 (rc = cz_pce_load(r, cfg->circuits[i].r1cs, 0, err, sizeof err)) != CZ_OK)
