@@ -99,18 +99,27 @@ static void make_scalars(cz_fr *k, size_t n, int kind)
 MAKE_BASES(g1)
 MAKE_BASES(g2)
 
+static void count_pause(void *ctx) { ++*(unsigned *)ctx; }
+
 /* The same MSM with its scratch from one block of exactly the bound
  * (msm_scratch.h, the proof's path; ddev NULL: no density, n = nb): the
- * same point, nothing spilled to cz_cuda_malloc, the mark back at 0; and
+ * same point, nothing spilled to cz_cuda_malloc, the mark back at 0; the
+ * same with a pause hook (the bucket sums in two launches): two pauses; and
  * from a block too small, the same point with spills counted. */
 static void check_scratch(int g2, const void *bdev, size_t nb, const void *kdev, const void *ddev,
                           size_t n, unsigned c, const cz_g1 *want1, const cz_g2 *want2)
 {
     size_t bound = cz_cuda_msm_scratch_bytes(nb, g2, ddev != NULL, n, c);
-    for (int small = 0; small < 2; small++) {
+    for (int mode = 0; mode < 3; mode++) {
+        int small = mode == 2;
         cz_cuda_scratch sc;
         size_t bytes = small ? 4096 : bound;
+        unsigned pauses = 0;
         int rc = cz_cuda_scratch_alloc(&sc, bytes);
+        if (mode == 1) {
+            sc.pause = count_pause;
+            sc.pause_ctx = &pauses;
+        }
         cz_g1 r1;
         cz_g2 r2;
         if (!rc)
@@ -118,15 +127,16 @@ static void check_scratch(int g2, const void *bdev, size_t nb, const void *kdev,
                     : cz_cuda_g1_msm_scratch(&r1, bdev, nb, kdev, ddev, n, c, &sc);
         bool same = !rc && (g2 ? cz_g2_equal(want2, &r2) : cz_g1_equal(want1, &r1));
         bool spills_ok = small ? sc.spills > 0 || nb < 2 : sc.spills == 0;
-        TF_CHECK_MSG(same && spills_ok && sc.used == 0 && sc.peak <= bytes,
-                     "%s scratch MSM of %zu bases (%s, window %u, scratch %zu of bound %zu): %s, "
-                     "%s, %u spills, used %zu, peak %zu",
+        bool pauses_ok = pauses == (mode == 1 && nb ? 2u : 0u);
+        TF_CHECK_MSG(same && spills_ok && pauses_ok && sc.used == 0 && sc.peak <= bytes,
+                     "%s scratch MSM of %zu bases (%s, window %u, scratch %zu of bound %zu%s): "
+                     "%s, %s, %u spills, %u pauses, used %zu, peak %zu",
                      g2 ? "G2" : "G1", nb, ddev ? "density" : "plain", c, bytes, bound,
-                     cz_strerror(rc),
+                     mode == 1 ? ", pausing" : "", cz_strerror(rc),
                      rc     ? "no result"
                      : same ? "same point"
                             : "points differ",
-                     sc.spills, sc.used, sc.peak);
+                     sc.spills, pauses, sc.used, sc.peak);
         cz_cuda_scratch_free(&sc);
     }
 }

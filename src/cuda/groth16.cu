@@ -325,6 +325,20 @@ void cz_cuda_params_release(const void *p)
 
 } /* extern "C" */
 
+/* A proof's pauses: y's hook, and the time spent in it. */
+struct pauser {
+    const cz_cuda_yield *y;
+    double paused; /* ms */
+};
+
+static void pauser_run(void *ctx)
+{
+    pauser *pz = (pauser *)ctx;
+    double a = now_ms();
+    pz->y->fn(pz->y->ctx);
+    pz->paused += now_ms() - a;
+}
+
 /* Both entry points: r NULL takes a, b, c (or H with h_on_host) from the
  * host; otherwise w goes up first and a, b, c are r's products on the
  * device. */
@@ -390,14 +404,11 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
     memset(tm, 0, sizeof *tm);
     /* the pauses: y->fn between steps (each step below ends with its
      * result on the host), its time kept out of the step times */
-    double paused = 0;
-    auto clock = [&paused]() { return now_ms() - paused; };
+    pauser pz = {y, 0};
+    auto clock = [&pz]() { return now_ms() - pz.paused; };
     auto pause = [&]() {
-        if (!rc && y && y->fn) {
-            double a = now_ms();
-            y->fn(y->ctx);
-            paused += now_ms() - a;
-        }
+        if (!rc && y && y->fn)
+            pauser_run(&pz);
     };
     double t0 = clock();
     if (r) {
@@ -415,7 +426,8 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
             rc = cuda_err(cudaStreamSynchronize(st[0]));
         double ts = clock();
         tm->spmv = ts - tu;
-        t0 = ts;
+        pause();
+        t0 = clock();
         if (!rc)
             rc = cz_cuda_h_on_device(d, abc, rows, st[0]);
     } else {
@@ -435,7 +447,7 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
     if (!rc)
         rc = cz_cuda_upload(d_ba, dens[2], words_aux * sizeof(uint64_t), st[1]);
     /* the MSMs run on the default stream: everything above first */
-    cz_cuda_scratch sc = {NULL, 0, 0, 0, 0};
+    cz_cuda_scratch sc = {NULL, 0, 0, 0, 0, NULL, NULL};
     if (!rc && !dp->streamed)
         rc = cz_cuda_scratch_alloc(&sc, msm);
     for (int i = 0; i < 2; i++) {
@@ -452,9 +464,15 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
     /* the MSMs of prove.c's CPU path, term for term */
     cz_g1 t;
     cz_g2 u;
+    /* the longest step (0.96 s at 2^27): it pauses inside as well */
+    if (y && y->fn) {
+        sc.pause = pauser_run;
+        sc.pause_ctx = &pz;
+    }
     if (!rc)
         rc = g1_query(&out->h, dp, dp->h, p->h, 0, p->n_h, abc, NULL, NULL, p->n_h, &sc,
                       h_window(p->n_h));
+    sc.pause = NULL;
     double t2 = clock();
     tm->msm_h = t2 - t1;
     pause();

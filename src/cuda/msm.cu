@@ -217,12 +217,12 @@ __device__ __forceinline__ affine_t<F> item_point(const affine_t<F> *bases, uint
  * unused slots get infinity.  So a bucket crossing chunks jf < jl has its
  * partials in part[2 jf + 1 .. 2 jl], with infinities between them. */
 template <class F>
-__global__ void chunk_sums(const uint32_t *off, uint32_t nb, uint32_t total, uint32_t L, size_t K,
-                           const affine_t<F> *bases, const uint32_t *item, xyzz_t<F> *bucket,
-                           xyzz_t<F> *part)
+__global__ void chunk_sums(const uint32_t *off, uint32_t nb, uint32_t total, uint32_t L,
+                           size_t j0, size_t j1, const affine_t<F> *bases, const uint32_t *item,
+                           xyzz_t<F> *bucket, xyzz_t<F> *part)
 {
-    size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (j >= K)
+    size_t j = j0 + (size_t)blockIdx.x * blockDim.x + threadIdx.x; /* chunks [j0, j1) */
+    if (j >= j1)
         return;
     uint32_t lo = (uint32_t)j * L, hi = min(lo + L, total);
     uint32_t b = 0, h = nb; /* the bucket holding item lo: off[b] <= lo < off[b + 1] */
@@ -518,15 +518,29 @@ static uint32_t chunk_len(uint64_t total)
     return l < MSM_CHUNK_MIN ? MSM_CHUNK_MIN : l > MSM_CHUNK_MAX ? MSM_CHUNK_MAX : (uint32_t)l;
 }
 
-/* Step 4: bucket[b] for b < nb from the total sorted items (offsets off). */
+/* sc's pause, if any, once the default stream's work has ended. */
+static int pause_point(cz_cuda_scratch *sc)
+{
+    if (!sc || !sc->pause)
+        return CZ_OK;
+    int rc = cuda_err(cudaStreamSynchronize(0));
+    if (!rc)
+        sc->pause(sc->pause_ctx);
+    return rc;
+}
+
+/* Step 4: bucket[b] for b < nb from the total sorted items (offsets off);
+ * with a pause in sc, the chunks go in two launches with the pause between
+ * them. */
 template <class F>
 static int bucket_sums(arena *ar, const uint32_t *off, size_t nb, uint32_t total,
-                       const affine_t<F> *bases, const uint32_t *item, xyzz_t<F> *bucket)
+                       const affine_t<F> *bases, const uint32_t *item, xyzz_t<F> *bucket,
+                       cz_cuda_scratch *sc)
 {
     fill_inf<F><<<blocks_for(nb), MSM_THREADS>>>(bucket, nb);
     int rc = cuda_err(cudaGetLastError());
     if (rc || !total)
-        return rc;
+        return rc ? rc : pause_point(sc);
     uint32_t L = chunk_len(total), n = 0;
     size_t K = ((size_t)total + L - 1) / L;
     xyzz_t<F> *part, *sum;
@@ -535,8 +549,17 @@ static int bucket_sums(arena *ar, const uint32_t *off, size_t nb, uint32_t total
         (rc = arena_alloc(ar, (void **)&flag, (nb + 1) * sizeof(uint32_t))) ||
         (rc = arena_alloc(ar, (void **)&rank, (nb + 1) * sizeof(uint32_t))))
         return rc;
-    chunk_sums<F><<<blocks_for(K), MSM_THREADS>>>(off, (uint32_t)nb, total, L, K, bases, item,
-                                                  bucket, part);
+    bool split = sc && sc->pause;
+    size_t half = split ? K / 2 : K;
+    if (half)
+        chunk_sums<F><<<blocks_for(half), MSM_THREADS>>>(off, (uint32_t)nb, total, L, 0, half,
+                                                         bases, item, bucket, part);
+    if (split) {
+        if ((rc = cuda_err(cudaGetLastError())) || (rc = pause_point(sc)))
+            return rc;
+        chunk_sums<F><<<blocks_for(K - half), MSM_THREADS>>>(off, (uint32_t)nb, total, L, half, K,
+                                                             bases, item, bucket, part);
+    }
     crossing<<<blocks_for(nb), MSM_THREADS>>>(off, nb, L, flag);
     if ((rc = cuda_err(cudaGetLastError())) ||
         (rc = cuda_err(cudaMemset(flag + nb, 0, sizeof(uint32_t)))) ||
@@ -696,7 +719,10 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
     if (!rc)
         rc = arena_alloc(&ar, (void **)&bucket, nb * sizeof(xyzz_t<F>));
     if (!rc)
-        rc = bucket_sums<F>(&ar, boff, nb, total, (const affine_t<F> *)bases_dev, item, bucket);
+        rc = pause_point(sc);
+    if (!rc)
+        rc = bucket_sums<F>(&ar, boff, nb, total, (const affine_t<F> *)bases_dev, item, bucket,
+                            sc);
     prof_mark(&pf); /* buckets summed */
     if (!rc)
         rc = arena_alloc(&ar, (void **)&slice, (size_t)W * T * sizeof(xyzz_t<F>));

@@ -30,11 +30,17 @@ extern "C" {
 
 /* A bump allocator over one device buffer: [base, base + used) is taken;
  * peak: the most used since allocation; spills: allocations that did not
- * fit and went to cz_cuda_malloc. */
+ * fit and went to cz_cuda_malloc.  pause (NULL: none), set by the proof
+ * around an MSM too long to wait for: that MSM calls pause(pause_ctx)
+ * twice, after its sort and halfway through its bucket sums, with its
+ * queued work finished (the proof's preemption points, cz_cuda_yield);
+ * its buffers stay taken meanwhile. */
 typedef struct {
     char *base;
     size_t size, used, peak;
     unsigned spills;
+    void (*pause)(void *pause_ctx);
+    void *pause_ctx;
 } cz_cuda_scratch;
 
 /* Bytes one MSM of n bases (G2 when g2) with window c (0: the default for

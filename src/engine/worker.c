@@ -260,12 +260,13 @@ static part *take(cz_engine *e, fifo *q, pthread_cond_t *cv, unsigned *busy)
 }
 
 /* Preemption at step bounds.  A prove_start yields after H and after each
- * G1 MSM (cz_groth16_prove_opts.yield); there, while the prove queue's head
- * is a HIGH or CRITICAL partition of a higher priority than the running
- * one, that partition's prove_start runs at once on the same thread and
- * device, nested, before the running one goes on: a WinningPoSt behind a
- * PoRep partition waits for one step of it (the longest, a 2^27 H MSM,
- * about 1 s on an H200) instead of its whole prove_start.  Both proofs'
+ * G1 MSM, on the GPU also inside the H MSM (cz_groth16_prove_opts.yield);
+ * there, while the prove queue's head is a HIGH or CRITICAL partition of a
+ * higher priority than the running one, that partition's prove_start runs
+ * at once on the same thread and device, nested, before the running one
+ * goes on: a WinningPoSt behind a PoRep partition waits for one step of it
+ * (at most about 0.4 s on an H200 at 2^27: H, or half the H MSM's bucket
+ * sums) instead of its whole prove_start.  Both proofs'
  * memory is held meanwhile: the host's was reserved at synthesis, and the
  * nested proof does not wait for device memory (no_wait): when the device
  * cannot hold it beside the running one it goes back to the queue's head
