@@ -7,6 +7,7 @@
 # preparation takes hours at 2^18 on two cores), which both provers read.
 #
 #   scripts/bench-snarkjs.sh LOG [THREADS]     e.g. 16, 18
+# RUNS (default 3): how many times snarkjs proves (a 2^20 run takes minutes).
 # Needs a release build (scripts/build.sh release) and npm ci.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,8 +47,9 @@ echo "--- the same key read without its subgroup checks (as snarkjs reads it)"
 "$bench" prove --zkey chain.zkey --wtns chain.wtns --threads "$threads" --trusted-key |
     grep -E "load key|  proof "
 
-echo "--- snarkjs groth16 prove (3 runs, wall seconds each)"
-for _ in 1 2 3; do
+runs=${RUNS:-3}
+echo "--- snarkjs groth16 prove ($runs runs, wall seconds each)"
+for _ in $(seq "$runs"); do
     s=$(date +%s.%N)
     "$bin/snarkjs" groth16 prove chain.zkey chain.wtns theirs.json public2.json
     e=$(date +%s.%N)

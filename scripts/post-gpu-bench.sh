@@ -18,6 +18,11 @@
 #                 after a gap uniform in [0, 2 EVERY] ms (EVERY default 1000):
 #                 its latency under the load.
 #
+# The device tool gives an idle machine back after about 30 s, and with it
+# CACHE: have the next call's binaries packed before the current call
+# ends, or put STEP=params (scripts/porep-gpu-bench.sh), STEP=winning and
+# STEP=load in one call (about 9 minutes in all).
+#
 #   STEP=winning scripts/post-gpu-bench.sh [BENCH]
 # BENCH: a cuzk-bench built with CUDA (default build/cuda/cuzk-bench).
 set -euo pipefail
