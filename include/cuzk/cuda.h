@@ -265,8 +265,9 @@ typedef struct {
  * resident (after its sort and halfway through its bucket sums: it is the
  * longest step, 0.96 s at 2^27) and after each G1 query's MSM, with the
  * device's queue empty of the proof's work (its memory stays held), and
- * the time it takes is left out of out->ms; no_wait: when the proof's device reservation cannot be made at
- * once, CZ_ERR_BUSY instead of waiting (cz_groth16_prove_opts). */
+ * the time it takes is left out of out->ms; no_wait: when the proof's
+ * device reservation cannot be made at once, CZ_ERR_BUSY instead of
+ * waiting (cz_groth16_prove_opts). */
 typedef struct {
     void (*fn)(void *ctx);
     void *ctx;

@@ -284,8 +284,8 @@ typedef struct {
      * calling thread between prove_start's steps (after H and after each
      * MSM that another follows: 4 calls on the CPU; on the GPU also after
      * the SpMV and twice inside the H MSM, cz_cuda_yield: 8 calls with the
-     * BELLPERSON flavor and resident parameters), with
-     * nothing of this proof queued on the device and no lock of the
+     * BELLPERSON flavor and resident parameters), with nothing of this
+     * proof queued on the device and no lock of the
      * prover's held, so the caller may run a more urgent proof there, to
      * its end, before this one goes on (the engine does: worker.c).  The
      * time it takes is left out of the timings.  NULL: never called. */

@@ -405,9 +405,10 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
     /* the pauses: y->fn between steps (each step below ends with its
      * result on the host), its time kept out of the step times */
     pauser pz = {y, 0};
+    bool pausing = y && y->fn;
     auto clock = [&pz]() { return now_ms() - pz.paused; };
     auto pause = [&]() {
-        if (!rc && y && y->fn)
+        if (!rc && pausing)
             pauser_run(&pz);
     };
     double t0 = clock();
@@ -465,7 +466,7 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
     cz_g1 t;
     cz_g2 u;
     /* the longest step (0.96 s at 2^27): it pauses inside as well */
-    if (y && y->fn) {
+    if (pausing) {
         sc.pause = pauser_run;
         sc.pause_ctx = &pz;
     }

@@ -266,10 +266,10 @@ static part *take(cz_engine *e, fifo *q, pthread_cond_t *cv, unsigned *busy)
  * at once on the same thread and device, nested, before the running one
  * goes on: a WinningPoSt behind a PoRep partition waits for one step of it
  * (at most about 0.4 s on an H200 at 2^27: H, or half the H MSM's bucket
- * sums) instead of its whole prove_start.  Both proofs'
- * memory is held meanwhile: the host's was reserved at synthesis, and the
- * nested proof does not wait for device memory (no_wait): when the device
- * cannot hold it beside the running one it goes back to the queue's head
+ * sums) instead of its whole prove_start.  Both proofs' memory is held
+ * meanwhile: the host's was reserved at synthesis, and the nested proof
+ * does not wait for device memory (no_wait): when the device cannot hold
+ * it beside the running one it goes back to the queue's head
  * and runs next.  The running partition's timeline event spans the pause
  * (the nested one's lies inside it); its job's prove time leaves it out. */
 typedef struct {
