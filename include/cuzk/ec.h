@@ -67,11 +67,11 @@ bool cz_g1_affine_is_on_curve(const cz_g1_affine *p); /* infinity: true */
 bool cz_g1_affine_in_subgroup(const cz_g1_affine *p);
 /* All n points (each on the curve: checked by the caller) are in the
  * order-r subgroup: *all_in, wrong with probability below 2^-128 for any
- * input (random signed combinations in 81 rounds, src/ec/g1_subgroup_batch.c
- * has the argument), in about a fifth of the time of n single checks,
- * spread over pool (NULL: this thread).  It says only whether all are; a
- * caller that must name a bad point checks one by one after a false.
- * CZ_OK, CZ_ERR_NOMEM, CZ_ERR_IO (no OS randomness).  Variable time. */
+ * input (random combinations in 81 rounds, src/ec/subgroup_batch.c has the
+ * argument), in a fraction of the time of n single checks, spread over
+ * pool (NULL: this thread).  It says only whether all are; a caller that
+ * must name a bad point checks one by one after a false.  CZ_OK,
+ * CZ_ERR_NOMEM, CZ_ERR_IO (no OS randomness).  Variable time. */
 struct cz_pool;
 int cz_g1_batch_in_subgroup(const cz_g1_affine *p, size_t n, struct cz_pool *pool, bool *all_in);
 bool cz_g1_affine_equal(const cz_g1_affine *a, const cz_g1_affine *b);
@@ -124,16 +124,19 @@ bool cz_g2_affine_is_inf(const cz_g2_affine *p);
 bool cz_g2_affine_is_on_curve(const cz_g2_affine *p);
 /* Endomorphism test psi(P) == x P. */
 bool cz_g2_affine_in_subgroup(const cz_g2_affine *p);
+/* As cz_g1_batch_in_subgroup, in G2 (35 rounds of coefficients in
+ * {-6, ..., 6}: the twist's torsion has no element of order below 13). */
+int cz_g2_batch_in_subgroup(const cz_g2_affine *p, size_t n, struct cz_pool *pool, bool *all_in);
 bool cz_g2_affine_equal(const cz_g2_affine *a, const cz_g2_affine *b);
 void cz_g2_affine_neg(cz_g2_affine *r, const cz_g2_affine *p);
 
 /* The lowest index of pts[0..n) (cz_g1_affine, or cz_g2_affine with g2;
  * each on the curve: checked by the caller) whose point is outside the
  * order-r subgroup, in *first, or n when all are in; the same whatever the
- * pool (NULL: this thread).  G1 takes one batched check
- * (cz_g1_batch_in_subgroup) and the single ones only after it refuses; G2
- * the single ones, in parallel.  CZ_OK, CZ_ERR_INVALID_ARG, or the batch's
- * CZ_ERR_NOMEM / CZ_ERR_IO.  Variable time. */
+ * pool (NULL: this thread).  One batched check (cz_g1_batch_in_subgroup,
+ * cz_g2_batch_in_subgroup), and the single ones, in parallel, only after
+ * it refuses.  CZ_OK, CZ_ERR_INVALID_ARG, or the batch's CZ_ERR_NOMEM /
+ * CZ_ERR_IO.  Variable time. */
 int cz_ec_first_outside_subgroup(const void *pts, size_t n, bool g2, struct cz_pool *pool,
                                  size_t *first);
 

@@ -143,6 +143,8 @@ void cz_fp2_mul_fp(cz_fp2 *r, const cz_fp2 *a, const cz_fp *b);
 void cz_fp2_mul_by_nonresidue(cz_fp2 *r, const cz_fp2 *a);
 void cz_fp2_conj(cz_fp2 *r, const cz_fp2 *a);
 void cz_fp2_inv(cz_fp2 *r, const cz_fp2 *a);
+/* As cz_fp_batch_inv, in Fp2. */
+void cz_fp2_batch_inv(cz_fp2 *r, const cz_fp2 *a, size_t n, cz_fp2 *scratch);
 /* r = a^(p^k); for Fp2 that is conjugation when k is odd. */
 void cz_fp2_frobenius(cz_fp2 *r, const cz_fp2 *a, unsigned k);
 bool cz_fp2_sqrt(cz_fp2 *r, const cz_fp2 *a);

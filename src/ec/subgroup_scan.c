@@ -2,12 +2,11 @@
  * cz_ec_first_outside_subgroup): the key readers' subgroup pass over
  * decoded points (.zkey, .params).
  *
- * G1: one batched check (g1_subgroup_batch.c, a fraction of the single
- * checks' time) and, only when it refuses, the single checks to find the
- * point.  G2: the single checks (an affine G2 addition costs about what
- * its single check saves).  The single checks run in parallel, each task
- * stopping at an index past the lowest bad one found so far, so the
- * answer is the lowest bad index whatever the thread count. */
+ * One batched check (subgroup_batch.c, a fraction of the single checks'
+ * time) and, only when it refuses, the single checks to find the point.
+ * The single checks run in parallel, each task stopping at an index past
+ * the lowest bad one found so far, so the answer is the lowest bad index
+ * whatever the thread count. */
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -43,12 +42,11 @@ int cz_ec_first_outside_subgroup(const void *pts, size_t n, bool g2, cz_pool *po
     if (first == NULL || (pts == NULL && n > 0))
         return CZ_ERR_INVALID_ARG;
     *first = n;
-    if (!g2) {
-        bool all_in = false;
-        int rc = cz_g1_batch_in_subgroup(pts, n, pool, &all_in);
-        if (rc != CZ_OK || all_in)
-            return rc;
-    }
+    bool all_in = false;
+    int rc = g2 ? cz_g2_batch_in_subgroup(pts, n, pool, &all_in)
+                : cz_g1_batch_in_subgroup(pts, n, pool, &all_in);
+    if (rc != CZ_OK || all_in)
+        return rc;
     scan c = {.pts = pts, .g2 = g2};
     atomic_init(&c.first, SIZE_MAX);
     cz_pool_parallel_for(pool, n, 256, scan_task, &c);

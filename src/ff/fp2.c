@@ -1,4 +1,5 @@
 /* Fp2 = Fp[u] / (u^2 + 1), elements c0 + c1 u. */
+#include "ff/field_template.h"
 #include "ff/tower.h"
 
 void cz_fp2_add(cz_fp2 *r, const cz_fp2 *a, const cz_fp2 *b) { fp2_add(r, a, b); }
@@ -145,3 +146,6 @@ bool cz_fp2_sqrt(cz_fp2 *r, const cz_fp2 *a)
     *r = x;
     return cz_fp2_equal(&chk, a);
 }
+
+/* ONE and ZERO as compound literals: the macro uses them inside the function. */
+CZ_FIELD_DEFINE_BATCH_INV(cz_fp2, ((cz_fp2){CZ_FP_ONE, CZ_FP_ZERO}), ((cz_fp2){CZ_FP_ZERO, CZ_FP_ZERO}))
