@@ -3,7 +3,7 @@
  *   cuzk-bench prove --zkey F --wtns F [--proof-out F] [--public-out F]
  *   cuzk-bench prove --r1cs F --wtns F        (insecure setup from --seed)
  *   cuzk-bench prove --chain LOG              (built-in circuit, 2^LOG rows)
- *       common: [--threads T] [--reps K] [--seed N] [--no-verify]
+ *       common: [--threads T] [--reps K] [--seed N] [--no-verify] [--gpu]
  *       --trusted-key: skip the subgroup checks of the key's points
  *       (snarkjs never checks them)
  *       --checked-keys FILE|none: the checked-keys store (cuzk/
@@ -11,8 +11,10 @@
  *       user's cache): a .zkey found there by digest skips its subgroup
  *       checks, one checked here is added to it; none: checked every time
  *   cuzk-bench verify --vk F --proof F --public F     (snarkjs JSON files)
- *   cuzk-bench setup --r1cs F --zkey-out F [--seed N] [--threads T]
+ *   cuzk-bench setup --r1cs F --zkey-out F [--seed N] [--threads T] [--gpu]
  *
+ * --gpu: the CUDA back end (CZ_BACKEND_GPU: prove_start's H and MSMs, the
+ * setup's fixed-base products on the device), an error without a device.
  * Each command takes its own options only (another command's option is an
  * error naming it) and --help.  prove makes one proof, as a user expects,
  * verified unless --no-verify, and prints the time of each phase (load,
@@ -43,7 +45,7 @@ typedef struct {
     const char *vk, *proof, *pub, *chain, *threads, *reps, *seed, *checked_keys;
     unsigned chain_log, reps_n;
     uint64_t seed_n;
-    int no_verify, trusted, timed;
+    int no_verify, trusted, timed, gpu;
 } opts;
 
 enum { C_PROVE = 1, C_VERIFY = 2, C_SETUP = 4 };
@@ -70,10 +72,11 @@ static const char USAGE_PROVE[] =
     "       cuzk-bench prove --r1cs F --wtns F     (INSECURE setup from --seed)\n"
     "       cuzk-bench prove --chain LOG           (built-in circuit of 2^LOG rows)\n"
     "   options: [--threads T] [--reps K] [--seed N] [--no-verify] [--trusted-key]\n"
-    "            [--checked-keys FILE|none]\n"
+    "            [--checked-keys FILE|none] [--gpu]\n"
     "  One Groth16 proof, verified (unless --no-verify), written as snarkjs's proof.json\n"
     "  and public.json.  --reps K: K timed proofs after the first, the median of each\n"
     "  phase printed.  T: threads (default: the cores this process may run on).\n"
+    "  --gpu: H and every MSM on the CUDA device (bit-identical proofs).\n"
     "  --trusted-key: skip the subgroup checks of the .zkey's points (snarkjs never\n"
     "  checks them; they are batched and fast, so the default keeps them).\n"
     "  --checked-keys: keys whose checks passed, by digest (default $CUZK_CHECKED_KEYS,\n"
@@ -84,9 +87,9 @@ static const char USAGE_VERIFY[] =
     "public.json\n"
     "  exit 0 for a valid proof (prints OK), 1 for an invalid one, 2 on bad input\n";
 static const char USAGE_SETUP[] =
-    "usage: cuzk-bench setup --r1cs F --zkey-out F [--seed N] [--threads T]\n"
+    "usage: cuzk-bench setup --r1cs F --zkey-out F [--seed N] [--threads T] [--gpu]\n"
     "  an INSECURE .zkey (trapdoor from the seed) that snarkjs can prove with: for\n"
-    "  tests and benchmarks\n";
+    "  tests and benchmarks; --gpu: the fixed-base products on the CUDA device\n";
 
 /* The checked-keys store of --checked-keys (NULL: the default path; "none":
  * no store, *out NULL): CZ_OK, or the store's error with err saying why.  With no
@@ -138,6 +141,8 @@ static int parse(int argc, char **argv, opts *o, unsigned cmd, const char *usage
             o->no_verify = 1;
         } else if (cmd == C_PROVE && !strcmp(a, "--trusted-key")) {
             o->trusted = 1;
+        } else if ((cmd & (C_PROVE | C_SETUP)) && !strcmp(a, "--gpu")) {
+            o->gpu = 1;
         } else if (cz_bench_take_flag(argc, argv, &i, FLAGS, sizeof FLAGS / sizeof FLAGS[0], cmd,
                                       o, usage) != 0) {
             return -1;
@@ -310,6 +315,7 @@ int cz_bench_prove(int argc, char **argv)
     cz_circom_r1cs cr = {0};
     int rc = CZ_OK, status = 2;
     double t0 = cz_bench_now(), t_load = 0, t_setup = 0, t_wit = 0;
+    cz_backend backend = o.gpu ? CZ_BACKEND_GPU : CZ_BACKEND_CPU;
 
     if (o.wtns != NULL) {
         rc = cz_circom_wtns_load(&wt, o.wtns, err, sizeof err);
@@ -347,7 +353,9 @@ int cz_bench_prove(int argc, char **argv)
             uint8_t seed[32];
             seed_bytes(seed, o.seed_n);
             double t2 = cz_bench_now();
-            rc = cz_groth16_setup(&params, r1cs, seed, CZ_GROTH16_BELLPERSON, pool);
+            cz_groth16_setup_opts so = {.backend = backend, .pool = pool};
+            rc = cz_groth16_setup_with(&params, r1cs, seed, CZ_GROTH16_BELLPERSON, &so, err,
+                                       sizeof err);
             t_setup = cz_bench_now() - t2;
         }
     }
@@ -357,10 +365,11 @@ int cz_bench_prove(int argc, char **argv)
     unsigned lg = 1;
     while (((size_t)1 << lg) < rows)
         lg++;
-    printf("prove: %zu constraints (domain 2^%u), %zu inputs, %zu aux, %u thread(s), %s\n", rows,
-           lg, n_in, cz_r1cs_num_aux(r1cs), threads,
+    printf("prove: %zu constraints (domain 2^%u), %zu inputs, %zu aux, %u thread(s), %s, %s\n",
+           rows, lg, n_in, cz_r1cs_num_aux(r1cs), threads,
            params.flavor == CZ_GROTH16_SNARKJS ? "snarkjs .zkey"
-                                               : "bellperson layout (insecure setup)");
+                                               : "bellperson layout (insecure setup)",
+           o.gpu ? "GPU back end" : "CPU back end");
     printf("  %-10s %9.1f ms\n", "witness", 1e3 * t_wit);
     printf("  %-10s %9.1f ms\n", o.zkey ? "load key" : "load r1cs", 1e3 * t_load);
     if (t_setup > 0)
@@ -378,7 +387,7 @@ int cz_bench_prove(int argc, char **argv)
     }
     for (unsigned it = 0; it < k + (unsigned)o.timed; it++) {
         cz_groth16_timings tm;
-        cz_groth16_prove_opts po = {.pool = pool, .timings = &tm};
+        cz_groth16_prove_opts po = {.backend = backend, .pool = pool, .timings = &tm};
         double s = cz_bench_now();
         rc = cz_groth16_prove(&pf, &params, r1cs, w, n, &po, err, sizeof err);
         double total = cz_bench_now() - s;
@@ -496,8 +505,9 @@ int cz_bench_setup(int argc, char **argv)
     int rc = cz_circom_r1cs_load(&cr, o.r1cs, err, sizeof err);
     if (rc == CZ_OK)
         rc = cz_circom_r1cs_compile(&r, &cr, err, sizeof err);
-    if (rc == CZ_OK && (rc = cz_groth16_setup(&p, r, seed, CZ_GROTH16_SNARKJS, pool)) != CZ_OK)
-        snprintf(err, sizeof err, "setup failed");
+    cz_groth16_setup_opts so = {.backend = o.gpu ? CZ_BACKEND_GPU : CZ_BACKEND_CPU, .pool = pool};
+    if (rc == CZ_OK)
+        rc = cz_groth16_setup_with(&p, r, seed, CZ_GROTH16_SNARKJS, &so, err, sizeof err);
     if (rc == CZ_OK && (rc = cz_groth16_params_to_zkey(&z, &p, r)) != CZ_OK)
         snprintf(err, sizeof err, "building the .zkey failed");
     if (rc == CZ_OK)

@@ -85,6 +85,7 @@ static void test_unavailable(void)
     cz_cuda_device_list l = {{0}, 1};
     TF_CHECK(cz_cuda_device_list_check(&l, name, sizeof name) == CZ_ERR_UNSUPPORTED);
     TF_CHECK(cz_cuda_groth16_h(d, x, x + 1, x + 2, 0) == CZ_ERR_UNSUPPORTED);
+    TF_CHECK(cz_cuda_groth16_h_odd_coset(d, x, x + 1, x + 2, 0) == CZ_ERR_UNSUPPORTED);
     cz_cuda_timer *t = (cz_cuda_timer *)&p;
     TF_CHECK(cz_cuda_timer_new(&t) == CZ_ERR_UNSUPPORTED && t == NULL);
     cz_cuda_release();
@@ -107,7 +108,7 @@ static int gpu_ntt(const cz_ntt_domain *d, cz_fr *out, const cz_fr *x, cz_ntt_ki
 }
 
 /* Every kind and order at 2^lo..2^hi against cz_ntt; when only_one, one
- * kind drawn at random, in orders NR and RN. */
+ * kind drawn at random, in orders NR, RN and NN (the tiled bit reversal). */
 static void check_ntt_sizes(unsigned lo, unsigned hi, unsigned root, int only_one)
 {
     for (unsigned k = lo; k <= hi; k++) {
@@ -121,7 +122,7 @@ static void check_ntt_sizes(unsigned lo, unsigned hi, unsigned root, int only_on
         int sel = (int)(cz_prng_next(&tf_rng) % 4);
         for (int ki = 0; ki < 4 && dev; ki++) {
             for (int oi = 0; oi < 4; oi++) {
-                if (only_one && (ki != sel || (oi != CZ_NTT_NR && oi != CZ_NTT_RN)))
+                if (only_one && (ki != sel || oi == CZ_NTT_RR))
                     continue;
                 fill(x, n);
                 memcpy(want, x, n * sizeof(cz_fr));
@@ -261,13 +262,15 @@ static void test_round_trip(void)
     printf("test_cuda: round trips 2^10..2^22 done\n");
 }
 
-/* GPU H against the CPU's; the inputs in page-locked memory when pinned
- * (fully asynchronous uploads) or in ordinary memory. */
-static void check_h(unsigned k, size_t n, int pinned)
+/* GPU H against the CPU's, bellperson's or with odd snarkjs's (its
+ * domain's roots, the odd coset); the inputs in page-locked memory when
+ * pinned (fully asynchronous uploads) or in ordinary memory. */
+static void check_h(unsigned k, size_t n, int pinned, bool odd)
 {
     size_t m = (size_t)1 << k;
     cz_ntt_domain *d;
-    TF_CHECK(cz_ntt_domain_new(&d, k) == CZ_OK);
+    TF_CHECK(cz_ntt_domain_new_root(&d, k, odd ? CZ_NTT_ROOT_SNARKJS : CZ_NTT_ROOT_BELLPERSON) ==
+             CZ_OK);
     cz_fr *v[3], *w[3], *host = NULL;
     if (pinned)
         TF_CHECK(cz_cuda_host_alloc((void **)&host, 3 * m * sizeof(cz_fr)) == CZ_OK);
@@ -278,13 +281,17 @@ static void check_h(unsigned k, size_t n, int pinned)
         memset(v[i] + n, 0x77, (m - n) * sizeof(cz_fr)); /* padding: must be ignored */
         memcpy(w[i], v[i], m * sizeof(cz_fr));
     }
-    TF_CHECK(cz_groth16_h(d, w[0], w[1], w[2], n, pool) == CZ_OK);
-    int rc = cz_cuda_groth16_h(d, v[0], v[1], v[2], n);
+    TF_CHECK((odd ? cz_groth16_h_odd_coset(d, w[0], w[1], w[2], n, pool)
+                  : cz_groth16_h(d, w[0], w[1], w[2], n, pool)) == CZ_OK);
+    int rc = odd ? cz_cuda_groth16_h_odd_coset(d, v[0], v[1], v[2], n)
+                 : cz_cuda_groth16_h(d, v[0], v[1], v[2], n);
     size_t i = rc ? 0 : first_diff(v[0], w[0], m);
-    TF_CHECK_MSG(!rc && i == m, "GPU H 2^%u n=%zu: %s, first difference at %zu, %zu of %zu differ",
-                 k, n, cz_strerror(rc), i, rc ? m : count_diff(v[0], w[0], m), m);
-    printf("test_cuda: h 2^%-2u n=%-9zu %s %s\n", k, n, pinned ? "pinned  " : "pageable",
-           !rc && i == m ? "equals the CPU" : "DIFFERS");
+    TF_CHECK_MSG(!rc && i == m,
+                 "GPU H%s 2^%u n=%zu: %s, first difference at %zu, %zu of %zu differ",
+                 odd ? " (odd coset)" : "", k, n, cz_strerror(rc), i,
+                 rc ? m : count_diff(v[0], w[0], m), m);
+    printf("test_cuda: h%s 2^%-2u n=%-9zu %s %s\n", odd ? " odd coset" : "", k, n,
+           pinned ? "pinned  " : "pageable", !rc && i == m ? "equals the CPU" : "DIFFERS");
     fflush(stdout);
     for (int j = 0; j < 3; j++) {
         if (!host)
@@ -301,15 +308,19 @@ static void test_h_vs_cpu(void)
         return;
     for (unsigned k = 10; k <= 20; k++) {
         size_t m = (size_t)1 << k;
-        check_h(k, k % 3 == 0 ? m : m - 1 - cz_prng_next(&tf_rng) % (m / 2), k % 2);
+        size_t n = k % 3 == 0 ? m : m - 1 - cz_prng_next(&tf_rng) % (m / 2);
+        check_h(k, n, k % 2, false);
+        check_h(k, n, !(k % 2), true);
     }
-    check_h(24, ((size_t)1 << 24) - 12345, 1);
+    check_h(24, ((size_t)1 << 24) - 12345, 1, false);
+    check_h(24, ((size_t)1 << 24) - 54321, 0, true);
     /* contract */
     cz_ntt_domain *d;
     TF_CHECK(cz_ntt_domain_new(&d, 10) == CZ_OK);
     cz_fr *x = vec(3 << 10);
     TF_CHECK(cz_cuda_groth16_h(d, x, x + 1024, x + 2048, 1025) == CZ_ERR_INVALID_ARG);
     TF_CHECK(cz_cuda_groth16_h(d, NULL, x + 1024, x + 2048, 10) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_cuda_groth16_h_odd_coset(d, x, x + 1024, x + 2048, 1025) == CZ_ERR_INVALID_ARG);
     free(x);
     cz_ntt_domain_free(d);
 }

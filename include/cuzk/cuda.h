@@ -140,6 +140,10 @@ int cz_cuda_groth16_h_dev(const cz_ntt_domain *d, cz_fr *a_dev, cz_fr *b_dev, cz
  * through page-locked slots, so the link runs near its page-locked speed.
  * Needs 3 m elements of device memory besides the tables. */
 int cz_cuda_groth16_h(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size_t n);
+/* The same for cz_groth16_h_odd_coset's contract (snarkjs's H: the m
+ * values of A B - C on the odd coset omega_2m <omega>, natural order, in
+ * a).  d is the snarkjs flavour's domain (CZ_NTT_ROOT_SNARKJS). */
+int cz_cuda_groth16_h_odd_coset(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size_t n);
 
 /* Multi-scalar multiplication on the device (Pippenger with signed digits,
  * buckets summed and reduced on the device; see src/cuda/msm.cu):
@@ -221,9 +225,8 @@ void cz_cuda_r1cs_release(const void *key);
 int cz_cuda_r1cs_spmv(const cz_cuda_r1cs_view *r, const cz_fr *w_dev, cz_fr *const out[3]);
 
 /* Groth16 prove_start's device part: H from the first rows evaluations of
- * a, b, c (host memory; bellperson's H), or with h_on_host the n_h H
- * scalars already in a (the snarkjs flavor's odd-coset H, computed by the
- * caller; b and c unused), then every MSM of
+ * a, b, c (host memory): bellperson's H, or with odd_coset the snarkjs
+ * flavour's (cz_cuda_groth16_h_odd_coset: n_h = m scalars), then every MSM of
  * the proof on the device with the key's query arrays resident there
  * (uploaded on first use of key on the current device, kept until
  * cz_cuda_params_release(key)) or, when they do not fit in the free device
@@ -249,7 +252,7 @@ typedef struct {
     double upload;       /* start_r1cs: w's upload */
     double spmv;         /* start_r1cs: a, b, c on the device */
     double h;            /* H (start: with the uploads of a, b, c, w, overlapped) */
-    double msm_h;        /* the H MSM (m - 1 random scalars) */
+    double msm_h;        /* the H MSM (n_h random scalars) */
     double msm_l;        /* the L MSM (aux) */
     double msm_a;        /* the A MSMs (inputs, then aux by density) */
     double msm_b_g1;     /* the B_g1 MSMs (inputs and aux by density) */
@@ -275,7 +278,7 @@ typedef struct {
 } cz_cuda_yield;
 int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                           const cz_ntt_domain *d, const cz_fr *a, const cz_fr *b, const cz_fr *c,
-                          size_t rows, int h_on_host, const cz_fr *w, size_t n_in, size_t n_aux,
+                          size_t rows, int odd_coset, const cz_fr *w, size_t n_in, size_t n_aux,
                           const uint64_t *dens[3], const cz_cuda_yield *y);
 /* The same for the bellperson flavour with a, b, c computed on the device:
  * w (host, n_in + n_aux values) is uploaded once and serves the products

@@ -170,11 +170,12 @@ int cz_groth16_params_write_file(const char *path, const cz_groth16_params *p);
  * fixed-base products). */
 typedef enum {
     CZ_BACKEND_CPU = 0,
-    /* prove_start on the CUDA device (cz_cuda_groth16_start): H (the
-     * snarkjs flavor's odd-coset H still on the CPU) and every MSM, B_g2
-     * included, with the parameters resident on the device; prove_finish
-     * only assembles.  Bit-identical proofs.  The timings' h holds the
-     * whole device part.  In the setup: every query point's fixed-base
+    /* prove_start on the CUDA device (cz_cuda_groth16_start): H
+     * (bellperson's, or the snarkjs flavor's odd-coset one) and every MSM,
+     * B_g2 included, with the parameters resident on the device, and for
+     * the bellperson flavor a, b, c too; prove_finish only assembles.
+     * Bit-identical proofs.  The timings' h is the device's H with the
+     * uploads overlapped with it.  In the setup: every query point's fixed-base
      * product on the device (cz_cuda_g1_fixed_mul), bit-identical
      * parameters.  CZ_ERR_UNSUPPORTED when no device is there. */
     CZ_BACKEND_GPU = 1,

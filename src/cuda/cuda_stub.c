@@ -100,6 +100,11 @@ int cz_cuda_groth16_h(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size
     return CZ_ERR_UNSUPPORTED;
 }
 
+int cz_cuda_groth16_h_odd_coset(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size_t n)
+{
+    return CZ_ERR_UNSUPPORTED;
+}
+
 int cz_cuda_timer_new(cz_cuda_timer **t)
 {
     if (!t)
@@ -197,7 +202,7 @@ int cz_cuda_g2_msm_density(cz_g2 *out, const cz_g2_affine *bases_dev, size_t n_b
 
 int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                           const cz_ntt_domain *d, const cz_fr *a, const cz_fr *b, const cz_fr *c,
-                          size_t rows, int h_on_host, const cz_fr *w, size_t n_in, size_t n_aux,
+                          size_t rows, int odd_coset, const cz_fr *w, size_t n_in, size_t n_aux,
                           const uint64_t *dens[3], const cz_cuda_yield *y)
 {
     return CZ_ERR_UNSUPPORTED;

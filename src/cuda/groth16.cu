@@ -339,12 +339,12 @@ static void pauser_run(void *ctx)
     pz->paused += now_ms() - a;
 }
 
-/* Both entry points: r NULL takes a, b, c (or H with h_on_host) from the
- * host; otherwise w goes up first and a, b, c are r's products on the
- * device. */
+/* Both entry points: r NULL takes a, b, c from the host (their H
+ * bellperson's, or with odd_coset snarkjs's); otherwise w goes up first and
+ * a, b, c are r's products on the device. */
 static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const cz_ntt_domain *d,
                  const cz_cuda_r1cs_view *r, const cz_fr *a, const cz_fr *b, const cz_fr *c,
-                 size_t rows, int h_on_host, const cz_fr *w, size_t n_in, size_t n_aux,
+                 size_t rows, bool odd_coset, const cz_fr *w, size_t n_in, size_t n_aux,
                  const uint64_t *dens[3], const cz_cuda_yield *y)
 {
     size_t m = d ? cz_ntt_domain_size(d) : 0, n = n_in + n_aux;
@@ -432,12 +432,10 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
         if (!rc)
             rc = cz_cuda_h_on_device(d, abc, rows, st[0]);
     } else {
-        /* H (or with h_on_host its scalars) first, then the assignment on
-         * the copy stream; H's transforms on the compute stream meanwhile */
-        if (!rc && h_on_host)
-            rc = cz_cuda_upload(abc, a, p->n_h * sizeof(cz_fr), st[1]);
-        else if (!rc)
-            rc = cz_cuda_h_from_host(d, abc, a, b, c, rows, st[0], st[1]);
+        /* H first, then the assignment on the copy stream; H's transforms
+         * on the compute stream meanwhile */
+        if (!rc)
+            rc = cz_cuda_h_from_host(d, abc, a, b, c, rows, odd_coset, st[0], st[1]);
         if (!rc)
             rc = cz_cuda_upload(wd, w, n * sizeof(cz_fr), st[1]);
     }
@@ -531,12 +529,12 @@ extern "C" {
 
 int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                           const cz_ntt_domain *d, const cz_fr *a, const cz_fr *b, const cz_fr *c,
-                          size_t rows, int h_on_host, const cz_fr *w, size_t n_in, size_t n_aux,
+                          size_t rows, int odd_coset, const cz_fr *w, size_t n_in, size_t n_aux,
                           const uint64_t *dens[3], const cz_cuda_yield *y)
 {
-    if (!a || (!h_on_host && (!b || !c)))
+    if (!a || !b || !c)
         return CZ_ERR_INVALID_ARG;
-    return start(out, p, d, NULL, a, b, c, rows, h_on_host, w, n_in, n_aux, dens, y);
+    return start(out, p, d, NULL, a, b, c, rows, odd_coset != 0, w, n_in, n_aux, dens, y);
 }
 
 int cz_cuda_groth16_start_r1cs(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
@@ -546,7 +544,7 @@ int cz_cuda_groth16_start_r1cs(cz_cuda_groth16_sums *out, const cz_cuda_params_v
 {
     if (!r || !r->key || r->cols != n_in + n_aux || (d && r->rows > cz_ntt_domain_size(d)))
         return CZ_ERR_INVALID_ARG;
-    return start(out, p, d, r, NULL, NULL, NULL, r->rows, 0, w, n_in, n_aux, dens, y);
+    return start(out, p, d, r, NULL, NULL, NULL, r->rows, false, w, n_in, n_aux, dens, y);
 }
 
 } /* extern "C" */

@@ -14,10 +14,11 @@
  * uploaded on stream cp (cz_cuda_upload) and its transforms, queued on
  * stream st, wait only for its own upload, so b and c travel while a (then
  * b) is transformed.  H's m coefficients end in dev[0, m) once st's work
- * is done.  Returns when every byte has left a, b and c. */
+ * is done.  With odd, snarkjs's H instead (cz_groth16_h_odd_coset): its m
+ * scalars end in dev[0, m).  Returns when every byte has left a, b and c. */
 extern "C" int cz_cuda_h_from_host(const cz_ntt_domain *d, cz_fr *dev, const cz_fr *a,
-                                   const cz_fr *b, const cz_fr *c, size_t n, cudaStream_t st,
-                                   cudaStream_t cp);
+                                   const cz_fr *b, const cz_fr *c, size_t n, bool odd,
+                                   cudaStream_t st, cudaStream_t cp);
 
 /* The same from a, b, c already in dev (their first n elements; the rest
  * is zeroed here), queued on st. */

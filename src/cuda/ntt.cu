@@ -143,7 +143,8 @@ __global__ void power_table(fr_t *out, const fr_t *lo, const fr_t *hi, unsigned 
 }
 
 /* In-place bit-reversal permutation of each of count transforms of 2^k
- * elements (pair swaps). */
+ * elements (pair swaps: small k or many transforms; bitrev_tiles below
+ * otherwise). */
 __global__ void bitrev_kernel(fr_t *x, unsigned k, size_t count)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -157,6 +158,46 @@ __global__ void bitrev_kernel(fr_t *x, unsigned k, size_t count)
         fr_store(y + i, xj);
         fr_store(y + j, xi);
     }
+}
+
+/* The same permutation through shared-memory tiles, for k >= 2 BR_T: with
+ * i = (h << (k - t)) | (mid << t) | l (h and l of t = BR_T bits),
+ *   bitrev_k(i) = (rev_t(l) << (k - t)) | (rev_(k-2t)(mid) << t) | rev_t(h),
+ * so the 2^t x 2^t elements of one mid (rows of 2^t consecutive elements,
+ * read whole) go to the tile of mid' = rev(mid) transposed and bit-reversed
+ * along both axes, written whole rows again.  Block (mid, transform) swaps
+ * the tiles of mid and mid' (mid <= mid'; the other block of the pair
+ * returns at once), so both reads and writes are coalesced where the pair
+ * swaps of bitrev_kernel hit one 32-byte element per sector.  A tile row
+ * holds 2^t + 1 elements: the column reads then fall on rotating banks. */
+#define BR_T 4
+__global__ void __launch_bounds__(1 << (2 * BR_T)) bitrev_tiles(fr_t *x, unsigned k)
+{
+    const unsigned T = 1u << BR_T, mb = k - 2 * BR_T, sh = k - BR_T;
+    __shared__ fr_t tile[2][1 << BR_T][(1 << BR_T) + 1];
+    size_t mid = blockIdx.x;
+    size_t rmid = mb ? (size_t)(__brevll(mid) >> (64 - mb)) : 0;
+    if (mid > rmid)
+        return;
+    fr_t *y = x + ((size_t)blockIdx.y << k);
+    const size_t base[2] = {mid << BR_T, rmid << BR_T};
+    const int nt = mid == rmid ? 1 : 2;
+    const unsigned h = threadIdx.x >> BR_T, l = threadIdx.x & (T - 1);
+    for (int s = 0; s < nt; s++)
+        tile[s][h][l] = fr_load(y + ((size_t)h << sh) + base[s] + l);
+    __syncthreads();
+    const unsigned rh = __brev(h) >> (32 - BR_T), rl = __brev(l) >> (32 - BR_T);
+    /* destination (h, mid_d, l) takes source (rev(l), rev(mid_d), rev(h)) */
+    for (int s = 0; s < nt; s++)
+        fr_store(y + ((size_t)h << sh) + base[s] + l, tile[nt - 1 - s][rl][rh]);
+}
+
+/* a <- a b - c, elementwise, in place in a (m elements). */
+__global__ void mul_sub(fr_t *a, const fr_t *b, const fr_t *c, size_t m)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < m)
+        fr_store(a + i, fr_sub(fr_mul(fr_load(a + i), fr_load(b + i)), fr_load(c + i)));
 }
 
 /* a <- bitrev(a b - c), elementwise then permuted, in place in a. */
@@ -180,14 +221,17 @@ __global__ void mul_sub_bitrev(fr_t *a, const fr_t *b, const fr_t *c, unsigned k
 
 /* ------------------------------------------------------- per-device tables */
 
-/* Coset scalings c gamma^e: which gamma (g or 1/g) and which constant c. */
-enum { CT_G = 0, CT_G_NINV, CT_GI_NINV, CT_GI_ZNINV, CT_COUNT };
+/* Coset scalings c gamma^e: which gamma (g, 1/g, or omega_2m for the
+ * snarkjs flavour's odd coset) and which constant c. */
+enum { CT_G = 0, CT_G_NINV, CT_GI_NINV, CT_GI_ZNINV, CT_W_NINV, CT_COUNT };
+enum { BASE_G = 0, BASE_GI, BASE_W, BASE_COUNT };
+static const int ct_base[CT_COUNT] = {BASE_G, BASE_G, BASE_GI, BASE_GI, BASE_W};
 
 struct dev_domain {
     unsigned k;
     cz_fr omega;         /* identifies the roots (bellperson's or snarkjs's) */
     fr_t *w[2];          /* omega^e, omega^-e for e < n/2 */
-    fr_t *clo[2];        /* g^e, g^-e for e < 2^cs */
+    fr_t *clo[BASE_COUNT]; /* g^e, g^-e, omega_2m^e for e < 2^cs */
     fr_t *chi[CT_COUNT]; /* c gamma^(e 2^cs) for e < 2^(k-cs) */
     unsigned cs;
     fr_t n_inv;
@@ -210,10 +254,10 @@ static void dev_domain_free(dev_domain *dd)
 {
     if (!dd)
         return;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 2; i++)
         cz_cuda_free(dd->w[i]);
+    for (int i = 0; i < BASE_COUNT; i++)
         cz_cuda_free(dd->clo[i]);
-    }
     for (int i = 0; i < CT_COUNT; i++)
         cz_cuda_free(dd->chi[i]);
     free(dd);
@@ -286,14 +330,14 @@ static int dev_domain_build(dev_domain *dd, const cz_ntt_domain *d)
     /* coset tables */
     cz_fr zn;
     cz_fr_mul(&zn, &d->z_inv, &d->n_inv);
-    const cz_fr *cst[CT_COUNT] = {NULL, &d->n_inv, &d->n_inv, &zn};
-    const int gam[CT_COUNT] = {0, 0, 1, 1};
-    for (int s = 0; s < 2 && !rc; s++) {
-        host_powers(h, &d->gamma[s], NULL, (size_t)1 << cs);
+    const cz_fr *cst[CT_COUNT] = {NULL, &d->n_inv, &d->n_inv, &zn, &d->n_inv};
+    const cz_fr base[BASE_COUNT] = {d->gamma[0], d->gamma[1], d->omega2n};
+    for (int s = 0; s < BASE_COUNT && !rc; s++) {
+        host_powers(h, &base[s], NULL, (size_t)1 << cs);
         rc = upload(&dd->clo[s], h, (size_t)1 << cs);
     }
     for (int i = 0; i < CT_COUNT && !rc; i++) {
-        cz_fr step = pow2k(d->gamma[gam[i]], cs);
+        cz_fr step = pow2k(base[ct_base[i]], cs);
         host_powers(hh, &step, cst[i], (size_t)1 << (k - cs));
         rc = upload(&dd->chi[i], hh, (size_t)1 << (k - cs));
     }
@@ -351,7 +395,7 @@ static scale_args coset_scale(const dev_domain *dd, int ct, bool bitrev_index)
 {
     scale_args s = no_scale();
     s.mode = bitrev_index ? SCALE_BITREV : SCALE_NATURAL;
-    s.lo = dd->clo[ct >= CT_GI_NINV];
+    s.lo = dd->clo[ct_base[ct]];
     s.hi = dd->chi[ct];
     s.s = dd->cs;
     return s;
@@ -402,6 +446,11 @@ static int run_transform(const dev_domain *dd, fr_t *x, size_t count, bool dit, 
 
 static int run_bitrev(fr_t *x, unsigned k, size_t count, cudaStream_t st)
 {
+    if (k >= 2 * BR_T && count <= 65535) {
+        dim3 grid(1u << (k - 2 * BR_T), (unsigned)count);
+        bitrev_tiles<<<grid, 1u << (2 * BR_T), 0, st>>>(x, k);
+        return cuda_err(cudaGetLastError());
+    }
     size_t n = count << k;
     if ((n + 255) / 256 > INT32_MAX)
         return CZ_ERR_TOO_BIG;
@@ -585,12 +634,14 @@ int cz_cuda_ntt(const cz_ntt_domain *d, cz_fr *x_dev, cz_ntt_kind kind, cz_ntt_o
     return cz_cuda_ntt_batch(d, x_dev, 1, kind, order);
 }
 
-/* The H sequence, after src/poly/h.c, in two steps queued on stream st.
+/* The H sequences, after src/poly/h.c, in two steps queued on stream st.
  * h_eval_coset: vector x (n evaluations, zero-padded to m) to its values
- * on the coset: inverse DIF with coefficient j scaled by g^j / m (index
- * bitrev(j)), then forward DIT; first waits for event ready when not
- * NULL (x's upload). */
-static int h_eval_coset(const dev_domain *dd, fr_t *x, size_t n, cudaStream_t st, cudaEvent_t ready)
+ * on the coset: inverse DIF with coefficient j scaled by gamma^j / m (index
+ * bitrev(j)), then forward DIT; first waits for event ready when not NULL
+ * (x's upload).  gamma is g (bellperson's coset g <omega>) or, with odd,
+ * omega_2m (snarkjs's odd coset omega_2m <omega>). */
+static int h_eval_coset(const dev_domain *dd, fr_t *x, size_t n, bool odd, cudaStream_t st,
+                        cudaEvent_t ready)
 {
     size_t m = (size_t)1 << dd->k;
     int rc;
@@ -598,17 +649,24 @@ static int h_eval_coset(const dev_domain *dd, fr_t *x, size_t n, cudaStream_t st
         return rc;
     if (n < m && (rc = cuda_err(cudaMemsetAsync(x + n, 0, (m - n) * sizeof(fr_t), st))))
         return rc;
-    if ((rc = run_transform(dd, x, 1, false, true, no_scale(), coset_scale(dd, CT_G_NINV, true),
-                            st)))
+    if ((rc = run_transform(dd, x, 1, false, true, no_scale(),
+                            coset_scale(dd, odd ? CT_W_NINV : CT_G_NINV, true), st)))
         return rc;
     return run_transform(dd, x, 1, true, false, no_scale(), no_scale(), st);
 }
 
 /* h_combine: a b - c permuted to bit-reversed order, then the inverse DIT
- * with coefficient j scaled by g^-j z_inv / m, into a. */
-static int h_combine(const dev_domain *dd, fr_t *a, const fr_t *b, const fr_t *c, cudaStream_t st)
+ * with coefficient j scaled by g^-j z_inv / m, into a; with odd (snarkjs)
+ * a b - c alone, in natural order: the odd coset's values are the H
+ * scalars (Z = -2 there, folded into the .zkey's points). */
+static int h_combine(const dev_domain *dd, fr_t *a, const fr_t *b, const fr_t *c, bool odd,
+                     cudaStream_t st)
 {
     size_t m = (size_t)1 << dd->k;
+    if (odd) {
+        mul_sub<<<(unsigned)((m + 255) / 256), 256, 0, st>>>(a, b, c, m);
+        return cuda_err(cudaGetLastError());
+    }
     mul_sub_bitrev<<<(unsigned)((m + 255) / 256), 256, 0, st>>>(a, b, c, dd->k);
     int rc = cuda_err(cudaGetLastError());
     if (rc)
@@ -627,12 +685,12 @@ int cz_cuda_groth16_h_dev(const cz_ntt_domain *d, cz_fr *a_dev, cz_fr *b_dev, cz
         return rc;
     fr_t *v[3] = {(fr_t *)a_dev, (fr_t *)b_dev, (fr_t *)c_dev};
     for (int i = 0; i < 3 && !rc; i++)
-        rc = h_eval_coset(dd, v[i], n, 0, NULL);
-    return rc ? rc : h_combine(dd, v[0], v[1], v[2], 0);
+        rc = h_eval_coset(dd, v[i], n, false, 0, NULL);
+    return rc ? rc : h_combine(dd, v[0], v[1], v[2], false, 0);
 }
 
 int cz_cuda_h_from_host(const cz_ntt_domain *d, cz_fr *dev, const cz_fr *a, const cz_fr *b,
-                        const cz_fr *c, size_t n, cudaStream_t st, cudaStream_t cp)
+                        const cz_fr *c, size_t n, bool odd, cudaStream_t st, cudaStream_t cp)
 {
     size_t m = d->n;
     dev_domain *dd;
@@ -647,10 +705,10 @@ int cz_cuda_h_from_host(const cz_ntt_domain *d, cz_fr *dev, const cz_fr *a, cons
         if (!rc)
             rc = cuda_err(cudaEventRecord(ev[i], cp));
         if (!rc)
-            rc = h_eval_coset(dd, v[i], n, st, ev[i]);
+            rc = h_eval_coset(dd, v[i], n, odd, st, ev[i]);
     }
     if (!rc)
-        rc = h_combine(dd, v[0], v[1], v[2], st);
+        rc = h_combine(dd, v[0], v[1], v[2], odd, st);
     /* an event may be destroyed while work waiting on it is queued */
     for (int i = 0; i < 3; i++)
         if (ev[i])
@@ -665,13 +723,13 @@ int cz_cuda_h_on_device(const cz_ntt_domain *d, cz_fr *dev, size_t n, cudaStream
     int rc = get_tables(d, &dd);
     fr_t *v[3] = {(fr_t *)dev, (fr_t *)dev + m, (fr_t *)dev + 2 * m};
     for (int i = 0; i < 3 && !rc; i++)
-        rc = h_eval_coset(dd, v[i], n, st, NULL);
-    return rc ? rc : h_combine(dd, v[0], v[1], v[2], st);
+        rc = h_eval_coset(dd, v[i], n, false, st, NULL);
+    return rc ? rc : h_combine(dd, v[0], v[1], v[2], false, st);
 }
 
 /* Host H: cz_cuda_h_from_host on a compute and a copy stream, the result
  * coming back on the compute stream. */
-int cz_cuda_groth16_h(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size_t n)
+static int host_h(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size_t n, bool odd)
 {
     if (!d || !a || !b || !c || n > d->n)
         return CZ_ERR_INVALID_ARG;
@@ -684,7 +742,7 @@ int cz_cuda_groth16_h(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size
     for (int i = 0; i < 2 && !rc; i++)
         rc = cuda_err(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
     if (!rc)
-        rc = cz_cuda_h_from_host(d, (cz_fr *)buf, a, b, c, n, st[0], st[1]);
+        rc = cz_cuda_h_from_host(d, (cz_fr *)buf, a, b, c, n, odd, st[0], st[1]);
     if (!rc)
         rc = cuda_err(cudaMemcpyAsync(a, buf, bytes, cudaMemcpyDeviceToHost, st[0]));
     /* wait for everything queued, also after an error */
@@ -697,6 +755,16 @@ int cz_cuda_groth16_h(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size
     }
     cz_cuda_free(buf);
     return rc;
+}
+
+int cz_cuda_groth16_h(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size_t n)
+{
+    return host_h(d, a, b, c, n, false);
+}
+
+int cz_cuda_groth16_h_odd_coset(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size_t n)
+{
+    return host_h(d, a, b, c, n, true);
 }
 
 struct cz_cuda_timer {

@@ -102,6 +102,20 @@ step "prove refuses options it does not take (verify's --proof / --public)"
 expect_fail "$bench" prove --zkey chain.zkey --wtns chain.wtns --proof p.json --public q.json
 [ ! -e p.json ] && [ ! -e q.json ]
 "$bench" prove --help | grep -q -- "--proof-out"
+expect_fail "$bench" verify --vk vk.json --proof ours.json --public ours_public.json --gpu
+
+step "prove --gpu: the CUDA back end's proof verifies in snarkjs, or no device is named"
+if "$bench" prove --zkey chain.zkey --wtns chain.wtns --gpu --proof-out gpu.json \
+    --public-out gpu_public.json >gpu.log 2>&1; then
+    grep -q "GPU back end" gpu.log
+    snarkjs groth16 verify vk.json gpu_public.json gpu.json
+else
+    grep -q "no CUDA device" gpu.log || {
+        echo "run_snarkjs: FAILED: prove --gpu: $(cat gpu.log)" >&2
+        exit 1
+    }
+    [ ! -e gpu.json ]
+fi
 
 step "snarkjs proves; cuzk verifies"
 snarkjs groth16 prove chain.zkey chain.wtns theirs.json public.json
