@@ -1,7 +1,7 @@
 /* cuzk-bench params, porep-prove: PoRep parameters and proofs on the CPU.
  *
  *   cuzk-bench params --sector-size SIZE --out DIR [--seed HEX32]
- *       [--threads T] [--force] [--gpu] [--no-write]
+ *       [--threads T] [--force] [--gpu] [--no-write] [--pce-only | --reuse-pce]
  *     records the blank circuit of SIZE (cz_fc_porep_synthesize, c1 NULL),
  *     writes DIR/<base>.pce (cz_pce_save), runs the INSECURE seeded setup
  *     (cz_groth16_setup_with, bellperson layout; the trapdoor comes from
@@ -12,7 +12,10 @@
  *     --force (then it is replaced, and said so).  --gpu runs the setup's
  *     fixed-base products on the CUDA device (the same bytes); --no-write
  *     records and sets up without writing anything (timings; --out is then
- *     not needed).  Every phase's time is printed: record, pce, the
+ *     not needed); --pce-only stops after the .pce, --reuse-pce loads
+ *     DIR/<base>.pce (cz_pce_load) instead of recording, so a circuit whose
+ *     recording takes minutes is made in two steps with the same bytes.
+ *     Every phase's time is printed: record, pce, the
  *     setup's tables, Lagrange values, columns, scalars and each query's
  *     products, write.
  *   cuzk-bench porep-prove --c1 FILE --params FILE [--vk FILE] [--pce FILE]
@@ -60,12 +63,13 @@
 typedef struct {
     const char *size, *out, *seed, *threads, *c1, *params, *vk, *pce, *prover_id, *sector_id;
     const char *partition, *circuit;
-    int force, check_params, pce_only, gpu, no_write;
+    int force, check_params, pce_only, reuse_pce, gpu, no_write;
 } opts;
 
 static const char USAGE_PARAMS[] =
     "usage: cuzk-bench params --sector-size SIZE --out DIR [--seed HEX32] [--threads T] [--force]\n"
-    "           [--pce-only] [--gpu] [--no-write] [--circuit porep|snap|wpost|winning]\n"
+    "           [--pce-only | --reuse-pce] [--gpu] [--no-write]\n"
+    "           [--circuit porep|snap|wpost|winning]\n"
     "  INSECURE Groth16 parameters of the PoRep circuit (or with --circuit snap the\n"
     "  EmptySectorUpdate circuit, wpost a WindowPoSt partition's, winning the WinningPoSt\n"
     "  circuit) of SIZE (2KiB, 8MiB, 512MiB, 32GiB,\n"
@@ -74,7 +78,10 @@ static const char USAGE_PARAMS[] =
     "  listed in DIR/cuzk-generated.digests (the daemon's param cache accepts them, logged\n"
     "  as INSECURE).  The trapdoor comes from --seed (64 hex digits; default zero): anyone\n"
     "  who knows it can forge proofs.  --pce-only writes only the .pce (for Filecoin's own\n"
-    "  parameters).  --force replaces existing files.  T: threads (default: the usable cores).\n"
+    "  parameters); --reuse-pce takes DIR/<name>.pce as the circuit instead of recording it\n"
+    "  (the two steps of a large circuit apart: recording a 32GiB WindowPoSt partition takes\n"
+    "  minutes on one thread).  --force replaces existing files.  T: threads (default: the\n"
+    "  usable cores).\n"
     "  --gpu: the fixed-base products on the CUDA device (the same bytes).  --no-write:\n"
     "  record and set up only, write nothing (timings; no --out needed).\n";
 
@@ -121,6 +128,10 @@ static int parse(int argc, char **argv, opts *o, int cmd, const char *usage)
         }
         if (cmd == P && !strcmp(argv[i], "--pce-only")) {
             o->pce_only = 1;
+            continue;
+        }
+        if (cmd == P && !strcmp(argv[i], "--reuse-pce")) {
+            o->reuse_pce = 1;
             continue;
         }
         if (cmd == P && !strcmp(argv[i], "--gpu")) {
@@ -295,8 +306,13 @@ static int cmd_params(int argc, char **argv)
     if (prc != 0)
         return prc > 0 ? 0 : 2;
     if (!cz_bench_need(c, o.size, "--sector-size") ||
-        (!o.no_write && !cz_bench_need(c, o.out, "--out")))
+        ((!o.no_write || o.reuse_pce) && !cz_bench_need(c, o.out, "--out")))
         return 2;
+    if (o.reuse_pce && o.pce_only) {
+        fprintf(stderr, "cuzk-bench %s: --pce-only writes the .pce that --reuse-pce reads: one "
+                        "or the other\n", c);
+        return 2;
+    }
     const cz_fc_shape *s = cz_bench_shape(o.size, c);
     uint8_t seed[32] = {0};
     if (s == NULL || (o.seed && cz_bench_hex32(seed, o.seed, c, "--seed") != 0))
@@ -338,8 +354,16 @@ static int cmd_params(int argc, char **argv)
             fprintf(stderr, "cuzk-bench %s: cannot create %s: %s\n", c, o.out, strerror(errno));
             return 2;
         }
-        for (int i = 0; i < (o.pce_only ? 1 : 3); i++) {
-            snprintf(path[i], sizeof path[i], "%s/%s%s", o.out, base, ext[i]);
+    }
+    for (int i = 0; i < 3 && (!o.no_write || o.reuse_pce); i++)
+        snprintf(path[i], sizeof path[i], "%s/%s%s", o.out, base, ext[i]);
+    if (o.reuse_pce && !exists(path[0])) {
+        fprintf(stderr, "cuzk-bench %s: --reuse-pce: no %s (make it with --pce-only)\n", c,
+                path[0]);
+        return 2;
+    }
+    if (!o.no_write) {
+        for (int i = o.reuse_pce; i < (o.pce_only ? 1 : 3); i++) {
             if (exists(path[i])) {
                 if (!o.force) {
                     fprintf(stderr, "cuzk-bench %s: %s exists (remove it or pass --force)\n", c,
@@ -375,23 +399,24 @@ static int cmd_params(int argc, char **argv)
     memset(&p, 0, sizeof p);
     char err[512] = "";
     double t0 = cz_bench_now();
-    int rrc = snap                ? record_snap(&r, &u, err, sizeof err)
+    int rrc = o.reuse_pce         ? cz_pce_load(&r, path[0], 0, err, sizeof err)
+              : snap              ? record_snap(&r, &u, err, sizeof err)
               : window || winning ? record_post(&r, &ps, err, sizeof err)
                                   : record(&r, &d, NULL, 0, 0, err, sizeof err);
     if (rrc != CZ_OK) {
-        fprintf(stderr, "cuzk-bench %s: %s\n", c, err);
+        fprintf(stderr, "cuzk-bench %s: %s%s\n", c, o.reuse_pce ? "--reuse-pce: " : "", err);
         goto out;
     }
     size_t rows = cz_r1cs_num_constraints(r);
     unsigned lg = 1;
     while (((size_t)1 << lg) < rows)
         lg++;
-    printf("record: %.2f s; %zu constraints (%zu with the input rows, domain 2^%u), %zu inputs, "
+    printf("%s: %.2f s; %zu constraints (%zu with the input rows, domain 2^%u), %zu inputs, "
            "%zu aux\n",
-           cz_bench_now() - t0, cz_r1cs_num_circuit_constraints(r), rows, lg, cz_r1cs_num_inputs(r),
-           cz_r1cs_num_aux(r));
+           o.reuse_pce ? "pce loaded" : "record", cz_bench_now() - t0,
+           cz_r1cs_num_circuit_constraints(r), rows, lg, cz_r1cs_num_inputs(r), cz_r1cs_num_aux(r));
     fflush(stdout);
-    if (!o.no_write) {
+    if (!o.no_write && !o.reuse_pce) {
         t0 = cz_bench_now();
         if (write_renamed(path[0], wr_pce, r, c) != 0)
             goto out;

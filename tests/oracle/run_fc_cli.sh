@@ -14,7 +14,8 @@
 #      registered proof, or seal of a 32GiB sector: exit 2 with the reason;
 #      seal --data of a file larger than the sector: exit 2; raw data and
 #      the same data Fr32-padded (an unsealed sector file) seal alike;
-#   5. snap-encode and verify-update (SnapDeals, vanilla proofs).
+#   5. snap-encode and verify-update (SnapDeals, vanilla proofs);
+#   6. params in two steps (--pce-only, --reuse-pce) write the one step's bytes.
 #
 #   tests/oracle/run_fc_cli.sh PATH/TO/cuzk-bench PATH/TO/test_fc_sector
 set -euo pipefail
@@ -173,6 +174,25 @@ said "allows h" err
 expect 2 "snap-encode of a 32GiB sector" "$bench" snap-encode --sector-size 32GiB \
     --out "$work/x"
 said "2KiB, 8MiB and 512MiB" err
+
+# 6. params in two steps (--pce-only, then --reuse-pce): the same bytes as
+#    in one; --reuse-pce without a .pce, or with --pce-only: exit 2
+win=(params --circuit winning --sector-size 2KiB)
+expect 0 "params winning 2KiB" "$bench" "${win[@]}" --out "$work/p1"
+expect 0 "params winning 2KiB --pce-only" "$bench" "${win[@]}" --out "$work/p2" --pce-only
+expect 0 "params winning 2KiB --reuse-pce" "$bench" "${win[@]}" --out "$work/p2" --reuse-pce
+said "pce loaded"
+for ext in pce params vk; do
+    if ! cmp -s "$work"/p1/*."$ext" "$work"/p2/*."$ext"; then
+        echo "FAIL: params in two steps: the .$ext differs from the one-step run's" >&2
+        fails=$((fails + 1))
+    fi
+done
+expect 2 "params --reuse-pce without a .pce" "$bench" "${win[@]}" --out "$work/p3" --reuse-pce
+said "make it with --pce-only" err
+expect 2 "params --reuse-pce --pce-only" "$bench" "${win[@]}" --out "$work/p2" --reuse-pce \
+    --pce-only
+said "one or the other" err
 
 if [ $fails -ne 0 ]; then
     echo "run_fc_cli: $fails failed" >&2
