@@ -8,7 +8,7 @@
 #                 --circuit winning --gpu`) and a synthetic WinningPoSt
 #                 (`post-vanilla --synthetic`) in CACHE/winning-32g;
 #   STEP=window-pce  the WindowPoSt 32GiB circuit recorded into its .pce
-#                 (`params --circuit wpost --pce-only`: about 7.5 minutes on
+#                 (`params --circuit wpost --pce-only`: about 8 minutes on
 #                 one thread, 9.3 GB; remove the PoRep files first: disk);
 #   STEP=window   then its parameters from that .pce (`--reuse-pce`: the
 #                 setup ~30 s, writing ~47 GB some 5 minutes) and a

@@ -14,6 +14,7 @@
 #include "cuzk/ec.h"
 #include "cuzk/err.h"
 #include "cuzk/ff.h"
+#include "cuzk/pool.h"
 #include "cuzk/zkey.h"
 #include "fixture.h"
 #include "tf.h"
@@ -365,6 +366,119 @@ static void body_invalid(void)
     cz_zkey_free(&z);
 }
 
+/* n points of the group: k G, (k + 1) G, ... for a random k (additions
+ * from one random multiple: fast enough for sections of many chunks). */
+static void g1_run(cz_g1_affine *out, size_t n)
+{
+    cz_g1 g, acc, *j = malloc(n * sizeof *j);
+    cz_fr k;
+    TF_CHECK(j != NULL);
+    cz_fr_random(&k, &tf_rng);
+    cz_g1_from_affine(&g, &CZ_G1_GENERATOR);
+    cz_g1_mul_var(&acc, &g, &k);
+    for (size_t i = 0; i < n; i++) {
+        j[i] = acc;
+        cz_g1_add(&acc, &acc, &g);
+    }
+    cz_g1s_to_affine(out, j, n);
+    free(j);
+}
+
+static void g2_run(cz_g2_affine *out, size_t n)
+{
+    cz_g2 g, acc, *j = malloc(n * sizeof *j);
+    cz_fr k;
+    TF_CHECK(j != NULL);
+    cz_fr_random(&k, &tf_rng);
+    cz_g2_from_affine(&g, &CZ_G2_GENERATOR);
+    cz_g2_mul_var(&acc, &g, &k);
+    for (size_t i = 0; i < n; i++) {
+        j[i] = acc;
+        cz_g2_add(&acc, &acc, &g);
+    }
+    cz_g2s_to_affine(out, j, n);
+    free(j);
+}
+
+/* A key whose sections span many of the loader's parallel chunks (4096
+ * points): loaded on a pool it equals the key loaded on one thread, and a
+ * bad point is reported as a pass in file order finds it (the lowest
+ * index, its offset), when a later chunk holds another bad point too. */
+static void body_parallel_decode(void)
+{
+    char path[4096], err1[256], err2[256];
+    path_in_dir(path, sizeof path, "big.zkey");
+    cz_zkey z;
+    memset(&z, 0, sizeof z);
+    z.n_vars = 20000;
+    z.n_public = 2;
+    z.log_domain_size = 15;
+    z.domain_size = 1u << 15;
+    uint32_t n_priv = z.n_vars - z.n_public - 1;
+    g1_run(&z.alpha1, 1);
+    g1_run(&z.beta1, 1);
+    g1_run(&z.delta1, 1);
+    g2_run(&z.beta2, 1);
+    g2_run(&z.gamma2, 1);
+    g2_run(&z.delta2, 1);
+    z.ic = malloc((z.n_public + 1) * sizeof *z.ic);
+    z.a = malloc(z.n_vars * sizeof *z.a);
+    z.b1 = malloc(z.n_vars * sizeof *z.b1);
+    z.b2 = malloc(z.n_vars * sizeof *z.b2);
+    z.c = malloc(n_priv * sizeof *z.c);
+    z.h = malloc(z.domain_size * sizeof *z.h);
+    z.coefs = malloc(1);
+    TF_CHECK(z.ic && z.a && z.b1 && z.b2 && z.c && z.h && z.coefs);
+    g1_run(z.ic, z.n_public + 1);
+    g1_run(z.a, z.n_vars);
+    g1_run(z.b1, z.n_vars);
+    g2_run(z.b2, z.n_vars);
+    g1_run(z.c, n_priv);
+    g1_run(z.h, z.domain_size);
+    TF_CHECK(cz_zkey_write(&z, path, err1, sizeof err1) == CZ_OK);
+    tf_blob b = read_all(path);
+    cz_pool *pool;
+    TF_CHECK(cz_pool_new(&pool, 4) == CZ_OK);
+    cz_zkey x, y;
+    TF_CHECK_MSG(cz_zkey_load_mem_ex(&x, b.p, b.n, CZ_ZKEY_DEFAULT, pool, err1, sizeof err1) ==
+                     CZ_OK,
+                 "%s", err1);
+    TF_CHECK(cz_zkey_load_mem(&y, b.p, b.n, CZ_ZKEY_DEFAULT, err2, sizeof err2) == CZ_OK);
+    TF_CHECK(zkey_equal(&x, &z) && zkey_equal(&y, &z));
+    cz_zkey_free(&x);
+    cz_zkey_free(&y);
+    /* bad points: the low byte of a y coordinate changed (below p, off the
+     * curve); each section's first bad index wins */
+    static const struct {
+        uint32_t type, size, at[2];
+        const char *want;
+    } bad[] = {
+        {5, 96, {3, 15000}, "A point 3:"},
+        {5, 96, {15000, 19999}, "A point 15000:"},
+        {7, 192, {12345, 17000}, "B2 point 12345:"},
+        {9, 96, {30000, 32767}, "H point 30000:"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        size_t off = data_of(b, bad[k].type);
+        TF_CHECK(off != 0);
+        tf_blob d = tf_blob_prefix(b, b.n);
+        for (int i = 0; i < 2; i++)
+            d.p[off + (size_t)bad[k].at[i] * bad[k].size + bad[k].size / 2] ^= 1;
+        int r1 = cz_zkey_load_mem_ex(&x, d.p, d.n, CZ_ZKEY_DEFAULT, pool, err1, sizeof err1);
+        int r2 = cz_zkey_load_mem(&y, d.p, d.n, CZ_ZKEY_DEFAULT, err2, sizeof err2);
+        char at[40];
+        snprintf(at, sizeof at, "offset %zu:", off + (size_t)bad[k].at[0] * bad[k].size);
+        TF_CHECK_MSG(r1 == CZ_ERR_NOT_ON_CURVE && r2 == r1 && strcmp(err1, err2) == 0 &&
+                         strstr(err1, bad[k].want) != NULL && strstr(err1, at) != NULL,
+                     "%s: %s (%s) | %s; want %s", bad[k].want, cz_strerror(r1), err1, err2, at);
+        free(d.p);
+    }
+    cz_pool_free(pool);
+    free(b.p);
+    cz_zkey_free(&z);
+    TF_CHECK(unlink(path) == 0);
+}
+
 /* Unwritable paths: CZ_ERR_IO, no .tmp left, an existing target untouched. */
 static void body_io_errors(void)
 {
@@ -407,5 +521,7 @@ static void test_invalid(void) { in_dir(body_invalid); }
 
 static void test_io_errors(void) { in_dir(body_io_errors); }
 
+static void test_parallel_decode(void) { in_dir(body_parallel_decode); }
+
 TF_MAIN(TF_TEST(test_fixture), TF_TEST(test_random_round_trip), TF_TEST(test_invalid),
-        TF_TEST(test_io_errors))
+        TF_TEST(test_io_errors), TF_TEST(test_parallel_decode))

@@ -1,12 +1,15 @@
 /* snarkjs Groth16 .zkey reader (format in include/cuzk/zkey.h). */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "binfile.h"
 #include "cuzk/blake2b.h"
 #include "cuzk/err.h"
+#include "cuzk/pool.h"
 #include "cuzk/zkey.h"
+#include "ff/ff_internal.h"
 
 enum {
     ZK_HEADER = 1,
@@ -35,15 +38,15 @@ static void raw_limbs(uint64_t *l, const uint8_t *p, size_t n)
     }
 }
 
-/* A Montgomery-form coordinate, taken as it is once it is below p (the check
- * reuses the canonical decoder on the same bytes). */
+/* A Montgomery-form coordinate, taken as it is once it is below p (a
+ * comparison of the limbs from the top: no conversion). */
 static bool read_fp(cz_fp *r, const uint8_t *p)
 {
-    cz_fp scratch;
-    if (cz_fp_from_bytes_le(&scratch, p) != CZ_OK)
-        return false;
     raw_limbs(r->l, p, 6);
-    return true;
+    for (int i = 5; i >= 0; i--)
+        if (r->l[i] != cz_p_limbs[i])
+            return r->l[i] < cz_p_limbs[i];
+    return false; /* = p */
 }
 
 static int point_fail(const cz_binfile_cursor *c, uint64_t at, const char *what, uint64_t index,
@@ -57,51 +60,97 @@ static int point_fail(const cz_binfile_cursor *c, uint64_t at, const char *what,
         (unsigned long long)at, c->name, c->type, what, (unsigned long long)index, why);
 }
 
-/* Reads n G1 points from the cursor, whose remaining bytes were checked to
- * hold them. */
-static int read_g1s(cz_g1_affine *out, uint64_t n, cz_binfile_cursor *c, const char *what,
-                    unsigned flags, char *err, size_t errlen)
+/* One point's checks, as the loaders report them: CZ_OK,
+ * CZ_ERR_NOT_CANONICAL, CZ_ERR_NOT_ON_CURVE or CZ_ERR_NOT_IN_SUBGROUP. */
+static int decode_g1(cz_g1_affine *out, const uint8_t *p, unsigned flags)
 {
-    for (uint64_t i = 0; i < n; i++) {
-        const uint8_t *p = NULL;
-        uint64_t at = c->off + c->pos;
-        int rc = cz_binfile_bytes(c, &p, G1_BYTES, what, err, errlen);
-        if (rc != CZ_OK)
-            return rc;
-        if (!read_fp(&out[i].x, p) || !read_fp(&out[i].y, p + CZ_FP_BYTES))
-            rc = CZ_ERR_NOT_CANONICAL;
-        else if (!cz_g1_affine_is_on_curve(&out[i]))
-            rc = CZ_ERR_NOT_ON_CURVE;
-        else if (!(flags & CZ_ZKEY_SKIP_SUBGROUP) && !cz_g1_affine_in_subgroup(&out[i]))
-            rc = CZ_ERR_NOT_IN_SUBGROUP;
-        if (rc != CZ_OK)
-            return point_fail(c, at, what, i, rc, err, errlen);
-    }
+    if (!read_fp(&out->x, p) || !read_fp(&out->y, p + CZ_FP_BYTES))
+        return CZ_ERR_NOT_CANONICAL;
+    if (!cz_g1_affine_is_on_curve(out))
+        return CZ_ERR_NOT_ON_CURVE;
+    if (!(flags & CZ_ZKEY_SKIP_SUBGROUP) && !cz_g1_affine_in_subgroup(out))
+        return CZ_ERR_NOT_IN_SUBGROUP;
     return CZ_OK;
 }
 
-/* As read_g1s for G2: x.c0, x.c1, y.c0, y.c1. */
-static int read_g2s(cz_g2_affine *out, uint64_t n, cz_binfile_cursor *c, const char *what,
-                    unsigned flags, char *err, size_t errlen)
+/* As decode_g1 for G2: x.c0, x.c1, y.c0, y.c1. */
+static int decode_g2(cz_g2_affine *out, const uint8_t *p, unsigned flags)
 {
-    for (uint64_t i = 0; i < n; i++) {
-        const uint8_t *p = NULL;
-        uint64_t at = c->off + c->pos;
-        int rc = cz_binfile_bytes(c, &p, G2_BYTES, what, err, errlen);
-        if (rc != CZ_OK)
-            return rc;
-        if (!read_fp(&out[i].x.c0, p) || !read_fp(&out[i].x.c1, p + CZ_FP_BYTES) ||
-            !read_fp(&out[i].y.c0, p + 2 * CZ_FP_BYTES) ||
-            !read_fp(&out[i].y.c1, p + 3 * CZ_FP_BYTES))
-            rc = CZ_ERR_NOT_CANONICAL;
-        else if (!cz_g2_affine_is_on_curve(&out[i]))
-            rc = CZ_ERR_NOT_ON_CURVE;
-        else if (!(flags & CZ_ZKEY_SKIP_SUBGROUP) && !cz_g2_affine_in_subgroup(&out[i]))
-            rc = CZ_ERR_NOT_IN_SUBGROUP;
-        if (rc != CZ_OK)
-            return point_fail(c, at, what, i, rc, err, errlen);
-    }
+    if (!read_fp(&out->x.c0, p) || !read_fp(&out->x.c1, p + CZ_FP_BYTES) ||
+        !read_fp(&out->y.c0, p + 2 * CZ_FP_BYTES) || !read_fp(&out->y.c1, p + 3 * CZ_FP_BYTES))
+        return CZ_ERR_NOT_CANONICAL;
+    if (!cz_g2_affine_is_on_curve(out))
+        return CZ_ERR_NOT_ON_CURVE;
+    if (!(flags & CZ_ZKEY_SKIP_SUBGROUP) && !cz_g2_affine_in_subgroup(out))
+        return CZ_ERR_NOT_IN_SUBGROUP;
     return CZ_OK;
+}
+
+/* A section's points decoded in parallel chunks; the lowest failing index
+ * wins, so the error is the one a pass in file order meets first, whatever
+ * the threads.  A chunk stops at an index past the lowest bad one found. */
+typedef struct {
+    void *out;
+    const uint8_t *src;
+    bool g2;
+    unsigned flags;
+    _Atomic uint64_t first; /* UINT64_MAX: none yet */
+} decode_job;
+
+static void decode_task(void *vctx, size_t begin, size_t end)
+{
+    decode_job *j = vctx;
+    size_t size = j->g2 ? G2_BYTES : G1_BYTES;
+    for (size_t i = begin; i < end; i++) {
+        if (i >= atomic_load(&j->first))
+            return;
+        const uint8_t *p = j->src + i * size;
+        int rc = j->g2 ? decode_g2((cz_g2_affine *)j->out + i, p, j->flags)
+                       : decode_g1((cz_g1_affine *)j->out + i, p, j->flags);
+        if (rc != CZ_OK) {
+            uint64_t cur = atomic_load(&j->first);
+            while (i < cur && !atomic_compare_exchange_weak(&j->first, &cur, (uint64_t)i))
+                ;
+            return;
+        }
+    }
+}
+
+/* Reads n G1 points (or with g2 G2 points) from the cursor, whose remaining
+ * bytes were checked to hold them, on pool's threads (NULL: this one); an
+ * error names the first bad point in file order. */
+static int read_points(void *out, uint64_t n, bool g2, cz_binfile_cursor *c, const char *what,
+                       unsigned flags, cz_pool *pool, char *err, size_t errlen)
+{
+    size_t size = g2 ? G2_BYTES : G1_BYTES;
+    const uint8_t *p = NULL;
+    uint64_t at = c->off + c->pos;
+    int rc = cz_binfile_bytes(c, &p, (size_t)n * size, what, err, errlen);
+    if (rc != CZ_OK || n == 0)
+        return rc;
+    decode_job j = {.out = out, .src = p, .g2 = g2, .flags = flags};
+    atomic_init(&j.first, UINT64_MAX);
+    cz_pool_parallel_for(pool, (size_t)n, 4096, decode_task, &j);
+    uint64_t bad = atomic_load(&j.first);
+    if (bad == UINT64_MAX)
+        return CZ_OK;
+    /* the bad point again, for its code (cheap: one point) */
+    cz_g2_affine tmp;
+    rc = g2 ? decode_g2(&tmp, p + bad * size, flags)
+            : decode_g1((cz_g1_affine *)&tmp, p + bad * size, flags);
+    return point_fail(c, at + bad * size, what, bad, rc, err, errlen);
+}
+
+static int read_g1s(cz_g1_affine *out, uint64_t n, cz_binfile_cursor *c, const char *what,
+                    unsigned flags, cz_pool *pool, char *err, size_t errlen)
+{
+    return read_points(out, n, false, c, what, flags, pool, err, errlen);
+}
+
+static int read_g2s(cz_g2_affine *out, uint64_t n, cz_binfile_cursor *c, const char *what,
+                    unsigned flags, cz_pool *pool, char *err, size_t errlen)
+{
+    return read_points(out, n, true, c, what, flags, pool, err, errlen);
 }
 
 /* u32 n8q then q: must be 48 and BLS12-381's p (p - 1 is the canonical
@@ -156,17 +205,17 @@ static int read_groth16_header(cz_zkey *z, cz_binfile_cursor *c, unsigned flags,
     if (rc == CZ_OK)
         rc = cz_binfile_u32(c, &z->domain_size, "domainSize", err, errlen);
     if (rc == CZ_OK)
-        rc = read_g1s(&z->alpha1, 1, c, "alpha1", flags, err, errlen);
+        rc = read_g1s(&z->alpha1, 1, c, "alpha1", flags, NULL, err, errlen);
     if (rc == CZ_OK)
-        rc = read_g1s(&z->beta1, 1, c, "beta1", flags, err, errlen);
+        rc = read_g1s(&z->beta1, 1, c, "beta1", flags, NULL, err, errlen);
     if (rc == CZ_OK)
-        rc = read_g2s(&z->beta2, 1, c, "beta2", flags, err, errlen);
+        rc = read_g2s(&z->beta2, 1, c, "beta2", flags, NULL, err, errlen);
     if (rc == CZ_OK)
-        rc = read_g2s(&z->gamma2, 1, c, "gamma2", flags, err, errlen);
+        rc = read_g2s(&z->gamma2, 1, c, "gamma2", flags, NULL, err, errlen);
     if (rc == CZ_OK)
-        rc = read_g1s(&z->delta1, 1, c, "delta1", flags, err, errlen);
+        rc = read_g1s(&z->delta1, 1, c, "delta1", flags, NULL, err, errlen);
     if (rc == CZ_OK)
-        rc = read_g2s(&z->delta2, 1, c, "delta2", flags, err, errlen);
+        rc = read_g2s(&z->delta2, 1, c, "delta2", flags, NULL, err, errlen);
     if (rc == CZ_OK)
         rc = cz_binfile_end(c, err, errlen);
     if (rc != CZ_OK)
@@ -209,13 +258,13 @@ static int alloc_points(void **out, uint64_t n, size_t elem, char *err, size_t e
 }
 
 static int read_g1_section(cz_g1_affine **out, uint64_t n, cz_binfile_cursor *c, const char *what,
-                           unsigned flags, char *err, size_t errlen)
+                           unsigned flags, cz_pool *pool, char *err, size_t errlen)
 {
     int rc = check_size(c, n, G1_BYTES, err, errlen);
     if (rc == CZ_OK)
         rc = alloc_points((void **)out, n, sizeof **out, err, errlen);
     if (rc == CZ_OK)
-        rc = read_g1s(*out, n, c, what, flags, err, errlen);
+        rc = read_g1s(*out, n, c, what, flags, pool, err, errlen);
     return rc;
 }
 
@@ -257,7 +306,7 @@ static int read_coefs(cz_zkey *z, cz_binfile_cursor *c, char *err, size_t errlen
 }
 
 static int load(cz_zkey *z, const uint8_t *data, size_t len, unsigned flags, uint64_t sec_off[10],
-                char *err, size_t errlen)
+                cz_pool *pool, char *err, size_t errlen)
 {
     cz_binfile bf;
     cz_binfile_cursor s[10];
@@ -288,24 +337,24 @@ static int load(cz_zkey *z, const uint8_t *data, size_t len, unsigned flags, uin
     /* Every section's size is matched to its count before its allocation, so
      * memory stays proportional to len. */
     if (rc == CZ_OK)
-        rc = read_g1_section(&z->ic, (uint64_t)z->n_public + 1, &s[ZK_IC], "IC point", qflags, err,
+        rc = read_g1_section(&z->ic, (uint64_t)z->n_public + 1, &s[ZK_IC], "IC point", qflags, pool, err,
                              errlen);
     if (rc == CZ_OK)
         rc = read_coefs(z, &s[ZK_COEFS], err, errlen);
     if (rc == CZ_OK)
-        rc = read_g1_section(&z->a, z->n_vars, &s[ZK_A], "A point", qflags, err, errlen);
+        rc = read_g1_section(&z->a, z->n_vars, &s[ZK_A], "A point", qflags, pool, err, errlen);
     if (rc == CZ_OK)
-        rc = read_g1_section(&z->b1, z->n_vars, &s[ZK_B1], "B1 point", qflags, err, errlen);
+        rc = read_g1_section(&z->b1, z->n_vars, &s[ZK_B1], "B1 point", qflags, pool, err, errlen);
     if (rc == CZ_OK)
         rc = check_size(&s[ZK_B2], z->n_vars, G2_BYTES, err, errlen);
     if (rc == CZ_OK)
         rc = alloc_points((void **)&z->b2, z->n_vars, sizeof *z->b2, err, errlen);
     if (rc == CZ_OK)
-        rc = read_g2s(z->b2, z->n_vars, &s[ZK_B2], "B2 point", qflags, err, errlen);
+        rc = read_g2s(z->b2, z->n_vars, &s[ZK_B2], "B2 point", qflags, pool, err, errlen);
     if (rc == CZ_OK)
-        rc = read_g1_section(&z->c, n_priv, &s[ZK_C], "C point", qflags, err, errlen);
+        rc = read_g1_section(&z->c, n_priv, &s[ZK_C], "C point", qflags, pool, err, errlen);
     if (rc == CZ_OK)
-        rc = read_g1_section(&z->h, z->domain_size, &s[ZK_H], "H point", qflags, err, errlen);
+        rc = read_g1_section(&z->h, z->domain_size, &s[ZK_H], "H point", qflags, pool, err, errlen);
     cz_binfile_close(&bf);
     return rc;
 }
@@ -389,7 +438,7 @@ static int load_checked(cz_zkey *out, const uint8_t *data, size_t len, unsigned 
         if (!threaded)
             hash_all(&hj);
     }
-    rc = load(out, data, len, flags, sec_off, err, errlen);
+    rc = load(out, data, len, flags, sec_off, pool, err, errlen);
     if (threaded)
         pthread_join(th, NULL);
     bool check = rc == CZ_OK && !(flags & CZ_ZKEY_SKIP_SUBGROUP);
