@@ -27,7 +27,8 @@
  *   BATCH             the batched check (cz_g1_batch_in_subgroup)
  *   curve_b(F *b)     a function: b = the curve constant b
  *   TORSION[NTORSION] {hex of q, hex of r h / q^e} for each prime q^e || h
- * and gets the tests test_good, test_torsion, test_agrees, test_speed. */
+ * and gets the tests test_good, test_torsion, test_agrees, test_speed and
+ * the test binary's main. */
 
 /* p times the big-endian integer of hex digits (double and add). */
 static void mul_hex(JAC *out, const JAC *p, const char *hex)
@@ -210,3 +211,4 @@ static void test_speed(void)
     free(a);
 }
 
+TF_MAIN(TF_TEST(test_good), TF_TEST(test_torsion), TF_TEST(test_agrees), TF_TEST(test_speed))

@@ -49,14 +49,3 @@ static void curve_b(cz_fp *b) { cz_fp_from_u64(b, 4); }
 #define GNAME        "G1"
 #define BATCH        cz_g1_batch_in_subgroup
 #include "subgroup_batch_tests_template.h"
-
-int main(int argc, char **argv)
-{
-    static const tf_test tests[] = {
-        TF_TEST(test_good),
-        TF_TEST(test_torsion),
-        TF_TEST(test_agrees),
-        TF_TEST(test_speed),
-    };
-    return tf_run(argc, argv, tests, sizeof tests / sizeof tests[0]);
-}
