@@ -37,8 +37,6 @@ static const struct {
 
 #define NTORSION (sizeof TORSION / sizeof TORSION[0])
 
-static void curve_b(cz_fp *b) { cz_fp_from_u64(b, 4); }
-
 #define F            cz_fp
 #define F_(op)       cz_fp_##op
 #define G_(name)     cz_g1_##name

@@ -50,13 +50,6 @@ static const struct {
 
 #define NTORSION (sizeof TORSION / sizeof TORSION[0])
 
-/* b = 4 + 4u */
-static void curve_b(cz_fp2 *b)
-{
-    cz_fp_from_u64(&b->c0, 4);
-    b->c1 = b->c0;
-}
-
 #define F            cz_fp2
 #define F_(op)       cz_fp2_##op
 #define G_(name)     cz_g2_##name

@@ -135,9 +135,11 @@ static int read_points(void *out, uint64_t n, bool g2, cz_binfile_cursor *c, con
     if (bad == UINT64_MAX)
         return CZ_OK;
     /* the bad point again, for its code (cheap: one point) */
-    cz_g2_affine tmp;
-    rc = g2 ? decode_g2(&tmp, p + bad * size, flags)
-            : decode_g1((cz_g1_affine *)&tmp, p + bad * size, flags);
+    union {
+        cz_g1_affine g1;
+        cz_g2_affine g2;
+    } tmp;
+    rc = g2 ? decode_g2(&tmp.g2, p + bad * size, flags) : decode_g1(&tmp.g1, p + bad * size, flags);
     return point_fail(c, at + bad * size, what, bad, rc, err, errlen);
 }
 
@@ -337,8 +339,8 @@ static int load(cz_zkey *z, const uint8_t *data, size_t len, unsigned flags, uin
     /* Every section's size is matched to its count before its allocation, so
      * memory stays proportional to len. */
     if (rc == CZ_OK)
-        rc = read_g1_section(&z->ic, (uint64_t)z->n_public + 1, &s[ZK_IC], "IC point", qflags, pool, err,
-                             errlen);
+        rc = read_g1_section(&z->ic, (uint64_t)z->n_public + 1, &s[ZK_IC], "IC point", qflags,
+                             pool, err, errlen);
     if (rc == CZ_OK)
         rc = read_coefs(z, &s[ZK_COEFS], err, errlen);
     if (rc == CZ_OK)
