@@ -3,7 +3,7 @@
  * every MSM), timed step by step.
  *
  *   cuzk-bench gpu-partition [--log L] [--reps R] [--distinct D] [--pinned]
- *                            [--pce FILE | --host-abc]
+ *                            [--pce FILE | --host-abc] [--uniform]
  *
  * Shape: the measured 32 GiB PoRep partition (130,278,869 rows, 328
  * inputs, 130,169,893 aux, A aux density 129,753,292, B inputs 1, B aux
@@ -16,7 +16,9 @@
  * then set the shape, and L is its domain).  --host-abc times the path
  * the device SpMV replaced: a, b, c uniform on the host, uploaded.  The
  * assignment is witness-like (45.4% zeros, 45.4% ones, 9.2% uniform, as
- * the synthetic circuit's).  The parameters are D distinct points per
+ * the synthetic circuit's), or with --uniform all uniform (a Poseidon
+ * circuit's, the WindowPoSt partition's: its index bits are under 1% of
+ * its aux).  The parameters are D distinct points per
  * query (progressions, default 2^20 = 96 MiB of G1, more than the L2
  * cache) repeated to length: a real 2^27 setup takes hours and repetition
  * does not change the work.  w (and a, b, c) are in pageable memory as
@@ -46,7 +48,7 @@
 typedef struct {
     unsigned log, reps;
     size_t distinct;
-    int pinned, host_abc;
+    int pinned, host_abc, uniform;
     const char *pce;
 } part_opts;
 
@@ -143,9 +145,11 @@ static int parse(int argc, char **argv, part_opts *o)
             o->host_abc = 1;
         else if (!strcmp(a, "--pce") && v)
             o->pce = v, i++;
+        else if (!strcmp(a, "--uniform"))
+            o->uniform = 1;
         else {
             fprintf(stderr, "usage: cuzk-bench gpu-partition [--log L] [--reps R] "
-                            "[--distinct D] [--pinned] [--pce FILE | --host-abc]\n");
+                            "[--distinct D] [--pinned] [--pce FILE | --host-abc] [--uniform]\n");
             return -1;
         }
     }
@@ -385,7 +389,7 @@ int cz_bench_gpu_partition(int argc, char **argv)
     tile(pool, b2, g2d, n_b, d2, sizeof(cz_g2_affine));
     if (o.host_abc)
         fill(pool, abc, 3 * m, 1, 0);
-    fill(pool, w, n, 2, 1);
+    fill(pool, w, n, 2, !o.uniform);
     w[0] = CZ_FR_ONE;
     if (pce) {
         for (int k = 0; k < 3; k++) {
@@ -413,12 +417,13 @@ int cz_bench_gpu_partition(int argc, char **argv)
     char name[128] = "";
     cz_cuda_device_name(name, sizeof name);
     printf("gpu-partition 2^%u on %s: rows %zu, inputs %zu, aux %zu, A aux %zu, B aux %zu; "
-           "%zu distinct bases; %s; w%s %s; host data made in %.1f s\n",
+           "%zu distinct bases; %s; w%s %s, %s; host data made in %.1f s\n",
            o.log, name, rows, n_in, n_aux, ca, cba, dis,
            o.host_abc ? "a, b, c from the host"
            : pce      ? "a, b, c on the device from the .pce"
                       : "a, b, c on the device from synthetic matrices",
-           o.host_abc ? ", a, b, c" : "", o.pinned ? "page-locked" : "pageable", t1 - t0);
+           o.host_abc ? ", a, b, c" : "", o.pinned ? "page-locked" : "pageable",
+           o.uniform ? "uniform" : "witness-like", t1 - t0);
     if (!o.host_abc)
         printf("matrices: nnz A %llu, B %llu, C %llu; general %llu, %llu, %llu\n",
                (unsigned long long)rv.m[0].nnz, (unsigned long long)rv.m[1].nnz,

@@ -79,9 +79,8 @@ static const char USAGE_PARAMS[] =
     "  as INSECURE).  The trapdoor comes from --seed (64 hex digits; default zero): anyone\n"
     "  who knows it can forge proofs.  --pce-only writes only the .pce (for Filecoin's own\n"
     "  parameters); --reuse-pce takes DIR/<name>.pce as the circuit instead of recording it\n"
-    "  (the two steps of a large circuit apart: recording a 32GiB WindowPoSt partition takes\n"
-    "  minutes on one thread).  --force replaces existing files.  T: threads (default: the\n"
-    "  usable cores).\n"
+    "  (the two steps of a large circuit apart: recording the 32GiB PoRep circuit takes\n"
+    "  minutes).  --force replaces existing files.  T: threads (default: the usable cores).\n"
     "  --gpu: the fixed-base products on the CUDA device (the same bytes).  --no-write:\n"
     "  record and set up only, write nothing (timings; no --out needed).\n";
 
@@ -309,8 +308,10 @@ static int cmd_params(int argc, char **argv)
         ((!o.no_write || o.reuse_pce) && !cz_bench_need(c, o.out, "--out")))
         return 2;
     if (o.reuse_pce && o.pce_only) {
-        fprintf(stderr, "cuzk-bench %s: --pce-only writes the .pce that --reuse-pce reads: one "
-                        "or the other\n", c);
+        fprintf(stderr,
+                "cuzk-bench %s: --pce-only writes the .pce that --reuse-pce reads: one "
+                "or the other\n",
+                c);
         return 2;
     }
     const cz_fc_shape *s = cz_bench_shape(o.size, c);
@@ -383,12 +384,13 @@ static int cmd_params(int argc, char **argv)
     if (o.pce_only)
         printf("params %s: %s.pce only\n", s->name, base);
     else
-        printf("params %s: %s\n"
-           "INSECURE: the toxic waste (tau, alpha, beta, gamma, delta) is derived from the seed\n"
-           "  %s;\n"
-           "  anyone who knows it can forge proofs.  For tests and benchmarks only: Filecoin's\n"
-           "  real parameters are the ceremony's (data/parameters.json lists them).\n",
-           s->name, base, seed_hex);
+        printf(
+            "params %s: %s\n"
+            "INSECURE: the toxic waste (tau, alpha, beta, gamma, delta) is derived from the seed\n"
+            "  %s;\n"
+            "  anyone who knows it can forge proofs.  For tests and benchmarks only: Filecoin's\n"
+            "  real parameters are the ceremony's (data/parameters.json lists them).\n",
+            s->name, base, seed_hex);
     fflush(stdout);
 
     int ret = 2;

@@ -7,14 +7,11 @@
 #   STEP=winning  INSECURE WinningPoSt 32GiB parameters (`cuzk-bench params
 #                 --circuit winning --gpu`) and a synthetic WinningPoSt
 #                 (`post-vanilla --synthetic`) in CACHE/winning-32g;
-#   STEP=window-pce  the WindowPoSt 32GiB circuit recorded into its .pce
-#                 (`params --circuit wpost --pce-only`: about 8 minutes on
-#                 one thread, 9.3 GB; remove the PoRep files first: disk);
-#   STEP=window   then its parameters from that .pce (`--reuse-pce`: the
-#                 setup ~30 s, writing ~47 GB some 5 minutes) and a
-#                 synthetic partition of 2,349 sectors in CACHE/wpost-32g
-#                 (one pass of both steps outlasts a call: 9.6 minutes were
-#                 not enough on 2026-12-03);
+#   STEP=window   the WindowPoSt 32GiB parameters (the circuit recorded
+#                 as one sector copied 2,348 times, about 1.5 minutes with
+#                 its 9.3 GB .pce; the setup ~30 s; writing ~47 GB some 5
+#                 minutes; remove the PoRep files first: disk) and a
+#                 synthetic partition of 2,349 sectors in CACHE/wpost-32g;
 #   STEP=idle     `cuzk-bench engine --post` on KIND (winning or wpost): the
 #                 circuit loaded, a warm-up job, then JOBS (default 5) jobs
 #                 one at a time: latency from submit to proof, peak RSS;
@@ -48,15 +45,11 @@ winning | wpost) ;;
     ;;
 esac
 case $STEP in
-window-pce)
-    time "$B" params --circuit wpost --sector-size 32GiB --out "$CACHE" --force --pce-only
-    ;;
 winning | window)
     circuit=$([ "$STEP" = window ] && echo wpost || echo winning)
     kind=$([ "$STEP" = window ] && echo window || echo winning)
     n=$([ "$STEP" = window ] && echo 2349 || echo 1)
-    reuse=$([ "$STEP" = window ] && echo --reuse-pce || true)
-    time "$B" params --circuit "$circuit" --sector-size 32GiB --gpu --out "$CACHE" --force $reuse
+    time "$B" params --circuit "$circuit" --sector-size 32GiB --gpu --out "$CACHE" --force
     rm -rf "$CACHE/$circuit-32g"
     time "$B" post-vanilla --kind "$kind" --sector-size 32GiB --sectors "$n" --synthetic 1 \
         --out "$CACHE/$circuit-32g"
@@ -71,7 +64,7 @@ load)
         --jobs "${JOBS:-3}" -j 2 --post "$CACHE/$KIND-32g" --post-every "${EVERY:-1000}"
     ;;
 *)
-    echo "STEP is winning, window-pce, window, idle or load" >&2
+    echo "STEP is winning, window, idle or load" >&2
     exit 2
     ;;
 esac

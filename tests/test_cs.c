@@ -486,8 +486,8 @@ static void test_gpu_spmv(void)
         cz_cuda_r1cs_view v = {r, m, n, {{0}}};
         for (int k = 0; k < 3; k++) {
             const cz_csr *x = cz_r1cs_matrix(r, k);
-            v.m[k] = (cz_cuda_csr){x->row_blk, x->row_off, x->coef_blk, x->col,
-                                   x->gidx,    x->dict,    x->nnz,      x->ngen, x->ndict};
+            v.m[k] = (cz_cuda_csr){x->row_blk, x->row_off, x->coef_blk, x->col,  x->gidx,
+                                   x->dict,    x->nnz,     x->ngen,     x->ndict};
         }
         cz_fr *wd = NULL, *od = NULL;
         TF_CHECK(cz_cuda_malloc((void **)&wd, n * sizeof(cz_fr), CZ_BUF_WITNESS) == CZ_OK);
@@ -1055,6 +1055,156 @@ static void test_shape_only(void)
     }
 }
 
+/* ---------------------------------------------------- cz_cs_repeat --- */
+
+/* A block of ops random operations over ONE and its own variables (from
+ * generator seed: the same block each call), and, with `before`, one
+ * constraint on the cs's first aux, allocated before the block. */
+static void block_gen(cz_cs *cs, uint64_t seed, size_t ops, int before)
+{
+    cz_prng g, saved = tf_rng;
+    cz_prng_seed(&g, seed);
+    tf_rng = g; /* rnd and random_coeff draw from tf_rng */
+    cz_var *v = malloc((ops + 1) * sizeof *v);
+    size_t nv = 0;
+    v[nv++] = CZ_CS_ONE;
+    for (size_t op = 0; op < ops; op++) {
+        cz_fr x;
+        cz_fr_random(&x, &tf_rng);
+        uint64_t k = rnd(8);
+        if (k == 0)
+            v[nv++] = cz_cs_alloc_input(cs, &x);
+        else if (k < 3)
+            v[nv++] = cz_cs_alloc_aux(cs, &x);
+        else {
+            cz_lc l[3];
+            for (int j = 0; j < 3; j++) {
+                cz_lc_init(&l[j]);
+                for (size_t t = 0, n = rnd(8) == 0 ? rnd(30) : rnd(5); t < n; t++) {
+                    cz_fr c;
+                    random_coeff(&c);
+                    cz_lc_add_term(&l[j], v[rnd(nv)], &c);
+                }
+            }
+            if (before && op >= ops / 2) { /* once */
+                cz_lc_add(&l[0], CZ_VAR_AUX | 0);
+                before = 0;
+            }
+            cz_cs_enforce(cs, &l[0], &l[1], &l[2]);
+            for (int j = 0; j < 3; j++)
+                cz_lc_free(&l[j]);
+        }
+    }
+    free(v);
+    tf_rng = saved;
+}
+
+/* Variables and a constraint outside the block, so that copies shift past
+ * them. */
+static void around(cz_cs *cs, uint64_t seed)
+{
+    cz_fr x;
+    cz_fr_from_u64(&x, seed);
+    cz_var a = cz_cs_alloc_aux(cs, &x), b = cz_cs_alloc_input(cs, &x);
+    cz_lc l[3];
+    for (int j = 0; j < 3; j++)
+        cz_lc_init(&l[j]);
+    cz_lc_add(&l[0], a), cz_lc_add(&l[1], CZ_CS_ONE), cz_lc_add(&l[2], b);
+    cz_cs_enforce(cs, &l[0], &l[1], &l[2]);
+    for (int j = 0; j < 3; j++)
+        cz_lc_free(&l[j]);
+}
+
+/* A recording of prefix, block times + 1 (copied with cz_cs_repeat or run
+ * again), suffix: both give the same file, assignment and densities. */
+static void test_repeat(void)
+{
+    for (unsigned iter = 0; iter < 12 * tf_scale; iter++) {
+        size_t ops = 1 + rnd(iter % 3 == 0 ? 400 : 60), times = rnd(4) == 0 ? rnd(2) : rnd(20);
+        uint64_t seed = cz_prng_next(&tf_rng);
+        cz_cs *cs[2];
+        cz_r1cs *r[2];
+        for (int k = 0; k < 2; k++) {
+            TF_CHECK(cz_cs_new(&cs[k], CZ_CS_RECORD, 0) == CZ_OK);
+            around(cs[k], seed);
+            cz_cs_mark mark;
+            cz_cs_mark_here(cs[k], &mark);
+            block_gen(cs[k], seed, ops, 0);
+            if (k == 0)
+                TF_CHECK(cz_cs_repeat(cs[k], &mark, times) == CZ_OK);
+            else
+                for (size_t t = 0; t < times; t++)
+                    block_gen(cs[k], seed, ops, 0);
+            around(cs[k], seed + 1);
+            TF_CHECK_MSG(cz_cs_finish(cs[k], &r[k]) == CZ_OK, "ops %zu times %zu", ops, times);
+        }
+        same_r1cs(r[0], r[1]);
+        char f[2][128];
+        tmp_path(f[0], sizeof f[0], "rep");
+        tmp_path(f[1], sizeof f[1], "run");
+        size_t n[2];
+        uint8_t *b[2];
+        for (int k = 0; k < 2; k++) {
+            TF_CHECK(cz_pce_save(r[k], f[k]) == CZ_OK);
+            b[k] = read_all(f[k], &n[k]);
+            unlink(f[k]);
+        }
+        TF_CHECK_MSG(b[0] && b[1] && n[0] == n[1] && memcmp(b[0], b[1], n[0]) == 0,
+                     "ops %zu times %zu: the files differ", ops, times);
+        size_t nw[2];
+        cz_fr *w[2] = {assignment(cs[0], &nw[0]), assignment(cs[1], &nw[1])};
+        TF_CHECK(nw[0] == nw[1] && memcmp(w[0], w[1], nw[0] * sizeof(cz_fr)) == 0);
+        for (int k = 0; k < 2; k++) {
+            free(b[k]), free(w[k]);
+            cz_r1cs_free(r[k]);
+            cz_cs_free(cs[k]);
+        }
+    }
+}
+
+/* What cz_cs_repeat refuses: other modes and namespaces (cs untouched),
+ * a block reading an earlier variable, a mark not of the recording,
+ * counts past the limits (sticky). */
+static void test_repeat_refused(void)
+{
+    static const struct {
+        cz_cs_mode mode;
+        unsigned flags;
+    } other[] = {{CZ_CS_WITNESS, 0}, {CZ_CS_COUNT, 0}, {CZ_CS_RECORD, CZ_CS_NAMESPACES}};
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+        cz_cs *cs;
+        cz_cs_mark mark;
+        TF_CHECK(cz_cs_new(&cs, other[i].mode, other[i].flags) == CZ_OK);
+        cz_cs_mark_here(cs, &mark);
+        block_gen(cs, 7, 50, 0);
+        size_t rows = cz_cs_num_constraints(cs), aux = cz_cs_num_aux(cs);
+        TF_CHECK(cz_cs_repeat(cs, &mark, 3) == CZ_ERR_UNSUPPORTED);
+        TF_CHECK(cz_cs_error(cs) == CZ_OK && cz_cs_num_constraints(cs) == rows &&
+                 cz_cs_num_aux(cs) == aux);
+        cz_cs_free(cs);
+    }
+    for (int c = 0; c < 4; c++) {
+        cz_cs *cs;
+        cz_cs_mark mark;
+        TF_CHECK(cz_cs_new(&cs, CZ_CS_RECORD, 0) == CZ_OK);
+        around(cs, 3);
+        cz_cs_mark_here(cs, &mark);
+        block_gen(cs, 9, 200, c == 0);
+        size_t times = 2;
+        if (c == 1)
+            mark.n_rows = cz_cs_num_constraints(cs) + 1; /* beyond the recording */
+        else if (c == 2)
+            mark.nnz[CZ_MAT_B]++; /* not where its row begins */
+        else if (c == 3)
+            times = SIZE_MAX / 2; /* past CZ_CS_MAX_VARS */
+        TF_CHECK_MSG(cz_cs_repeat(cs, &mark, times) == CZ_ERR_INVALID_ARG, "case %d", c);
+        TF_CHECK(cz_cs_error(cs) == CZ_ERR_INVALID_ARG);
+        cz_r1cs *r = (cz_r1cs *)1;
+        TF_CHECK(cz_cs_finish(cs, &r) == CZ_ERR_INVALID_ARG && r == NULL);
+        cz_cs_free(cs);
+    }
+}
+
 /* A small saved file (dict_circuit) in an 8-byte aligned buffer. */
 static uint64_t *small_pce(size_t *len, cz_r1cs **rp, cz_cs **csp)
 {
@@ -1318,12 +1468,12 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
         return write_seeds(argv[2]);
     static const tf_test tests[] = {
-        TF_TEST(test_cubic),        TF_TEST(test_boolean),       TF_TEST(test_random_spmv),
-        TF_TEST(test_gpu_spmv),     TF_TEST(test_free_hook),
-        TF_TEST(test_witness_mode), TF_TEST(test_witness_at),    TF_TEST(test_check_random),
-        TF_TEST(test_dictionary),
-        TF_TEST(test_errors),       TF_TEST(test_pce_roundtrip), TF_TEST(test_shape_only),
-        TF_TEST(test_pce_corrupt),  TF_TEST(test_pce_v1),
+        TF_TEST(test_cubic),      TF_TEST(test_boolean),        TF_TEST(test_random_spmv),
+        TF_TEST(test_gpu_spmv),   TF_TEST(test_free_hook),      TF_TEST(test_witness_mode),
+        TF_TEST(test_witness_at), TF_TEST(test_check_random),   TF_TEST(test_dictionary),
+        TF_TEST(test_errors),     TF_TEST(test_pce_roundtrip),  TF_TEST(test_shape_only),
+        TF_TEST(test_repeat),     TF_TEST(test_repeat_refused), TF_TEST(test_pce_corrupt),
+        TF_TEST(test_pce_v1),
     };
     return tf_run(argc, argv, tests, sizeof tests / sizeof tests[0]);
 }

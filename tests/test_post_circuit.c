@@ -74,10 +74,8 @@ static void test_counts_production(void)
         cz_fc_shape_id size;
         size_t window, winning, window_inputs;
     } t[] = {
-        {CZ_FC_2KIB, 21866, 90750, 23},
-        {CZ_FC_8MIB, 64266, 230670, 23},
-        {CZ_FC_512MIB, 85466, 300630, 23},
-        {CZ_FC_32GIB, 125279217, 370590, 25840},
+        {CZ_FC_2KIB, 21866, 90750, 23},          {CZ_FC_8MIB, 64266, 230670, 23},
+        {CZ_FC_512MIB, 85466, 300630, 23},       {CZ_FC_32GIB, 125279217, 370590, 25840},
         {CZ_FC_64GIB, 129887900, 391314, 25301},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
@@ -105,6 +103,49 @@ static void test_counts_production(void)
         TF_CHECK(cz_post_public_input_count(&w) + 1 == ci);
         printf("test_post_circuit: %s Window %zu constraints (%u sectors), Winning %zu\n",
                sec->name, t[i].window, sectors, t[i].winning);
+    }
+}
+
+/* The blank circuit's recording copies its first sector (cz_cs_repeat):
+ * the same fingerprint and assignment as a recording sector by sector
+ * (namespaces kept, which rules the copy out) and as COUNT mode's. */
+static void test_blank_copied(void)
+{
+    cz_post_shape sh[6];
+    TF_CHECK(cz_post_shape_test(&sh[0], "test-base-8", 3, 5) == CZ_OK);
+    TF_CHECK(cz_post_shape_test(&sh[1], "test-sub-8-4", 3, 5) == CZ_OK);
+    TF_CHECK(cz_post_shape_test(&sh[2], "test-top-8-4-2", 7, 2) == CZ_OK);
+    TF_CHECK(cz_post_shape_of(&sh[3], CZ_POST_WINDOW, cz_fc_shape_get(CZ_FC_2KIB)) == CZ_OK);
+    TF_CHECK(cz_post_shape_of(&sh[4], CZ_POST_WINNING, cz_fc_shape_get(CZ_FC_2KIB)) == CZ_OK);
+    TF_CHECK(cz_post_shape_of(&sh[5], CZ_POST_WINNING, cz_fc_shape_get(CZ_FC_8MIB)) == CZ_OK);
+    for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++) {
+        cz_r1cs_fingerprint fp[3];
+        cz_fr *w[2];
+        size_t n[2];
+        char err[256] = "";
+        for (int k = 0; k < 2; k++) {
+            cz_cs *cs;
+            TF_CHECK(cz_cs_new(&cs, CZ_CS_RECORD, k ? CZ_CS_NAMESPACES : 0) == CZ_OK);
+            TF_CHECK_MSG(cz_post_synthesize(cs, &sh[i], NULL, err, sizeof err) == CZ_OK, "%s", err);
+            n[k] = cz_cs_num_inputs(cs) + cz_cs_num_aux(cs);
+            w[k] = malloc(n[k] * sizeof(cz_fr));
+            TF_CHECK(w[k] != NULL);
+            cz_cs_write_assignment(cs, w[k]);
+            cz_r1cs *r;
+            TF_CHECK(cz_cs_finish(cs, &r) == CZ_OK);
+            cz_r1cs_fingerprint_of(r, &fp[k]);
+            cz_r1cs_free(r);
+            cz_cs_free(cs);
+        }
+        cz_cs *cs;
+        TF_CHECK(cz_cs_new(&cs, CZ_CS_COUNT, 0) == CZ_OK);
+        TF_CHECK(cz_post_synthesize(cs, &sh[i], NULL, err, sizeof err) == CZ_OK);
+        TF_CHECK(cz_cs_count_finish(cs, &fp[2]) == CZ_OK);
+        cz_cs_free(cs);
+        TF_CHECK_MSG(!memcmp(&fp[0], &fp[1], sizeof fp[0]) && !memcmp(&fp[0], &fp[2], sizeof fp[0]),
+                     "shape %zu (%u sectors): the copied recording differs", i, sh[i].sector_count);
+        TF_CHECK(n[0] == n[1] && !memcmp(w[0], w[1], n[0] * sizeof(cz_fr)));
+        free(w[0]), free(w[1]);
     }
 }
 
@@ -212,8 +253,8 @@ static void test_satisfied(void)
         size_t n;
         cz_fr *w = record(&s, sec, t[i].api, rand, pubs, t[i].blobs, t[i].k, pool, &r, &n);
         char err[256] = "";
-        TF_CHECK_MSG(cz_r1cs_check(r, w, n, NULL, NULL, err, sizeof err) == CZ_OK,
-                     "case %zu: %s", i, err);
+        TF_CHECK_MSG(cz_r1cs_check(r, w, n, NULL, NULL, err, sizeof err) == CZ_OK, "case %zu: %s",
+                     i, err);
         /* the other view of Winning's inputs: sector i at challenge index i */
         if (s.kind == CZ_POST_WINNING) {
             cz_fr x;
@@ -344,11 +385,10 @@ static void test_snark(void)
         valid = true;
         int rc = cz_post_verify(&pvk, proof, sizeof proof, &s, bad[i].api, r2, &bad[i].pub, 1,
                                 bad[i].k, &valid, err, sizeof err);
-        TF_CHECK_MSG(rc == CZ_OK && !valid, "another %s: rc %d, valid %d", bad[i].what, rc,
-                     valid);
+        TF_CHECK_MSG(rc == CZ_OK && !valid, "another %s: rc %d, valid %d", bad[i].what, rc, valid);
     }
-    TF_CHECK(cz_post_verify(&pvk, proof, 191, &s, api, rand, &pub, 1, 2, &valid, err,
-                            sizeof err) == CZ_ERR_BAD_LENGTH);
+    TF_CHECK(cz_post_verify(&pvk, proof, 191, &s, api, rand, &pub, 1, 2, &valid, err, sizeof err) ==
+             CZ_ERR_BAD_LENGTH);
     TF_CHECK(cz_post_verify(&pvk, proof, sizeof proof, &s, api, rand, &pub, 3, 2, &valid, err,
                             sizeof err) == CZ_ERR_INVALID_ARG);
     uint8_t big[32];
@@ -365,9 +405,8 @@ static void test_snark(void)
 int main(int argc, char **argv)
 {
     static const tf_test tests[] = {
-        TF_TEST(test_counts_sources),
-        TF_TEST(test_counts_production),
-        TF_TEST(test_satisfied),
+        TF_TEST(test_counts_sources), TF_TEST(test_counts_production),
+        TF_TEST(test_blank_copied),   TF_TEST(test_satisfied),
         TF_TEST(test_snark),
     };
     return tf_run(argc, argv, tests, sizeof tests / sizeof tests[0]);

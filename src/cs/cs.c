@@ -549,6 +549,157 @@ void cz_cs_enforce(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c)
     cs->n_rows++;
 }
 
+/* -------------------------------------------------------------- repeat --- */
+
+void cz_cs_mark_here(const cz_cs *cs, cz_cs_mark *mark)
+{
+    memset(mark, 0, sizeof *mark);
+    mark->n_in = cs->n_in;
+    mark->n_aux = cs->n_aux;
+    mark->n_rows = cs->n_rows;
+    for (int k = 0; k < 3; k++) {
+        mark->nnz[k] = cs->m[k].nnz;
+        mark->ngen[k] = cs->m[k].ngen;
+    }
+}
+
+/* Grows *p (capacity *cap elements of size sz) to exactly need elements
+ * when it holds fewer: the copies' final sizes are known, so doubling
+ * would only waste memory.  0 or -1 (p unchanged). */
+static int reserve(void *pp, size_t *cap, size_t need, size_t sz)
+{
+    void **p = (void **)pp;
+    if (need <= *cap)
+        return 0;
+    if (need > SIZE_MAX / sz)
+        return -1;
+    void *q = cz_cs_mem_realloc(*p, need * sz);
+    if (q == NULL)
+        return -1;
+    *p = q;
+    *cap = need;
+    return 0;
+}
+
+/* The first entry of recorded row r of m (r <= cs->n_rows). */
+static uint64_t rec_row_begin(const cz_cs *cs, const rec_mat *m, size_t r)
+{
+    return r == cs->n_rows ? m->nnz : m->row_blk[r / CZ_CSR_BLOCK] + m->row_off[r];
+}
+
+/* Whether mark is a point of cs's recording whose block uses no variable
+ * from before it but ONE. */
+static bool block_repeatable(const cz_cs *cs, const cz_cs_mark *mk)
+{
+    if (mk->n_in < 1 || mk->n_in > cs->n_in || mk->n_aux > cs->n_aux || mk->n_rows > cs->n_rows)
+        return false;
+    for (int k = 0; k < 3; k++) {
+        const rec_mat *m = &cs->m[k];
+        if (mk->nnz[k] > m->nnz || mk->ngen[k] > m->ngen ||
+            rec_row_begin(cs, m, mk->n_rows) != mk->nnz[k])
+            return false;
+        uint64_t gen = 0;
+        for (uint64_t e = mk->nnz[k]; e < m->nnz; e++) {
+            uint32_t x = m->col[e], v = x & CZ_CSR_COL_MASK;
+            gen += CZ_CSR_KIND(x) == CZ_CSR_GEN;
+            if (cz_var_is_aux(v) ? cz_var_index(v) < mk->n_aux
+                                 : v != CZ_CS_ONE && cz_var_index(v) < mk->n_in)
+                return false;
+        }
+        if (gen != m->ngen - mk->ngen[k])
+            return false;
+    }
+    return true;
+}
+
+/* Room for the copies and for cz_cs_finish's input constraints (one row
+ * and one A entry per input), so that neither grows an array by doubling. */
+static int reserve_copies(cz_cs *cs, size_t rows, size_t n_in, size_t n_aux, const size_t nnz[3],
+                          const size_t ngen[3])
+{
+    size_t all_rows = rows + n_in, blocks = all_rows / CZ_CSR_BLOCK + 1;
+    if (reserve(&cs->in, &cs->cap_in, n_in, sizeof(cz_fr)) ||
+        reserve(&cs->aux, &cs->cap_aux, n_aux, sizeof(cz_fr)))
+        return CZ_ERR_NOMEM;
+    for (int k = 0; k < 3; k++) {
+        rec_mat *m = &cs->m[k];
+        if (reserve(&m->row_blk, &m->cap_rb, blocks, sizeof(uint64_t)) ||
+            reserve(&m->coef_blk, &m->cap_cb, blocks, sizeof(uint64_t)) ||
+            reserve(&m->row_off, &m->cap_ro, all_rows + 1, sizeof(uint32_t)) ||
+            reserve(&m->col, &m->cap_col, nnz[k] + (k == CZ_MAT_A ? n_in : 0), sizeof(uint32_t)) ||
+            reserve(&m->gidx, &m->cap_gidx, ngen[k], sizeof(uint32_t)))
+            return CZ_ERR_NOMEM;
+    }
+    return CZ_OK;
+}
+
+int cz_cs_repeat(cz_cs *cs, const cz_cs_mark *mark, size_t times)
+{
+    if (cs->mode != CZ_CS_RECORD || (cs->flags & CZ_CS_NAMESPACES))
+        return CZ_ERR_UNSUPPORTED;
+    if (cs->err)
+        return cs->err;
+    if (cs->finished || mark == NULL || !block_repeatable(cs, mark)) {
+        set_err(cs, CZ_ERR_INVALID_ARG);
+        return cs->err;
+    }
+    size_t bin = cs->n_in - mark->n_in, baux = cs->n_aux - mark->n_aux,
+           brows = cs->n_rows - mark->n_rows, bnnz[3], bgen[3], nnz[3], ngen[3];
+    /* every count after the copies, checked against its limit first */
+    bool fits = (bin == 0 || times <= (CZ_CS_MAX_VARS - cs->n_in) / bin) &&
+                (baux == 0 || times <= (CZ_CS_MAX_VARS - cs->n_aux) / baux) &&
+                (brows == 0 || times <= (UINT32_MAX - cs->n_rows) / brows);
+    for (int k = 0; k < 3; k++) {
+        bnnz[k] = cs->m[k].nnz - mark->nnz[k];
+        bgen[k] = cs->m[k].ngen - mark->ngen[k];
+        fits = fits && (bnnz[k] == 0 || times <= (SIZE_MAX / 8 - cs->m[k].nnz) / bnnz[k]);
+        nnz[k] = cs->m[k].nnz + (fits ? times * bnnz[k] : 0);
+        ngen[k] = cs->m[k].ngen + (fits ? times * bgen[k] : 0);
+    }
+    if (!fits) {
+        set_err(cs, CZ_ERR_INVALID_ARG);
+        return cs->err;
+    }
+    if (times == 0)
+        return CZ_OK;
+    size_t n_in = cs->n_in + times * bin, n_aux = cs->n_aux + times * baux;
+    int err = reserve_copies(cs, cs->n_rows + times * brows, n_in, n_aux, nnz, ngen);
+    size_t end_row = cs->n_rows;
+    uint64_t end_nnz[3] = {cs->m[0].nnz, cs->m[1].nnz, cs->m[2].nnz};
+    for (size_t c = 1; c <= times && err == CZ_OK; c++) {
+        uint32_t din = (uint32_t)(c * bin), daux = (uint32_t)(c * baux);
+        uint64_t g[3] = {mark->ngen[0], mark->ngen[1], mark->ngen[2]};
+        for (size_t r = mark->n_rows; r < end_row && err == CZ_OK; r++) {
+            for (int k = 0; k < 3 && err == CZ_OK; k++) {
+                rec_mat *m = &cs->m[k];
+                uint64_t e = m->row_blk[r / CZ_CSR_BLOCK] + m->row_off[r];
+                uint64_t e_end = r + 1 < end_row
+                                     ? m->row_blk[(r + 1) / CZ_CSR_BLOCK] + m->row_off[r + 1]
+                                     : end_nnz[k];
+                if ((err = begin_row(cs, m)) != CZ_OK)
+                    break;
+                for (; e < e_end; e++) {
+                    uint32_t x = m->col[e], v = x & CZ_CSR_COL_MASK;
+                    v += cz_var_is_aux(v) ? daux : v != CZ_CS_ONE ? din : 0;
+                    m->col[m->nnz++] = (x & ~CZ_CSR_COL_MASK) | v;
+                    if (CZ_CSR_KIND(x) == CZ_CSR_GEN)
+                        m->gidx[m->ngen++] = m->gidx[g[k]++];
+                }
+            }
+            cs->n_rows += err == CZ_OK;
+        }
+        if (err == CZ_OK) {
+            memcpy(cs->in + cs->n_in, cs->in + mark->n_in, bin * sizeof(cz_fr));
+            memcpy(cs->aux + cs->n_aux, cs->aux + mark->n_aux, baux * sizeof(cz_fr));
+            cs->n_in += bin;
+            cs->n_aux += baux;
+        }
+    }
+    if (err)
+        set_err(cs, err);
+    return cs->err;
+}
+
 /* ---------------------------------------------------------- namespaces --- */
 
 /* FNV-1a of name, mixed with parent. */
