@@ -2,16 +2,19 @@
 # WindowPoSt and WinningPoSt at 32GiB on the GPU machine (one H200, 16
 # cores, 128 GiB, through the device tool), in steps that each fit the
 # tool's 10 minutes a call (files under CACHE stay while the machine is
-# held).  The 64 GB disk holds one 32GiB circuit of PoRep or WindowPoSt
-# size at a time (~52 GB each with its .pce), beside WinningPoSt's (~0.2 GB):
+# held).  The 64 GB disk holds one 32GiB circuit of PoRep size at a time
+# (~52 GB with its .pce) beside WinningPoSt's (~0.2 GB); the WindowPoSt's
+# .params alone are 60.8 GB, so its 9.3 GB .pce lives in PCE_DIR (default
+# /dev/shm, memory) with a link in CACHE:
 #   STEP=winning  INSECURE WinningPoSt 32GiB parameters (`cuzk-bench params
 #                 --circuit winning --gpu`) and a synthetic WinningPoSt
 #                 (`post-vanilla --synthetic`) in CACHE/winning-32g;
-#   STEP=window   the WindowPoSt 32GiB parameters (the circuit recorded
-#                 as one sector copied 2,348 times, about 1.5 minutes with
-#                 its 9.3 GB .pce; the setup ~30 s; writing ~47 GB some 5
-#                 minutes; remove the PoRep files first: disk) and a
-#                 synthetic partition of 2,349 sectors in CACHE/wpost-32g;
+#   STEP=window   the WindowPoSt 32GiB parameters: the .pce (`--pce-only`,
+#                 the circuit recorded as one sector copied 2,348 times:
+#                 21 s), moved to PCE_DIR, then the parameters from it
+#                 (`--reuse-pce`: the setup 27 s, writing 60.8 GB 276 s),
+#                 and a synthetic partition of 2,349 sectors (30 s) in
+#                 CACHE/wpost-32g; remove the PoRep files first (disk);
 #   STEP=idle     `cuzk-bench engine --post` on KIND (winning or wpost): the
 #                 circuit loaded, a warm-up job, then JOBS (default 5) jobs
 #                 one at a time: latency from submit to proof, peak RSS;
@@ -49,7 +52,17 @@ winning | window)
     circuit=$([ "$STEP" = window ] && echo wpost || echo winning)
     kind=$([ "$STEP" = window ] && echo window || echo winning)
     n=$([ "$STEP" = window ] && echo 2349 || echo 1)
-    time "$B" params --circuit "$circuit" --sector-size 32GiB --gpu --out "$CACHE" --force
+    if [ "$STEP" = window ]; then
+        "$B" params --circuit wpost --sector-size 32GiB --out "$CACHE" --force --pce-only |
+            tee "$CACHE/pce.log"
+        pce=$(awk '$1 == "pce" { sub(":$", "", $2); print $2 }' "$CACHE/pce.log")
+        dir=${PCE_DIR:-/dev/shm}
+        mv "$pce" "$dir/" && ln -s "$dir/$(basename "$pce")" "$pce"
+        time "$B" params --circuit wpost --sector-size 32GiB --gpu --out "$CACHE" --force \
+            --reuse-pce
+    else
+        time "$B" params --circuit winning --sector-size 32GiB --gpu --out "$CACHE" --force
+    fi
     rm -rf "$CACHE/$circuit-32g"
     time "$B" post-vanilla --kind "$kind" --sector-size 32GiB --sectors "$n" --synthetic 1 \
         --out "$CACHE/$circuit-32g"
