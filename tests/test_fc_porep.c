@@ -37,9 +37,9 @@ static void test_counts(void)
         size_t inputs, constraints;
         bool count; /* COUNT mode (else recorded) */
     } want[] = {
-        {"test-base-8", 22, 1199620, false},   {"test-base-2", 22, 1206212, false},
-        {"test-sub-8-4", 22, 1296576, false},  {"test-top-8-4-2", 22, 1346982, false},
-        {"2KiB", 40, 2687921, false},          {"8MiB", 40, 3844929, true},
+        {"test-base-8", 22, 1199620, false},  {"test-base-2", 22, 1206212, false},
+        {"test-sub-8-4", 22, 1296576, false}, {"test-top-8-4-2", 22, 1346982, false},
+        {"2KiB", 40, 2687921, false},         {"8MiB", 40, 3844929, true},
         {"512MiB", 40, 4423433, true},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -69,6 +69,49 @@ static void test_counts(void)
     TF_CHECK(cz_fc_porep_dims_by_name(&d, "32GiB") == CZ_OK);
     TF_CHECK(cz_fc_porep_counts(&d, &n_in, &n_aux) == CZ_OK);
     TF_CHECK_MSG(n_in == 328 && n_aux == 130169893, "32GiB: %zu inputs, %zu aux", n_in, n_aux);
+}
+
+/* The blank circuit's recording copies its first challenge (cz_cs_repeat):
+ * the same fingerprint and assignment as a recording challenge by
+ * challenge (namespaces kept, which rules the copy out) and as COUNT
+ * mode's. */
+static void test_blank_copied(void)
+{
+    static const char *names[] = {"test-top-8-4-2", "test-base-2", "2KiB"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (TF_SANITIZED && i == 2)
+            continue;
+        cz_fc_porep_dims d;
+        TF_CHECK(cz_fc_porep_dims_by_name(&d, names[i]) == CZ_OK);
+        cz_r1cs_fingerprint fp[3];
+        cz_fr *w[2];
+        size_t n[2];
+        char err[200] = "";
+        for (int k = 0; k < 3; k++) {
+            cz_cs *cs;
+            TF_CHECK(cz_cs_new(&cs, k == 2 ? CZ_CS_COUNT : CZ_CS_RECORD,
+                               k == 1 ? CZ_CS_NAMESPACES : 0) == CZ_OK);
+            TF_CHECK_MSG(cz_fc_porep_synthesize(cs, &d, NULL, 0, err, sizeof err) == CZ_OK, "%s",
+                         err);
+            if (k == 2) {
+                TF_CHECK(cz_cs_count_finish(cs, &fp[k]) == CZ_OK);
+            } else {
+                n[k] = cz_cs_num_inputs(cs) + cz_cs_num_aux(cs);
+                w[k] = malloc(n[k] * sizeof(cz_fr));
+                TF_CHECK(w[k] != NULL);
+                cz_cs_write_assignment(cs, w[k]);
+                cz_r1cs *r;
+                TF_CHECK(cz_cs_finish(cs, &r) == CZ_OK);
+                cz_r1cs_fingerprint_of(r, &fp[k]);
+                cz_r1cs_free(r);
+            }
+            cz_cs_free(cs);
+        }
+        TF_CHECK_MSG(!memcmp(&fp[0], &fp[1], sizeof fp[0]) && !memcmp(&fp[0], &fp[2], sizeof fp[0]),
+                     "%s (%u challenges): the copied recording differs", names[i], d.challenges);
+        TF_CHECK(n[0] == n[1] && !memcmp(w[0], w[1], n[0] * sizeof(cz_fr)));
+        free(w[0]), free(w[1]);
+    }
 }
 
 /* The facts file's per-challenge breakdown (its section 7, a model
@@ -103,8 +146,8 @@ static void test_breakdown(void)
         TF_CHECK_MSG(n == 571, "%s: header %zu", want[i].name, n);
         TF_CHECK(cz_porep_chal_prefix(cs, &d, &h, NULL, st) == CZ_OK);
         m = cz_cs_num_constraints(cs);
-        TF_CHECK_MSG(m - n == want[i].tree_d + want[i].columns + 65, "%s: prefix %zu",
-                     want[i].name, m - n);
+        TF_CHECK_MSG(m - n == want[i].tree_d + want[i].columns + 65, "%s: prefix %zu", want[i].name,
+                     m - n);
         for (unsigned l = 1; l <= d.layers; l++) {
             n = m;
             TF_CHECK(cz_porep_chal_label(cs, &h, l, st, scratch) == CZ_OK);
@@ -216,8 +259,8 @@ static void check_inputs(const cz_fc_c1 *c1, const cz_fc_sector *s, unsigned k, 
     cz_fc_graph_init(&g, t->shape, porep_id, t->api);
     size_t n = cz_fc_public_input_count(t);
     cz_fr *x = malloc(n * sizeof *x);
-    TF_CHECK(cz_fc_public_inputs(x, t, &g, &c1->replica_id, &c1->comm_d, &c1->comm_r, s->seed,
-                                 k) == CZ_OK);
+    TF_CHECK(cz_fc_public_inputs(x, t, &g, &c1->replica_id, &c1->comm_d, &c1->comm_r, s->seed, k) ==
+             CZ_OK);
     TF_CHECK(cz_fr_is_one(&w[0]));
     TF_CHECK_MSG(memcmp(x, w + 1, n * sizeof *x) == 0, "partition %u: inputs differ", k);
     free(x);
@@ -326,10 +369,7 @@ static void test_synthetic(void)
 
 /* ------------------------------------------------------------ tampering --- */
 
-static void bump(cz_fc_d *d)
-{
-    d->b[0] ^= 1; /* stays canonical (TreeD and Fr values alike) */
-}
+static void bump(cz_fc_d *d) { d->b[0] ^= 1; /* stays canonical (TreeD and Fr values alike) */ }
 
 static void test_tampered(void)
 {
@@ -367,14 +407,30 @@ static void test_tampered(void)
         uint64_t save_node = p->labeling[0].node;
         uint8_t save_index = p->comm_r_last_proof.levels[0].index;
         switch (cases[i].what) {
-        case 0: at = &p->drg[2].rows[1]; break;
-        case 1: at = &p->exp[5].inclusion.levels[0].hashes[3]; break;
-        case 2: at = &p->comm_d_proof.levels[4].hashes[0]; break;
-        case 3: at = &p->comm_r_last_proof.levels[1].hashes[6]; break;
-        case 4: p->labeling[0].node ^= 2; break; /* the challenge, so the labels */
-        case 5: at = &p->comm_d_proof.leaf; break;
-        case 6: p->comm_r_last_proof.levels[0].index ^= 1; break;
-        case 7: at = &c1.comm_r; break;
+        case 0:
+            at = &p->drg[2].rows[1];
+            break;
+        case 1:
+            at = &p->exp[5].inclusion.levels[0].hashes[3];
+            break;
+        case 2:
+            at = &p->comm_d_proof.levels[4].hashes[0];
+            break;
+        case 3:
+            at = &p->comm_r_last_proof.levels[1].hashes[6];
+            break;
+        case 4:
+            p->labeling[0].node ^= 2;
+            break; /* the challenge, so the labels */
+        case 5:
+            at = &p->comm_d_proof.leaf;
+            break;
+        case 6:
+            p->comm_r_last_proof.levels[0].index ^= 1;
+            break;
+        case 7:
+            at = &c1.comm_r;
+            break;
         }
         if (at) {
             save = *at;
@@ -416,11 +472,8 @@ int main(int argc, char **argv)
     atexit(free_pool);
     atexit(free_shapes);
     static const tf_test tests[] = {
-        TF_TEST(test_counts),
-        TF_TEST(test_breakdown),
-        TF_TEST(test_sealed),
-        TF_TEST(test_synthetic),
-        TF_TEST(test_tampered),
+        TF_TEST(test_counts), TF_TEST(test_blank_copied), TF_TEST(test_breakdown),
+        TF_TEST(test_sealed), TF_TEST(test_synthetic),    TF_TEST(test_tampered),
     };
     return tf_run(argc, argv, tests, sizeof tests / sizeof tests[0]);
 }

@@ -190,18 +190,20 @@ void cz_cs_mark_here(const cz_cs *cs, cz_cs_mark *mark);
 /* Appends `times` copies of the block recorded since mark: the result is
  * that of running the block's code `times` more times, each run
  * allocating as many inputs and aux as the block did, with the block's
- * values, and enforcing the block's rows over its own variables, copy k's
- * variables numbered k block-lengths after the block's.  That is exact
- * when the block uses no variable from before the mark but ONE and its
- * values do not depend on which copy it is: the sectors of a blank PoSt
- * circuit (cz_post_synthesize), whose recording then costs one sector
- * plus a copy.  Returns CZ_OK; CZ_ERR_UNSUPPORTED, with cs untouched,
- * outside RECORD mode or with CZ_CS_NAMESPACES (each copy would need its
- * own names): the caller runs the code instead.  Otherwise, as sticky
- * errors: CZ_ERR_INVALID_ARG (a mark that is not a point of this
- * recording, a block using an earlier variable other than ONE, counts
- * that would pass CZ_CS_MAX_VARS or 2^32 - 1 rows), CZ_ERR_TOO_BIG (as
- * enforce), CZ_ERR_NOMEM, the cs's earlier error. */
+ * values, and enforcing the block's rows, copy k's own variables numbered
+ * k block-lengths after the block's and the variables from before the
+ * mark (ONE, a circuit's header) used as they are.  That is exact when
+ * each run of the code would use the same earlier variables and compute
+ * the same values: the sectors of a blank PoSt circuit
+ * (cz_post_synthesize) and the challenges of a blank PoRep partition
+ * (cz_fc_porep_synthesize), whose recordings then cost one sector or
+ * challenge plus a copy.  Returns CZ_OK; CZ_ERR_UNSUPPORTED, with cs
+ * untouched, outside RECORD mode or with CZ_CS_NAMESPACES (each copy
+ * would need its own names): the caller runs the code instead.
+ * Otherwise, as sticky errors: CZ_ERR_INVALID_ARG (a mark that is not a
+ * point of this recording, counts that would pass CZ_CS_MAX_VARS or
+ * 2^32 - 1 rows), CZ_ERR_TOO_BIG (as enforce), CZ_ERR_NOMEM, the cs's
+ * earlier error. */
 int cz_cs_repeat(cz_cs *cs, const cz_cs_mark *mark, size_t times);
 
 /* RECORD mode: appends the input constraints, assigns the columns, computes

@@ -587,9 +587,10 @@ static uint64_t rec_row_begin(const cz_cs *cs, const rec_mat *m, size_t r)
     return r == cs->n_rows ? m->nnz : m->row_blk[r / CZ_CSR_BLOCK] + m->row_off[r];
 }
 
-/* Whether mark is a point of cs's recording whose block uses no variable
- * from before it but ONE. */
-static bool block_repeatable(const cz_cs *cs, const cz_cs_mark *mk)
+/* Whether mark is a point of cs's recording: its counts within the cs's,
+ * each matrix's entries beginning its row, and the general entries of
+ * the block as many as the block's general kinds. */
+static bool mark_valid(const cz_cs *cs, const cz_cs_mark *mk)
 {
     if (mk->n_in < 1 || mk->n_in > cs->n_in || mk->n_aux > cs->n_aux || mk->n_rows > cs->n_rows)
         return false;
@@ -599,13 +600,8 @@ static bool block_repeatable(const cz_cs *cs, const cz_cs_mark *mk)
             rec_row_begin(cs, m, mk->n_rows) != mk->nnz[k])
             return false;
         uint64_t gen = 0;
-        for (uint64_t e = mk->nnz[k]; e < m->nnz; e++) {
-            uint32_t x = m->col[e], v = x & CZ_CSR_COL_MASK;
-            gen += CZ_CSR_KIND(x) == CZ_CSR_GEN;
-            if (cz_var_is_aux(v) ? cz_var_index(v) < mk->n_aux
-                                 : v != CZ_CS_ONE && cz_var_index(v) < mk->n_in)
-                return false;
-        }
+        for (uint64_t e = mk->nnz[k]; e < m->nnz; e++)
+            gen += CZ_CSR_KIND(m->col[e]) == CZ_CSR_GEN;
         if (gen != m->ngen - mk->ngen[k])
             return false;
     }
@@ -639,7 +635,7 @@ int cz_cs_repeat(cz_cs *cs, const cz_cs_mark *mark, size_t times)
         return CZ_ERR_UNSUPPORTED;
     if (cs->err)
         return cs->err;
-    if (cs->finished || mark == NULL || !block_repeatable(cs, mark)) {
+    if (cs->finished || mark == NULL || !mark_valid(cs, mark)) {
         set_err(cs, CZ_ERR_INVALID_ARG);
         return cs->err;
     }
@@ -680,7 +676,10 @@ int cz_cs_repeat(cz_cs *cs, const cz_cs_mark *mark, size_t times)
                     break;
                 for (; e < e_end; e++) {
                     uint32_t x = m->col[e], v = x & CZ_CSR_COL_MASK;
-                    v += cz_var_is_aux(v) ? daux : v != CZ_CS_ONE ? din : 0;
+                    /* the block's own variables shift, earlier ones stay */
+                    if (cz_var_is_aux(v) ? cz_var_index(v) >= mark->n_aux
+                                         : cz_var_index(v) >= mark->n_in)
+                        v += cz_var_is_aux(v) ? daux : din;
                     m->col[m->nnz++] = (x & ~CZ_CSR_COL_MASK) | v;
                     if (CZ_CSR_KIND(x) == CZ_CSR_GEN)
                         m->gidx[m->ngen++] = m->gidx[g[k]++];

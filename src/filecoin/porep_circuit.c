@@ -266,8 +266,8 @@ static int column(cz_cs *cs, const cz_fc_porep_dims *d, const cz_fc_column_proof
 
 /* create_label_circuit for layer (1-based) of the challenge. */
 static int label(cz_cs *cs, const cz_porep_header *h, unsigned layer, const cz_u64 *node,
-                 const cz_num *drg_rows[CZ_FC_DRG_DEGREE],
-                 const cz_num *exp_rows[CZ_FC_EXP_DEGREE], cz_bool *msg, cz_num *out)
+                 const cz_num *drg_rows[CZ_FC_DRG_DEGREE], const cz_num *exp_rows[CZ_FC_EXP_DEGREE],
+                 cz_bool *msg, cz_num *out)
 {
     /* msg: 39 x 256 bits */
     char name[48];
@@ -309,8 +309,8 @@ int cz_porep_chal_prefix(cz_cs *cs, const cz_fc_porep_dims *d, const cz_porep_he
     cz_cs_push_ns(cs, "data_leaf");
     st->data_leaf = cz_num_alloc(cs, &v);
     cz_cs_pop_ns(cs);
-    int rc = cz_fc_por_circuit(cs, d, true, p ? &p->comm_d_proof : NULL, &st->data_leaf,
-                               &h->comm_d, "comm_d_inclusion");
+    int rc = cz_fc_por_circuit(cs, d, true, p ? &p->comm_d_proof : NULL, &st->data_leaf, &h->comm_d,
+                               "comm_d_inclusion");
     for (unsigned j = 0; j < CZ_FC_DRG_DEGREE && rc == CZ_OK; j++)
         rc = column(cs, d, p ? &p->drg[j] : NULL, &h->comm_c, "drg", j, st->drg[j]);
     for (unsigned j = 0; j < CZ_FC_EXP_DEGREE && rc == CZ_OK; j++)
@@ -487,6 +487,11 @@ int cz_fc_porep_synthesize(cz_cs *cs, const cz_fc_porep_dims *d, const cz_fc_c1 
     cz_porep_header h;
     rc = cz_porep_header_synth(cs, c1, &h);
     char name[32];
+    /* blank challenges are alike, using the same header: a recording
+     * records the first and copies it (without namespaces) */
+    cz_cs_mark mark;
+    cz_cs_mark_here(cs, &mark);
+    bool copy = c1 == NULL && cz_cs_get_mode(cs) == CZ_CS_RECORD;
     for (unsigned i = 0; i < d->challenges && rc == CZ_OK; i++) {
         snprintf(name, sizeof name, "challenge_%u", i);
         cz_cs_push_ns(cs, name);
@@ -497,6 +502,13 @@ int cz_fc_porep_synthesize(cz_cs *cs, const cz_fc_porep_dims *d, const cz_fc_c1 
             rc = cz_cs_error(cs);
         if (rc != CZ_OK)
             cz_msgf(err, errlen, "PoRep circuit: challenge %u: %s", i, cz_strerror(rc));
+        else if (copy && i == 0) {
+            int r = cz_cs_repeat(cs, &mark, d->challenges - 1);
+            if (r == CZ_OK)
+                break;
+            if (r != CZ_ERR_UNSUPPORTED) /* unsupported: the loop records them */
+                cz_msgf(err, errlen, "PoRep circuit: copying challenge 0: %s", cz_strerror(rc = r));
+        }
     }
     if (rc == CZ_OK && (rc = cz_cs_error(cs)) != CZ_OK)
         cz_msgf(err, errlen, "PoRep circuit: %s", cz_strerror(rc));
