@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blank_copy.h"
 #include "cuzk/cs.h"
 #include "cuzk/err.h"
 #include "cuzk/filecoin.h"
@@ -71,6 +72,11 @@ static void test_counts(void)
     TF_CHECK_MSG(n_in == 328 && n_aux == 130169893, "32GiB: %zu inputs, %zu aux", n_in, n_aux);
 }
 
+static int blank_porep(cz_cs *cs, const void *ctx, char *err, size_t errlen)
+{
+    return cz_fc_porep_synthesize(cs, ctx, NULL, 0, err, errlen);
+}
+
 /* The blank circuit's recording copies its first challenge (cz_cs_repeat):
  * the same fingerprint and assignment as a recording challenge by
  * challenge (namespaces kept, which rules the copy out) and as COUNT
@@ -83,34 +89,9 @@ static void test_blank_copied(void)
             continue;
         cz_fc_porep_dims d;
         TF_CHECK(cz_fc_porep_dims_by_name(&d, names[i]) == CZ_OK);
-        cz_r1cs_fingerprint fp[3];
-        cz_fr *w[2];
-        size_t n[2];
-        char err[200] = "";
-        for (int k = 0; k < 3; k++) {
-            cz_cs *cs;
-            TF_CHECK(cz_cs_new(&cs, k == 2 ? CZ_CS_COUNT : CZ_CS_RECORD,
-                               k == 1 ? CZ_CS_NAMESPACES : 0) == CZ_OK);
-            TF_CHECK_MSG(cz_fc_porep_synthesize(cs, &d, NULL, 0, err, sizeof err) == CZ_OK, "%s",
-                         err);
-            if (k == 2) {
-                TF_CHECK(cz_cs_count_finish(cs, &fp[k]) == CZ_OK);
-            } else {
-                n[k] = cz_cs_num_inputs(cs) + cz_cs_num_aux(cs);
-                w[k] = malloc(n[k] * sizeof(cz_fr));
-                TF_CHECK(w[k] != NULL);
-                cz_cs_write_assignment(cs, w[k]);
-                cz_r1cs *r;
-                TF_CHECK(cz_cs_finish(cs, &r) == CZ_OK);
-                cz_r1cs_fingerprint_of(r, &fp[k]);
-                cz_r1cs_free(r);
-            }
-            cz_cs_free(cs);
-        }
-        TF_CHECK_MSG(!memcmp(&fp[0], &fp[1], sizeof fp[0]) && !memcmp(&fp[0], &fp[2], sizeof fp[0]),
-                     "%s (%u challenges): the copied recording differs", names[i], d.challenges);
-        TF_CHECK(n[0] == n[1] && !memcmp(w[0], w[1], n[0] * sizeof(cz_fr)));
-        free(w[0]), free(w[1]);
+        char what[64];
+        snprintf(what, sizeof what, "%s (%u challenges)", names[i], d.challenges);
+        tf_check_blank_copied(blank_porep, &d, what);
     }
 }
 

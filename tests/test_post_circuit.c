@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blank_copy.h"
 #include "cuzk/cs.h"
 #include "cuzk/err.h"
 #include "cuzk/groth16.h"
@@ -62,6 +63,11 @@ static void test_counts_sources(void)
     cz_post_shape s;
     TF_CHECK(cz_post_shape_test(&s, "test-base-4", 3, 5) == CZ_ERR_INVALID_ARG);
     TF_CHECK(cz_post_shape_test(&s, "test-base-8", 0, 5) == CZ_ERR_INVALID_ARG);
+    cz_cs *cs;
+    char err[128] = "";
+    TF_CHECK(cz_cs_new(&cs, CZ_CS_RECORD, 0) == CZ_OK);
+    TF_CHECK(cz_post_synthesize(cs, NULL, NULL, err, sizeof err) == CZ_ERR_INVALID_ARG && err[0]);
+    cz_cs_free(cs);
 }
 
 /* Production shapes.  Winning (66 x 1) and the small Window shapes (2 x
@@ -106,6 +112,11 @@ static void test_counts_production(void)
     }
 }
 
+static int blank_post(cz_cs *cs, const void *ctx, char *err, size_t errlen)
+{
+    return cz_post_synthesize(cs, ctx, NULL, err, errlen);
+}
+
 /* The blank circuit's recording copies its first sector (cz_cs_repeat):
  * the same fingerprint and assignment as a recording sector by sector
  * (namespaces kept, which rules the copy out) and as COUNT mode's. */
@@ -119,33 +130,9 @@ static void test_blank_copied(void)
     TF_CHECK(cz_post_shape_of(&sh[4], CZ_POST_WINNING, cz_fc_shape_get(CZ_FC_2KIB)) == CZ_OK);
     TF_CHECK(cz_post_shape_of(&sh[5], CZ_POST_WINNING, cz_fc_shape_get(CZ_FC_8MIB)) == CZ_OK);
     for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++) {
-        cz_r1cs_fingerprint fp[3];
-        cz_fr *w[2];
-        size_t n[2];
-        char err[256] = "";
-        for (int k = 0; k < 2; k++) {
-            cz_cs *cs;
-            TF_CHECK(cz_cs_new(&cs, CZ_CS_RECORD, k ? CZ_CS_NAMESPACES : 0) == CZ_OK);
-            TF_CHECK_MSG(cz_post_synthesize(cs, &sh[i], NULL, err, sizeof err) == CZ_OK, "%s", err);
-            n[k] = cz_cs_num_inputs(cs) + cz_cs_num_aux(cs);
-            w[k] = malloc(n[k] * sizeof(cz_fr));
-            TF_CHECK(w[k] != NULL);
-            cz_cs_write_assignment(cs, w[k]);
-            cz_r1cs *r;
-            TF_CHECK(cz_cs_finish(cs, &r) == CZ_OK);
-            cz_r1cs_fingerprint_of(r, &fp[k]);
-            cz_r1cs_free(r);
-            cz_cs_free(cs);
-        }
-        cz_cs *cs;
-        TF_CHECK(cz_cs_new(&cs, CZ_CS_COUNT, 0) == CZ_OK);
-        TF_CHECK(cz_post_synthesize(cs, &sh[i], NULL, err, sizeof err) == CZ_OK);
-        TF_CHECK(cz_cs_count_finish(cs, &fp[2]) == CZ_OK);
-        cz_cs_free(cs);
-        TF_CHECK_MSG(!memcmp(&fp[0], &fp[1], sizeof fp[0]) && !memcmp(&fp[0], &fp[2], sizeof fp[0]),
-                     "shape %zu (%u sectors): the copied recording differs", i, sh[i].sector_count);
-        TF_CHECK(n[0] == n[1] && !memcmp(w[0], w[1], n[0] * sizeof(cz_fr)));
-        free(w[0]), free(w[1]);
+        char what[64];
+        snprintf(what, sizeof what, "shape %zu (%u sectors)", i, sh[i].sector_count);
+        tf_check_blank_copied(blank_post, &sh[i], what);
     }
 }
 

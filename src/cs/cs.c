@@ -676,10 +676,10 @@ int cz_cs_repeat(cz_cs *cs, const cz_cs_mark *mark, size_t times)
                     break;
                 for (; e < e_end; e++) {
                     uint32_t x = m->col[e], v = x & CZ_CSR_COL_MASK;
+                    bool aux = cz_var_is_aux(v);
                     /* the block's own variables shift, earlier ones stay */
-                    if (cz_var_is_aux(v) ? cz_var_index(v) >= mark->n_aux
-                                         : cz_var_index(v) >= mark->n_in)
-                        v += cz_var_is_aux(v) ? daux : din;
+                    if (cz_var_index(v) >= (aux ? mark->n_aux : mark->n_in))
+                        v += aux ? daux : din;
                     m->col[m->nnz++] = (x & ~CZ_CSR_COL_MASK) | v;
                     if (CZ_CSR_KIND(x) == CZ_CSR_GEN)
                         m->gidx[m->ngen++] = m->gidx[g[k]++];

@@ -487,11 +487,11 @@ int cz_fc_porep_synthesize(cz_cs *cs, const cz_fc_porep_dims *d, const cz_fc_c1 
     cz_porep_header h;
     rc = cz_porep_header_synth(cs, c1, &h);
     char name[32];
-    /* blank challenges are alike, using the same header: a recording
-     * records the first and copies it (without namespaces) */
+    /* blank challenges are alike, using the same header: after the first
+     * a recording copies it (cz_cs_repeat; unsupported in the other modes
+     * and with namespaces, where the loop goes on) */
     cz_cs_mark mark;
     cz_cs_mark_here(cs, &mark);
-    bool copy = c1 == NULL && cz_cs_get_mode(cs) == CZ_CS_RECORD;
     for (unsigned i = 0; i < d->challenges && rc == CZ_OK; i++) {
         snprintf(name, sizeof name, "challenge_%u", i);
         cz_cs_push_ns(cs, name);
@@ -502,11 +502,11 @@ int cz_fc_porep_synthesize(cz_cs *cs, const cz_fc_porep_dims *d, const cz_fc_c1 
             rc = cz_cs_error(cs);
         if (rc != CZ_OK)
             cz_msgf(err, errlen, "PoRep circuit: challenge %u: %s", i, cz_strerror(rc));
-        else if (copy && i == 0) {
+        else if (i == 0 && c1 == NULL) {
             int r = cz_cs_repeat(cs, &mark, d->challenges - 1);
             if (r == CZ_OK)
                 break;
-            if (r != CZ_ERR_UNSUPPORTED) /* unsupported: the loop records them */
+            if (r != CZ_ERR_UNSUPPORTED)
                 cz_msgf(err, errlen, "PoRep circuit: copying challenge 0: %s", cz_strerror(rc = r));
         }
     }

@@ -100,16 +100,6 @@ int cz_post_shape_check(const cz_post_shape *s, char *err, size_t errlen)
     return CZ_OK;
 }
 
-static int sector(cz_cs *cs, const cz_post_shape *s, const cz_post_circuit_sector *sec, unsigned i,
-                  char *err, size_t errlen)
-{
-    int rc = cz_post_sector_synth(cs, s, sec ? &sec[i] : NULL, i);
-    if (rc != CZ_OK)
-        cz_msgf(err, errlen, "PoSt circuit: sector %u: %s%s", i, cz_strerror(rc),
-                rc == CZ_ERR_INVALID_ARG ? " (an inclusion path not of the tree's shape)" : "");
-    return rc;
-}
-
 int cz_post_synthesize(cz_cs *cs, const cz_post_shape *s, const cz_post_circuit_sector *sec,
                        char *err, size_t errlen)
 {
@@ -118,22 +108,22 @@ int cz_post_synthesize(cz_cs *cs, const cz_post_shape *s, const cz_post_circuit_
         return CZ_ERR_INVALID_ARG;
     }
     int rc = cz_post_shape_check(s, err, errlen);
-    unsigned i = 0;
-    if (rc == CZ_OK && sec == NULL && cz_cs_get_mode(cs) == CZ_CS_RECORD) {
-        /* blank sectors are alike: record the first, copy it */
-        cz_cs_mark mark;
-        cz_cs_mark_here(cs, &mark);
-        if ((rc = sector(cs, s, sec, i++, err, errlen)) == CZ_OK) {
-            /* with namespaces (each sector's own) it is unsupported: the
-             * loop below records the others */
+    /* blank sectors are alike: after the first a recording copies it
+     * (cz_cs_repeat; unsupported in the other modes and with namespaces,
+     * where the loop goes on) */
+    cz_cs_mark mark;
+    cz_cs_mark_here(cs, &mark);
+    for (unsigned i = 0; rc == CZ_OK && i < s->sector_count; i++) {
+        if ((rc = cz_post_sector_synth(cs, s, sec ? &sec[i] : NULL, i)) != CZ_OK) {
+            cz_msgf(err, errlen, "PoSt circuit: sector %u: %s%s", i, cz_strerror(rc),
+                    rc == CZ_ERR_INVALID_ARG ? " (an inclusion path not of the tree's shape)" : "");
+        } else if (i == 0 && sec == NULL) {
             int copy = cz_cs_repeat(cs, &mark, s->sector_count - 1);
             if (copy == CZ_OK)
-                i = s->sector_count;
-            else if (copy != CZ_ERR_UNSUPPORTED)
+                break;
+            if (copy != CZ_ERR_UNSUPPORTED)
                 cz_msgf(err, errlen, "PoSt circuit: copying sector 0: %s", cz_strerror(rc = copy));
         }
     }
-    for (; i < s->sector_count && rc == CZ_OK; i++)
-        rc = sector(cs, s, sec, i, err, errlen);
     return rc;
 }
