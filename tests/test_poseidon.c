@@ -331,6 +331,54 @@ static void test_circuit(void)
     }
 }
 
+/* The tagged circuit (a custom domain tag, as the PoSt and SnapDeals
+ * gadgets use) in a WITNESS cs, which takes the values-only path, against
+ * the same circuit in a RECORD cs (the linear-combination path): the same
+ * assignment, every intermediate, and the native tagged hash's output;
+ * inputs in aux and input positions, fresh random values and tags. */
+static void test_witness_path_tagged(void)
+{
+    for (size_t a = 0; a < N_ARITY; a++) {
+        unsigned ar = ARITY[a];
+        cz_fr in[CZ_POSEIDON_MAX_ARITY], tag, h;
+        for (unsigned i = 0; i < ar; i++)
+            cz_fr_random(&in[i], &tf_rng);
+        cz_fr_random(&tag, &tf_rng);
+        TF_CHECK(cz_poseidon_hash_tagged(&h, in, ar, &tag) == CZ_OK);
+        cz_cs *cs[2] = {NULL, NULL};
+        TF_CHECK(cz_cs_new(&cs[0], CZ_CS_RECORD, 0) == CZ_OK);
+        TF_CHECK(cz_cs_new(&cs[1], CZ_CS_WITNESS, 0) == CZ_OK);
+        cz_var out[2] = {CZ_CS_ONE, CZ_CS_ONE};
+        for (int m = 0; m < 2 && cs[0] && cs[1]; m++) {
+            cz_var v[CZ_POSEIDON_MAX_ARITY];
+            for (unsigned i = 0; i < ar; i++)
+                v[i] = i % 2 ? cz_cs_alloc_input(cs[m], &in[i]) : cz_cs_alloc_aux(cs[m], &in[i]);
+            TF_CHECK(cz_poseidon_circuit_tagged(cs[m], v, ar, &tag, &out[m]) == CZ_OK);
+        }
+        if (cs[0] && cs[1]) {
+            size_t n_in = cz_cs_num_inputs(cs[0]), n_aux = cz_cs_num_aux(cs[0]);
+            TF_CHECK_MSG(out[0] == out[1] && n_in == cz_cs_num_inputs(cs[1]) &&
+                             n_aux == cz_cs_num_aux(cs[1]),
+                         "arity %u: the witness path allocates differently", ar);
+            cz_fr *asg = malloc((n_in + n_aux) * sizeof *asg);
+            cz_fr *wasg = malloc((n_in + n_aux) * sizeof *wasg);
+            if (asg && wasg && out[0] == out[1] && n_aux == cz_cs_num_aux(cs[1])) {
+                cz_cs_write_assignment(cs[0], asg);
+                cz_cs_write_assignment(cs[1], wasg);
+                size_t first = n_in + n_aux;
+                for (size_t i = 0; i < n_in + n_aux && first == n_in + n_aux; i++)
+                    if (!cz_fr_equal(&asg[i], &wasg[i]))
+                        first = i;
+                TF_CHECK_MSG(first == n_in + n_aux, "arity %u: assignments differ at %zu of %zu",
+                             ar, first, n_in + n_aux);
+                TF_CHECK(cz_fr_equal(&wasg[n_in + cz_var_index(out[1])], &h));
+            }
+            free(asg), free(wasg);
+        }
+        cz_cs_free(cs[0]), cz_cs_free(cs[1]);
+    }
+}
+
 static void test_bad_args(void)
 {
     cz_fr in[CZ_POSEIDON_MAX_ARITY] = {{{0}}}, h;
@@ -352,4 +400,4 @@ static void test_bad_args(void)
 
 TF_MAIN(TF_TEST(test_cache_threads), TF_TEST(test_round_numbers), TF_TEST(test_neptune_vectors),
         TF_TEST(test_optimised_equals_textbook), TF_TEST(test_python_oracle), TF_TEST(test_circuit),
-        TF_TEST(test_bad_args))
+        TF_TEST(test_witness_path_tagged), TF_TEST(test_bad_args))

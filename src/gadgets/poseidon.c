@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cuzk/err.h"
+#include "ff/fr_inline.h"
 
 #define TMAX CZ_POSEIDON_MAX_WIDTH
 
@@ -143,10 +144,10 @@ static void mat_apply(cz_fr *r, const cz_fr *m, const cz_fr *v, unsigned n)
 {
     cz_fr p;
     for (unsigned i = 0; i < n; i++) {
-        r[i] = CZ_FR_ZERO;
-        for (unsigned j = 0; j < n; j++) {
+        cz_fr_mul(&r[i], &m[i * n], &v[0]);
+        for (unsigned j = 1; j < n; j++) {
             cz_fr_mul(&p, &m[i * n + j], &v[j]);
-            cz_fr_add(&r[i], &r[i], &p);
+            fr_add(&r[i], &r[i], &p);
         }
     }
 }
@@ -156,10 +157,10 @@ static void mat_apply_t(cz_fr *r, const cz_fr *m, const cz_fr *v, unsigned n)
 {
     cz_fr p;
     for (unsigned j = 0; j < n; j++) {
-        r[j] = CZ_FR_ZERO;
-        for (unsigned i = 0; i < n; i++) {
+        cz_fr_mul(&r[j], &m[j], &v[0]);
+        for (unsigned i = 1; i < n; i++) {
             cz_fr_mul(&p, &m[i * n + j], &v[i]);
-            cz_fr_add(&r[j], &r[j], &p);
+            fr_add(&r[j], &r[j], &p);
         }
     }
 }
@@ -365,14 +366,14 @@ static void native_mix(const cz_poseidon_params *p, cz_fr *s, unsigned round)
     } else if (round >= half && round < half + p->rp) {
         const cz_fr *w = &p->sparse_w_hat[(size_t)(round - half) * t];
         const cz_fr *v = &p->sparse_v[(size_t)(round - half) * (t - 1)];
-        r[0] = CZ_FR_ZERO;
-        for (unsigned i = 0; i < t; i++) {
+        cz_fr_mul(&r[0], &w[0], &s[0]);
+        for (unsigned i = 1; i < t; i++) {
             cz_fr_mul(&prod, &w[i], &s[i]);
-            cz_fr_add(&r[0], &r[0], &prod);
+            fr_add(&r[0], &r[0], &prod);
         }
         for (unsigned j = 1; j < t; j++) {
             cz_fr_mul(&prod, &v[j - 1], &s[0]);
-            cz_fr_add(&r[j], &s[j], &prod);
+            fr_add(&r[j], &s[j], &prod);
         }
     } else {
         mat_apply(r, p->mds, s, t);
@@ -408,13 +409,13 @@ int cz_poseidon_hash_tagged(cz_fr *out, const cz_fr *in, unsigned arity, const c
     memcpy(&s[1], in, arity * sizeof *s);
     const cz_fr *k = p->crc;
     for (unsigned i = 0; i < t; i++)
-        cz_fr_add(&s[i], &s[i], k++);
+        fr_add(&s[i], &s[i], k++);
     for (unsigned r = 0; r < p->rf + p->rp; r++) {
         bool full = r < half || r >= half + p->rp, last = r == p->rf + p->rp - 1;
         for (unsigned i = 0; i < (full ? t : 1); i++) {
             sbox(&s[i]);
             if (!last)
-                cz_fr_add(&s[i], &s[i], k++);
+                fr_add(&s[i], &s[i], k++);
         }
         native_mix(p, s, round++);
     }
@@ -601,6 +602,55 @@ static void circuit_mix(gadget *g, const cz_poseidon_params *p, elt **s, elt **t
     *tmp = src;
 }
 
+/* The assignment of cz_poseidon_circuit_tagged in a WITNESS cs, without
+ * its linear combinations: the native permutation's values (native_mix),
+ * the auxiliaries allocated where the general path allocates them.  In
+ * round 0 the tag's S-box is a constant and the inputs are allocated
+ * already: per input (x + k)^2, (x + k)^4 and (x + k)^5 + k'.  In a later
+ * round every S-box input is a linear combination: the element itself,
+ * its square, its fourth power and its fifth power plus the next constant
+ * (none in the last round).  Then the output, s[1].  Field arithmetic is
+ * exact, so each value is the general path's bit for bit whatever the
+ * order of the sums (test_poseidon compares the two assignments). s: the
+ * t input values (s[0] the tag); returns the output's variable. */
+static cz_var witness_perm(cz_cs *cs, const cz_poseidon_params *p, cz_fr *s)
+{
+    unsigned t = p->t, half = p->rf / 2;
+    const cz_fr *k = p->crc;
+    cz_fr base, v;
+    fr_add(&s[0], &s[0], &k[0]);
+    sbox(&s[0]);
+    fr_add(&s[0], &s[0], &k[t]);
+    for (unsigned i = 1; i < t; i++) {
+        fr_add(&base, &s[i], &k[i]);
+        cz_fr_sqr(&v, &base);
+        cz_cs_alloc_aux(cs, &v);
+        cz_fr_sqr(&v, &v);
+        cz_cs_alloc_aux(cs, &v);
+        cz_fr_mul(&s[i], &base, &v);
+        fr_add(&s[i], &s[i], &k[t + i]);
+        cz_cs_alloc_aux(cs, &s[i]);
+    }
+    k += 2 * (size_t)t;
+    native_mix(p, s, 0);
+    for (unsigned r = 1; r < p->rf + p->rp; r++) {
+        bool full = r < half || r >= half + p->rp, last = r == p->rf + p->rp - 1;
+        for (unsigned i = 0; i < (full ? t : 1); i++) {
+            cz_cs_alloc_aux(cs, &s[i]);
+            cz_fr_sqr(&v, &s[i]);
+            cz_cs_alloc_aux(cs, &v);
+            cz_fr_sqr(&v, &v);
+            cz_cs_alloc_aux(cs, &v);
+            cz_fr_mul(&s[i], &s[i], &v);
+            if (!last)
+                fr_add(&s[i], &s[i], k++);
+            cz_cs_alloc_aux(cs, &s[i]);
+        }
+        native_mix(p, s, r);
+    }
+    return cz_cs_alloc_aux(cs, &s[1]);
+}
+
 int cz_poseidon_circuit(cz_cs *cs, const cz_var *in, unsigned arity, cz_var *out)
 {
     return cz_poseidon_circuit_tagged(cs, in, arity, NULL, out);
@@ -622,6 +672,17 @@ int cz_poseidon_circuit_tagged(cz_cs *cs, const cz_var *in, unsigned arity, cons
             return CZ_ERR_INVALID_ARG; /* not a variable of cs */
     }
     unsigned t = p->t, half = p->rf / 2;
+    if (cz_cs_get_mode(cs) == CZ_CS_WITNESS) {
+        cz_fr v[TMAX];
+        v[0] = tag_in ? *tag_in : p->domain_tag;
+        for (unsigned i = 1; i < t; i++)
+            v[i] = var_value(cs, in[i - 1]);
+        *out = witness_perm(cs, p, v);
+        int err = cz_cs_error(cs);
+        if (err != CZ_OK)
+            *out = CZ_CS_ONE;
+        return err;
+    }
     gadget g = {.cs = cs, .rec = cz_cs_is_recording(cs)};
     cz_lc_init(&g.a), cz_lc_init(&g.b), cz_lc_init(&g.c);
     elt buf[2][TMAX], *s = buf[0], *tmp = buf[1];
