@@ -102,35 +102,37 @@ void cz_bench_run_case(const cz_bench_opts *o, const cz_bench_case *c)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: cuzk-bench <command> [options]\n"
-                    "commands:\n"
-                    "  micro   field, curve and pairing ns/op (one thread)\n"
-                    "  msm     multi-scalar multiplication (cuzk-bench msm --help)\n"
-                    "  ntt     Fr NTT family (cuzk-bench ntt --help)\n"
-                    "  h       Groth16 H step (cuzk-bench h --help)\n"
-                    "  prove   Groth16 proofs from a .zkey, a .r1cs or the built-in circuit\n"
-                    "  verify  check snarkjs proof.json/public.json against verification_key.json\n"
-                    "  setup   INSECURE .zkey from a circom .r1cs for benchmarks\n"
-                    "  engine  the proving engine in process on synthetic jobs\n"
-                    "  circuit-info  shape and R1CS digest of a gadget or circuit\n"
-                    "  gpu-partition  prove_start of a PoRep-shaped partition on the GPU\n"
-                    "  parent-cache   the SDR parent cache's digest (cuzk-bench parent-cache --help)\n"
-                    "  seal    seal a 2KiB/8MiB/512MiB sector in memory, write its C1 JSON\n"
-                    "  c1-synth  a synthetic C1 of any sector size (2KiB .. 64GiB)\n"
-                    "  c1-verify  read, validate and vanilla-verify a C1 JSON\n"
-                    "  verify-seal  verify a PoRep's partition proofs (exit 0 valid, 1 invalid)\n"
-                    "  porep-synth  PoRep partitions' witness and a/b/c synthesis times\n"
-                    "  params  INSECURE parameters (.params, .vk, .pce) of a Filecoin circuit\n"
-                    "  porep-prove  prove a C1 on the CPU (cuzk-bench porep-prove --help)\n"
-                    "  porep-c2  PoRep C2 of a C1 through cuzk-daemon, as Curio sends it\n"
-                    "  snap-encode  SnapDeals update of a sealed 2KiB/8MiB sector: vanilla proofs\n"
-                    "  verify-update  vanilla-verify SnapDeals partition proofs (exit 0 / 1)\n"
-                    "  post-vanilla  WindowPoSt / WinningPoSt vanilla proofs of sealed small or\n"
-                    "          synthetic sectors (cuzk-bench post-vanilla --help)\n"
-                    "  verify-post  vanilla-verify PoSt sector proofs, verify a PoSt SNARK proof\n"
-                    "  single, batch, stress, status, metrics, preload, evict, cancel\n"
-                    "          client of cuzk-daemon (--addr ADDR; cuzk-bench batch --help)\n"
-                    "options of micro: --filter S  --time SEC  --samples N  --csv\n");
+    fprintf(stderr,
+            "usage: cuzk-bench <command> [options]\n"
+            "commands:\n"
+            "  micro   field, curve and pairing ns/op (one thread)\n"
+            "  msm     multi-scalar multiplication (cuzk-bench msm --help)\n"
+            "  ntt     Fr NTT family (cuzk-bench ntt --help)\n"
+            "  h       Groth16 H step (cuzk-bench h --help)\n"
+            "  prove   Groth16 proofs from a .zkey, a .r1cs or the built-in circuit\n"
+            "  verify  check snarkjs proof.json/public.json against verification_key.json\n"
+            "  setup   INSECURE .zkey from a circom .r1cs for benchmarks\n"
+            "  engine  the proving engine in process on synthetic jobs\n"
+            "  circuit-info  shape and R1CS digest of a gadget or circuit\n"
+            "  gpu-partition  prove_start of a PoRep-shaped partition on the GPU\n"
+            "  parent-cache   the SDR parent cache's digest (cuzk-bench parent-cache --help)\n"
+            "  seal    seal a 2KiB/8MiB/512MiB sector in memory, write its C1 JSON\n"
+            "  c1-synth  a synthetic C1 of any sector size (2KiB .. 64GiB)\n"
+            "  c1-verify  read, validate and vanilla-verify a C1 JSON\n"
+            "  verify-seal  verify a PoRep's partition proofs (exit 0 valid, 1 invalid)\n"
+            "  porep-synth  PoRep partitions' witness and a/b/c synthesis times\n"
+            "  params  INSECURE parameters (.params, .vk, .pce) of a Filecoin circuit\n"
+            "  porep-prove  prove a C1 on the CPU (cuzk-bench porep-prove --help)\n"
+            "  porep-c2  PoRep C2 of a C1 through cuzk-daemon, as Curio sends it\n"
+            "  snap-encode  SnapDeals update of a sealed 2KiB/8MiB sector: vanilla proofs\n"
+            "  verify-update  vanilla-verify SnapDeals partition proofs (exit 0 / 1)\n"
+            "  post-vanilla  WindowPoSt / WinningPoSt vanilla proofs of sealed small or\n"
+            "          synthetic sectors (cuzk-bench post-vanilla --help)\n"
+            "  verify-post  vanilla-verify PoSt sector proofs, verify a PoSt SNARK proof\n"
+            "  post-synth  the witness of a PoSt partition, timed (cuzk-bench post-synth --help)\n"
+            "  single, batch, stress, status, metrics, preload, evict, cancel\n"
+            "          client of cuzk-daemon (--addr ADDR; cuzk-bench batch --help)\n"
+            "options of micro: --filter S  --time SEC  --samples N  --csv\n");
 }
 
 int main(int argc, char **argv)
@@ -169,7 +171,8 @@ int main(int argc, char **argv)
         return cz_bench_porep_synth(argc - 1, argv + 1);
     if (!strcmp(argv[1], "snap-encode") || !strcmp(argv[1], "verify-update"))
         return cz_bench_update(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "post-vanilla") || !strcmp(argv[1], "verify-post"))
+    if (!strcmp(argv[1], "post-vanilla") || !strcmp(argv[1], "verify-post") ||
+        !strcmp(argv[1], "post-synth"))
         return cz_bench_post(argc - 1, argv + 1);
     if (!strcmp(argv[1], "engine"))
         return cz_bench_engine(argc - 1, argv + 1);

@@ -27,26 +27,37 @@
  *     192-byte SNARK proof PROOF under the verifying key VK with the
  *     public inputs verify_window_post / verify_winning_post compute from
  *     post.json alone (cz_post_verify): exit 0 and "valid", 1 and
- *     "invalid: REASON", 2 for a usage error or an unreadable file. */
+ *     "invalid: REASON", 2 for a usage error or an unreadable file.
+ *
+ *   cuzk-bench post-synth --dir DIR [--threads T] [--reps R]
+ *     reads post-vanilla's DIR and times the partition's witness
+ *     (cz_post_witness, the sectors in parallel on T threads, default all
+ *     cores) R times (default 3), as the engine pays it per WindowPoSt or
+ *     WinningPoSt job: each run's ms, the median, and the median per
+ *     circuit sector and thread.  The blobs are read (strictly, as the
+ *     daemon reads them) but not vanilla-verified: verify-post does that. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "cuzk/err.h"
 #include "cuzk/filecoin.h"
+#include "cuzk/mem.h"
+#include "cuzk/pool.h"
 #include "cuzk/post.h"
 #include "cuzk/rand.h"
 
 typedef struct {
     const char *kind, *size, *out, *sectors, *first, *miner, *randomness, *partition, *proof_id;
-    const char *synthetic, *dir, *vk, *proof;
+    const char *synthetic, *dir, *vk, *proof, *threads, *reps;
 } opts;
 
-enum { C_VANILLA = 1, C_VERIFY = 2 };
+enum { C_VANILLA = 1, C_VERIFY = 2, C_SYNTH = 4 };
 
 static const cz_bench_flag FLAGS[] = {
     {"--kind", offsetof(opts, kind), C_VANILLA | C_VERIFY},
@@ -59,7 +70,9 @@ static const cz_bench_flag FLAGS[] = {
     {"--partition", offsetof(opts, partition), C_VANILLA},
     {"--registered-proof", offsetof(opts, proof_id), C_VANILLA},
     {"--synthetic", offsetof(opts, synthetic), C_VANILLA},
-    {"--dir", offsetof(opts, dir), C_VERIFY},
+    {"--dir", offsetof(opts, dir), C_VERIFY | C_SYNTH},
+    {"--threads", offsetof(opts, threads), C_SYNTH},
+    {"--reps", offsetof(opts, reps), C_SYNTH},
     {"--vk", offsetof(opts, vk), C_VERIFY},
     {"--proof", offsetof(opts, proof), C_VERIFY},
 };
@@ -78,6 +91,11 @@ static const char USAGE_VERIFY[] =
     "  vanilla-verifies post-vanilla's blobs in DIR and, with --proof, the 192-byte SNARK\n"
     "  proof under VK with the inputs computed from DIR/post.json (--kind: it must be\n"
     "  post.json's kind): exit 0 valid, 1 invalid\n";
+static const char USAGE_SYNTH[] =
+    "usage: cuzk-bench post-synth --dir DIR [--threads T] [--reps R]\n"
+    "  times the witness of post-vanilla's partition in DIR (the sectors in parallel on T\n"
+    "  threads, default all cores) R times (default 3): each run, the median, the median\n"
+    "  per circuit sector and thread\n";
 
 static int write_all(const char *path, const void *b, size_t n, const char *c)
 {
@@ -114,8 +132,7 @@ static int seal_blob(cz_post_vanilla *v, const cz_post_shape *s, const cz_post_p
     if (rc == CZ_OK)
         rc = cz_fc_tree_build(&t, CZ_FC_TREE_RC, shape, replica, NULL);
     if (rc == CZ_OK)
-        rc = cz_post_vanilla_prove(v, s, pt->api, rand, id, idx, t, &comm_c, NULL, err,
-                                   sizeof err);
+        rc = cz_post_vanilla_prove(v, s, pt->api, rand, id, idx, t, &comm_c, NULL, err, sizeof err);
     if (rc == CZ_OK) {
         *comm_r = c1.comm_r;
         if (memcmp(c1.comm_r.b, v->comm_r.b, 32) != 0) {
@@ -180,8 +197,10 @@ static int cmd_vanilla(const opts *o)
         return 2;
     }
     if (!o->synthetic && shape->layers != 2) {
-        fprintf(stderr, "cuzk-bench %s: sealing in memory is for 2KiB, 8MiB and 512MiB; "
-                        "--synthetic SEED for the others\n", c);
+        fprintf(stderr,
+                "cuzk-bench %s: sealing in memory is for 2KiB, 8MiB and 512MiB; "
+                "--synthetic SEED for the others\n",
+                c);
         return 2;
     }
     if (mkdir(o->out, 0755) != 0 && errno != EEXIST) {
@@ -214,14 +233,13 @@ static int cmd_vanilla(const opts *o)
             rc = cz_post_vanilla_synth(&v, &s, pt->api, rand, id, idx, seed + i, NULL, err,
                                        sizeof err);
             if (rc != CZ_OK)
-                fprintf(stderr, "cuzk-bench %s: sector %llu: %s\n", c, (unsigned long long)id,
-                        err);
+                fprintf(stderr, "cuzk-bench %s: sector %llu: %s\n", c, (unsigned long long)id, err);
             comm_r = v.comm_r;
         } else {
             rc = seal_blob(&v, &s, pt, rand, miner, id, idx, &comm_r);
         }
-        if (rc == CZ_OK && (rc = cz_post_vanilla_verify(&s, pt->api, rand, idx, &v, err,
-                                                        sizeof err)) != CZ_OK)
+        if (rc == CZ_OK &&
+            (rc = cz_post_vanilla_verify(&s, pt->api, rand, idx, &v, err, sizeof err)) != CZ_OK)
             fprintf(stderr, "cuzk-bench %s: sector %llu does not verify: %s\n", c,
                     (unsigned long long)id, err);
         if (rc == CZ_OK)
@@ -421,10 +439,108 @@ static int cmd_verify(const opts *o)
     return ret;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int cmd_synth(const opts *o)
+{
+    const char *c = "post-synth";
+    uint64_t threads = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN), reps = 3;
+    if (!cz_bench_need(c, o->dir, "--dir") ||
+        (o->threads && cz_bench_u64(&threads, o->threads, c, "--threads")) ||
+        (o->reps && cz_bench_u64(&reps, o->reps, c, "--reps")))
+        return 2;
+    if (threads == 0 || threads > 1024 || reps == 0 || reps > 1000) {
+        fprintf(stderr, "cuzk-bench %s: --threads 1 .. 1024, --reps 1 .. 1000\n", c);
+        return 2;
+    }
+    cz_bench_post_in p;
+    if (cz_bench_post_load(&p, o->dir, c) != 0)
+        return 2;
+    cz_post_shape s;
+    cz_post_shape_of(&s, p.type->kind, cz_fc_shape_get(p.type->size));
+    size_t n = p.req.n_vanilla, n_in = 0, n_aux = 0;
+    int ret = 0;
+    char err[512] = "";
+    cz_post_vanilla *v = calloc(n ? n : 1, sizeof *v);
+    cz_post_circuit_sector *sec = calloc(s.sector_count, sizeof *sec);
+    double *ms = calloc(reps, sizeof *ms);
+    cz_fr *w = NULL;
+    cz_pool *pool = NULL;
+    size_t nv = 0;
+    if (v == NULL || sec == NULL || ms == NULL) {
+        fprintf(stderr, "cuzk-bench %s: out of memory\n", c);
+        ret = 1;
+        goto out;
+    }
+    if (n > cz_post_max_blobs(&s)) {
+        fprintf(stderr, "cuzk-bench %s: %zu sectors; a partition has at most %u\n", c, n,
+                cz_post_max_blobs(&s));
+        ret = 2;
+        goto out;
+    }
+    for (; nv < n; nv++) {
+        if (cz_post_vanilla_read(&v[nv], &s, p.blobs[nv], p.lens[nv], NULL, err, sizeof err)) {
+            fprintf(stderr, "cuzk-bench %s: vanilla-%zu.bin: %s\n", c, nv, err);
+            ret = 2;
+            goto out;
+        }
+    }
+    int rc = cz_post_circuit_sectors(sec, &s, v, n);
+    if (rc == CZ_OK)
+        rc = cz_post_counts(&s, &n_in, &n_aux);
+    const cz_allocator *al = &cz_allocator_default;
+    if (rc == CZ_OK && (w = cz_alloc(al, CZ_BUF_WITNESS, (n_in + n_aux) * sizeof *w)) == NULL)
+        rc = CZ_ERR_NOMEM;
+    if (rc == CZ_OK)
+        rc = cz_pool_new(&pool, (unsigned)threads);
+    if (rc != CZ_OK) {
+        fprintf(stderr, "cuzk-bench %s: %s\n", c, cz_strerror(rc));
+        ret = 1;
+        goto out;
+    }
+    printf("%s: %s, %zu sectors read into %u circuit sectors, %zu inputs + %zu aux, "
+           "%" PRIu64 " thread(s)\n",
+           c, p.type->name, n, s.sector_count, n_in, n_aux, threads);
+    for (uint64_t r = 0; r < reps; r++) {
+        double t0 = cz_bench_now();
+        rc = cz_post_witness(w, n_in + n_aux, &s, sec, pool, err, sizeof err);
+        ms[r] = 1e3 * (cz_bench_now() - t0);
+        if (rc != CZ_OK) {
+            fprintf(stderr, "cuzk-bench %s: the witness failed: %s\n", c, err);
+            ret = 1;
+            goto out;
+        }
+        printf("  witness run %" PRIu64 ": %.1f ms\n", r + 1, ms[r]);
+    }
+    qsort(ms, reps, sizeof *ms, cmp_double);
+    double med = ms[reps / 2];
+    printf("  witness median %.1f ms, %.3f ms per circuit sector and thread\n", med,
+           med * (double)threads / s.sector_count);
+out:
+    cz_pool_free(pool);
+    if (w)
+        cz_free(&cz_allocator_default, w, (n_in + n_aux) * sizeof *w);
+    free(ms);
+    free(sec);
+    for (size_t i = 0; i < nv; i++)
+        cz_post_vanilla_free(&v[i]);
+    free(v);
+    cz_bench_post_free(&p);
+    return ret;
+}
+
 int cz_bench_post(int argc, char **argv)
 {
-    unsigned cmd = !strcmp(argv[0], "post-vanilla") ? C_VANILLA : C_VERIFY;
-    const char *usage = cmd == C_VANILLA ? USAGE_VANILLA : USAGE_VERIFY;
+    unsigned cmd = !strcmp(argv[0], "post-vanilla")  ? C_VANILLA
+                   : !strcmp(argv[0], "verify-post") ? C_VERIFY
+                                                     : C_SYNTH;
+    const char *usage = cmd == C_VANILLA  ? USAGE_VANILLA
+                        : cmd == C_VERIFY ? USAGE_VERIFY
+                                          : USAGE_SYNTH;
     opts o = {0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -435,5 +551,5 @@ int cz_bench_post(int argc, char **argv)
                                usage) != 0)
             return 2;
     }
-    return cmd == C_VANILLA ? cmd_vanilla(&o) : cmd_verify(&o);
+    return cmd == C_VANILLA ? cmd_vanilla(&o) : cmd == C_VERIFY ? cmd_verify(&o) : cmd_synth(&o);
 }
