@@ -8,12 +8,13 @@
 #
 #   scripts/bench-snarkjs.sh LOG [THREADS]     e.g. 16, 18
 # RUNS (default 3): how many times snarkjs proves (a 2^20 run takes minutes).
-# Needs a release build (scripts/build.sh release) and npm ci.
+# Needs a release build (scripts/build.sh release; BENCH=path picks another
+# cuzk-bench) and npm ci.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log=${1:?usage: scripts/bench-snarkjs.sh LOG [THREADS]}
 threads=${2:-$(nproc)}
-bench=$PWD/build/release/cuzk-bench
+bench=${BENCH:-$PWD/build/release/cuzk-bench}
 bin=$PWD/node_modules/.bin
 [ -x "$bench" ] || { echo "bench-snarkjs: build first: scripts/build.sh release" >&2; exit 1; }
 [ -x "$bin/snarkjs" ] || { echo "bench-snarkjs: run npm ci" >&2; exit 1; }
