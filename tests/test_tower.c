@@ -399,6 +399,34 @@ static void test_fp12_bytes(void)
     }
 }
 
+/* cz_fp2_batch_inv (the trick on the norms) against cz_fp2_inv one by one,
+ * with zeros, elements with one zero half, and in place. */
+static void test_fp2_batch_inv(void)
+{
+    enum { n = 259 };
+    static cz_fp2 a[n], r[n], s[n];
+    cz_fp2 t;
+    for (int i = 0; i < n; i++) {
+        cz_fp_random(&a[i].c0, &tf_rng);
+        cz_fp_random(&a[i].c1, &tf_rng);
+        if (i % 17 == 3)
+            memset(&a[i], 0, sizeof a[i]);
+        if (i % 13 == 5)
+            a[i].c0 = CZ_FP_ZERO;
+        if (i % 11 == 7)
+            a[i].c1 = CZ_FP_ZERO;
+    }
+    cz_fp2_batch_inv(r, a, n, s);
+    for (int i = 0; i < n; i++) {
+        cz_fp2_inv(&t, &a[i]);
+        TF_CHECK_MSG(cz_fp2_equal(&t, &r[i]), "element %d", i);
+    }
+    cz_fp2_batch_inv(a, a, n, s); /* in place */
+    for (int i = 0; i < n; i++)
+        TF_CHECK(cz_fp2_equal(&a[i], &r[i]));
+    cz_fp2_batch_inv(r, a, 0, s); /* nothing */
+}
+
 TF_MAIN(TF_TEST(test_inline_fp_ops), TF_TEST(test_fp2_laws), TF_TEST(test_fp2_sqrt),
         TF_TEST(test_fp2_sign), TF_TEST(test_fp6_laws), TF_TEST(test_fp12_laws),
-        TF_TEST(test_fp12_bytes))
+        TF_TEST(test_fp12_bytes), TF_TEST(test_fp2_batch_inv))

@@ -147,5 +147,23 @@ bool cz_fp2_sqrt(cz_fp2 *r, const cz_fp2 *a)
     return cz_fp2_equal(&chk, a);
 }
 
-/* ONE and ZERO as compound literals: the macro uses them inside the function. */
-CZ_FIELD_DEFINE_BATCH_INV(cz_fp2, ((cz_fp2){CZ_FP_ONE, CZ_FP_ZERO}), ((cz_fp2){CZ_FP_ZERO, CZ_FP_ZERO}))
+/* Montgomery's trick on the norms: N_i = a_i0^2 + a_i1^2 in Fp (zero only
+ * for a_i = 0, -1 being a non-square mod p), their inverses by
+ * cz_fp_batch_inv, then 1/a_i = conj(a_i) / N_i.  Per element 2S + 5M in
+ * Fp against the 3 Fp2 multiplications (9M) of the trick in Fp2.  The
+ * scratch's n Fp2 elements hold the n norms and their n prefix products. */
+void cz_fp2_batch_inv(cz_fp2 *r, const cz_fp2 *a, size_t n, cz_fp2 *scratch)
+{
+    cz_fp *nrm = (cz_fp *)scratch, *pre = nrm + n, t;
+    for (size_t i = 0; i < n; i++) {
+        cz_fp_sqr(&nrm[i], &a[i].c0);
+        cz_fp_sqr(&t, &a[i].c1);
+        cz_fp_add(&nrm[i], &nrm[i], &t);
+    }
+    cz_fp_batch_inv(nrm, nrm, n, pre);
+    for (size_t i = 0; i < n; i++) {
+        cz_fp_mul(&r[i].c0, &a[i].c0, &nrm[i]);
+        cz_fp_mul(&t, &a[i].c1, &nrm[i]);
+        cz_fp_neg(&r[i].c1, &t);
+    }
+}
