@@ -389,6 +389,45 @@ void cz_poseidon_custom_tag(cz_fr *tag, uint64_t id)
     cz_fr_mul(tag, tag, &two40);
 }
 
+/* The permutation on s (s[0] the tag, then the inputs), in place.  With cs
+ * (a WITNESS cs) it also allocates the auxiliaries where
+ * cz_poseidon_circuit_tagged allocates them, without its linear
+ * combinations: in round 0 the tag's S-box is a constant and the inputs
+ * are allocated already, so per input (x + k)^2, (x + k)^4 and
+ * (x + k)^5 + k'; in a later round every S-box input is a linear
+ * combination, so the element itself, its square, its fourth power and its
+ * fifth power plus the next constant (none in the last round).  Field
+ * arithmetic is exact, so the values are the general path's bit for bit
+ * (test_poseidon compares the two assignments). */
+static void permute(const cz_poseidon_params *p, cz_fr *s, cz_cs *cs)
+{
+    unsigned t = p->t, half = p->rf / 2;
+    const cz_fr *k = p->crc;
+    cz_fr v;
+    for (unsigned i = 0; i < t; i++)
+        fr_add(&s[i], &s[i], k++);
+    for (unsigned r = 0; r < p->rf + p->rp; r++) {
+        bool full = r < half || r >= half + p->rp, last = r == p->rf + p->rp - 1;
+        for (unsigned i = 0; i < (full ? t : 1); i++) {
+            bool alloc = cs != NULL && (r > 0 || i > 0);
+            if (alloc && r > 0)
+                cz_cs_alloc_aux(cs, &s[i]);
+            cz_fr_sqr(&v, &s[i]);
+            if (alloc)
+                cz_cs_alloc_aux(cs, &v);
+            cz_fr_sqr(&v, &v);
+            if (alloc)
+                cz_cs_alloc_aux(cs, &v);
+            cz_fr_mul(&s[i], &s[i], &v);
+            if (!last)
+                fr_add(&s[i], &s[i], k++);
+            if (alloc)
+                cz_cs_alloc_aux(cs, &s[i]);
+        }
+        native_mix(p, s, r);
+    }
+}
+
 int cz_poseidon_hash(cz_fr *out, const cz_fr *in, unsigned arity)
 {
     return cz_poseidon_hash_tagged(out, in, arity, NULL);
@@ -403,22 +442,10 @@ int cz_poseidon_hash_tagged(cz_fr *out, const cz_fr *in, unsigned arity, const c
     const cz_poseidon_params *p = cz_poseidon_params_get(arity);
     if (p == NULL)
         return CZ_ERR_NOMEM;
-    unsigned t = p->t, half = p->rf / 2, round = 0;
     cz_fr s[TMAX];
     s[0] = tag ? *tag : p->domain_tag;
     memcpy(&s[1], in, arity * sizeof *s);
-    const cz_fr *k = p->crc;
-    for (unsigned i = 0; i < t; i++)
-        fr_add(&s[i], &s[i], k++);
-    for (unsigned r = 0; r < p->rf + p->rp; r++) {
-        bool full = r < half || r >= half + p->rp, last = r == p->rf + p->rp - 1;
-        for (unsigned i = 0; i < (full ? t : 1); i++) {
-            sbox(&s[i]);
-            if (!last)
-                fr_add(&s[i], &s[i], k++);
-        }
-        native_mix(p, s, round++);
-    }
+    permute(p, s, NULL);
     *out = s[1];
     return CZ_OK;
 }
@@ -602,55 +629,6 @@ static void circuit_mix(gadget *g, const cz_poseidon_params *p, elt **s, elt **t
     *tmp = src;
 }
 
-/* The assignment of cz_poseidon_circuit_tagged in a WITNESS cs, without
- * its linear combinations: the native permutation's values (native_mix),
- * the auxiliaries allocated where the general path allocates them.  In
- * round 0 the tag's S-box is a constant and the inputs are allocated
- * already: per input (x + k)^2, (x + k)^4 and (x + k)^5 + k'.  In a later
- * round every S-box input is a linear combination: the element itself,
- * its square, its fourth power and its fifth power plus the next constant
- * (none in the last round).  Then the output, s[1].  Field arithmetic is
- * exact, so each value is the general path's bit for bit whatever the
- * order of the sums (test_poseidon compares the two assignments). s: the
- * t input values (s[0] the tag); returns the output's variable. */
-static cz_var witness_perm(cz_cs *cs, const cz_poseidon_params *p, cz_fr *s)
-{
-    unsigned t = p->t, half = p->rf / 2;
-    const cz_fr *k = p->crc;
-    cz_fr base, v;
-    fr_add(&s[0], &s[0], &k[0]);
-    sbox(&s[0]);
-    fr_add(&s[0], &s[0], &k[t]);
-    for (unsigned i = 1; i < t; i++) {
-        fr_add(&base, &s[i], &k[i]);
-        cz_fr_sqr(&v, &base);
-        cz_cs_alloc_aux(cs, &v);
-        cz_fr_sqr(&v, &v);
-        cz_cs_alloc_aux(cs, &v);
-        cz_fr_mul(&s[i], &base, &v);
-        fr_add(&s[i], &s[i], &k[t + i]);
-        cz_cs_alloc_aux(cs, &s[i]);
-    }
-    k += 2 * (size_t)t;
-    native_mix(p, s, 0);
-    for (unsigned r = 1; r < p->rf + p->rp; r++) {
-        bool full = r < half || r >= half + p->rp, last = r == p->rf + p->rp - 1;
-        for (unsigned i = 0; i < (full ? t : 1); i++) {
-            cz_cs_alloc_aux(cs, &s[i]);
-            cz_fr_sqr(&v, &s[i]);
-            cz_cs_alloc_aux(cs, &v);
-            cz_fr_sqr(&v, &v);
-            cz_cs_alloc_aux(cs, &v);
-            cz_fr_mul(&s[i], &s[i], &v);
-            if (!last)
-                fr_add(&s[i], &s[i], k++);
-            cz_cs_alloc_aux(cs, &s[i]);
-        }
-        native_mix(p, s, r);
-    }
-    return cz_cs_alloc_aux(cs, &s[1]);
-}
-
 int cz_poseidon_circuit(cz_cs *cs, const cz_var *in, unsigned arity, cz_var *out)
 {
     return cz_poseidon_circuit_tagged(cs, in, arity, NULL, out);
@@ -677,7 +655,8 @@ int cz_poseidon_circuit_tagged(cz_cs *cs, const cz_var *in, unsigned arity, cons
         v[0] = tag_in ? *tag_in : p->domain_tag;
         for (unsigned i = 1; i < t; i++)
             v[i] = var_value(cs, in[i - 1]);
-        *out = witness_perm(cs, p, v);
+        permute(p, v, cs);
+        *out = cz_cs_alloc_aux(cs, &v[1]);
         int err = cz_cs_error(cs);
         if (err != CZ_OK)
             *out = CZ_CS_ONE;
