@@ -23,8 +23,12 @@
  * kernel holds one copy of its ~640 instructions instead of one per call
  * site: the bucket-sum kernel shrank from 175 KB of code, more than the
  * SM's instruction caches serve at full rate, and G1 MSMs got 9-10%
- * faster (BENCHMARKS.md, 2026-11-30).  G2 keeps its multiplies inline:
- * out of line it measured slower (G2 MSM 2^22: 207 against 188 ms).
+ * faster (BENCHMARKS.md, 2026-11-30).  G2 calls whole Fp2 products
+ * (fp2_mul_call, fp2_sqr_call), each with its three (two) independent Fp
+ * products inline, which ptxas interleaves: 10 % faster than all inline
+ * (G2 MSM 2^22: 140 against 155 ms, 2026-12-04), where calling each Fp
+ * product apart measured slower (207 against 188 ms, 2026-11-30).  G1's
+ * mixed addition takes its products two at a time (fp_mul2_call).
  *
  * Op counts: M multiplication, S squaring in the coordinate field. */
 #ifndef CZ_CUDA_EC_CUH
@@ -94,9 +98,9 @@ template <> struct field<fp2_t> {
     static __device__ __forceinline__ fp2_t neg(const fp2_t &a) { return fp2_neg(a); }
     static __device__ __forceinline__ fp2_t mul(const fp2_t &a, const fp2_t &b)
     {
-        return fp2_mul(a, b);
+        return fp2_mul_call(a, b);
     }
-    static __device__ __forceinline__ fp2_t sqr(const fp2_t &a) { return fp2_sqr(a); }
+    static __device__ __forceinline__ fp2_t sqr(const fp2_t &a) { return fp2_sqr_call(a); }
     static __device__ __forceinline__ fp2_t inv(const fp2_t &a) { return fp2_inv(a); }
 };
 
@@ -258,6 +262,31 @@ __device__ __forceinline__ xyzz_t<F> xyzz_add_affine(const xyzz_t<F> &a, const a
     F x3 = K::sub(K::sub(K::sub(K::sqr(r), ppp), q), q);
     F y3 = K::sub(K::mul(K::sub(q, x3), r), K::mul(a.y, ppp));
     return xyzz_t<F>{x3, y3, K::mul(a.zz, pp), K::mul(a.zzz, ppp)};
+}
+
+/* G1's madd-2008-s: the same formula, special cases and results, its ten
+ * products taken two at a time (fp_mul2_call) in the order the formula
+ * allows:
+ *   (U2, S2), (PP = P^2, R^2), (PPP, Q = X1 PP), (Y1 PPP, ZZ3 = ZZ1 PP),
+ *   (R (Q - X3), ZZZ3 = ZZZ1 PPP). */
+template <>
+__device__ __forceinline__ xyzz_t<fp_t> xyzz_add_affine<fp_t>(const xyzz_t<fp_t> &a,
+                                                              const affine_t<fp_t> &b)
+{
+    if (affine_is_inf(b))
+        return a;
+    if (fp_is_zero(a.zz))
+        return xyzz_from_affine(b);
+    fp_pair t = fp_mul2_call(b.x, a.zz, b.y, a.zzz);
+    fp_t p = fp_sub(t.lo, a.x), r = fp_sub(t.hi, a.y);
+    if (fp_is_zero(p))
+        return fp_is_zero(r) ? xyzz_dbl(a) : xyzz_inf<fp_t>();
+    fp_pair sq = fp_mul2_call(p, p, r, r);
+    fp_pair pq = fp_mul2_call(p, sq.lo, a.x, sq.lo); /* PPP, Q */
+    fp_t x3 = fp_sub(fp_sub(fp_sub(sq.hi, pq.lo), pq.hi), pq.hi);
+    fp_pair u = fp_mul2_call(a.y, pq.lo, a.zz, sq.lo);
+    fp_pair v = fp_mul2_call(fp_sub(pq.hi, x3), r, a.zzz, pq.lo);
+    return xyzz_t<fp_t>{x3, fp_sub(v.lo, u.lo), u.hi, v.hi};
 }
 
 /* Z = ZZZ: then Z^2 = ZZ^3 and Z^3 = ZZZ^3, so X = X ZZ^2, Y = Y ZZZ^2

@@ -411,6 +411,19 @@ static __device__ __noinline__ fp_t fp_mul_call(const fp_t &a, const fp_t &b)
     return fp_mul(a, b);
 }
 
+/* Two independent products, a b and c d, in one call: their carry chains
+ * have no dependence on each other, so ptxas interleaves them and each
+ * hides the other's IMAD latency (a lone product waits on its own chain:
+ * the G1 bucket sums were latency-bound, docs/gpu-kernels.md). */
+struct fp_pair {
+    fp_t lo, hi; /* lo = a b, hi = c d */
+};
+static __device__ __noinline__ fp_pair fp_mul2_call(const fp_t &a, const fp_t &b, const fp_t &c,
+                                                    const fp_t &d)
+{
+    return fp_pair{fp_mul(a, b), fp_mul(c, d)};
+}
+
 /* Word q (0..11) of p - 2, by selects over the constants (no run-time
  * index into a local array). */
 __device__ __forceinline__ uint32_t fp_pm2_word(int q)
@@ -514,6 +527,15 @@ __device__ __forceinline__ fp2_t fp2_sqr(const fp2_t &a)
     fp_t c1 = fp_mul(fp_add_lazy(a.c0, a.c0), a.c1);
     return fp2_t{c0, c1};
 }
+
+/* fp2_mul and fp2_sqr as called functions (ec.cuh's G2 code): one copy
+ * of each per kernel, its three (two) independent products interleaved by
+ * ptxas inside the call. */
+static __device__ __noinline__ fp2_t fp2_mul_call(const fp2_t &a, const fp2_t &b)
+{
+    return fp2_mul(a, b);
+}
+static __device__ __noinline__ fp2_t fp2_sqr_call(const fp2_t &a) { return fp2_sqr(a); }
 
 __device__ __forceinline__ fp2_t fp2_mul_fp(const fp2_t &a, const fp_t &b)
 {
