@@ -171,8 +171,8 @@ static int get_params(const cz_cuda_params_view *p, size_t need, dev_params **ou
             return CZ_OK;
         }
     }
-    if ((!p->h && p->n_h) || (!p->l && p->n_l) || (!p->a && p->n_a) ||
-        (!p->b_g1 && p->n_b_g1) || (!p->b_g2 && p->n_b_g2))
+    if ((!p->h && p->n_h) || (!p->l && p->n_l) || (!p->a && p->n_a) || (!p->b_g1 && p->n_b_g1) ||
+        (!p->b_g2 && p->n_b_g2))
         return CZ_ERR_UNSUPPORTED; /* the host copy was dropped (device-only set) */
     dev_params *d = (dev_params *)calloc(1, sizeof *d);
     if (!d)
@@ -222,12 +222,13 @@ static int g1_query(cz_g1 *out, const dev_params *dp, const cz_g1_affine *dev,
 
 static int g2_query(cz_g2 *out, const dev_params *dp, const cz_g2_affine *dev,
                     const cz_g2_affine *host, size_t off, size_t nb, const cz_fr *sd,
-                    const uint64_t *dd, const uint64_t *hd, size_t n, cz_cuda_scratch *sc)
+                    const uint64_t *dd, const uint64_t *hd, size_t n, cz_cuda_scratch *sc,
+                    unsigned c)
 {
     if (dp->streamed)
         return cz_cuda_g2_msm_streamed(out, host + off, nb, sd, dd, hd, n,
                                        stream_chunk(sizeof *host));
-    return cz_cuda_g2_msm_scratch(out, dev + off, nb, sd, dd, n, 0, sc);
+    return cz_cuda_g2_msm_scratch(out, dev + off, nb, sd, dd, n, c, sc);
 }
 
 static double now_ms(void)
@@ -243,20 +244,43 @@ static double now_ms(void)
  * skewed: 217 against 178), so the others keep the default. */
 static unsigned h_window(size_t n_h) { return n_h >= ((size_t)1 << 26) ? 20 : 0; }
 
+/* Window of a witness MSM over nb bases: the H MSM's rule when the
+ * witness is dense (its scalars then as random as H's: a Poseidon
+ * circuit's, WindowPoSt's, whose index bits are under 1 % of its aux),
+ * the default for a witness of mostly 0 and 1 (PoRep's: 45 % each). */
+static unsigned w_window(size_t nb, bool dense) { return dense ? h_window(nb) : 0; }
+
+/* Dense: fewer than half of up to 4096 evenly spaced aux values are 0 or
+ * 1 (Montgomery form, as the MSMs read them). */
+static bool witness_dense(const cz_fr *aux, size_t n_aux)
+{
+    size_t k = n_aux < 4096 ? n_aux : 4096, small = 0;
+    for (size_t i = 0; i < k; i++) {
+        const cz_fr *v = &aux[i * (n_aux / k)];
+        small += cz_fr_is_zero(v) || cz_fr_is_one(v);
+    }
+    return 2 * small < k;
+}
+
 /* The most scratch one of a proof's MSMs takes (msm_scratch.h): H over
  * n_h bases, L over the aux, A over the inputs and its aux bases by
  * density, B in G1 and G2 likewise (the parameters' base counts bound the
- * density MSMs' bases). */
-static size_t msm_need(const cz_cuda_params_view *p, size_t n_aux)
+ * density MSMs' bases); dense as witness_dense's, or -1 for the larger of
+ * the two (before the witness is known). */
+static size_t msm_need(const cz_cuda_params_view *p, size_t n_aux, int dense_or_either)
 {
-    size_t b[] = {cz_cuda_msm_scratch_bytes(p->n_h, false, false, p->n_h, h_window(p->n_h)),
-                  cz_cuda_msm_scratch_bytes(n_aux, false, false, n_aux, 0),
-                  cz_cuda_msm_scratch_bytes(p->n_a, false, true, n_aux, 0),
-                  cz_cuda_msm_scratch_bytes(p->n_b_g1, false, true, n_aux, 0),
-                  cz_cuda_msm_scratch_bytes(p->n_b_g2, true, true, n_aux, 0)};
-    size_t most = 0;
-    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++)
-        most = b[i] > most ? b[i] : most;
+    size_t most = cz_cuda_msm_scratch_bytes(p->n_h, false, false, p->n_h, h_window(p->n_h));
+    for (int dense = 0; dense < 2; dense++) {
+        if (dense_or_either >= 0 && dense != dense_or_either)
+            continue;
+        size_t b[] = {
+            cz_cuda_msm_scratch_bytes(n_aux, false, false, n_aux, w_window(n_aux, dense)),
+            cz_cuda_msm_scratch_bytes(p->n_a, false, true, n_aux, w_window(p->n_a, dense)),
+            cz_cuda_msm_scratch_bytes(p->n_b_g1, false, true, n_aux, w_window(p->n_b_g1, dense)),
+            cz_cuda_msm_scratch_bytes(p->n_b_g2, true, true, n_aux, w_window(p->n_b_g2, dense))};
+        for (size_t i = 0; i < sizeof b / sizeof b[0]; i++)
+            most = b[i] > most ? b[i] : most;
+    }
     return most;
 }
 
@@ -280,7 +304,7 @@ int cz_cuda_groth16_prepare(const cz_cuda_params_view *p, size_t m, const cz_cud
         return CZ_ERR_INVALID_ARG;
     if (!cz_cuda_available())
         return CZ_ERR_UNSUPPORTED;
-    size_t need = proof_need(m, n_in, n_aux, msm_need(p, n_aux));
+    size_t need = proof_need(m, n_in, n_aux, msm_need(p, n_aux, -1));
     pthread_mutex_lock(&params_lock);
     dev_params *dp = NULL;
     int rc = get_params(p, need + (r ? cz_cuda_r1cs_bytes(r) : 0), &dp);
@@ -348,8 +372,8 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
                  const uint64_t *dens[3], const cz_cuda_yield *y)
 {
     size_t m = d ? cz_ntt_domain_size(d) : 0, n = n_in + n_aux;
-    if (!out || !p || !p->key || !d || !w || !dens || rows > m || p->n_h > m ||
-        p->n_l != n_aux || p->n_a < n_in)
+    if (!out || !p || !p->key || !d || !w || !dens || rows > m || p->n_h > m || p->n_l != n_aux ||
+        p->n_a < n_in)
         return CZ_ERR_INVALID_ARG;
     if (!cz_cuda_available())
         return CZ_ERR_UNSUPPORTED;
@@ -370,7 +394,8 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
     /* the upload is under the lock (one copy per device); the proof only
      * holds a use count, so proofs on several devices run side by side;
      * with r, the parameters also leave room for r's resident copy */
-    size_t msm = msm_need(p, n_aux), need = proof_need(m, n_in, n_aux, msm);
+    bool dense = witness_dense(w + n_in, n_aux);
+    size_t msm = msm_need(p, n_aux, dense), need = proof_need(m, n_in, n_aux, msm);
     pthread_mutex_lock(&params_lock);
     dev_params *dp = NULL;
     int rc = get_params(p, need + (r ? cz_cuda_r1cs_bytes(r) : 0), &dp);
@@ -476,14 +501,16 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
     tm->msm_h = t2 - t1;
     pause();
     if (!rc)
-        rc = g1_query(&out->l, dp, dp->l, p->l, 0, n_aux, wd + n_in, NULL, NULL, n_aux, &sc, 0);
+        rc = g1_query(&out->l, dp, dp->l, p->l, 0, n_aux, wd + n_in, NULL, NULL, n_aux, &sc,
+                      w_window(n_aux, dense));
     tm->msm_l = clock() - t2;
     pause();
     double t3 = clock();
     if (!rc)
         rc = g1_query(&out->a, dp, dp->a, p->a, 0, n_in, wd, NULL, NULL, n_in, &sc, 0);
     if (!rc)
-        rc = g1_query(&t, dp, dp->a, p->a, n_in, ca, wd + n_in, d_a, dens[0], n_aux, &sc, 0);
+        rc = g1_query(&t, dp, dp->a, p->a, n_in, ca, wd + n_in, d_a, dens[0], n_aux, &sc,
+                      w_window(ca, dense));
     if (!rc)
         cz_g1_add(&out->a, &out->a, &t);
     tm->msm_a = clock() - t3;
@@ -493,16 +520,17 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
         rc = g1_query(&out->b_g1, dp, dp->b_g1, p->b_g1, 0, cbi, wd, d_bi, dens[1], n_in, &sc, 0);
     if (!rc)
         rc = g1_query(&t, dp, dp->b_g1, p->b_g1, cbi, cba, wd + n_in, d_ba, dens[2], n_aux, &sc,
-                      0);
+                      w_window(cba, dense));
     if (!rc)
         cz_g1_add(&out->b_g1, &out->b_g1, &t);
     tm->msm_b_g1 = clock() - t4;
     pause();
     double t5 = clock();
     if (!rc)
-        rc = g2_query(&out->b_g2, dp, dp->b_g2, p->b_g2, 0, cbi, wd, d_bi, dens[1], n_in, &sc);
+        rc = g2_query(&out->b_g2, dp, dp->b_g2, p->b_g2, 0, cbi, wd, d_bi, dens[1], n_in, &sc, 0);
     if (!rc)
-        rc = g2_query(&u, dp, dp->b_g2, p->b_g2, cbi, cba, wd + n_in, d_ba, dens[2], n_aux, &sc);
+        rc = g2_query(&u, dp, dp->b_g2, p->b_g2, cbi, cba, wd + n_in, d_ba, dens[2], n_aux, &sc,
+                      w_window(cba, dense));
     if (!rc)
         cz_g2_add(&out->b_g2, &out->b_g2, &u);
     tm->msm_b_g2 = clock() - t5;
@@ -538,8 +566,8 @@ int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *
 }
 
 int cz_cuda_groth16_start_r1cs(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
-                               const cz_ntt_domain *d, const cz_cuda_r1cs_view *r,
-                               const cz_fr *w, size_t n_in, size_t n_aux, const uint64_t *dens[3],
+                               const cz_ntt_domain *d, const cz_cuda_r1cs_view *r, const cz_fr *w,
+                               size_t n_in, size_t n_aux, const uint64_t *dens[3],
                                const cz_cuda_yield *y)
 {
     if (!r || !r->key || r->cols != n_in + n_aux || (d && r->rows > cz_ntt_domain_size(d)))
