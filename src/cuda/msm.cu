@@ -209,17 +209,31 @@ __device__ __forceinline__ affine_t<F> item_point(const affine_t<F> *bases, uint
     return p;
 }
 
+/* Blocks of MSM_THREADS per SM that step 4's kernel is compiled for.  G1:
+ * 4, i.e. 128 registers, since its mixed addition takes its products in
+ * pairs (2^27 random 936 against 965 ms at 158 registers and 3 blocks,
+ * 2^24 138 against 142; before the pairs the same cap lost 5 %).  G2: no
+ * cap, 255 registers (capping it at 168 or 128 lost 2 and 10 %).
+ * BENCHMARKS.md, 2026-12-04. */
+template <class F> struct sum_blocks {
+    static const int value = 1;
+};
+template <> struct sum_blocks<fp_t> {
+    static const int value = 4;
+};
+
 /* Step 4, one thread per chunk j: items [j L, min((j + 1) L, total)) of
  * the sorted list (bucket b's are [off[b], off[b + 1]), off[nb] = total).
  * A bucket the chunk holds whole goes to bucket[b]; the partial sum of the
  * bucket that began before the chunk goes to part[2 j], that of the bucket
  * that goes on after it to part[2 j + 1] (one bucket doing both: part[2 j]);
  * unused slots get infinity.  So a bucket crossing chunks jf < jl has its
- * partials in part[2 jf + 1 .. 2 jl], with infinities between them. */
+ * partials in part[2 jf + 1 .. 2 jl], with infinities between them.
+ * Compiled for sum_blocks<F> blocks per SM (above). */
 template <class F>
-__global__ void chunk_sums(const uint32_t *off, uint32_t nb, uint32_t total, uint32_t L,
-                           size_t j0, size_t j1, const affine_t<F> *bases, const uint32_t *item,
-                           xyzz_t<F> *bucket, xyzz_t<F> *part)
+__global__ void __launch_bounds__(MSM_THREADS, sum_blocks<F>::value)
+    chunk_sums(const uint32_t *off, uint32_t nb, uint32_t total, uint32_t L, size_t j0, size_t j1,
+               const affine_t<F> *bases, const uint32_t *item, xyzz_t<F> *bucket, xyzz_t<F> *part)
 {
     size_t j = j0 + (size_t)blockIdx.x * blockDim.x + threadIdx.x; /* chunks [j0, j1) */
     if (j >= j1)
