@@ -212,7 +212,8 @@ __device__ __forceinline__ affine_t<F> item_point(const affine_t<F> *bases, uint
 /* Blocks of MSM_THREADS per SM that step 4's kernel is compiled for.  G1:
  * 4, i.e. 128 registers, since its mixed addition takes its products in
  * pairs (2^27 random 936 against 965 ms at 158 registers and 3 blocks,
- * 2^24 138 against 142; before the pairs the same cap lost 5 %).  G2: no
+ * 2^24 138 against 142; before the pairs the same cap lost 5 %; 5 blocks,
+ * 96 registers, lose 5 %).  G2: no
  * cap, 255 registers (capping it at 168 or 128 lost 2 and 10 %).
  * BENCHMARKS.md, 2026-12-04. */
 template <class F> struct sum_blocks {
