@@ -200,7 +200,9 @@ int BATCH(const AFF *p, size_t n, cz_pool *pool, bool *all_in)
     B_(job) J = {.p = p, .n = n, .n_blocks = (n + BLOCK - 1) / BLOCK};
     if (cz_os_random(J.key, sizeof J.key) != CZ_OK)
         return CZ_ERR_IO;
-    unsigned threads = pool ? cz_pool_threads(pool) : 1;
+    /* the pool's workers and the calling thread (cz_pool_parallel_for
+     * runs a share on the caller): one task each */
+    unsigned threads = pool ? cz_pool_threads(pool) + 1 : 1;
     J.tasks = J.n_blocks < threads ? J.n_blocks : threads;
     if (J.tasks == 0) {
         *all_in = true;
