@@ -265,14 +265,13 @@ static bool witness_dense(const cz_fr *aux, size_t n_aux)
 /* The most scratch one of a proof's MSMs takes (msm_scratch.h): H over
  * n_h bases, L over the aux, A over the inputs and its aux bases by
  * density, B in G1 and G2 likewise (the parameters' base counts bound the
- * density MSMs' bases); dense as witness_dense's, or -1 for the larger of
- * the two (before the witness is known). */
-static size_t msm_need(const cz_cuda_params_view *p, size_t n_aux, int dense_or_either)
+ * density MSMs' bases); with may_be_dense (a dense witness, or one not
+ * yet known) the larger of the two windows', since a density MSM's own
+ * base count may fall below w_window's threshold where its bound does not. */
+static size_t msm_need(const cz_cuda_params_view *p, size_t n_aux, bool may_be_dense)
 {
     size_t most = cz_cuda_msm_scratch_bytes(p->n_h, false, false, p->n_h, h_window(p->n_h));
-    for (int dense = 0; dense < 2; dense++) {
-        if (dense_or_either >= 0 && dense != dense_or_either)
-            continue;
+    for (int dense = 0; dense <= (int)may_be_dense; dense++) {
         size_t b[] = {
             cz_cuda_msm_scratch_bytes(n_aux, false, false, n_aux, w_window(n_aux, dense)),
             cz_cuda_msm_scratch_bytes(p->n_a, false, true, n_aux, w_window(p->n_a, dense)),
@@ -304,7 +303,7 @@ int cz_cuda_groth16_prepare(const cz_cuda_params_view *p, size_t m, const cz_cud
         return CZ_ERR_INVALID_ARG;
     if (!cz_cuda_available())
         return CZ_ERR_UNSUPPORTED;
-    size_t need = proof_need(m, n_in, n_aux, msm_need(p, n_aux, -1));
+    size_t need = proof_need(m, n_in, n_aux, msm_need(p, n_aux, true));
     pthread_mutex_lock(&params_lock);
     dev_params *dp = NULL;
     int rc = get_params(p, need + (r ? cz_cuda_r1cs_bytes(r) : 0), &dp);
