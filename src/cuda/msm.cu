@@ -78,32 +78,21 @@ __device__ __forceinline__ fr_t scalar_at(const fr_t *k, size_t i, bool mont)
     return s;
 }
 
-/* The bucket key of window w's digit, w 2^(c-1) + |digit| - 1, or
- * NO_BUCKET for a zero digit; *carry is the carry from window w - 1 on
- * entry and into window w + 1 on return, *neg the digit's sign. */
-__device__ __forceinline__ uint32_t window_key(const fr_t &s, unsigned c, unsigned w,
-                                               uint32_t *carry, bool *neg)
-{
-    uint32_t half = 1u << (c - 1), mask = (1u << c) - 1;
-    unsigned off = w * c, q = off / 32, sh = off % 32;
-    uint64_t two = ((uint64_t)fr_word(s, q + 1) << 32) | fr_word(s, q);
-    uint32_t v = ((uint32_t)(two >> sh) & mask) + *carry;
-    *neg = v > half;
-    uint32_t mag = *neg ? (1u << c) - v : v;
-    *carry = *neg;
-    return mag ? w * half + mag - 1 : NO_BUCKET;
-}
-
-/* Calls f(w, key, negative) for every window w in order (key NO_BUCKET for
- * a zero digit). */
+/* Calls f(w, key, negative) for every window w with a non-zero digit, key =
+ * w 2^(c-1) + |digit| - 1. */
 template <class F>
 __device__ __forceinline__ void for_digits(const fr_t &s, unsigned c, unsigned W, F f)
 {
-    uint32_t carry = 0;
+    uint32_t carry = 0, half = 1u << (c - 1), mask = (1u << c) - 1;
     for (unsigned w = 0; w < W; w++) {
-        bool neg;
-        uint32_t key = window_key(s, c, w, &carry, &neg);
-        f(w, key, neg);
+        unsigned off = w * c, q = off / 32, sh = off % 32;
+        uint64_t two = ((uint64_t)fr_word(s, q + 1) << 32) | fr_word(s, q);
+        uint32_t v = (uint32_t)(two >> sh) & mask;
+        v += carry;
+        bool neg = v > half;
+        uint32_t mag = neg ? (1u << c) - v : v;
+        carry = neg;
+        f(w, mag ? w * half + mag - 1 : NO_BUCKET, neg);
     }
 }
 
@@ -143,50 +132,17 @@ __global__ void msm_count(digit_args a, uint32_t *count)
     for_digits(s, a.c, a.W, [&](unsigned, uint32_t key, bool) { warp_slot(count, key); });
 }
 
-/* Step 3: item[cursor[key]++] = i | sign, with warp_slot's aggregation,
- * PLACE_GROUP windows at a time: their keys, then their lanes' matches,
- * then their atomics, then the stores, so that a group's atomics (each a
- * round trip to L2 that returns the old count) are in flight together.
- * One window at a time the kernel waited on every round trip: 75 of the
- * sort's 88 ms at 2^26 (c = 20), issuing an instruction every 28 cycles
- * (Nsight Compute, BENCHMARKS.md 2026-12-04). */
-#define PLACE_GROUP 8
+/* Step 3: item[cursor[key]++] = i | sign. */
 __global__ void msm_place(digit_args a, uint32_t *cursor, uint32_t *item)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     bool ok = i < a.n;
     fr_t s = ok ? scalar_at(a.k, i, a.mont) : fr_t{{0, 0, 0, 0, 0, 0, 0, 0}};
-    unsigned lane = threadIdx.x & 31;
-    uint32_t carry = 0, val = (uint32_t)i;
-    for (unsigned w0 = 0; w0 < a.W; w0 += PLACE_GROUP) {
-        uint32_t key[PLACE_GROUP], slot[PLACE_GROUP];
-        unsigned want[PLACE_GROUP], peers[PLACE_GROUP];
-        bool neg[PLACE_GROUP];
-#pragma unroll
-        for (unsigned j = 0; j < PLACE_GROUP; j++) {
-            neg[j] = false;
-            key[j] = w0 + j < a.W ? window_key(s, a.c, w0 + j, &carry, &neg[j]) : NO_BUCKET;
-        }
-#pragma unroll
-        for (unsigned j = 0; j < PLACE_GROUP; j++) {
-            want[j] = __ballot_sync(0xffffffffu, key[j] != NO_BUCKET);
-            peers[j] = key[j] != NO_BUCKET ? __match_any_sync(want[j], key[j]) : 0;
-        }
-#pragma unroll
-        for (unsigned j = 0; j < PLACE_GROUP; j++) {
-            slot[j] = 0;
-            if (key[j] != NO_BUCKET && lane == (unsigned)__ffs(peers[j]) - 1)
-                slot[j] = atomicAdd(&cursor[key[j]], (uint32_t)__popc(peers[j]));
-        }
-#pragma unroll
-        for (unsigned j = 0; j < PLACE_GROUP; j++) {
-            if (key[j] == NO_BUCKET)
-                continue;
-            uint32_t base = __shfl_sync(want[j], slot[j], __ffs(peers[j]) - 1);
-            item[base + (uint32_t)__popc(peers[j] & ((1u << lane) - 1))] =
-                val | (neg[j] ? SIGN_BIT : 0);
-        }
-    }
+    for_digits(s, a.c, a.W, [&](unsigned, uint32_t key, bool neg) {
+        uint32_t slot = warp_slot(cursor, key);
+        if (key != NO_BUCKET)
+            item[slot] = (uint32_t)i | (neg ? SIGN_BIT : 0);
+    });
 }
 
 /* Density compaction: wcount[q] = popcount of density word q. */
