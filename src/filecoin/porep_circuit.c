@@ -167,6 +167,14 @@ int cz_fc_poseidon_num(cz_cs *cs, const cz_num *in, unsigned arity, cz_num *out)
     if (rc != CZ_OK)
         return rc;
     out->var = r;
+    /* The gadget allocated the hash with its value: read it back where
+     * the cs keeps values (computing it again doubled the witness's
+     * Poseidon work); COUNT mode keeps none. */
+    const cz_fr *aux = cz_cs_aux(cs);
+    if (aux != NULL && cz_var_is_aux(r)) {
+        out->value = aux[cz_var_index(r)];
+        return CZ_OK;
+    }
     return cz_poseidon_hash(&out->value, x, arity);
 }
 
