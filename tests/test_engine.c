@@ -277,7 +277,15 @@ static void test_preempt(void)
     cz_job_result_free(&res);
     cz_engine_job_info ji;
     TF_CHECK(live_job(e, "load", &ji) && ji.partitions_done == 0);
-    cz_engine_status_get(e, &st);
+    /* the device is shown as the LOW one's once the yield hook returns,
+     * which may be after the nested job's await does (its prove_finish
+     * runs on another worker): polled, 5 s at most */
+    for (int i = 0; i < 500; i++) {
+        cz_engine_status_get(e, &st);
+        if (!strcmp(st.devices[0].busy_job, "load"))
+            break;
+        usleep(10000);
+    }
     TF_CHECK_MSG(!strcmp(st.devices[0].busy_job, "load"), "at the device: %s",
                  st.devices[0].busy_job);
 
