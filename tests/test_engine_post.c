@@ -11,9 +11,11 @@
  *   - refusals at submit, each naming its reason, nothing queued: the
  *     other kind's registered proof, unknown ones, a sector size of another
  *     proof, randomness of the wrong length or not a field element, blob
- *     counts, a short blob, a tampered one (vanilla verification), sectors
- *     out of order or repeated, another randomness, another partition
- *     index under API 1.0, partition_index on a Winning;
+ *     counts, a short blob, a tampered root (vanilla checks), sectors out
+ *     of order or repeated, another randomness, another partition index
+ *     under API 1.0, partition_index on a Winning;
+ *   - a tampered path (a sibling): accepted at submit, failed by the
+ *     witness before any proving, naming the blob and the path;
  *   - under a load: one synthesis worker and a device held by NORMAL
  *     synthetic jobs (standing in for PoRep partitions: the same
  *     priority), a WindowPoSt (HIGH) and a WinningPoSt (CRITICAL) are
@@ -306,11 +308,12 @@ static void refusals(void)
             what = "a short blob", needle = "vanilla_proofs[1]: 5679 bytes";
             r.lens[1] = wlen - 1;
             break;
-        case 8: /* a sibling of the last inclusion proof's first level */
-            what = "a tampered blob", needle = "vanilla_proofs[1] (sector 9): the sector proof does "
-                                               "not verify";
+        case 8: /* the first inclusion proof's root (after sector_id, comm_r, the
+                 * two counts and the variant) */
+            what = "a tampered root", needle = "vanilla_proofs[1] (sector 9): the sector proof "
+                                               "does not verify";
             memcpy(bad, win12[1], wlen);
-            bad[wlen - 64 - 556 + 4 + 64 + 8 + 8 + 3] ^= 1;
+            bad[8 + 32 + 8 + 8 + 4] ^= 1;
             r.blobs[1] = bad;
             break;
         case 9:
@@ -372,6 +375,37 @@ static void refusals(void)
     cz_engine_free(e);
 }
 
+/* A sibling changed: the checks at submit pass it (they leave the paths'
+ * hashes to the witness), synthesis fails the job naming the blob and the
+ * path, and nothing is left behind; the engine proves the next job. */
+static void bad_path(void)
+{
+    cz_engine *e = new_engine(dir, NULL);
+    char err[700], id[CZ_JOB_ID_MAX];
+    uint8_t *bad = malloc(wlen);
+    TF_CHECK(bad != NULL);
+    memcpy(bad, win12[1], wlen);
+    bad[wlen - 64 - 556 + 4 + 64 + 8 + 8 + 3] ^= 1; /* the last inclusion proof's first level */
+    req r;
+    req_window(&r, win12, 2, 10, 0);
+    r.blobs[1] = bad;
+    TF_CHECK_MSG(submit(e, &r, CZ_PRIO_NORMAL, id, err, sizeof err) == CZ_OK, "%s", err);
+    cz_job_result res;
+    TF_CHECK(cz_engine_await(e, id, -1, &res) == CZ_OK);
+    TF_CHECK_MSG(res.state == CZ_JOB_FAILED && res.proofs == NULL && res.message &&
+                     strstr(res.message, "vanilla_proofs[1] (sector 9): the sector proof does "
+                                         "not verify: inclusion proof 9 does not hash up to "
+                                         "comm_r_last") != NULL,
+                 "a tampered path: state %d: %s", (int)res.state, res.message);
+    TF_CHECK_MSG(res.prove_ms == 0, "a tampered path reached the prover (%.0f ms)", res.prove_ms);
+    cz_job_result_free(&res);
+    free(bad);
+    req_window(&r, win12, 2, 10, 0);
+    prove_ok(e, &r, pubs, 2, "Window V1_1 after a tampered one");
+    check_drained(e, "wpost-2k");
+    cz_engine_free(e);
+}
+
 static void under_load(void)
 {
     cz_engine_config cfg = base_config(0);
@@ -420,5 +454,5 @@ static void under_load(void)
     gate_destroy(&g);
 }
 
-TF_MAIN(TF_TEST(setup), TF_TEST(proofs), TF_TEST(refusals), TF_TEST(under_load),
+TF_MAIN(TF_TEST(setup), TF_TEST(proofs), TF_TEST(refusals), TF_TEST(bad_path), TF_TEST(under_load),
         TF_TEST(teardown))

@@ -187,7 +187,8 @@ static cz_fr *record(const cz_post_shape *s, const cz_post_circuit_sector *sec, 
     cz_cs_write_assignment(cs, w);
     TF_CHECK(cz_cs_finish(cs, r) == CZ_OK && *r != NULL);
     cz_cs_free(cs);
-    TF_CHECK_MSG(cz_post_witness(w2, *n, s, sec, pool, err, sizeof err) == CZ_OK, "%s", err);
+    cz_post_bad_path bad;
+    TF_CHECK_MSG(cz_post_witness(w2, *n, s, sec, pool, &bad, err, sizeof err) == CZ_OK, "%s", err);
     TF_CHECK_MSG(!memcmp(w, w2, *n * sizeof *w), "the parallel witness differs");
     free(w2);
     size_t m = cz_post_public_input_count(s);
@@ -266,6 +267,20 @@ static void test_satisfied(void)
             TF_CHECK_MSG(cz_r1cs_check(r, wt, n, NULL, NULL, NULL, 0) == CZ_ERR_UNSATISFIED,
                          "case %zu: a changed %s satisfies the circuit", i,
                          what ? "leaf" : "sibling");
+            /* the check that admission makes passes it; the verifier and the
+             * witness, which hash the paths, refuse it and name the path */
+            uint64_t idx = cz_post_sector_index(&s, t[i].k, 0);
+            TF_CHECK(cz_post_vanilla_check(&s, t[i].api, rand, idx, &b[0], err, sizeof err) ==
+                     CZ_OK);
+            TF_CHECK(cz_post_vanilla_verify(&s, t[i].api, rand, idx, &b[0], err, sizeof err) ==
+                     CZ_ERR_BAD_PROOF);
+            cz_post_bad_path bad = {7, 7};
+            TF_CHECK_MSG(cz_post_witness(wt, n, &s, sec, pool, &bad, err, sizeof err) ==
+                                 CZ_ERR_BAD_PROOF &&
+                             bad.sector == 0 && bad.challenge == 0 &&
+                             strstr(err, "sector 0: inclusion proof 0 does not hash up") != NULL,
+                         "case %zu, changed %s: sector %u, challenge %u: %s", i,
+                         what ? "leaf" : "sibling", bad.sector, bad.challenge, err);
             free(wt);
             *v = keep;
         }
@@ -339,7 +354,7 @@ static void test_snark(void)
     TF_CHECK(cz_post_counts(&s, &n_in, &n_aux) == CZ_OK);
     size_t n = n_in + n_aux;
     cz_fr *w = malloc(n * sizeof *w);
-    TF_CHECK(w && cz_post_witness(w, n, &s, sec, NULL, err, sizeof err) == CZ_OK);
+    TF_CHECK(w && cz_post_witness(w, n, &s, sec, NULL, NULL, err, sizeof err) == CZ_OK);
     cz_groth16_proof pf;
     TF_CHECK_MSG(cz_groth16_prove(&pf, &p, r, w, n, NULL, err, sizeof err) == CZ_OK, "%s", err);
     uint8_t proof[CZ_GROTH16_PROOF_BYTES];

@@ -186,6 +186,13 @@ int cz_post_vanilla_write(uint8_t *out, size_t cap, const cz_post_vanilla *v,
 int cz_post_vanilla_verify(const cz_post_shape *s, cz_fc_api api, const uint8_t randomness[32],
                            uint64_t sector_index, const cz_post_vanilla *v, char *err,
                            size_t errlen);
+/* cz_post_vanilla_verify without hashing the paths (the expensive part:
+ * 10 Poseidon hashes a path at 32GiB), for a blob whose witness
+ * cz_post_witness will compute, which checks them: the challenges, the
+ * roots, comm_r.  Same results otherwise. */
+int cz_post_vanilla_check(const cz_post_shape *s, cz_fc_api api, const uint8_t randomness[32],
+                          uint64_t sector_index, const cz_post_vanilla *v, char *err,
+                          size_t errlen);
 
 /* A blob for a sector whose TreeR is tree_r (of shape s->tree; dense, or
  * sparse over at least the challenged leaves) and comm_c, as
@@ -243,14 +250,26 @@ int cz_post_synthesize(cz_cs *cs, const cz_post_shape *s, const cz_post_circuit_
  * sector, cached for the process; thread-safe.  CZ_OK, CZ_ERR_NOMEM,
  * CZ_ERR_INVALID_ARG. */
 int cz_post_counts(const cz_post_shape *s, size_t *n_inputs, size_t *n_aux);
+/* An inclusion path that does not hash up to its sector's comm_r_last:
+ * circuit sector and challenge (cz_post_circuit_sectors' numbering). */
+typedef struct {
+    unsigned sector, challenge;
+} cz_post_bad_path;
+
 /* Witness-only synthesis into w = [inputs | aux] (w_len the sum of
  * cz_post_counts), the sectors in parallel on pool (NULL: this thread),
  * each writing its fixed slices of w (the circuit's shape does not depend
- * on its values).  The assignment equals cz_post_synthesize's.  CZ_OK,
- * CZ_ERR_INVALID_ARG (w_len, a path not of the shape), CZ_ERR_NOMEM, with
- * err set. */
+ * on its values).  The assignment equals cz_post_synthesize's.  It also
+ * does the part of the vanilla verification that cz_post_vanilla_check
+ * leaves out, since the witness computes those hashes anyway: every
+ * inclusion path must hash up to its sector's comm_r_last, else
+ * CZ_ERR_BAD_PROOF with err naming the first such path in sector order
+ * and *bad (when not NULL) set to it.  CZ_OK, CZ_ERR_INVALID_ARG (w_len,
+ * a path not of the shape), CZ_ERR_NOMEM, CZ_ERR_BAD_PROOF, with err
+ * set. */
 int cz_post_witness(cz_fr *w, size_t w_len, const cz_post_shape *s,
-                    const cz_post_circuit_sector *sec, cz_pool *pool, char *err, size_t errlen);
+                    const cz_post_circuit_sector *sec, cz_pool *pool, cz_post_bad_path *bad,
+                    char *err, size_t errlen);
 
 /* A proven sector as the verifier knows it. */
 typedef struct {

@@ -9,16 +9,20 @@
  *               when the circuit is not cached; digest: the registered
  *               proof, miner id, randomness, partition index and every blob
  *   admit       each blob read strictly into the request pool, Window's in
- *               ascending distinct sector order, each vanilla-verified
- *               (every inclusion proof) in parallel on the synthesis pool
+ *               ascending distinct sector order, each checked in parallel
+ *               on the synthesis pool: the vanilla verification but for the
+ *               paths' hashes (cz_post_vanilla_check: challenges, roots,
+ *               comm_r), which the witness computes and checks
  *   load        "wpost-<size>" / "winning-<size>": <param_cache>/<name>
  *               .params, .vk and .pce, <name> Filecoin's
  *               (cz_post_params_name), the counts the circuit's
  *   synthesize  the circuit sectors (a short Window partition padded with
  *               its last sector, Winning's 66 challenges unrolled), the
  *               witness with the sectors in parallel on the synthesis
- *               pool, then its public inputs compared with the ones
- *               verify_window_post / verify_winning_post recompute.
+ *               pool, every inclusion path hashing up to comm_r_last (a
+ *               blob's that does not fails the job, named: no GPU work is
+ *               done for it), then its public inputs compared with the
+ *               ones verify_window_post / verify_winning_post recompute.
  *
  * partition_index is the partition k of the proven sectors the blobs are:
  * sector i's challenges (API 1.0) and the public inputs take sector_index
@@ -176,8 +180,8 @@ static void verify_blobs(void *ctx, size_t begin, size_t end)
     const post_input *in = v->in;
     for (size_t i = begin; i < end; i++) {
         uint64_t idx = cz_post_sector_index(&in->s, in->k, i);
-        v->rc[i] = cz_post_vanilla_verify(&in->s, in->pt->api, in->randomness, idx,
-                                          &in->blobs[i], v->why[i], sizeof v->why[i]);
+        v->rc[i] = cz_post_vanilla_check(&in->s, in->pt->api, in->randomness, idx,
+                                         &in->blobs[i], v->why[i], sizeof v->why[i]);
     }
 }
 
@@ -310,11 +314,22 @@ static int post_synthesize(cz_engine *e, const job *j, part *p, char *msg, size_
     cz_fr *want = malloc(m * sizeof *want);
     int rc = sec && pubs && want ? CZ_OK : CZ_ERR_NOMEM;
     char why[300] = "";
+    cz_post_bad_path bad;
     if (rc == CZ_OK)
         rc = cz_post_circuit_sectors(sec, s, in->blobs, in->n_blobs);
     if (rc == CZ_OK)
-        rc = cz_post_witness(p->w, p->n_w, s, sec, cz_eng_synth_pool(e, j->prio), why,
+        rc = cz_post_witness(p->w, p->n_w, s, sec, cz_eng_synth_pool(e, j->prio), &bad, why,
                              sizeof why);
+    if (rc == CZ_ERR_BAD_PROOF) { /* circuit sector -> blob: cz_post_circuit_sectors */
+        bool win = s->kind == CZ_POST_WINNING;
+        unsigned b = win ? 0 : bad.sector < in->n_blobs ? bad.sector : in->n_blobs - 1;
+        unsigned at = win ? bad.sector * s->challenge_count + bad.challenge : bad.challenge;
+        cz_msgf(msg, msglen,
+                "vanilla_proofs[%u] (sector %llu): the sector proof does not verify: inclusion "
+                "proof %u does not hash up to comm_r_last",
+                b, (unsigned long long)in->blobs[b].sector_id, at);
+        goto out;
+    }
     if (rc != CZ_OK) {
         cz_msgf(msg, msglen, "the %s witness failed: %s", what_of(s->kind),
                 why[0] ? why : cz_strerror(rc));

@@ -181,7 +181,7 @@ int cz_fc_poseidon_num(cz_cs *cs, const cz_num *in, unsigned arity, cz_num *out)
 /* ------------------------------------------------------------ inclusion --- */
 
 int cz_fc_por_circuit(cz_cs *cs, const cz_fc_porep_dims *d, bool sha, const cz_fc_merkle_proof *p,
-                      const cz_num *leaf, const cz_num *root, const char *ns)
+                      const cz_num *leaf, const cz_num *root, const char *ns, cz_fr *computed)
 {
     unsigned levels = sha ? d->log_nodes : rc_levels(d);
     if (p && p->n_levels != levels)
@@ -242,6 +242,8 @@ int cz_fc_por_circuit(cz_cs *cs, const cz_fc_porep_dims *d, bool sha, const cz_f
         cz_cs_push_ns(cs, "enforce root is correct");
         cz_num_enforce_equal(cs, &cur, root);
         cz_cs_pop_ns(cs);
+        if (computed)
+            *computed = cur.value;
     }
     cz_cs_pop_ns(cs);
     return rc;
@@ -269,7 +271,7 @@ static int column(cz_cs *cs, const cz_fc_porep_dims *d, const cz_fc_column_proof
     if (rc != CZ_OK)
         return rc;
     snprintf(name, sizeof name, "%s_parent_%u_inclusion", kind, i);
-    return cz_fc_por_circuit(cs, d, false, cp ? &cp->inclusion : NULL, &h, comm_c, name);
+    return cz_fc_por_circuit(cs, d, false, cp ? &cp->inclusion : NULL, &h, comm_c, name, NULL);
 }
 
 /* create_label_circuit for layer (1-based) of the challenge. */
@@ -318,7 +320,7 @@ int cz_porep_chal_prefix(cz_cs *cs, const cz_fc_porep_dims *d, const cz_porep_he
     st->data_leaf = cz_num_alloc(cs, &v);
     cz_cs_pop_ns(cs);
     int rc = cz_fc_por_circuit(cs, d, true, p ? &p->comm_d_proof : NULL, &st->data_leaf, &h->comm_d,
-                               "comm_d_inclusion");
+                               "comm_d_inclusion", NULL);
     for (unsigned j = 0; j < CZ_FC_DRG_DEGREE && rc == CZ_OK; j++)
         rc = column(cs, d, p ? &p->drg[j] : NULL, &h->comm_c, "drg", j, st->drg[j]);
     for (unsigned j = 0; j < CZ_FC_EXP_DEGREE && rc == CZ_OK; j++)
@@ -374,7 +376,7 @@ int cz_porep_chal_suffix(cz_cs *cs, const cz_fc_porep_dims *d, const cz_porep_he
     cz_num enc = cz_encode(cs, &st->labels[d->layers - 1], &st->data_leaf);
     cz_cs_pop_ns(cs);
     int rc = cz_fc_por_circuit(cs, d, false, p ? &p->comm_r_last_proof : NULL, &enc,
-                               &h->comm_r_last, "comm_r_last_data_inclusion");
+                               &h->comm_r_last, "comm_r_last_data_inclusion", NULL);
     if (rc != CZ_OK)
         return rc;
     cz_num ch;
@@ -384,7 +386,7 @@ int cz_porep_chal_suffix(cz_cs *cs, const cz_fc_porep_dims *d, const cz_porep_he
     if (rc != CZ_OK)
         return rc;
     return cz_fc_por_circuit(cs, d, false, p ? &p->c_x.inclusion : NULL, &ch, &h->comm_c,
-                             "c_x_inclusion");
+                             "c_x_inclusion", NULL);
 }
 
 int cz_porep_challenge(cz_cs *cs, const cz_fc_porep_dims *d, const cz_porep_header *h,

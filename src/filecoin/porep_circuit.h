@@ -33,10 +33,13 @@ int cz_fc_sha256_hash2_num(cz_cs *cs, const cz_num *a, const cz_num *b, cz_num *
  * (booleanity), its siblings, insert and the hash, then the bits packed
  * into one input and computed root * 1 = root, all in namespace ns.  leaf
  * NULL: the leaf is p's value, allocated first ("value", Root::Val).  p
- * NULL: blank (every index, sibling and leaf 0).  CZ_OK,
- * CZ_ERR_INVALID_ARG (p not of the shape) or a gadget's error. */
+ * NULL: blank (every index, sibling and leaf 0).  computed, when not
+ * NULL, receives the computed root's value (which the enforcement, not
+ * this function, compares with root's: a tampered path still synthesises,
+ * unsatisfied).  CZ_OK, CZ_ERR_INVALID_ARG (p not of the shape) or a
+ * gadget's error. */
 int cz_fc_por_circuit(cz_cs *cs, const cz_fc_porep_dims *d, bool sha, const cz_fc_merkle_proof *p,
-                      const cz_num *leaf, const cz_num *root, const char *ns);
+                      const cz_num *leaf, const cz_num *root, const char *ns, cz_fr *computed);
 
 bool cz_fc_porep_dims_equal(const cz_fc_porep_dims *a, const cz_fc_porep_dims *b);
 /* The shape is supported and, with c1, c1 is of it and has partition k.

@@ -46,7 +46,7 @@ static cz_num alloc_d(cz_cs *cs, const char *name, const cz_fc_d *x)
 }
 
 int cz_post_sector_synth(cz_cs *cs, const cz_post_shape *s, const cz_post_circuit_sector *sec,
-                         unsigned i)
+                         unsigned i, cz_fr *roots)
 {
     cz_fc_porep_dims d;
     cz_post_tree_dims(&d, s);
@@ -71,7 +71,7 @@ int cz_post_sector_synth(cz_cs *cs, const cz_post_shape *s, const cz_post_circui
     for (unsigned c = 0; c < s->challenge_count && rc == CZ_OK; c++) {
         snprintf(name, sizeof name, "challenge_inclusion_%u", c);
         rc = cz_fc_por_circuit(cs, &d, false, sec ? &sec->inclusion[c] : NULL, NULL, &comm_r_last,
-                               name);
+                               name, roots ? &roots[c] : NULL);
     }
     cz_cs_pop_ns(cs);
     return rc == CZ_OK ? cz_cs_error(cs) : rc;
@@ -114,7 +114,7 @@ int cz_post_synthesize(cz_cs *cs, const cz_post_shape *s, const cz_post_circuit_
     cz_cs_mark mark;
     cz_cs_mark_here(cs, &mark);
     for (unsigned i = 0; rc == CZ_OK && i < s->sector_count; i++) {
-        if ((rc = cz_post_sector_synth(cs, s, sec ? &sec[i] : NULL, i)) != CZ_OK) {
+        if ((rc = cz_post_sector_synth(cs, s, sec ? &sec[i] : NULL, i, NULL)) != CZ_OK) {
             cz_msgf(err, errlen, "PoSt circuit: sector %u: %s%s", i, cz_strerror(rc),
                     rc == CZ_ERR_INVALID_ARG ? " (an inclusion path not of the tree's shape)" : "");
         } else if (i == 0 && sec == NULL) {

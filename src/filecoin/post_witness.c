@@ -9,7 +9,14 @@
  * what bellperson's synthesize_extendable does with its per-chunk
  * constraint systems, and the result is the sequential assignment
  * (docs/post.md 1.3).  A 32GiB WindowPoSt partition is 2,349 sectors of
- * 53,333 constraints. */
+ * 53,333 constraints.
+ *
+ * Each inclusion path's computed root is compared with its sector's
+ * comm_r_last: those are the vanilla verifier's path hashes, which the
+ * engine therefore leaves out at admission (cz_post_vanilla_check), so a
+ * partition's Poseidon hashes are computed once (8.5 s of a 32GiB
+ * partition's CPU time on one dev core, BENCHMARKS.md). */
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +50,7 @@ static int measure(const cz_post_shape *s, counts *c)
     int rc = cz_cs_new(&cs, CZ_CS_WITNESS, 0);
     if (rc != CZ_OK)
         return rc;
-    rc = cz_post_sector_synth(cs, s, NULL, 0);
+    rc = cz_post_sector_synth(cs, s, NULL, 0, NULL);
     *c = (counts){s->tree.log_nodes, s->tree.base_levels, s->tree.sub_arity, s->tree.top_arity,
                   s->challenge_count, cz_cs_num_inputs(cs) - 1, cz_cs_num_aux(cs)};
     if (rc == CZ_OK && c->in != 1 + (size_t)s->challenge_count)
@@ -91,30 +98,50 @@ typedef struct {
     counts c;
     cz_fr *w;
     size_t n_in;
-    int *rc; /* per sector */
+    int *rc;          /* per sector */
+    unsigned *bad_ch; /* per sector: with rc CZ_ERR_BAD_PROOF, the path */
 } job;
+
+/* The first of sec's paths whose computed root (roots) is not its
+ * comm_r_last, or UINT_MAX. */
+static unsigned bad_root(const cz_post_circuit_sector *sec, const cz_fr *roots, unsigned n)
+{
+    cz_fr want;
+    if (cz_fc_d_to_fr(&want, &sec->comm_r_last) != CZ_OK)
+        return 0; /* cannot happen: the reader checked it canonical */
+    for (unsigned c = 0; c < n; c++)
+        if (!cz_fr_equal(&roots[c], &want))
+            return c;
+    return UINT_MAX;
+}
 
 static void run_sectors(void *ctx, size_t begin, size_t end)
 {
     job *j = ctx;
+    cz_fr *roots = malloc(j->c.challenges * sizeof *roots);
     for (size_t i = begin; i < end; i++) {
         size_t i0 = 1 + i * j->c.in, a0 = i * j->c.aux;
         cz_cs *cs;
-        int rc = cz_cs_new_witness_at(&cs, j->w, i0, i0 + j->c.in, j->w + j->n_in, a0,
-                                      a0 + j->c.aux);
+        int rc = roots ? cz_cs_new_witness_at(&cs, j->w, i0, i0 + j->c.in, j->w + j->n_in, a0,
+                                              a0 + j->c.aux)
+                       : CZ_ERR_NOMEM;
         if (rc == CZ_OK) {
-            rc = cz_post_sector_synth(cs, j->s, &j->sec[i], (unsigned)i);
+            rc = cz_post_sector_synth(cs, j->s, &j->sec[i], (unsigned)i, roots);
             if (rc == CZ_OK && (cz_cs_num_aux(cs) != a0 + j->c.aux ||
                                 cz_cs_num_inputs(cs) != i0 + j->c.in))
                 rc = CZ_ERR_INVALID_ARG; /* cannot happen: the shape is fixed */
             cz_cs_free(cs);
         }
+        if (rc == CZ_OK && (j->bad_ch[i] = bad_root(&j->sec[i], roots, j->c.challenges)) != UINT_MAX)
+            rc = CZ_ERR_BAD_PROOF;
         j->rc[i] = rc;
     }
+    free(roots);
 }
 
 int cz_post_witness(cz_fr *w, size_t w_len, const cz_post_shape *s,
-                    const cz_post_circuit_sector *sec, cz_pool *pool, char *err, size_t errlen)
+                    const cz_post_circuit_sector *sec, cz_pool *pool, cz_post_bad_path *bad,
+                    char *err, size_t errlen)
 {
     if (w == NULL || sec == NULL) {
         cz_msgf(err, errlen, "PoSt witness: NULL argument");
@@ -135,17 +162,29 @@ int cz_post_witness(cz_fr *w, size_t w_len, const cz_post_shape *s,
         return CZ_ERR_INVALID_ARG;
     }
     j.rc = malloc(s->sector_count * sizeof *j.rc);
-    if (j.rc == NULL) {
+    j.bad_ch = malloc(s->sector_count * sizeof *j.bad_ch);
+    if (j.rc == NULL || j.bad_ch == NULL) {
+        free(j.rc);
+        free(j.bad_ch);
         cz_msgf(err, errlen, "PoSt witness: out of memory");
         return CZ_ERR_NOMEM;
     }
     w[0] = CZ_FR_ONE;
     cz_pool_parallel_for(pool, s->sector_count, 1, run_sectors, &j);
-    for (unsigned i = 0; i < s->sector_count && rc == CZ_OK; i++)
-        if ((rc = j.rc[i]) != CZ_OK)
+    for (unsigned i = 0; i < s->sector_count && rc == CZ_OK; i++) {
+        if ((rc = j.rc[i]) == CZ_ERR_BAD_PROOF) {
+            cz_msgf(err, errlen,
+                    "PoSt witness: sector %u: inclusion proof %u does not hash up to comm_r_last",
+                    i, j.bad_ch[i]);
+            if (bad)
+                *bad = (cz_post_bad_path){i, j.bad_ch[i]};
+        } else if (rc != CZ_OK) {
             cz_msgf(err, errlen, "PoSt witness: sector %u: %s%s", i, cz_strerror(rc),
                     rc == CZ_ERR_INVALID_ARG ? " (an inclusion path not of the tree's shape)"
                                              : "");
+        }
+    }
     free(j.rc);
+    free(j.bad_ch);
     return rc;
 }
