@@ -21,11 +21,13 @@ partition_index.  Run by tests/oracle/run_post_grpc.sh:
       the request prove made, again: the same job and proof (PROOF), no new
       job; the same id with other randomness ALREADY_EXISTS
   post_client.py refusals TARGET WINDOW2 WINDOW1 WINNING V1
-      bad requests refused INVALID_ARGUMENT naming what is wrong (tampered,
-      truncated, reordered, duplicated or miscounted blobs, randomness,
-      registered proofs, sizes, fields the kind does not use, a Window V1
-      partition sent as another partition); the daemon serves on and counts
-      none of them as a job
+      bad requests refused INVALID_ARGUMENT naming what is wrong (tampered
+      path indices, truncated, reordered, duplicated or miscounted blobs,
+      randomness, registered proofs, sizes, fields the kind does not use, a
+      Window V1 partition sent as another partition); the daemon serves on
+      and counts none of them as a job; a flipped sibling (a path that does
+      not hash up to its root) is accepted and FAILED at synthesis, naming
+      the blob and inclusion proof, without proving
   post_client.py missing TARGET WINDOW2 WINNING WPOST_PARAMS WINNING_PARAMS
       a daemon without the parameter files: NOT_FOUND naming the .params,
       for SubmitProof, Prove and PreloadSRS "wpost-2k" / "winning-2k"
@@ -242,16 +244,24 @@ def refusals(target, d2, d1, dwin, dv1):
     assert idx < 8 and len(b0) == PROOF0 + 10 * MERKLE + 64 and nwin == 66, "not 2KiB blobs"
     other = bytes([w2.randomness[0] ^ 1]) + w2.randomness[1:]
     flip = lambda x: x ^ 1
-    cases = [
+    # a path that does not hash up to its root: accepted at submit (the
+    # checks there leave the paths' hashes to the witness), then FAILED at
+    # synthesis naming the blob and the inclusion proof, never proven
+    bad_paths = [
         (w2, "a sibling hash flipped in blob 0",
          dict(vanilla_proofs=[edited(b0, PROOF0 + SIBLING0, flip), b1]),
-         "vanilla_proofs[0] (sector %d): the sector proof does not verify" % w2.sectors[0]),
+         "vanilla_proofs[0] (sector %d): the sector proof does not verify: inclusion proof 0 "
+         "does not hash up to comm_r_last" % w2.sectors[0]),
         (w2, "a sibling hash flipped in blob 1's last inclusion proof",
          dict(vanilla_proofs=[b0, edited(b1, PROOF0 + 9 * MERKLE + SIBLING0 + 5, flip)]),
-         "vanilla_proofs[1] (sector %d): the sector proof does not verify" % w2.sectors[1]),
+         "vanilla_proofs[1] (sector %d): the sector proof does not verify: inclusion proof 9 "
+         "does not hash up to comm_r_last" % w2.sectors[1]),
         (win, "a sibling hash flipped in the 66th inclusion proof",
          dict(vanilla_proofs=[edited(wb, PROOF0 + 65 * MERKLE + SIBLING0, flip)]),
-         "vanilla_proofs[0] (sector %d): the sector proof does not verify" % win.sectors[0]),
+         "vanilla_proofs[0] (sector %d): the sector proof does not verify: inclusion proof 65 "
+         "does not hash up to comm_r_last" % win.sectors[0]),
+    ]
+    cases = [
         (w2, "a truncated blob", dict(vanilla_proofs=[b0, b1[:-1]]),
          "vanilla_proofs[1]: %d bytes" % (len(b1) - 1)),
         (win, "a truncated blob", dict(vanilla_proofs=[wb[:-1]]),
@@ -315,7 +325,8 @@ def refusals(target, d2, d1, dwin, dv1):
         (w2, "priority 5 (not a Priority)", dict(priority=5), "priority 5"),
     ]
     ia = grpc.StatusCode.INVALID_ARGUMENT
-    for p, what, fields, needle in cases:
+
+    def req_of(p, fields):
         r = p.request()
         for k, val in fields.items():
             if k == "vanilla_proofs":
@@ -323,6 +334,10 @@ def refusals(target, d2, d1, dwin, dv1):
                 r.vanilla_proofs.extend(val)
             else:
                 setattr(r, k, val)
+        return r
+
+    for p, what, fields, needle in cases:
+        r = req_of(p, fields)
         for name, fn, arg in (("SubmitProof", st.SubmitProof, r),
                               ("Prove", st.Prove, pb.ProveRequest(submit=r))):
             code, det = failure(fn, arg)
@@ -336,6 +351,27 @@ def refusals(target, d2, d1, dwin, dv1):
     ok(s.memory_budget_bytes > 0 and sub1 == sub0,
        "the daemon serves on and counted no refused request as a job",
        "%s jobs submitted" % sub0, "%s" % sub1)
+    failed = pb.AwaitProofResponse.FAILED
+    for p, what, fields, needle in bad_paths:
+        r = req_of(p, fields)
+        j = st.SubmitProof(r, timeout=120).job_id
+        a = st.AwaitProof(pb.AwaitProofRequest(job_id=j), timeout=600)
+        ok(a.status == failed and needle in a.error_message and not a.proof
+           and a.gpu_compute_ms == 0,
+           "SubmitProof, %s, %s: accepted, FAILED at synthesis naming it, not proven"
+           % (p.kind, what), "FAILED with %r, no proving" % needle,
+           "%s %r, %d proof bytes, proving %d ms"
+           % (pb.AwaitProofResponse.Status.Name(a.status), a.error_message, len(a.proof),
+              a.gpu_compute_ms))
+        b = st.Prove(pb.ProveRequest(submit=r), timeout=600).result
+        ok(b.status == failed and needle in b.error_message and not b.proof,
+           "Prove, %s, %s: FAILED naming it" % (p.kind, what), "FAILED with %r" % needle,
+           "%s %r" % (pb.AwaitProofResponse.Status.Name(b.status), b.error_message))
+        if a.status == failed:
+            print("%s:   (%s)" % (ME, a.error_message), flush=True)
+    sub2 = g.metric(st, "cuzk_jobs_submitted_total")
+    ok(sub2 == sub1 + 2 * len(bad_paths), "each bad path's request a job",
+       "%d jobs submitted" % (sub1 + 2 * len(bad_paths)), "%s" % sub2)
 
 
 def missing(target, d2, dwin, wpost_params, winning_params):
