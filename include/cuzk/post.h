@@ -228,6 +228,10 @@ typedef struct {
  * partition's padding); Winning (n = 1), sector i blob 0's commitments
  * and inclusion proof i.  CZ_OK or CZ_ERR_INVALID_ARG (n 0 or above
  * cz_post_max_blobs). */
+/* Where circuit sector i's inclusion proof c comes from in the n blobs
+ * cz_post_circuit_sectors took: *blob and its inclusion proof *inclusion. */
+void cz_post_circuit_source(const cz_post_shape *s, size_t n, unsigned i, unsigned c,
+                            unsigned *blob, unsigned *inclusion);
 int cz_post_circuit_sectors(cz_post_circuit_sector *out, const cz_post_shape *s,
                             const cz_post_vanilla *blobs, size_t n);
 

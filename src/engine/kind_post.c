@@ -320,10 +320,9 @@ static int post_synthesize(cz_engine *e, const job *j, part *p, char *msg, size_
     if (rc == CZ_OK)
         rc = cz_post_witness(p->w, p->n_w, s, sec, cz_eng_synth_pool(e, j->prio), &bad, why,
                              sizeof why);
-    if (rc == CZ_ERR_BAD_PROOF) { /* circuit sector -> blob: cz_post_circuit_sectors */
-        bool win = s->kind == CZ_POST_WINNING;
-        unsigned b = win ? 0 : bad.sector < in->n_blobs ? bad.sector : in->n_blobs - 1;
-        unsigned at = win ? bad.sector * s->challenge_count + bad.challenge : bad.challenge;
+    if (rc == CZ_ERR_BAD_PROOF) {
+        unsigned b, at;
+        cz_post_circuit_source(s, in->n_blobs, bad.sector, bad.challenge, &b, &at);
         cz_msgf(msg, msglen,
                 "vanilla_proofs[%u] (sector %llu): the sector proof does not verify: inclusion "
                 "proof %u does not hash up to comm_r_last",

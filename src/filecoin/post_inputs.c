@@ -18,17 +18,24 @@
 #include "cuzk/err.h"
 #include "cuzk/post.h"
 
+void cz_post_circuit_source(const cz_post_shape *s, size_t n, unsigned i, unsigned c,
+                            unsigned *blob, unsigned *inclusion)
+{
+    bool win = s->kind == CZ_POST_WINNING;
+    *blob = win ? 0 : i < n ? i : (unsigned)n - 1;
+    *inclusion = (win ? i * s->challenge_count : 0) + c;
+}
+
 int cz_post_circuit_sectors(cz_post_circuit_sector *out, const cz_post_shape *s,
                             const cz_post_vanilla *blobs, size_t n)
 {
     if (out == NULL || s == NULL || blobs == NULL || n == 0 || n > cz_post_max_blobs(s))
         return CZ_ERR_INVALID_ARG;
     for (unsigned i = 0; i < s->sector_count; i++) {
-        const cz_post_vanilla *b = s->kind == CZ_POST_WINNING ? &blobs[0]
-                                   : i < n                    ? &blobs[i]
-                                                              : &blobs[n - 1];
-        size_t first = s->kind == CZ_POST_WINNING ? (size_t)i * s->challenge_count : 0;
-        if (b->proof.n_inclusion < first + s->challenge_count)
+        unsigned bi, first;
+        cz_post_circuit_source(s, n, i, 0, &bi, &first);
+        const cz_post_vanilla *b = &blobs[bi];
+        if (b->proof.n_inclusion < (size_t)first + s->challenge_count)
             return CZ_ERR_INVALID_ARG;
         out[i] = (cz_post_circuit_sector){b->comm_r, b->proof.comm_c, b->proof.comm_r_last,
                                           b->proof.inclusion + first};
