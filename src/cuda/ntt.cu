@@ -5,7 +5,10 @@
  * sub-transforms of 2^t elements, each held in shared memory by 2^(t-1)
  * threads (one butterfly per thread and stage; the first DIF / last DIT
  * stage runs straight from and to registers).  Sub-transform elements lie
- * 2^(b-t) apart in memory, one 32-byte sector each.
+ * 2^(b-t) apart in memory, one 32-byte sector each.  In shared memory an
+ * element is two 16-byte halves in two arrays (sm_halves), so that a quarter
+ * warp's 16-byte accesses to 8 consecutive elements cover 128 consecutive
+ * bytes, all 32 banks once.
  *   DIF (natural -> bit-reversed) runs the passes from the top bits down,
  *   DIT (bit-reversed -> natural) from the bottom bits up; the stage of
  *   half-size h = 2^p pairs indices i, i + h with the twiddle
@@ -70,17 +73,43 @@ __device__ __forceinline__ fr_t scale(const scale_args &a, fr_t v, size_t idx, u
     return fr_mul(v, f);
 }
 
+/* A sub-transform's 2^t elements in shared memory: element j's low 16
+ * bytes at lo[j], its high 16 at hi[j] = lo[2^t + j].  With whole 32-byte
+ * elements 8 consecutive ones span 256 bytes, so a quarter warp's 16-byte
+ * accesses would hit every bank twice (two wavefronts, four at stride 2);
+ * split, consecutive elements' halves are consecutive words. */
+struct sm_halves {
+    uint4 *lo, *hi;
+
+    __device__ __forceinline__ fr_t load(unsigned j) const
+    {
+        uint4 l = lo[j], h = hi[j];
+        fr_t r;
+        r.l[0] = l.x, r.l[1] = l.y, r.l[2] = l.z, r.l[3] = l.w;
+        r.l[4] = h.x, r.l[5] = h.y, r.l[6] = h.z, r.l[7] = h.w;
+        return r;
+    }
+
+    __device__ __forceinline__ void store(unsigned j, const fr_t &v) const
+    {
+        lo[j] = make_uint4(v.l[0], v.l[1], v.l[2], v.l[3]);
+        hi[j] = make_uint4(v.l[4], v.l[5], v.l[6], v.l[7]);
+    }
+};
+
 /* One pass of DIF (DIT = false) or DIT stages over index bits [b-t, b).
  * blockDim = (2^(t-1), G): G sub-transforms per block, dynamic shared
- * memory G 2^t elements.  A batch of transforms laid end to end is one
- * array whose index bits above k only select the transform: the group
- * number's high part runs over them unchanged. */
+ * memory G 2^t elements (G 2^(t+1) uint4, sm_halves).  A batch of
+ * transforms laid end to end is one array whose index bits above k only
+ * select the transform: the group number's high part runs over them
+ * unchanged. */
 template <bool DIT> __global__ void __launch_bounds__(512) ntt_pass(pass_args a)
 {
-    extern __shared__ fr_t smem[];
+    extern __shared__ uint4 smem[];
     const unsigned t = a.t, u = a.b - a.t, half = 1u << (t - 1);
     const unsigned tid = threadIdx.x;
-    fr_t *sm = smem + ((size_t)threadIdx.y << t);
+    uint4 *sub = smem + ((size_t)threadIdx.y << (t + 1));
+    const sm_halves sm = {sub, sub + (1u << t)};
     size_t g = (size_t)blockIdx.x * blockDim.y + threadIdx.y;
     size_t lo = g & (((size_t)1 << u) - 1), hi = g >> u;
     size_t base = (hi << a.b) + lo;
@@ -94,40 +123,40 @@ template <bool DIT> __global__ void __launch_bounds__(512) ntt_pass(pass_args a)
         unsigned p = a.b - 1;
         fr_t w = a.w[(((size_t)tid << u) + lo) << (kk - 1 - p)];
         fr_t s = fr_add(x0, x1), d = fr_mul(fr_sub(x0, x1), w);
-        sm[tid] = s;
-        sm[tid + half] = d;
+        sm.store(tid, s);
+        sm.store(tid + half, d);
         __syncthreads();
         for (int q = (int)t - 2; q >= 0; q--) {
             unsigned pos = tid & ((1u << q) - 1);
             unsigned j0 = ((tid >> q) << (q + 1)) + pos, j1 = j0 + (1u << q);
             p = (unsigned)q + u;
             w = a.w[(((size_t)pos << u) + lo) << (kk - 1 - p)];
-            x0 = sm[j0];
-            x1 = sm[j1];
-            sm[j0] = fr_add(x0, x1);
-            sm[j1] = fr_mul(fr_sub(x0, x1), w);
+            x0 = sm.load(j0);
+            x1 = sm.load(j1);
+            sm.store(j0, fr_add(x0, x1));
+            sm.store(j1, fr_mul(fr_sub(x0, x1), w));
             __syncthreads();
         }
-        fr_store(a.x + i0, scale(a.post, sm[tid], i0, kk));
-        fr_store(a.x + i1, scale(a.post, sm[tid + half], i1, kk));
+        fr_store(a.x + i0, scale(a.post, sm.load(tid), i0, kk));
+        fr_store(a.x + i1, scale(a.post, sm.load(tid + half), i1, kk));
     } else {
-        sm[tid] = scale(a.pre, fr_load(a.x + i0), i0, kk);
-        sm[tid + half] = scale(a.pre, fr_load(a.x + i1), i1, kk);
+        sm.store(tid, scale(a.pre, fr_load(a.x + i0), i0, kk));
+        sm.store(tid + half, scale(a.pre, fr_load(a.x + i1), i1, kk));
         __syncthreads();
         for (unsigned q = 0; q + 1 < t; q++) {
             unsigned pos = tid & ((1u << q) - 1);
             unsigned j0 = ((tid >> q) << (q + 1)) + pos, j1 = j0 + (1u << q);
             unsigned p = q + u;
             fr_t w = a.w[(((size_t)pos << u) + lo) << (kk - 1 - p)];
-            fr_t x0 = sm[j0], x1 = fr_mul(sm[j1], w);
-            sm[j0] = fr_add(x0, x1);
-            sm[j1] = fr_sub(x0, x1);
+            fr_t x0 = sm.load(j0), x1 = fr_mul(sm.load(j1), w);
+            sm.store(j0, fr_add(x0, x1));
+            sm.store(j1, fr_sub(x0, x1));
             __syncthreads();
         }
         /* last stage (half-size 2^(b-1)) in registers */
         unsigned p = a.b - 1;
         fr_t w = a.w[(((size_t)tid << u) + lo) << (kk - 1 - p)];
-        fr_t x0 = sm[tid], x1 = fr_mul(sm[tid + half], w);
+        fr_t x0 = sm.load(tid), x1 = fr_mul(sm.load(tid + half), w);
         fr_store(a.x + i0, scale(a.post, fr_add(x0, x1), i0, kk));
         fr_store(a.x + i1, scale(a.post, fr_sub(x0, x1), i1, kk));
     }
