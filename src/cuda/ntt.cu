@@ -2,13 +2,23 @@
  *
  * A transform of n = 2^k elements is ceil(k/10) kernel passes; a pass does
  * t <= 10 consecutive radix-2 stages (index bits [b-t, b)) of independent
- * sub-transforms of 2^t elements, each held in shared memory by 2^(t-1)
- * threads (one butterfly per thread and stage; the first DIF / last DIT
- * stage runs straight from and to registers).  Sub-transform elements lie
- * 2^(b-t) apart in memory, one 32-byte sector each.  In shared memory an
- * element is two 16-byte halves in two arrays (sm_halves), so that a quarter
- * warp's 16-byte accesses to 8 consecutive elements cover 128 consecutive
- * bytes, all 32 banks once.
+ * sub-transforms of 2^t elements, each held by 2^(t-2) threads of 4
+ * elements (t = 1, only for k = 1: one thread of 2).  A thread does two
+ * stages at a time on its 4 elements in registers, a radix-4 step: at level
+ * v it holds the elements J + m 2^v, m < 4, J its number with two zero bits
+ * inserted at v, and does the stages of half-size 2^(v+1) and 2^v.  Then it
+ * trades them through shared memory for those of its next level (one
+ * barrier).  DIF's levels run from t-2 down to 0, DIT's from 0 up to t-2;
+ * the first step's elements come straight from global memory, the last
+ * step's go straight back, and an odd t does one stage alone, DIF's top
+ * one first, DIT's last.  So a pass is ceil(t/2) register steps and
+ * ceil(t/2) - 1 exchanges of 4 stores and 4 loads a thread (t barriers
+ * and 2 stores and 2 loads a stage in radix 2); the multiplies are as
+ * many, Fr having no cheap 4th root of unity, and 3 twiddles serve 4
+ * butterflies.  Sub-transform elements lie 2^(b-t) apart in memory, one
+ * 32-byte sector each.  In shared memory an element is two 16-byte halves
+ * in two arrays (sm_halves), so that a quarter warp's 16-byte accesses to
+ * 8 consecutive elements cover 128 consecutive bytes, all 32 banks once.
  *   DIF (natural -> bit-reversed) runs the passes from the top bits down,
  *   DIT (bit-reversed -> natural) from the bottom bits up; the stage of
  *   half-size h = 2^p pairs indices i, i + h with the twiddle
@@ -37,6 +47,7 @@
 #define MAX_DEVICES  16
 #define PASS_MAX_LOG 10
 #define PASS_THREADS 256 /* threads per block when sub-transforms are small */
+static_assert(1 << (PASS_MAX_LOG - 2) <= PASS_THREADS, "a sub-transform's threads fit a block");
 
 static_assert(sizeof(fr_t) == sizeof(cz_fr), "fr_t and cz_fr share a layout");
 
@@ -97,68 +108,152 @@ struct sm_halves {
     }
 };
 
+/* The twiddle of local stage q (half-size 2^p, p = q + u) for the pair at
+ * position pos < 2^q of its half-block: omega_n^(((pos << u) + lo) 2^(k-1-p)). */
+__device__ __forceinline__ fr_t twiddle(const pass_args &a, unsigned pos, unsigned q, unsigned u,
+                                        size_t lo)
+{
+    unsigned p = q + u;
+    return a.w[(((size_t)pos << u) + lo) << (a.k - 1 - p)];
+}
+
+/* One radix-2 butterfly: DIF (x0 + x1, (x0 - x1) w), DIT (x0 + x1 w,
+ * x0 - x1 w). */
+template <bool DIT> __device__ __forceinline__ void butterfly(fr_t &x0, fr_t &x1, const fr_t &w)
+{
+    if (DIT) {
+        fr_t y = fr_mul(x1, w);
+        x1 = fr_sub(x0, y);
+        x0 = fr_add(x0, y);
+    } else {
+        fr_t d = fr_sub(x0, x1);
+        x0 = fr_add(x0, x1);
+        x1 = fr_mul(d, w);
+    }
+}
+
+/* Local index of element m < 4 of thread tid at level v: tid with two zero
+ * bits inserted at v, plus m 2^v. */
+__device__ __forceinline__ unsigned level_index(unsigned tid, unsigned v, unsigned m)
+{
+    return ((tid >> v) << (v + 2)) + (tid & ((1u << v) - 1)) + (m << v);
+}
+
+/* The radix-4 step at level v: the stages of half-size 2^(v+1) and 2^v on
+ * x[m] = element J + m 2^v, in DIF's order (upper first) or DIT's.  With
+ * ps = J mod 2^v the upper stage pairs (x0, x2) at position ps and (x1, x3)
+ * at ps + 2^v, the lower (x0, x1) and (x2, x3) both at ps: 4 multiplies,
+ * 3 twiddles. */
+template <bool DIT>
+__device__ __forceinline__ void radix4(fr_t (&x)[4], const pass_args &a, unsigned tid, unsigned v,
+                                       unsigned u, size_t lo)
+{
+    unsigned ps = tid & ((1u << v) - 1);
+    if (DIT) {
+        fr_t w = twiddle(a, ps, v, u, lo);
+        butterfly<true>(x[0], x[1], w);
+        butterfly<true>(x[2], x[3], w);
+    }
+    butterfly<DIT>(x[0], x[2], twiddle(a, ps, v + 1, u, lo));
+    butterfly<DIT>(x[1], x[3], twiddle(a, ps + (1u << v), v + 1, u, lo));
+    if (!DIT) {
+        fr_t w = twiddle(a, ps, v, u, lo);
+        butterfly<false>(x[0], x[1], w);
+        butterfly<false>(x[2], x[3], w);
+    }
+}
+
 /* One pass of DIF (DIT = false) or DIT stages over index bits [b-t, b).
- * blockDim = (2^(t-1), G): G sub-transforms per block, dynamic shared
- * memory G 2^t elements (G 2^(t+1) uint4, sm_halves).  A batch of
- * transforms laid end to end is one array whose index bits above k only
- * select the transform: the group number's high part runs over them
- * unchanged. */
-template <bool DIT> __global__ void __launch_bounds__(512) ntt_pass(pass_args a)
+ * blockDim = (2^(t-2), G), (1, G) for t = 1: G sub-transforms per block,
+ * dynamic shared memory G 2^t elements (G 2^(t+1) uint4, sm_halves).  A
+ * batch of transforms laid end to end is one array whose index bits above
+ * k only select the transform: the group number's high part runs over
+ * them unchanged.  Each thread stores in an exchange the 4 elements it
+ * loaded in the one before (none before the first), so the exchange's
+ * barrier is the only one: no element is read in the phase another thread
+ * writes it. */
+template <bool DIT> __global__ void __launch_bounds__(PASS_THREADS) ntt_pass(pass_args a)
 {
     extern __shared__ uint4 smem[];
-    const unsigned t = a.t, u = a.b - a.t, half = 1u << (t - 1);
+    const unsigned t = a.t, u = a.b - a.t, kk = a.k;
     const unsigned tid = threadIdx.x;
-    uint4 *sub = smem + ((size_t)threadIdx.y << (t + 1));
-    const sm_halves sm = {sub, sub + (1u << t)};
     size_t g = (size_t)blockIdx.x * blockDim.y + threadIdx.y;
     size_t lo = g & (((size_t)1 << u) - 1), hi = g >> u;
     size_t base = (hi << a.b) + lo;
-    size_t i0 = base + ((size_t)tid << u), i1 = base + ((size_t)(tid + half) << u);
-    const unsigned kk = a.k;
 
-    if (!DIT) {
-        /* first stage (half-size 2^(b-1)) in registers */
+    if (t == 1) { /* k = 1 */
+        size_t i0 = base, i1 = base + ((size_t)1 << u);
         fr_t x0 = scale(a.pre, fr_load(a.x + i0), i0, kk);
         fr_t x1 = scale(a.pre, fr_load(a.x + i1), i1, kk);
-        unsigned p = a.b - 1;
-        fr_t w = a.w[(((size_t)tid << u) + lo) << (kk - 1 - p)];
-        fr_t s = fr_add(x0, x1), d = fr_mul(fr_sub(x0, x1), w);
-        sm.store(tid, s);
-        sm.store(tid + half, d);
-        __syncthreads();
-        for (int q = (int)t - 2; q >= 0; q--) {
-            unsigned pos = tid & ((1u << q) - 1);
-            unsigned j0 = ((tid >> q) << (q + 1)) + pos, j1 = j0 + (1u << q);
-            p = (unsigned)q + u;
-            w = a.w[(((size_t)pos << u) + lo) << (kk - 1 - p)];
-            x0 = sm.load(j0);
-            x1 = sm.load(j1);
-            sm.store(j0, fr_add(x0, x1));
-            sm.store(j1, fr_mul(fr_sub(x0, x1), w));
-            __syncthreads();
+        butterfly<DIT>(x0, x1, twiddle(a, 0, 0, u, lo));
+        fr_store(a.x + i0, scale(a.post, x0, i0, kk));
+        fr_store(a.x + i1, scale(a.post, x1, i1, kk));
+        return;
+    }
+    uint4 *sub = smem + ((size_t)threadIdx.y << (t + 1));
+    const sm_halves sm = {sub, sub + (1u << t)};
+    /* first and last level: DIF t-2 then 0, DIT 0 then t-2 */
+    const unsigned v0 = DIT ? 0 : t - 2, v1 = DIT ? t - 2 : 0;
+    fr_t x[4];
+#pragma unroll
+    for (unsigned m = 0; m < 4; m++) {
+        size_t i = base + ((size_t)level_index(tid, v0, m) << u);
+        x[m] = scale(a.pre, fr_load(a.x + i), i, kk);
+    }
+    auto out = [&](unsigned m) {
+        size_t i = base + ((size_t)level_index(tid, v1, m) << u);
+        fr_store(a.x + i, scale(a.post, x[m], i, kk));
+    };
+    if (!DIT) {
+        int q; /* the top stage left */
+        if (t & 1) { /* level t-2: the top stage alone */
+            butterfly<false>(x[0], x[2], twiddle(a, tid, t - 1, u, lo));
+            butterfly<false>(x[1], x[3], twiddle(a, tid + (1u << (t - 2)), t - 1, u, lo));
+            q = (int)t - 2;
+        } else {
+            radix4<false>(x, a, tid, t - 2, u, lo);
+            q = (int)t - 3;
         }
-        fr_store(a.x + i0, scale(a.post, sm.load(tid), i0, kk));
-        fr_store(a.x + i1, scale(a.post, sm.load(tid + half), i1, kk));
+        for (unsigned v = t - 2; q > 0; q -= 2) { /* level v -> q - 1 */
+#pragma unroll
+            for (unsigned m = 0; m < 4; m++)
+                sm.store(level_index(tid, v, m), x[m]);
+            __syncthreads();
+            v = (unsigned)q - 1;
+#pragma unroll
+            for (unsigned m = 0; m < 4; m++)
+                x[m] = sm.load(level_index(tid, v, m));
+            radix4<false>(x, a, tid, v, u, lo);
+        }
+#pragma unroll
+        for (unsigned m = 0; m < 4; m++)
+            out(m);
     } else {
-        sm.store(tid, scale(a.pre, fr_load(a.x + i0), i0, kk));
-        sm.store(tid + half, scale(a.pre, fr_load(a.x + i1), i1, kk));
-        __syncthreads();
-        for (unsigned q = 0; q + 1 < t; q++) {
-            unsigned pos = tid & ((1u << q) - 1);
-            unsigned j0 = ((tid >> q) << (q + 1)) + pos, j1 = j0 + (1u << q);
-            unsigned p = q + u;
-            fr_t w = a.w[(((size_t)pos << u) + lo) << (kk - 1 - p)];
-            fr_t x0 = sm.load(j0), x1 = fr_mul(sm.load(j1), w);
-            sm.store(j0, fr_add(x0, x1));
-            sm.store(j1, fr_sub(x0, x1));
+        unsigned q = 0; /* the bottom stage left */
+        for (; q + 2 < t; q += 2) { /* level q -> q + 2, or t - 2 when t is odd */
+            radix4<true>(x, a, tid, q, u, lo);
+#pragma unroll
+            for (unsigned m = 0; m < 4; m++)
+                sm.store(level_index(tid, q, m), x[m]);
             __syncthreads();
+            unsigned v = q + 2 < t - 2 ? q + 2 : t - 2;
+#pragma unroll
+            for (unsigned m = 0; m < 4; m++)
+                x[m] = sm.load(level_index(tid, v, m));
         }
-        /* last stage (half-size 2^(b-1)) in registers */
-        unsigned p = a.b - 1;
-        fr_t w = a.w[(((size_t)tid << u) + lo) << (kk - 1 - p)];
-        fr_t x0 = sm.load(tid), x1 = fr_mul(sm.load(tid + half), w);
-        fr_store(a.x + i0, scale(a.post, fr_add(x0, x1), i0, kk));
-        fr_store(a.x + i1, scale(a.post, fr_sub(x0, x1), i1, kk));
+        /* level t-2: stage t-2 unless t is odd, then the top stage, each
+         * pair written as soon as it is done (80 registers, not 101) */
+        if (q + 2 == t) {
+            fr_t w = twiddle(a, tid, t - 2, u, lo);
+            butterfly<true>(x[0], x[1], w);
+            butterfly<true>(x[2], x[3], w);
+        }
+        butterfly<true>(x[0], x[2], twiddle(a, tid, t - 1, u, lo));
+        out(0);
+        out(2);
+        butterfly<true>(x[1], x[3], twiddle(a, tid + (1u << (t - 2)), t - 1, u, lo));
+        out(1);
+        out(3);
     }
 }
 
@@ -451,7 +546,7 @@ static int run_transform(const dev_domain *dd, fr_t *x, size_t count, bool dit, 
         a.b = dit ? b + t : b;
         a.pre = i == 0 ? pre : no_scale();
         a.post = i + 1 == passes ? post : no_scale();
-        unsigned tx = 1u << (t - 1);
+        unsigned tx = t >= 2 ? 1u << (t - 2) : 1; /* 4 elements a thread (2 for t = 1) */
         size_t groups = count << (k - t);
         unsigned gy = tx >= PASS_THREADS ? 1 : PASS_THREADS / tx;
         while (groups % gy) /* gy, a power of two, must divide groups */
