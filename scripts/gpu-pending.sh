@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# The pending kernel patches of docs/pending/ decided in one device call.
+#
+#   scripts/gpu-pending.sh prepare   on a machine with the CUDA toolkit: builds
+#                                    main and every variant below into
+#                                    build/pending/NAME (cuzk-bench and the GPU
+#                                    tests), packs them into carry/pending.tgz
+#                                    (carry/ is for the device tool's `carry`;
+#                                    add it to .git/info/exclude)
+#   scripts/gpu-pending.sh run       on the GPU machine, from the repository
+#                                    root with carry/ carried: each variant's
+#                                    GPU tests, its benchmark in turns with
+#                                    main's, then main's profile counters;
+#                                    logs under $OUT
+#
+# Variants: NAME PATCH CUDA-FLAGS TESTS BENCH-ARGS (one line each, | apart).
+# A variant that passes its tests and beats main in both rounds is the one
+# to land (docs/pending/README.md); RUN_LIMIT (seconds, default 520) stops
+# starting new steps so that the call ends inside the device tool's limit.
+set -u -o pipefail
+cd "$(dirname "$0")/.."
+VARIANTS='
+sqr        | fp-sqr.patch      |                                        | test_cuda_ec test_cuda_msm | msm --gpu --log 27 --window 20 --reps 3
+g2smem     | g2-variants.patch | -DEXP_SMEM                             | test_cuda_msm              | msm --gpu --g2 --log 22 --reps 3
+g2seq      | g2-variants.patch | -DEXP_SEQ                              | test_cuda_msm              | msm --gpu --g2 --log 22 --reps 3
+g2smemseq3 | g2-variants.patch | -DEXP_SMEM -DEXP_SEQ -DG2_MIN_BLOCKS=3 | test_cuda_msm              | msm --gpu --g2 --log 22 --reps 3
+'
+field() { echo "$1" | cut -d'|' -f"$2" | sed 's/^ *//; s/ *$//'; }
+
+prepare() {
+    export PATH=/usr/local/cuda/bin:$PATH
+    local stage=build/pending/stage head
+    head=$(git rev-parse HEAD)
+    rm -rf build/pending && mkdir -p "$stage" carry
+    build_one() { # name dir flags targets (cuzk-bench and the variant's tests)
+        cmake -S "$2" -B "build/pending/$1" -DCMAKE_BUILD_TYPE=Release -DCZ_WERROR=ON \
+            -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=TRUE -DCMAKE_CUDA_FLAGS="$3" \
+            >"build/pending/$1.cmake.log" 2>&1 &&
+            cmake --build "build/pending/$1" -j"$(nproc)" --target $4 \
+                >"build/pending/$1.build.log" 2>&1 ||
+            { echo "gpu-pending: $1 does not build (build/pending/$1.*.log)"; return 1; }
+        mkdir -p "$stage/$1"
+        for t in $4; do cp "build/pending/$1/$t" "$stage/$1/"; done
+        echo "gpu-pending: built $1"
+    }
+    build_one base . "" cuzk-bench || exit 1
+    echo "$VARIANTS" | while read -r line; do
+        [ -z "$line" ] && continue
+        name=$(field "$line" 1) patch=$(field "$line" 2) flags=$(field "$line" 3)
+        tests=$(field "$line" 4) wt=build/pending/src-$name
+        git worktree add --detach "$wt" "$head" >/dev/null 2>&1 &&
+            git -C "$wt" apply "$PWD/docs/pending/$patch" ||
+            { echo "gpu-pending: $patch does not apply"; exit 1; }
+        build_one "$name" "$wt" "$flags" "cuzk-bench $tests" || exit 1
+        git worktree remove --force "$wt"
+    done || exit 1
+    tar czf carry/pending.tgz -C "$stage" .
+    echo "gpu-pending: carry/pending.tgz $(du -h carry/pending.tgz | cut -f1)"
+}
+
+run() {
+    export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export PATH=/usr/local/cuda/bin:$PATH
+    local B=/tmp/pending O=${OUT:-build/pending/out} limit=${RUN_LIMIT:-520} t0
+    rm -rf $B && mkdir -p $B "$O" && tar xzf carry/pending.tgz -C $B || exit 1
+    t0=$(date +%s)
+    left() { [ $(($(date +%s) - t0)) -lt "$limit" ]; }
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+    bench() { # variant args -> "median ms" of its result line
+        CZ_CUDA_PROFILE=1 timeout 150 "$B/$1/cuzk-bench" "${@:2}" >"$O/bench-$1.log" 2>&1
+        grep -E '^msm |median' "$O/bench-$1.log" | tail -2 | tee -a "$O/bench.log"
+    }
+    echo "$VARIANTS" | while read -r line; do
+        [ -z "$line" ] && continue
+        name=$(field "$line" 1) tests=$(field "$line" 4) args=$(field "$line" 5)
+        left || { echo "== $name: not run (RUN_LIMIT)"; continue; }
+        ok=pass
+        for t in $tests; do
+            timeout 200 "$B/$name/$t" >"$O/$name-$t.log" 2>&1 || ok=FAIL
+            grep -q "GPU tests skipped" "$O/$name-$t.log" && ok=FAIL # no device seen
+            echo "== $name $t: $(tail -1 "$O/$name-$t.log")"
+        done
+        [ $ok = pass ] || continue
+        for round in 1 2; do
+            for side in base "$name"; do
+                echo "-- $side round $round: cuzk-bench $args"
+                bench "$side" $args
+            done
+        done
+    done
+    if left; then
+        local ncu m
+        ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+        m='regex:sm__pipe_.*_cycles_active.avg.pct_of_peak_sustained_active,regex:sm__inst_executed_pipe_.*\.sum$,sm__inst_executed.sum'
+        for k in "chunk_sums|msm --gpu --log 24 --reps 1" "ntt_pass|ntt --gpu --log 24"; do
+            echo "== ncu ${k%%|*}: the pipes' busy share"
+            timeout 120 "$ncu" --clock-control none -k "regex:${k%%|*}" -c 1 --metrics "$m" \
+                "$B/base/cuzk-bench" ${k#*|} >"$O/ncu-${k%%|*}.txt" 2>&1
+            grep -E 'pipe_(fma|fmaheavy|fmalite|alu|lsu)_cycles' "$O/ncu-${k%%|*}.txt" | sed 's/  */ /g'
+        done
+    fi
+    echo "gpu-pending: logs in $O"
+}
+
+case "${1:-}" in
+prepare) prepare ;;
+run) run ;;
+*) sed -n 2,19p "$0"; exit 2 ;;
+esac
