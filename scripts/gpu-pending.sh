@@ -20,6 +20,7 @@
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 VARIANTS='
+radix      | radix-sort.patch  |                                        | test_cuda_msm              | msm --gpu --log 27 --window 20 --reps 3
 sqr        | fp-sqr.patch      |                                        | test_cuda_ec test_cuda_msm | msm --gpu --log 27 --window 20 --reps 3
 g2smem     | g2-variants.patch | -DEXP_SMEM                             | test_cuda_msm              | msm --gpu --g2 --log 22 --reps 3
 g2seq      | g2-variants.patch | -DEXP_SEQ                              | test_cuda_msm              | msm --gpu --g2 --log 22 --reps 3
