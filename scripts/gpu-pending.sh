@@ -67,10 +67,6 @@ run() {
     t0=$(date +%s)
     left() { [ $(($(date +%s) - t0)) -lt "$limit" ]; }
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-    bench() { # variant args -> "median ms" of its result line
-        CZ_CUDA_PROFILE=1 timeout 150 "$B/$1/cuzk-bench" "${@:2}" >"$O/bench-$1.log" 2>&1
-        grep -E '^msm |median' "$O/bench-$1.log" | tail -2 | tee -a "$O/bench.log"
-    }
     echo "$VARIANTS" | while read -r line; do
         [ -z "$line" ] && continue
         name=$(field "$line" 1) tests=$(field "$line" 4) args=$(field "$line" 5)
@@ -82,12 +78,7 @@ run() {
             echo "== $name $t: $(tail -1 "$O/$name-$t.log")"
         done
         [ $ok = pass ] || continue
-        for round in 1 2; do
-            for side in base "$name"; do
-                echo "-- $side round $round: cuzk-bench $args"
-                bench "$side" $args
-            done
-        done
+        CZ_CUDA_PROFILE=1 scripts/gpu-ab.sh "$B/base" "$B/$name" 2 $args | tee -a "$O/bench.log"
     done
     if left; then
         local ncu m
