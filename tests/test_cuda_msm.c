@@ -3,10 +3,11 @@
  * skewed ones (zeros and ones), all zeros, all ones (one bucket holding
  * every point: the multi-round bucket sum), repeated points (doublings
  * inside buckets), bases at infinity, canonical scalars, forced windows
- * from 2 to 20 bits; and the proof's path (src/cuda/msm_scratch.h): the
- * same MSMs with their scratch bumped out of one block of the bound.
- * Without a device only the "not available" contract
- * is checked and the GPU tests skip. */
+ * from 2 to 20 bits, dense scalars from 2^16 points (the radix-sort path
+ * of step 3); and the proof's path (src/cuda/msm_scratch.h): the same
+ * MSMs with their scratch bumped out of one block of the bound.  Without a
+ * device only the "not available" contract is checked and the GPU tests
+ * skip. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -307,6 +308,12 @@ static void test_g1(void)
     /* large: the default window of a big input, multi-round bucket sums */
     check_case(0, (size_t)1 << 18, K_SKEWED, 1 << 12, 0, 0);
     check_case(0, (size_t)1 << 18, K_RANDOM, 1 << 12, 1, 0);
+    /* dense scalars from 2^16 points take the radix sort (msm.cu
+     * radix_place): its window-by-window carries at a narrow window (52
+     * windows) and a wide one */
+    check_case(0, (size_t)1 << 16, K_RANDOM, 1 << 10, 0, CZ_MSM_WINDOW(5));
+    check_case(0, (size_t)1 << 16, K_RANDOM, 1 << 16, 0, CZ_MSM_WINDOW(13));
+    check_case(0, (size_t)1 << 16, K_RANDOM, 1 << 16, 0, CZ_MSM_CANONICAL);
     printf("test_cuda_msm: G1 edge cases, windows 2..20, 2^18 done\n");
 }
 
@@ -321,6 +328,7 @@ static void test_g2(void)
     check_case(1, 3000, K_ONE, 5, 1, 0);
     check_case(1, 2000, K_RANDOM, 2000, 0, CZ_MSM_WINDOW(7));
     check_case(1, (size_t)1 << 16, K_SKEWED, 1 << 10, 0, 0);
+    check_case(1, (size_t)1 << 16, K_RANDOM, 1 << 10, 0, 0); /* the radix sort */
     printf("test_cuda_msm: G2 done\n");
 }
 

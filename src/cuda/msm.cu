@@ -18,7 +18,10 @@
  *   2. scan    bucket offsets (exclusive prefix sum);
  *   3. place   digits again, each (point index, sign) written into its
  *              bucket's slice (a counting sort; the order inside a bucket
- *              does not matter: the sum is the same point);
+ *              does not matter: the sum is the same point); for dense
+ *              scalars (a digit in over half of the windows, from 2^16
+ *              points) each window's (bucket, point) pairs are radix-sorted
+ *              instead (radix_place), which needs no returning atomics;
  *   4. sum     every bucket's points by mixed XYZZ additions: the sorted
  *              items are cut into chunks of L consecutive items, one thread
  *              each whatever the bucket boundaries, so every lane of a warp
@@ -47,6 +50,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include "cuda/cuda_err.cuh"
@@ -62,6 +66,7 @@
 #define MSM_CHUNK_MAX 512 /* most items per thread in the bucket sums */
 #define MSM_THREADS_WANT (1u << 19) /* threads the bucket sums aim at (8 waves) */
 #define MSM_L1      32  /* partial sums per thread in the segmented sums */
+#define MSM_RADIX_MIN ((size_t)1 << 16) /* least points for the radix path of step 3 */
 #define MSM_THREADS 128
 #define ARENA_MAX   128 /* rounds of a segmented sum allocate 4 each */
 #define NO_BUCKET   0xffffffffu
@@ -78,21 +83,32 @@ __device__ __forceinline__ fr_t scalar_at(const fr_t *k, size_t i, bool mont)
     return s;
 }
 
-/* Calls f(w, key, negative) for every window w with a non-zero digit, key =
- * w 2^(c-1) + |digit| - 1. */
+/* Window w's bucket key, key = w 2^(c-1) + |digit| - 1 (NO_BUCKET for a
+ * zero digit), and its sign; carry is the carry out of window w - 1 in and
+ * that of window w out, so windows go in order from 0. */
+__device__ __forceinline__ uint32_t window_key(const fr_t &s, unsigned c, unsigned w,
+                                               uint32_t &carry, bool &neg)
+{
+    uint32_t half = 1u << (c - 1), mask = (1u << c) - 1;
+    unsigned off = w * c, q = off / 32, sh = off % 32;
+    uint64_t two = ((uint64_t)fr_word(s, q + 1) << 32) | fr_word(s, q);
+    uint32_t v = ((uint32_t)(two >> sh) & mask) + carry;
+    neg = v > half;
+    uint32_t mag = neg ? (1u << c) - v : v;
+    carry = neg;
+    return mag ? w * half + mag - 1 : NO_BUCKET;
+}
+
+/* Calls f(w, key, negative) for every window w (key NO_BUCKET for a zero
+ * digit). */
 template <class F>
 __device__ __forceinline__ void for_digits(const fr_t &s, unsigned c, unsigned W, F f)
 {
-    uint32_t carry = 0, half = 1u << (c - 1), mask = (1u << c) - 1;
+    uint32_t carry = 0;
     for (unsigned w = 0; w < W; w++) {
-        unsigned off = w * c, q = off / 32, sh = off % 32;
-        uint64_t two = ((uint64_t)fr_word(s, q + 1) << 32) | fr_word(s, q);
-        uint32_t v = (uint32_t)(two >> sh) & mask;
-        v += carry;
-        bool neg = v > half;
-        uint32_t mag = neg ? (1u << c) - v : v;
-        carry = neg;
-        f(w, mag ? w * half + mag - 1 : NO_BUCKET, neg);
+        bool neg;
+        uint32_t key = window_key(s, c, w, carry, neg);
+        f(w, key, neg);
     }
 }
 
@@ -143,6 +159,35 @@ __global__ void msm_place(digit_args a, uint32_t *cursor, uint32_t *item)
         if (key != NO_BUCKET)
             item[slot] = (uint32_t)i | (neg ? SIGN_BIT : 0);
     });
+}
+
+/* The radix path of step 3 (dense scalars, msm_run): the scalars in
+ * canonical form once, then window by window (key, value) pairs sorted by
+ * key.  out[i] = the canonical scalar i. */
+__global__ void canonical_scalars(digit_args a, fr_t *out)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < a.n)
+        fr_store(out + i, scalar_at(a.k, i, a.mont));
+}
+
+/* Window w's pairs: key[i] = |digit| - 1 of scalar i (canonical, kc), or
+ * 2^(c-1) for a zero digit, which sorts after every bucket; val[i] = i |
+ * sign.  carry[i] holds the carry out of window w - 1 (unread for w = 0)
+ * and is left holding window w's, so the windows go in order and the
+ * digits are for_digits' (those the count kernel counted). */
+__global__ void window_pairs(const fr_t *kc, size_t n, unsigned c, unsigned w, uint8_t *carry,
+                             uint32_t *key, uint32_t *val)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    uint32_t cy = w ? carry[i] : 0, half = 1u << (c - 1);
+    bool neg;
+    uint32_t k = window_key(fr_load(kc + i), c, w, cy, neg);
+    carry[i] = (uint8_t)cy;
+    key[i] = k == NO_BUCKET ? half : k - w * half;
+    val[i] = (uint32_t)i | (neg ? SIGN_BIT : 0);
 }
 
 /* Density compaction: wcount[q] = popcount of density word q. */
@@ -223,6 +268,19 @@ template <> struct sum_blocks<fp_t> {
     static const int value = 4;
 };
 
+/* Where step 4 keeps a thread's running sum: G1 in registers, G2 in
+ * shared memory, a slot of acc_slot<F>::bytes a thread: the 384 bytes of
+ * the point and 16 of padding, so that slots lie 25 16-byte words apart
+ * and a quarter-warp's 16-byte accesses fall in distinct banks (51,200
+ * bytes a block).  Out of G2's 255 registers this took the spills away:
+ * G2 2^22 132.4 against 143.5 ms (H100, 2026-12-06; BENCHMARKS.md). */
+template <class F> struct acc_slot {
+    static const size_t bytes = 0;
+};
+template <> struct acc_slot<fp2_t> {
+    static const size_t bytes = sizeof(xyzz_t<fp2_t>) + 16;
+};
+
 /* Step 4, one thread per chunk j: items [j L, min((j + 1) L, total)) of
  * the sorted list (bucket b's are [off[b], off[b + 1]), off[nb] = total).
  * A bucket the chunk holds whole goes to bucket[b]; the partial sum of the
@@ -230,7 +288,8 @@ template <> struct sum_blocks<fp_t> {
  * that goes on after it to part[2 j + 1] (one bucket doing both: part[2 j]);
  * unused slots get infinity.  So a bucket crossing chunks jf < jl has its
  * partials in part[2 jf + 1 .. 2 jl], with infinities between them.
- * Compiled for sum_blocks<F> blocks per SM (above). */
+ * Compiled for sum_blocks<F> blocks per SM, launched with acc_slot<F>
+ * bytes of dynamic shared memory a thread (above). */
 template <class F>
 __global__ void __launch_bounds__(MSM_THREADS, sum_blocks<F>::value)
     chunk_sums(const uint32_t *off, uint32_t nb, uint32_t total, uint32_t L, size_t j0, size_t j1,
@@ -239,6 +298,11 @@ __global__ void __launch_bounds__(MSM_THREADS, sum_blocks<F>::value)
     size_t j = j0 + (size_t)blockIdx.x * blockDim.x + threadIdx.x; /* chunks [j0, j1) */
     if (j >= j1)
         return;
+    extern __shared__ uint4 slots[];
+    xyzz_t<F> in_regs;
+    xyzz_t<F> &acc = acc_slot<F>::bytes ? *reinterpret_cast<xyzz_t<F> *>(
+                                              slots + acc_slot<F>::bytes / 16 * threadIdx.x)
+                                        : in_regs;
     uint32_t lo = (uint32_t)j * L, hi = min(lo + L, total);
     uint32_t b = 0, h = nb; /* the bucket holding item lo: off[b] <= lo < off[b + 1] */
     while (h - b > 1) {
@@ -254,7 +318,7 @@ __global__ void __launch_bounds__(MSM_THREADS, sum_blocks<F>::value)
      * it cost the loop 48 of them: 180 in all, two blocks per SM) */
     if (!before)
         xyzz_store(part + 2 * j, xyzz_inf<F>());
-    xyzz_t<F> acc = xyzz_inf<F>();
+    acc = xyzz_inf<F>();
     for (uint32_t i = lo; i < hi; i++) {
         if (i == end) { /* bucket b ends inside the chunk */
             xyzz_store(before ? part + 2 * j : bucket + b, acc);
@@ -525,6 +589,65 @@ static int seg_sum(arena *ar, const uint32_t *beg, const uint32_t *end, size_t S
     return rc;
 }
 
+/* Step 3 for dense scalars (a digit in most windows: H's, a dense
+ * witness's): each window's (key, value) pairs sorted by key (cub's radix
+ * sort on c bits) instead of placed with one atomic each.  The place
+ * kernel's atomics return a value, which the L2 serves at ~12 G/s where the
+ * count kernel's, returning nothing, run at ~74 G/s: ~150 ms of the 177 ms
+ * sort of a 2^27 MSM at c = 20 (docs/gpu-kernels.md).  Window w's sorted
+ * values, its zero digits' sorted last and left out, go to item[boff[w B]
+ * ..); the order inside a bucket is the sort's, the sums the same points.
+ * Its buffers come and go within the call (radix_bytes). */
+static int radix_place(cz_cuda_scratch *sc, const digit_args &da, const uint32_t *boff,
+                       uint32_t B, uint32_t *item)
+{
+    size_t n = da.n, tb = 0;
+    unsigned W = da.W, c = da.c;
+    arena ar = arena_on(sc);
+    uint32_t *start = (uint32_t *)malloc((W + 1) * sizeof(uint32_t)), *kb[2], *vb[2];
+    const fr_t *kc = da.k;
+    uint8_t *carry = NULL;
+    void *tmp = NULL;
+    int rc = start ? CZ_OK : CZ_ERR_NOMEM;
+    if (!rc) /* boff[w B] for w <= W: the windows' first items */
+        rc = cuda_err(cudaMemcpy2D(start, sizeof(uint32_t), boff, (size_t)B * sizeof(uint32_t),
+                                   sizeof(uint32_t), W + 1, cudaMemcpyDeviceToHost));
+    if (!rc && da.mont) {
+        fr_t *conv;
+        rc = arena_alloc(&ar, (void **)&conv, n * sizeof(fr_t));
+        if (!rc) {
+            canonical_scalars<<<blocks_for(n), MSM_THREADS>>>(da, conv);
+            rc = cuda_err(cudaGetLastError());
+            kc = conv;
+        }
+    }
+    if (!rc)
+        rc = arena_alloc(&ar, (void **)&carry, n);
+    for (int j = 0; j < 2 && !rc; j++)
+        if (!(rc = arena_alloc(&ar, (void **)&kb[j], n * sizeof(uint32_t))))
+            rc = arena_alloc(&ar, (void **)&vb[j], n * sizeof(uint32_t));
+    cub::DoubleBuffer<uint32_t> dk(rc ? NULL : kb[0], rc ? NULL : kb[1]),
+        dv(rc ? NULL : vb[0], rc ? NULL : vb[1]);
+    if (!rc)
+        rc = cuda_err(cub::DeviceRadixSort::SortPairs(NULL, tb, dk, dv, (int)n, 0, (int)c));
+    if (!rc)
+        rc = arena_alloc(&ar, &tmp, tb);
+    for (unsigned w = 0; w < W && !rc; w++) {
+        window_pairs<<<blocks_for(n), MSM_THREADS>>>(kc, n, c, w, carry, dk.Current(),
+                                                     dv.Current());
+        rc = cuda_err(cudaGetLastError());
+        if (!rc)
+            rc = cuda_err(cub::DeviceRadixSort::SortPairs(tmp, tb, dk, dv, (int)n, 0, (int)c));
+        if (!rc && start[w + 1] > start[w])
+            rc = cuda_err(cudaMemcpyAsync(item + start[w], dv.Current(),
+                                          (size_t)(start[w + 1] - start[w]) * sizeof(uint32_t),
+                                          cudaMemcpyDeviceToDevice, 0));
+    }
+    arena_free(&ar); /* stream-ordered: later work on the stream may reuse it */
+    free(start);
+    return rc;
+}
+
 /* Items per thread in step 4 for total items: enough threads for the
  * device (MSM_THREADS_WANT) within [MSM_CHUNK_MIN, MSM_CHUNK_MAX]. */
 static uint32_t chunk_len(uint64_t total)
@@ -565,15 +688,18 @@ static int bucket_sums(arena *ar, const uint32_t *off, size_t nb, uint32_t total
         (rc = arena_alloc(ar, (void **)&rank, (nb + 1) * sizeof(uint32_t))))
         return rc;
     bool split = sc && sc->pause;
-    size_t half = split ? K / 2 : K;
+    size_t half = split ? K / 2 : K, smem = acc_slot<F>::bytes * MSM_THREADS;
+    if (smem && (rc = cuda_err(cudaFuncSetAttribute(
+                     chunk_sums<F>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem))))
+        return rc;
     if (half)
-        chunk_sums<F><<<blocks_for(half), MSM_THREADS>>>(off, (uint32_t)nb, total, L, 0, half,
-                                                         bases, item, bucket, part);
+        chunk_sums<F><<<blocks_for(half), MSM_THREADS, smem>>>(off, (uint32_t)nb, total, L, 0,
+                                                               half, bases, item, bucket, part);
     if (split) {
         if ((rc = cuda_err(cudaGetLastError())) || (rc = pause_point(sc)))
             return rc;
-        chunk_sums<F><<<blocks_for(K - half), MSM_THREADS>>>(off, (uint32_t)nb, total, L, half, K,
-                                                             bases, item, bucket, part);
+        chunk_sums<F><<<blocks_for(K - half), MSM_THREADS, smem>>>(
+            off, (uint32_t)nb, total, L, half, K, bases, item, bucket, part);
     }
     crossing<<<blocks_for(nb), MSM_THREADS>>>(off, nb, L, flag);
     if ((rc = cuda_err(cudaGetLastError())) ||
@@ -614,7 +740,8 @@ static void prof_mark(prof *p)
     p->n++;
 }
 
-static void prof_report(const prof *p, const char *g, size_t n, unsigned c, unsigned W, unsigned L)
+static void prof_report(const prof *p, const char *g, size_t n, unsigned c, unsigned W, unsigned L,
+                        bool radix)
 {
     if (!p->on || p->n < 5)
         return;
@@ -623,9 +750,9 @@ static void prof_report(const prof *p, const char *g, size_t n, unsigned c, unsi
         ms[i] = (double)(p->t[i + 1].tv_sec - p->t[i].tv_sec) * 1e3 +
                 (double)(p->t[i + 1].tv_nsec - p->t[i].tv_nsec) / 1e6;
     fprintf(stderr,
-            "msm %s n %zu window %u x %u, chunks of %u: sort %.2f ms, bucket sums %.2f ms, "
+            "msm %s n %zu window %u x %u, chunks of %u: sort (%s) %.2f ms, bucket sums %.2f ms, "
             "reduce %.2f ms, host %.2f ms\n",
-            g, n, c, W, L, ms[0], ms[1], ms[2], ms[3]);
+            g, n, c, W, L, radix ? "radix" : "atomic", ms[0], ms[1], ms[2], ms[3]);
 }
 
 /* Host-side curve operations for the final combination. */
@@ -723,10 +850,14 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
         rc = scan_counts(&ar, count, boff, nb, &total);
     if (!rc)
         rc = arena_alloc(&ar, (void **)&item, (size_t)total * sizeof(uint32_t));
-    if (!rc) /* count becomes the cursor of step 3; boff keeps the offsets */
+    /* dense: a digit in more than half of the windows on average */
+    bool dense = n >= MSM_RADIX_MIN && 2 * (uint64_t)total > (uint64_t)W * n;
+    if (!rc && dense)
+        rc = radix_place(sc, da, boff, B, item);
+    if (!rc && !dense) /* count becomes the cursor of step 3; boff keeps the offsets */
         rc = cuda_err(
             cudaMemcpy(count, boff, (nb + 1) * sizeof(uint32_t), cudaMemcpyDeviceToDevice));
-    if (!rc) {
+    if (!rc && !dense) {
         msm_place<<<blocks_for(n), MSM_THREADS>>>(da, count, item);
         rc = cuda_err(cudaGetLastError());
     }
@@ -779,7 +910,7 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
     free(hoff);
     free(hw);
     prof_mark(&pf);
-    prof_report(&pf, sizeof(F) == sizeof(fp_t) ? "G1" : "G2", n, c, W, chunk_len(total));
+    prof_report(&pf, sizeof(F) == sizeof(fp_t) ? "G1" : "G2", n, c, W, chunk_len(total), dense);
     /* this stream only: work on the proof's other streams goes on */
     cudaError_t e = cudaStreamSynchronize(0);
     arena_free(&ar);
@@ -888,6 +1019,18 @@ static size_t bucket_sums_bytes(size_t n, size_t nb, size_t items, size_t X)
            3 * align_up(4 * nc) + align_up(nc * X) + seg_sum_bytes(nc, 2 * K, longest, X);
 }
 
+/* What radix_place takes for n points at window c: the canonical scalars,
+ * the carries, two key and two value buffers, cub's temporary storage. */
+static size_t radix_bytes(size_t n, unsigned c)
+{
+    if (n < MSM_RADIX_MIN)
+        return 0;
+    size_t t = 0;
+    cub::DoubleBuffer<uint32_t> k(NULL, NULL), v(NULL, NULL);
+    cub::DeviceRadixSort::SortPairs(NULL, t, k, v, (int)n, 0, (int)c);
+    return align_up(n * sizeof(fr_t)) + align_up(n) + 4 * align_up(n * 4) + align_up(t);
+}
+
 /* msm_run's allocations for n points, window c (0: the default), point
  * size X (XYZZ). */
 static size_t run_bytes(size_t n, unsigned c, size_t X)
@@ -896,9 +1039,12 @@ static size_t run_bytes(size_t n, unsigned c, size_t X)
         return 0;
     shape sh = shape_of(n, c);
     size_t W = sh.W, T = sh.T, nb = W * sh.B, items = W * n;
-    return 2 * align_up((nb + 1) * 4) + scan_temp(nb) + align_up(items * 4) + align_up(nb * X) +
-           bucket_sums_bytes(n, nb, items, X) + align_up((size_t)W * T * X) +
-           align_up((W + 1) * 4) + align_up(W * X) + seg_sum_bytes(W, (size_t)W * T, T, X);
+    size_t head = 2 * align_up((nb + 1) * 4) + scan_temp(nb) + align_up(items * 4);
+    size_t tail = align_up(nb * X) + bucket_sums_bytes(n, nb, items, X) +
+                  align_up((size_t)W * T * X) + align_up((W + 1) * 4) + align_up(W * X) +
+                  seg_sum_bytes(W, (size_t)W * T, T, X);
+    size_t radix = radix_bytes(n, sh.c); /* given back before the tail's buffers */
+    return head + (tail > radix ? tail : radix);
 }
 
 extern "C" size_t cz_cuda_msm_scratch_bytes(size_t n, bool g2, bool density, size_t n_scalars,
