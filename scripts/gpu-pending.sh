@@ -13,18 +13,15 @@
 #                                    main's, then main's profile counters;
 #                                    logs under $OUT
 #
-# Variants: NAME PATCH CUDA-FLAGS TESTS BENCH-ARGS (one line each, | apart).
+# Variants: NAME PATCH CUDA-FLAGS TESTS BENCH-ARGS (one line each, | apart),
+# e.g.  sqr | fp-sqr.patch | | test_cuda_ec test_cuda_msm | msm --gpu --log 27 --reps 3
+# (none pending now: docs/pending/README.md).
 # A variant that passes its tests and beats main in both rounds is the one
 # to land (docs/pending/README.md); RUN_LIMIT (seconds, default 520) stops
 # starting new steps so that the call ends inside the device tool's limit.
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 VARIANTS='
-radix      | radix-sort.patch  |                                        | test_cuda_msm              | msm --gpu --log 27 --window 20 --reps 3
-sqr        | fp-sqr.patch      |                                        | test_cuda_ec test_cuda_msm | msm --gpu --log 27 --window 20 --reps 3
-g2smem     | g2-variants.patch | -DEXP_SMEM                             | test_cuda_msm              | msm --gpu --g2 --log 22 --reps 3
-g2seq      | g2-variants.patch | -DEXP_SEQ                              | test_cuda_msm              | msm --gpu --g2 --log 22 --reps 3
-g2smemseq3 | g2-variants.patch | -DEXP_SMEM -DEXP_SEQ -DG2_MIN_BLOCKS=3 | test_cuda_msm              | msm --gpu --g2 --log 22 --reps 3
 '
 field() { echo "$1" | cut -d'|' -f"$2" | sed 's/^ *//; s/ *$//'; }
 
