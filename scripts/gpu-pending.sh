@@ -13,15 +13,16 @@
 #                                    main's, then main's profile counters;
 #                                    logs under $OUT
 #
-# Variants: NAME PATCH CUDA-FLAGS TESTS BENCH-ARGS (one line each, | apart),
-# e.g.  sqr | fp-sqr.patch | | test_cuda_ec test_cuda_msm | msm --gpu --log 27 --reps 3
-# (none pending now: docs/pending/README.md).
+# Variants: NAME PATCH CUDA-FLAGS TESTS BENCH-ARGS (one line each, | apart;
+# a patch may appear twice, to be timed on two benchmarks).
 # A variant that passes its tests and beats main in both rounds is the one
 # to land (docs/pending/README.md); RUN_LIMIT (seconds, default 520) stops
 # starting new steps so that the call ends inside the device tool's limit.
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 VARIANTS='
+wide-g1 | aligned-wide.patch | | test_cuda_ec test_cuda_msm | msm --gpu --log 27 --window 20 --reps 3
+wide-g2 | aligned-wide.patch | | test_cuda_msm              | msm --gpu --g2 --log 22 --reps 3
 '
 field() { echo "$1" | cut -d'|' -f"$2" | sed 's/^ *//; s/ *$//'; }
 
