@@ -8,10 +8,13 @@
 #                                    (carry/ is for the device tool's `carry`;
 #                                    add it to .git/info/exclude)
 #   scripts/gpu-pending.sh run       on the GPU machine, from the repository
-#                                    root with carry/ carried: each variant's
-#                                    GPU tests, its benchmark in turns with
-#                                    main's, then main's profile counters;
-#                                    logs under $OUT
+#                                    root with carry/ carried: main's GPU
+#                                    tests, each variant's GPU tests and its
+#                                    benchmark in turns with main's; on a
+#                                    card of more than 100 GB main's 2^27
+#                                    partition (BENCHMARKS.md's table); with
+#                                    NCU=1 main's pipe counters; logs under
+#                                    $OUT
 #
 # Variants: NAME PATCH CUDA-FLAGS TESTS BENCH-ARGS (one line each, | apart;
 # a patch may appear twice, to be timed on two benchmarks).
@@ -24,6 +27,9 @@ VARIANTS='
 wide-g1 | aligned-wide.patch | | test_cuda_ec test_cuda_msm | msm --gpu --log 27 --window 20 --reps 3
 wide-g2 | aligned-wide.patch | | test_cuda_msm              | msm --gpu --g2 --log 22 --reps 3
 '
+# main's GPU tests, run first: the kernels (NTT, EC, MSM), the proof against
+# the CPU's byte for byte, the engine on the device
+BASE_TESTS='test_cuda test_cuda_ec test_cuda_msm test_groth16 test_engine_gpu'
 field() { echo "$1" | cut -d'|' -f"$2" | sed 's/^ *//; s/ *$//'; }
 
 prepare() {
@@ -42,7 +48,7 @@ prepare() {
         for t in $4; do cp "build/pending/$1/$t" "$stage/$1/"; done
         echo "gpu-pending: built $1"
     }
-    build_one base . "" cuzk-bench || exit 1
+    build_one base . "" "cuzk-bench $BASE_TESTS" || exit 1
     echo "$VARIANTS" | while read -r line; do
         [ -z "$line" ] && continue
         name=$(field "$line" 1) patch=$(field "$line" 2) flags=$(field "$line" 3)
@@ -64,7 +70,12 @@ run() {
     rm -rf $B && mkdir -p $B "$O" && tar xzf carry/pending.tgz -C $B || exit 1
     t0=$(date +%s)
     left() { [ $(($(date +%s) - t0)) -lt "$limit" ]; }
-    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1
+    for t in $BASE_TESTS; do
+        timeout 200 "$B/base/$t" >"$O/base-$t.log" 2>&1
+        echo "== base $t (rc $?): $(tail -1 "$O/base-$t.log")"
+        grep -q "GPU tests skipped" "$O/base-$t.log" && echo "== base $t: no device seen"
+    done
     echo "$VARIANTS" | while read -r line; do
         [ -z "$line" ] && continue
         name=$(field "$line" 1) tests=$(field "$line" 4) args=$(field "$line" 5)
@@ -78,7 +89,14 @@ run() {
         [ $ok = pass ] || continue
         CZ_CUDA_PROFILE=1 scripts/gpu-ab.sh "$B/base" "$B/$name" 2 $args | tee -a "$O/bench.log"
     done
-    if left; then
+    local mem
+    mem=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits 2>/dev/null | head -1)
+    if left && [ "${mem:-0}" -gt 100000 ]; then
+        echo "== base: the 2^27 partition"
+        CZ_CUDA_PROFILE=1 timeout 300 "$B/base/cuzk-bench" gpu-partition --log 27 --reps 2 2>&1 |
+            grep -v '^msm ' | tee "$O/partition.log"
+    fi
+    if [ "${NCU:-0}" = 1 ] && left; then
         local ncu m
         ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
         m='regex:sm__pipe_.*_cycles_active.avg.pct_of_peak_sustained_active,regex:sm__inst_executed_pipe_.*\.sum$,sm__inst_executed.sum'
@@ -95,5 +113,5 @@ run() {
 case "${1:-}" in
 prepare) prepare ;;
 run) run ;;
-*) sed -n 2,19p "$0"; exit 2 ;;
+*) sed -n 2,23p "$0"; exit 2 ;;
 esac
