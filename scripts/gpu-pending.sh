@@ -26,6 +26,7 @@ cd "$(dirname "$0")/.."
 VARIANTS='
 wide-g1 | aligned-wide.patch | | test_cuda_ec test_cuda_msm | msm --gpu --log 27 --window 20 --reps 3
 wide-g2 | aligned-wide.patch | | test_cuda_msm              | msm --gpu --g2 --log 22 --reps 3
+wide-y3 | aligned-wide.patch | -DFUSE_Y3 | test_cuda_ec test_cuda_msm | msm --gpu --log 27 --window 20 --reps 3
 '
 # main's GPU tests, run first: the kernels (NTT, EC, MSM), the proof against
 # the CPU's byte for byte, the engine on the device
