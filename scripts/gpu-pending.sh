@@ -9,10 +9,10 @@
 #                                    add it to .git/info/exclude)
 #   scripts/gpu-pending.sh run       on the GPU machine, from the repository
 #                                    root with carry/ carried: main's GPU
-#                                    tests, each variant's GPU tests and its
-#                                    benchmark in turns with main's; on a
-#                                    card of more than 100 GB main's 2^27
-#                                    partition (BENCHMARKS.md's table); with
+#                                    tests; on a card of more than 100 GB
+#                                    main's 2^27 partition (BENCHMARKS.md's
+#                                    table); each variant's GPU tests and its
+#                                    benchmark in turns with main's; with
 #                                    NCU=1 main's pipe counters; logs under
 #                                    $OUT
 #
@@ -20,7 +20,9 @@
 # a patch may appear twice, to be timed on two benchmarks).
 # A variant that passes its tests and beats main in both rounds is the one
 # to land (docs/pending/README.md); RUN_LIMIT (seconds, default 520) stops
-# starting new steps so that the call ends inside the device tool's limit.
+# starting new steps so that the call ends inside the device tool's limit;
+# a second call can take the rest: BASE=0 leaves out main's tests and
+# partition, ONLY="NAME ..." runs only those variants.
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 VARIANTS='
@@ -72,14 +74,22 @@ run() {
     t0=$(date +%s)
     left() { [ $(($(date +%s) - t0)) -lt "$limit" ]; }
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1
-    for t in $BASE_TESTS; do
+    [ "${BASE:-1}" = 0 ] || for t in $BASE_TESTS; do
         timeout 200 "$B/base/$t" >"$O/base-$t.log" 2>&1
         echo "== base $t (rc $?): $(tail -1 "$O/base-$t.log")"
         grep -q "GPU tests skipped" "$O/base-$t.log" && echo "== base $t: no device seen"
     done
+    local mem
+    mem=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits 2>/dev/null | head -1)
+    if [ "${BASE:-1}" != 0 ] && left && [ "${mem:-0}" -gt 100000 ]; then
+        echo "== base: the 2^27 partition"
+        CZ_CUDA_PROFILE=1 timeout 300 "$B/base/cuzk-bench" gpu-partition --log 27 --reps 2 2>&1 |
+            grep -v '^msm ' | tee "$O/partition.log"
+    fi
     echo "$VARIANTS" | while read -r line; do
         [ -z "$line" ] && continue
         name=$(field "$line" 1) tests=$(field "$line" 4) args=$(field "$line" 5)
+        [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]] && continue
         left || { echo "== $name: not run (RUN_LIMIT)"; continue; }
         ok=pass
         for t in $tests; do
@@ -90,13 +100,6 @@ run() {
         [ $ok = pass ] || continue
         CZ_CUDA_PROFILE=1 scripts/gpu-ab.sh "$B/base" "$B/$name" 2 $args | tee -a "$O/bench.log"
     done
-    local mem
-    mem=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits 2>/dev/null | head -1)
-    if left && [ "${mem:-0}" -gt 100000 ]; then
-        echo "== base: the 2^27 partition"
-        CZ_CUDA_PROFILE=1 timeout 300 "$B/base/cuzk-bench" gpu-partition --log 27 --reps 2 2>&1 |
-            grep -v '^msm ' | tee "$O/partition.log"
-    fi
     if [ "${NCU:-0}" = 1 ] && left; then
         local ncu m
         ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
@@ -114,5 +117,5 @@ run() {
 case "${1:-}" in
 prepare) prepare ;;
 run) run ;;
-*) sed -n 2,23p "$0"; exit 2 ;;
+*) sed -n 2,25p "$0"; exit 2 ;;
 esac
