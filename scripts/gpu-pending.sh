@@ -5,8 +5,8 @@
 #                                    main and every variant below into
 #                                    build/pending/NAME (cuzk-bench and the GPU
 #                                    tests), packs them into carry/pending.tgz
-#                                    (carry/ is for the device tool's `carry`;
-#                                    add it to .git/info/exclude)
+#                                    (carry/, ignored by git, is for the
+#                                    device tool's `carry`)
 #   scripts/gpu-pending.sh run       on the GPU machine, from the repository
 #                                    root with carry/ carried: main's GPU
 #                                    tests; on a card of more than 100 GB
