@@ -96,7 +96,10 @@ template <int K> static double measure(const char *name, int sms, double ghz, do
 {
     const int threads = 256, blocks = sms * 8;
     uint64_t *out;
-    cudaMalloc(&out, sizeof(uint64_t) * threads * blocks);
+    if (cudaMalloc(&out, sizeof(uint64_t) * threads * blocks) != cudaSuccess) {
+        printf("%s: no device memory\n", name);
+        return 0;
+    }
     rate<K><<<blocks, threads>>>(out, 0x9e3779b9u); /* warm-up */
     cudaEvent_t e0, e1;
     cudaEventCreate(&e0);
@@ -115,6 +118,8 @@ template <int K> static double measure(const char *name, int sms, double ghz, do
     cudaError_t err = cudaGetLastError();
     if (err != cudaSuccess)
         printf("%s: %s\n", name, cudaGetErrorString(err));
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
     cudaFree(out);
     return per;
 }
