@@ -30,9 +30,10 @@ wide-g1 | aligned-wide.patch | | test_cuda_ec test_cuda_msm | msm --gpu --log 27
 wide-g2 | aligned-wide.patch | | test_cuda_msm              | msm --gpu --g2 --log 22 --reps 3
 wide-y3 | aligned-wide.patch | -DFUSE_Y3 | test_cuda_ec test_cuda_msm | msm --gpu --log 27 --window 20 --reps 3
 '
-# main's GPU tests, run first: the kernels (NTT, EC, MSM), the proof against
-# the CPU's byte for byte, the engine on the device
-BASE_TESTS='test_cuda test_cuda_ec test_cuda_msm test_groth16 test_engine_gpu'
+# main's GPU tests, run first: every test program that reaches the CUDA back
+# end (the kernels, the GPU setup, the proof against the CPU's byte for
+# byte, the engine on the device)
+BASE_TESTS=$(grep -l 'cz_cuda\|CZ_HAVE_CUDA' tests/test_*.c | xargs -n1 basename | sed 's/\.c$//' | tr '\n' ' ')
 field() { echo "$1" | cut -d'|' -f"$2" | sed 's/^ *//; s/ *$//'; }
 
 prepare() {
@@ -74,7 +75,7 @@ run() {
     t0=$(date +%s)
     left() { [ $(($(date +%s) - t0)) -lt "$limit" ]; }
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1
-    [ "${BASE:-1}" = 0 ] || for t in $BASE_TESTS; do
+    [ "${BASE:-1}" = 0 ] || for t in $(cd $B/base && ls test_*); do
         timeout 200 "$B/base/$t" >"$O/base-$t.log" 2>&1
         echo "== base $t (rc $?): $(tail -1 "$O/base-$t.log")"
         grep -q "GPU tests skipped" "$O/base-$t.log" && echo "== base $t: no device seen"
