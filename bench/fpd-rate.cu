@@ -1,5 +1,5 @@
 /* Fp products a second on the integer pipe (fp.cuh's fp_mul), on the FP64
- * pipe (fpd.h's fpd_mul_limbs) and on both at once, each thread carrying
+ * pipe (bench/fpd.h's fpd_mul_limbs) and on both at once, each thread carrying
  * two independent chains x <- x y (docs/gpu-kernels.md item 10: does the
  * FP64 pipe add a second multiplier to the bucket sums?).  Built as the
  * target fpd-rate with the CUDA back end; run on the GPU machine.
@@ -7,8 +7,9 @@
  * Kinds: int (both chains fp_mul), fpd (both fpd_mul_limbs, the limbs
  * turned back into doubles after each product, unreduced), split (one
  * chain each), splitc (as split, but the FP64 chain's product a drop-in
- * fp_mul: canonical fp_t in and out, converted each time).  Each at two register budgets: __launch_bounds__(128, 1)
- * (free) and (128, 4) (at most 128 registers, the G1 bucket sums' cap).
+ * fp_mul: canonical fp_t in and out, converted each time).  Each at two
+ * register budgets: __launch_bounds__(128, 1) (free) and (128, 4) (at most
+ * 128 registers, the G1 bucket sums' cap).
  *
  * Checked before it is timed: every chain of every kind ends on the same
  * canonical value as int's (fp_mul is checked against the CPU by
@@ -23,7 +24,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda/fp.cuh"
-#include "cuda/fpd.h"
+#include "fpd.h"
 
 enum { INT, FPD, SPLIT, SPLITC };
 static const char *const KIND_NAME[] = {"int", "fpd", "split", "splitc"};
@@ -60,7 +61,7 @@ __global__ void __launch_bounds__(128, MINB) chains(const fp_t *in, fp_t *out, i
     fpd_from_words(&d2, w);
 #pragma unroll 1
     for (int i = 0; i < iters; i++) {
-        if (K == INT || K == SPLIT)
+        if (K != FPD)
             x1 = fp_mul(x1, y);
         else {
             fpd_mul_limbs(l1, &d1, &dy);

@@ -9,10 +9,12 @@
 #                                    device tool's `carry`)
 #   scripts/gpu-pending.sh run       on the GPU machine, from the repository
 #                                    root with carry/ carried: main's GPU
-#                                    tests; on a card of more than 100 GB
-#                                    main's 2^27 partition (BENCHMARKS.md's
-#                                    table); each variant's GPU tests and its
-#                                    benchmark in turns with main's; with
+#                                    tests; fpd-rate (the Fp product on the
+#                                    two multipliers); on a card of more
+#                                    than 100 GB main's 2^27 partition
+#                                    (BENCHMARKS.md's table); each variant's
+#                                    GPU tests and its benchmark in turns
+#                                    with main's; with
 #                                    NCU=1 main's pipe counters; logs under
 #                                    $OUT
 #
@@ -26,9 +28,6 @@
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 VARIANTS='
-wide-g1 | aligned-wide.patch | | test_cuda_ec test_cuda_msm | msm --gpu --log 27 --window 20 --reps 3
-wide-g2 | aligned-wide.patch | | test_cuda_msm              | msm --gpu --g2 --log 22 --reps 3
-wide-y3 | aligned-wide.patch | -DFUSE_Y3 | test_cuda_ec test_cuda_msm | msm --gpu --log 27 --window 20 --reps 3
 '
 # main's GPU tests, run first: every test program that reaches the CUDA back
 # end (the kernels, the GPU setup, the proof against the CPU's byte for
@@ -52,7 +51,7 @@ prepare() {
         for t in $4; do cp "build/pending/$1/$t" "$stage/$1/"; done
         echo "gpu-pending: built $1"
     }
-    build_one base . "" "cuzk-bench $BASE_TESTS" || exit 1
+    build_one base . "" "cuzk-bench fpd-rate $BASE_TESTS" || exit 1
     echo "$VARIANTS" | while read -r line; do
         [ -z "$line" ] && continue
         name=$(field "$line" 1) patch=$(field "$line" 2) flags=$(field "$line" 3)
@@ -80,6 +79,9 @@ run() {
         echo "== base $t (rc $?): $(tail -1 "$O/base-$t.log")"
         grep -q "GPU tests skipped" "$O/base-$t.log" && echo "== base $t: no device seen"
     done
+    if [ "${BASE:-1}" != 0 ]; then # the Fp product on the two multipliers (bench/fpd-rate.cu)
+        timeout 60 "$B/base/fpd-rate" 2>&1 | tee "$O/fpd-rate.log"
+    fi
     local mem
     mem=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits 2>/dev/null | head -1)
     if [ "${BASE:-1}" != 0 ] && left && [ "${mem:-0}" -gt 100000 ]; then

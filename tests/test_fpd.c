@@ -1,4 +1,4 @@
-/* The FP64 pipe's Fp product (src/cuda/fpd.h) on the host, through its
+/* The FP64 pipe's Fp product (bench/fpd.h, timed by bench/fpd-rate.cu) on the host, through its
  * exact model of DFMA: equal to cz_fp_mul on random and edge inputs,
  * lazy inputs in [p, 2p) included, chained without reduction; the model
  * itself checked against the C library's fma() in both rounding modes. */
@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "cuda/fpd.h"
+#include "../bench/fpd.h"
 #include "cuzk/ff.h"
 #include "tf.h"
 

@@ -19,8 +19,9 @@
  *   1 addc): 611, of which 588 multiplies (IMAD), then one conditional
  *   subtraction, 12 sub + 12 select: 635 in all, no branch.
  * fp_add: 12 add + 12 sub + 12 select.  fp_sub: 12 sub + 12 and + 12 add.
- * fp2_mul: 3 fp_mul + 2 lazy additions (24) + 3 fp_sub.  fp2_sqr: 2 fp_mul
- * + 3 lazy additions / subtractions (48). */
+ * fp2_mul: 3 fp_mul_wide (288 mad each) + 2 fp_redc_wide (fp_mul's
+ * reduction rows) + 2 lazy additions + 4 sums of 24 words.  fp2_sqr: 2
+ * fp_mul + 3 lazy additions / subtractions (48). */
 #ifndef CZ_CUDA_FP_CUH
 #define CZ_CUDA_FP_CUH
 
@@ -287,17 +288,20 @@ __device__ __forceinline__ fp_t fp_neg(const fp_t &a)
  * IADD3.X.  Here T = ACC + 2^32 ODD instead: the products of the even
  * words, x_{2k} y, go whole (lo at word 2k, hi at 2k + 1) into ACC and
  * those of the odd words into ODD at the same positions, so each product's
- * two halves are consecutive in one carry chain (fp_mac6: 12 multiply-adds
- * and one carry, which ptxas can issue as wide multiply-adds into register
- * pairs).  T's word 0 is ACC's, so m = ACC_0 n0 and after adding m p,
- * ACC_0 = 0; then T / 2^32 = (ODD + ACC_1) + 2^32 (ACC >> 64): the new ACC
- * is ODD plus ACC_1 (fp_addw) and the new ODD is ACC shifted by two words,
- * which keeps the pairs aligned.  At the end T = ACC + 2^32 ODD
+ * two halves are consecutive in one carry chain (fp_chain6<0> below).
+ * T's word 0 is ACC's, so m = ACC_0 n0 and after adding m p, ACC_0 = 0;
+ * then T / 2^32 = (ODD + ACC_1) + 2^32 (ACC >> 64): the new ACC is ODD
+ * plus ACC_1 (fp_addw) and the new ODD is ACC shifted by two words, which
+ * keeps the pairs aligned (fp_redc_row).  At the end T = ACC + 2^32 ODD
  * (fp_merge). */
 
-/* t[0..12] += sum_k x_k y 2^(64 k), k < 6, one carry chain. */
-__device__ __forceinline__ void fp_mac6(uint32_t (&t)[13], uint32_t x0, uint32_t x1, uint32_t x2,
-                                        uint32_t x3, uint32_t x4, uint32_t x5, uint32_t y)
+/* fp_chain6<P>: t[P .. P + 12] += sum_k x_k y 2^(32 (P + 2k)), k < 6, one
+ * carry chain ending in word P + 12 (12 multiply-adds and one carry,
+ * which ptxas issues as wide multiply-adds into register pairs when P is
+ * even); the caller shows that word takes the carry without overflowing. */
+template <int P, int N>
+__device__ __forceinline__ void fp_chain6(uint32_t (&t)[N], uint32_t x0, uint32_t x1, uint32_t x2,
+                                          uint32_t x3, uint32_t x4, uint32_t x5, uint32_t y)
 {
     asm("mad.lo.cc.u32 %0, %13, %19, %0;\n\t"
         "madc.hi.cc.u32 %1, %13, %19, %1;\n\t"
@@ -312,8 +316,9 @@ __device__ __forceinline__ void fp_mac6(uint32_t (&t)[13], uint32_t x0, uint32_t
         "madc.lo.cc.u32 %10, %18, %19, %10;\n\t"
         "madc.hi.cc.u32 %11, %18, %19, %11;\n\t"
         "addc.u32 %12, %12, 0;"
-        : "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]),
-          "+r"(t[7]), "+r"(t[8]), "+r"(t[9]), "+r"(t[10]), "+r"(t[11]), "+r"(t[12])
+        : "+r"(t[P + 0]), "+r"(t[P + 1]), "+r"(t[P + 2]), "+r"(t[P + 3]), "+r"(t[P + 4]),
+          "+r"(t[P + 5]), "+r"(t[P + 6]), "+r"(t[P + 7]), "+r"(t[P + 8]), "+r"(t[P + 9]),
+          "+r"(t[P + 10]), "+r"(t[P + 11]), "+r"(t[P + 12])
         : "r"(x0), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x5), "r"(y));
 }
 
@@ -363,6 +368,28 @@ __device__ __forceinline__ fp_t fp_merge(const uint32_t (&acc)[13], const uint32
     return r;
 }
 
+/* One reduction row of T = ACC + 2^32 ODD (13 words each): m = T_0 n0,
+ * T += m p, then T / 2^32 as (ACC, ODD) <- (ODD + ACC_1, ACC >> 64)
+ * (renaming only, in an unrolled loop). */
+__device__ __forceinline__ void fp_redc_row(uint32_t (&acc)[13], uint32_t (&odd)[13])
+{
+    uint32_t m = acc[0] * FP_N0;
+    fp_chain6<0>(acc, FP_P0, FP_P2, FP_P4, FP_P6, FP_P8, FP_P10, m);
+    fp_chain6<0>(odd, FP_P1, FP_P3, FP_P5, FP_P7, FP_P9, FP_P11, m);
+    fp_addw(odd, acc[1]);
+    uint32_t t[13];
+#pragma unroll
+    for (int j = 0; j < 13; j++)
+        t[j] = acc[j];
+#pragma unroll
+    for (int j = 0; j < 13; j++)
+        acc[j] = odd[j];
+#pragma unroll
+    for (int j = 0; j < 11; j++)
+        odd[j] = t[j + 2];
+    odd[11] = odd[12] = 0;
+}
+
 /* Montgomery product a b / 2^384 mod p, fully reduced.  Accepts a, b < 2p
  * (the lazy sums above), not only reduced values: with T < 3p on entry to
  * a row, (T + a b_i + m p) / 2^32 < (3p + 2p (2^32 - 1) + p (2^32 - 1)) /
@@ -377,32 +404,202 @@ __device__ __forceinline__ fp_t fp_mul(const fp_t &a, const fp_t &b)
         acc[j] = odd[j] = 0;
 #pragma unroll
     for (int i = 0; i < 12; i++) {
-        uint32_t bi = b.l[i];
-        fp_mac6(acc, a.l[0], a.l[2], a.l[4], a.l[6], a.l[8], a.l[10], bi);
-        fp_mac6(odd, a.l[1], a.l[3], a.l[5], a.l[7], a.l[9], a.l[11], bi);
-        uint32_t m = acc[0] * FP_N0;
-        fp_mac6(acc, FP_P0, FP_P2, FP_P4, FP_P6, FP_P8, FP_P10, m);
-        fp_mac6(odd, FP_P1, FP_P3, FP_P5, FP_P7, FP_P9, FP_P11, m);
-        fp_addw(odd, acc[1]);
-        /* (ACC, ODD) <- (ODD, ACC >> 64): renaming only, the loop being
-         * unrolled */
-        uint32_t t[13];
-#pragma unroll
-        for (int j = 0; j < 13; j++)
-            t[j] = acc[j];
-#pragma unroll
-        for (int j = 0; j < 13; j++)
-            acc[j] = odd[j];
-#pragma unroll
-        for (int j = 0; j < 11; j++)
-            odd[j] = t[j + 2];
-        odd[11] = odd[12] = 0;
+        fp_chain6<0>(acc, a.l[0], a.l[2], a.l[4], a.l[6], a.l[8], a.l[10], b.l[i]);
+        fp_chain6<0>(odd, a.l[1], a.l[3], a.l[5], a.l[7], a.l[9], a.l[11], b.l[i]);
+        fp_redc_row(acc, odd);
     }
     return fp_reduce_once(fp_merge(acc, odd));
 }
 
-/* a^2: the product a a (a dedicated squaring that saves the 66 duplicated
- * cross products is left for later). */
+/* The whole 768-bit products below keep fp_mul's even/odd split: a value
+ * T is held as ACC + 2^32 ODD, and a product x_k y whose low half lands
+ * at word w goes to ACC at w when w is even, to ODD at w - 1 when w is odd,
+ * so every chain starts at an even word and each product's two halves
+ * fill an aligned register pair, which ptxas issues as one IMAD.WIDE (a
+ * chain starting at an odd word costs separate IMAD / IMAD.HI and moves:
+ * the squaring of 2026-12-06 lost 9 % to that, docs/gpu-kernels.md item
+ * 6). */
+
+/* The 768-bit ACC + 2^32 ODD (each 25 words, the caller showing that
+ * the sum is below 2^768) as 24 words. */
+__device__ __forceinline__ void fp_wide_merge(uint32_t (&t)[24], const uint32_t (&acc)[25],
+                                              const uint32_t (&odd)[25])
+{
+    t[0] = acc[0];
+    asm("add.cc.u32 %0, %23, %46;\n\t"
+        "addc.cc.u32 %1, %24, %47;\n\t"
+        "addc.cc.u32 %2, %25, %48;\n\t"
+        "addc.cc.u32 %3, %26, %49;\n\t"
+        "addc.cc.u32 %4, %27, %50;\n\t"
+        "addc.cc.u32 %5, %28, %51;\n\t"
+        "addc.cc.u32 %6, %29, %52;\n\t"
+        "addc.cc.u32 %7, %30, %53;\n\t"
+        "addc.cc.u32 %8, %31, %54;\n\t"
+        "addc.cc.u32 %9, %32, %55;\n\t"
+        "addc.cc.u32 %10, %33, %56;\n\t"
+        "addc.cc.u32 %11, %34, %57;\n\t"
+        "addc.cc.u32 %12, %35, %58;\n\t"
+        "addc.cc.u32 %13, %36, %59;\n\t"
+        "addc.cc.u32 %14, %37, %60;\n\t"
+        "addc.cc.u32 %15, %38, %61;\n\t"
+        "addc.cc.u32 %16, %39, %62;\n\t"
+        "addc.cc.u32 %17, %40, %63;\n\t"
+        "addc.cc.u32 %18, %41, %64;\n\t"
+        "addc.cc.u32 %19, %42, %65;\n\t"
+        "addc.cc.u32 %20, %43, %66;\n\t"
+        "addc.cc.u32 %21, %44, %67;\n\t"
+        "addc.u32 %22, %45, %68;"
+        : "=r"(t[1]), "=r"(t[2]), "=r"(t[3]), "=r"(t[4]), "=r"(t[5]), "=r"(t[6]), "=r"(t[7]),
+          "=r"(t[8]), "=r"(t[9]), "=r"(t[10]), "=r"(t[11]), "=r"(t[12]), "=r"(t[13]), "=r"(t[14]),
+          "=r"(t[15]), "=r"(t[16]), "=r"(t[17]), "=r"(t[18]), "=r"(t[19]), "=r"(t[20]), "=r"(t[21]),
+          "=r"(t[22]), "=r"(t[23])
+        : "r"(acc[1]), "r"(acc[2]), "r"(acc[3]), "r"(acc[4]), "r"(acc[5]), "r"(acc[6]), "r"(acc[7]),
+          "r"(acc[8]), "r"(acc[9]), "r"(acc[10]), "r"(acc[11]), "r"(acc[12]), "r"(acc[13]),
+          "r"(acc[14]), "r"(acc[15]), "r"(acc[16]), "r"(acc[17]), "r"(acc[18]), "r"(acc[19]),
+          "r"(acc[20]), "r"(acc[21]), "r"(acc[22]), "r"(acc[23]), "r"(odd[0]), "r"(odd[1]),
+          "r"(odd[2]), "r"(odd[3]), "r"(odd[4]), "r"(odd[5]), "r"(odd[6]), "r"(odd[7]), "r"(odd[8]),
+          "r"(odd[9]), "r"(odd[10]), "r"(odd[11]), "r"(odd[12]), "r"(odd[13]), "r"(odd[14]),
+          "r"(odd[15]), "r"(odd[16]), "r"(odd[17]), "r"(odd[18]), "r"(odd[19]), "r"(odd[20]),
+          "r"(odd[21]), "r"(odd[22]));
+}
+
+/* T / 2^384 mod p, fully reduced, for a 768-bit T < p 2^384 (a product,
+ * or a sum of products below that): R = (L + M p) / 2^384 for the low
+ * half L of T (fp_mul's reduction rows without the a b_i products; R < p
+ * + 1), then R + the high half H < 2p: one conditional subtraction. */
+__device__ __forceinline__ fp_t fp_redc_wide(const uint32_t (&t)[24])
+{
+    uint32_t acc[13], odd[13];
+#pragma unroll
+    for (int j = 0; j < 12; j++)
+        acc[j] = t[j];
+    acc[12] = 0;
+#pragma unroll
+    for (int j = 0; j < 13; j++)
+        odd[j] = 0;
+#pragma unroll
+    for (int i = 0; i < 12; i++)
+        fp_redc_row(acc, odd);
+    fp_t r = fp_merge(acc, odd), h;
+#pragma unroll
+    for (int j = 0; j < 12; j++)
+        h.l[j] = t[12 + j];
+    return fp_reduce_once(fp_add_lazy(r, h));
+}
+
+/* t = a b, the whole 768-bit product (a, b < 2^384).  Row i (b_i): for
+ * even i, a's even words from ACC word i and its odd words from ODD word
+ * i; for odd i, a's even words from ODD word i - 1 and its odd words from
+ * ACC word i + 1.  After row i each accumulator holds part of a (b mod
+ * 2^(32 (i + 1))) < 2^(32 (i + 13)), so ACC below 2^(32 (i + 13)) and ODD
+ * below 2^(32 (i + 12)): the words a chain's last carry goes to (ACC i +
+ * 12 or i + 13, ODD i + 12 or i + 11) take it without overflowing, and
+ * the highest is word 24. */
+__device__ __forceinline__ void fp_mul_wide(uint32_t (&t)[24], const fp_t &a, const fp_t &b)
+{
+    uint32_t acc[25], odd[25];
+#pragma unroll
+    for (int j = 0; j < 25; j++)
+        acc[j] = odd[j] = 0;
+    fp_chain6<0>(acc, a.l[0], a.l[2], a.l[4], a.l[6], a.l[8], a.l[10], b.l[0]);
+    fp_chain6<0>(odd, a.l[1], a.l[3], a.l[5], a.l[7], a.l[9], a.l[11], b.l[0]);
+    fp_chain6<0>(odd, a.l[0], a.l[2], a.l[4], a.l[6], a.l[8], a.l[10], b.l[1]);
+    fp_chain6<2>(acc, a.l[1], a.l[3], a.l[5], a.l[7], a.l[9], a.l[11], b.l[1]);
+    fp_chain6<2>(acc, a.l[0], a.l[2], a.l[4], a.l[6], a.l[8], a.l[10], b.l[2]);
+    fp_chain6<2>(odd, a.l[1], a.l[3], a.l[5], a.l[7], a.l[9], a.l[11], b.l[2]);
+    fp_chain6<2>(odd, a.l[0], a.l[2], a.l[4], a.l[6], a.l[8], a.l[10], b.l[3]);
+    fp_chain6<4>(acc, a.l[1], a.l[3], a.l[5], a.l[7], a.l[9], a.l[11], b.l[3]);
+    fp_chain6<4>(acc, a.l[0], a.l[2], a.l[4], a.l[6], a.l[8], a.l[10], b.l[4]);
+    fp_chain6<4>(odd, a.l[1], a.l[3], a.l[5], a.l[7], a.l[9], a.l[11], b.l[4]);
+    fp_chain6<4>(odd, a.l[0], a.l[2], a.l[4], a.l[6], a.l[8], a.l[10], b.l[5]);
+    fp_chain6<6>(acc, a.l[1], a.l[3], a.l[5], a.l[7], a.l[9], a.l[11], b.l[5]);
+    fp_chain6<6>(acc, a.l[0], a.l[2], a.l[4], a.l[6], a.l[8], a.l[10], b.l[6]);
+    fp_chain6<6>(odd, a.l[1], a.l[3], a.l[5], a.l[7], a.l[9], a.l[11], b.l[6]);
+    fp_chain6<6>(odd, a.l[0], a.l[2], a.l[4], a.l[6], a.l[8], a.l[10], b.l[7]);
+    fp_chain6<8>(acc, a.l[1], a.l[3], a.l[5], a.l[7], a.l[9], a.l[11], b.l[7]);
+    fp_chain6<8>(acc, a.l[0], a.l[2], a.l[4], a.l[6], a.l[8], a.l[10], b.l[8]);
+    fp_chain6<8>(odd, a.l[1], a.l[3], a.l[5], a.l[7], a.l[9], a.l[11], b.l[8]);
+    fp_chain6<8>(odd, a.l[0], a.l[2], a.l[4], a.l[6], a.l[8], a.l[10], b.l[9]);
+    fp_chain6<10>(acc, a.l[1], a.l[3], a.l[5], a.l[7], a.l[9], a.l[11], b.l[9]);
+    fp_chain6<10>(acc, a.l[0], a.l[2], a.l[4], a.l[6], a.l[8], a.l[10], b.l[10]);
+    fp_chain6<10>(odd, a.l[1], a.l[3], a.l[5], a.l[7], a.l[9], a.l[11], b.l[10]);
+    fp_chain6<10>(odd, a.l[0], a.l[2], a.l[4], a.l[6], a.l[8], a.l[10], b.l[11]);
+    fp_chain6<12>(acc, a.l[1], a.l[3], a.l[5], a.l[7], a.l[9], a.l[11], b.l[11]);
+    fp_wide_merge(t, acc, odd);
+}
+
+/* t -= u (768 bits; the caller shows t >= u). */
+__device__ __forceinline__ void fp_wide_sub(uint32_t (&t)[24], const uint32_t (&u)[24])
+{
+    asm("sub.cc.u32 %0, %0, %24;\n\t"
+        "subc.cc.u32 %1, %1, %25;\n\t"
+        "subc.cc.u32 %2, %2, %26;\n\t"
+        "subc.cc.u32 %3, %3, %27;\n\t"
+        "subc.cc.u32 %4, %4, %28;\n\t"
+        "subc.cc.u32 %5, %5, %29;\n\t"
+        "subc.cc.u32 %6, %6, %30;\n\t"
+        "subc.cc.u32 %7, %7, %31;\n\t"
+        "subc.cc.u32 %8, %8, %32;\n\t"
+        "subc.cc.u32 %9, %9, %33;\n\t"
+        "subc.cc.u32 %10, %10, %34;\n\t"
+        "subc.cc.u32 %11, %11, %35;\n\t"
+        "subc.cc.u32 %12, %12, %36;\n\t"
+        "subc.cc.u32 %13, %13, %37;\n\t"
+        "subc.cc.u32 %14, %14, %38;\n\t"
+        "subc.cc.u32 %15, %15, %39;\n\t"
+        "subc.cc.u32 %16, %16, %40;\n\t"
+        "subc.cc.u32 %17, %17, %41;\n\t"
+        "subc.cc.u32 %18, %18, %42;\n\t"
+        "subc.cc.u32 %19, %19, %43;\n\t"
+        "subc.cc.u32 %20, %20, %44;\n\t"
+        "subc.cc.u32 %21, %21, %45;\n\t"
+        "subc.cc.u32 %22, %22, %46;\n\t"
+        "subc.u32 %23, %23, %47;"
+        : "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]),
+          "+r"(t[7]), "+r"(t[8]), "+r"(t[9]), "+r"(t[10]), "+r"(t[11]), "+r"(t[12]), "+r"(t[13]),
+          "+r"(t[14]), "+r"(t[15]), "+r"(t[16]), "+r"(t[17]), "+r"(t[18]), "+r"(t[19]), "+r"(t[20]),
+          "+r"(t[21]), "+r"(t[22]), "+r"(t[23])
+        : "r"(u[0]), "r"(u[1]), "r"(u[2]), "r"(u[3]), "r"(u[4]), "r"(u[5]), "r"(u[6]), "r"(u[7]),
+          "r"(u[8]), "r"(u[9]), "r"(u[10]), "r"(u[11]), "r"(u[12]), "r"(u[13]), "r"(u[14]),
+          "r"(u[15]), "r"(u[16]), "r"(u[17]), "r"(u[18]), "r"(u[19]), "r"(u[20]), "r"(u[21]),
+          "r"(u[22]), "r"(u[23]));
+}
+
+/* t += p^2 (768 bits; the caller shows the sum fits). */
+__device__ __forceinline__ void fp_wide_add_p2(uint32_t (&t)[24])
+{
+    asm("add.cc.u32 %0, %0, 0x1c718e39;\n\t"
+        "addc.cc.u32 %1, %1, 0x26aa0000;\n\t"
+        "addc.cc.u32 %2, %2, 0x76382eab;\n\t"
+        "addc.cc.u32 %3, %3, 0x7ced6b1d;\n\t"
+        "addc.cc.u32 %4, %4, 0x62113cfd;\n\t"
+        "addc.cc.u32 %5, %5, 0x162c3383;\n\t"
+        "addc.cc.u32 %6, %6, 0x3e71b743;\n\t"
+        "addc.cc.u32 %7, %7, 0x66bf91ed;\n\t"
+        "addc.cc.u32 %8, %8, 0x7091a049;\n\t"
+        "addc.cc.u32 %9, %9, 0x292e85a8;\n\t"
+        "addc.cc.u32 %10, %10, 0x86185c7b;\n\t"
+        "addc.cc.u32 %11, %11, 0x1d68619c;\n\t"
+        "addc.cc.u32 %12, %12, 0x0978ef01;\n\t"
+        "addc.cc.u32 %13, %13, 0xf5314933;\n\t"
+        "addc.cc.u32 %14, %14, 0x16ddca6e;\n\t"
+        "addc.cc.u32 %15, %15, 0x50a62cfd;\n\t"
+        "addc.cc.u32 %16, %16, 0x349e8bd0;\n\t"
+        "addc.cc.u32 %17, %17, 0x66e59e49;\n\t"
+        "addc.cc.u32 %18, %18, 0x0e7046b4;\n\t"
+        "addc.cc.u32 %19, %19, 0xe2dc90e5;\n\t"
+        "addc.cc.u32 %20, %20, 0xa22f25e9;\n\t"
+        "addc.cc.u32 %21, %21, 0x4bd278ea;\n\t"
+        "addc.cc.u32 %22, %22, 0xb8c35fc7;\n\t"
+        "addc.u32 %23, %23, 0x02a437a4;"
+        : "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]),
+          "+r"(t[7]), "+r"(t[8]), "+r"(t[9]), "+r"(t[10]), "+r"(t[11]), "+r"(t[12]), "+r"(t[13]),
+          "+r"(t[14]), "+r"(t[15]), "+r"(t[16]), "+r"(t[17]), "+r"(t[18]), "+r"(t[19]), "+r"(t[20]),
+          "+r"(t[21]), "+r"(t[22]), "+r"(t[23]));
+}
+
+/* a^2: the product a a (a dedicated squaring with aligned chains lost 8 %
+ * in the G1 bucket sums, docs/gpu-kernels.md item 6). */
 __device__ __forceinline__ fp_t fp_sqr(const fp_t &a) { return fp_mul(a, a); }
 
 /* fp_mul as a called function: one copy per kernel (ec.cuh's G1 code). */
@@ -508,15 +705,24 @@ __device__ __forceinline__ fp2_t fp2_dbl(const fp2_t &a)
     return fp2_t{fp_dbl(a.c0), fp_dbl(a.c1)};
 }
 
-/* Karatsuba, 3M:  t0 = a0 b0, t1 = a1 b1,
- *   c0 = t0 - t1,  c1 = (a0 + a1)(b0 + b1) - t0 - t1
- * with the two sums left unreduced (< 2p, which fp_mul accepts). */
+/* Karatsuba with one reduction less, for a, b < p: the three products
+ * whole (fp_mul_wide), t0 = a0 b0, t1 = a1 b1 < p^2, s = (a0 + a1)(b0 +
+ * b1) < 4 p^2 (the sums unreduced), then two reductions instead of three:
+ *   c0 = (t0 + p^2 - t1) / 2^384,  c1 = (s - (t0 + t1)) / 2^384  (mod p)
+ * where t0 + p^2 - t1 lies in (0, 2 p^2) and s - t0 - t1 = a0 b1 + a1 b0
+ * in [0, 2 p^2), both below p 2^384 as fp_redc_wide needs (2p < 2^384).
+ * 720 multiplies against three fp_mul's 864. */
 __device__ __forceinline__ fp2_t fp2_mul(const fp2_t &a, const fp2_t &b)
 {
-    fp_t t0 = fp_mul(a.c0, b.c0);
-    fp_t t1 = fp_mul(a.c1, b.c1);
-    fp_t s = fp_mul(fp_add_lazy(a.c0, a.c1), fp_add_lazy(b.c0, b.c1));
-    return fp2_t{fp_sub(t0, t1), fp_sub(fp_sub(s, t0), t1)};
+    uint32_t t0[24], t1[24], s[24];
+    fp_mul_wide(t0, a.c0, b.c0);
+    fp_mul_wide(t1, a.c1, b.c1);
+    fp_mul_wide(s, fp_add_lazy(a.c0, a.c1), fp_add_lazy(b.c0, b.c1));
+    fp_wide_sub(s, t0);
+    fp_wide_sub(s, t1);
+    fp_wide_add_p2(t0);
+    fp_wide_sub(t0, t1);
+    return fp2_t{fp_redc_wide(t0), fp_redc_wide(s)};
 }
 
 /* 2M:  c0 = (a0 + a1)(a0 - a1),  c1 = (2 a0) a1, the factors unreduced
