@@ -41,7 +41,9 @@
  *
  * 64 products a b, 56 products m p with both halves and 8 with the high
  * half alone: 496 FP64 instructions and about 200 integer ones (24 of
- * them IMAD) against fp_mul's 288 IMAD.WIDE and ~300 others.  Inputs
+ * them IMAD) against fp_mul's 288 IMAD.WIDE and ~300 others (the SASS of
+ * fpd-rate's chains, with the limbs turned back into doubles: 516 FP64
+ * and ~340 others a product).  Inputs
  * below 2p give a result below 2p (4p < 2^384), so products chain without
  * reduction; fpd_limbs_to_words reduces once.  No branch on values. */
 #ifndef CZ_BENCH_FPD_H
@@ -143,21 +145,14 @@ static inline double fpd_host_fma(double x, double y, double c, int rz)
 }
 #endif
 
-FPD_FN double fpd_fma_rz(double x, double y, double c)
+/* DFMA rounding toward zero (rz) or to the nearest; rz is a constant at
+ * every call. */
+FPD_FN double fpd_fma(double x, double y, double c, int rz)
 {
 #ifdef __CUDA_ARCH__
-    return __fma_rz(x, y, c);
+    return rz ? __fma_rz(x, y, c) : __fma_rn(x, y, c);
 #else
-    return fpd_host_fma(x, y, c, 1);
-#endif
-}
-
-FPD_FN double fpd_fma_rn(double x, double y, double c)
-{
-#ifdef __CUDA_ARCH__
-    return __fma_rn(x, y, c);
-#else
-    return fpd_host_fma(x, y, c, 0);
+    return fpd_host_fma(x, y, c, rz);
 #endif
 }
 
@@ -190,9 +185,9 @@ FPD_FN double fpd_of_int(uint64_t v)
 /* One limb product into a column: the four instructions above. */
 FPD_FN void fpd_mac(double x, double y, double *H, double *L)
 {
-    double h = fpd_fma_rz(x, y, *H);
+    double h = fpd_fma(x, y, *H, 1);
     double d = fpd_sub(h, *H);
-    *L = fpd_add(*L, fpd_fma_rn(x, y, -d));
+    *L = fpd_add(*L, fpd_fma(x, y, -d, 0));
     *H = h;
 }
 
@@ -224,7 +219,7 @@ FPD_FN void fpd_mul_limbs(uint64_t r[8], const fpd_t *a, const fpd_t *b)
         if (k < 8) {
             uint64_t t = T & FPD_M48;
             m[k] = fpd_of_int((t * FPD_N0) & FPD_M48);
-            H = fpd_fma_rz(m[k], fpd_p(0), H);
+            H = fpd_fma(m[k], fpd_p(0), H, 1);
             carry = (T >> 48) + (t != 0);
         } else {
             r[k - 8] = T & FPD_M48;
@@ -232,6 +227,16 @@ FPD_FN void fpd_mul_limbs(uint64_t r[8], const fpd_t *a, const fpd_t *b)
         }
         hprev = H;
     }
+}
+
+/* Limbs (from fpd_mul_limbs) back to doubles, for the next product. */
+FPD_FN void fpd_from_limbs(fpd_t *r, const uint64_t l[8])
+{
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+    for (int i = 0; i < 8; i++)
+        r->l[i] = fpd_of_int(l[i]);
 }
 
 /* From six little-endian 64-bit words (cz_fp's and fp_t's layout). */
@@ -248,28 +253,12 @@ FPD_FN void fpd_from_words(fpd_t *r, const uint64_t w[6])
         l[4 * j + 2] = ((v[1] >> 32) | (v[2] << 32)) & FPD_M48;
         l[4 * j + 3] = v[2] >> 16;
     }
-#ifdef __CUDA_ARCH__
-#pragma unroll
-#endif
-    for (int i = 0; i < 8; i++)
-        r->l[i] = fpd_of_int(l[i]);
+    fpd_from_limbs(r, l);
 }
 
-/* Limbs (from fpd_mul_limbs) back to doubles, for the next product. */
-FPD_FN void fpd_from_limbs(fpd_t *r, const uint64_t l[8])
+/* Eight 48-bit limbs packed into six 64-bit words, unreduced. */
+FPD_FN void fpd_limbs_pack(uint64_t v[6], const uint64_t l[8])
 {
-#ifdef __CUDA_ARCH__
-#pragma unroll
-#endif
-    for (int i = 0; i < 8; i++)
-        r->l[i] = fpd_of_int(l[i]);
-}
-
-/* Limbs below 2p to six words reduced below p (one subtraction of p,
- * selected by its borrow, no branch). */
-FPD_FN void fpd_limbs_to_words(uint64_t w[6], const uint64_t l[8])
-{
-    uint64_t v[6], s[6], borrow = 0;
 #ifdef __CUDA_ARCH__
 #pragma unroll
 #endif
@@ -279,6 +268,14 @@ FPD_FN void fpd_limbs_to_words(uint64_t w[6], const uint64_t l[8])
         v[3 * j + 1] = (q[1] >> 16) | (q[2] << 32);
         v[3 * j + 2] = (q[2] >> 32) | (q[3] << 16);
     }
+}
+
+/* Limbs below 2p to six words reduced below p (one subtraction of p,
+ * selected by its borrow, no branch). */
+FPD_FN void fpd_limbs_to_words(uint64_t w[6], const uint64_t l[8])
+{
+    uint64_t v[6], s[6], borrow = 0;
+    fpd_limbs_pack(v, l);
 #ifdef __CUDA_ARCH__
 #pragma unroll
 #endif

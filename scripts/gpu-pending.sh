@@ -14,9 +14,8 @@
 #                                    than 100 GB main's 2^27 partition
 #                                    (BENCHMARKS.md's table); each variant's
 #                                    GPU tests and its benchmark in turns
-#                                    with main's; with
-#                                    NCU=1 main's pipe counters; logs under
-#                                    $OUT
+#                                    with main's; with NCU=1 main's pipe
+#                                    counters; logs under $OUT
 #
 # Variants: NAME PATCH CUDA-FLAGS TESTS BENCH-ARGS (one line each, | apart;
 # a patch may appear twice, to be timed on two benchmarks).
@@ -74,20 +73,20 @@ run() {
     t0=$(date +%s)
     left() { [ $(($(date +%s) - t0)) -lt "$limit" ]; }
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1
-    [ "${BASE:-1}" = 0 ] || for t in $(cd $B/base && ls test_*); do
-        timeout 200 "$B/base/$t" >"$O/base-$t.log" 2>&1
-        echo "== base $t (rc $?): $(tail -1 "$O/base-$t.log")"
-        grep -q "GPU tests skipped" "$O/base-$t.log" && echo "== base $t: no device seen"
-    done
-    if [ "${BASE:-1}" != 0 ]; then # the Fp product on the two multipliers (bench/fpd-rate.cu)
+    if [ "${BASE:-1}" != 0 ]; then # main: its GPU tests, fpd-rate, the partition
+        for t in $(cd $B/base && ls test_*); do
+            timeout 200 "$B/base/$t" >"$O/base-$t.log" 2>&1
+            echo "== base $t (rc $?): $(tail -1 "$O/base-$t.log")"
+            grep -q "GPU tests skipped" "$O/base-$t.log" && echo "== base $t: no device seen"
+        done
         timeout 60 "$B/base/fpd-rate" 2>&1 | tee "$O/fpd-rate.log"
-    fi
-    local mem
-    mem=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits 2>/dev/null | head -1)
-    if [ "${BASE:-1}" != 0 ] && left && [ "${mem:-0}" -gt 100000 ]; then
-        echo "== base: the 2^27 partition"
-        CZ_CUDA_PROFILE=1 timeout 300 "$B/base/cuzk-bench" gpu-partition --log 27 --reps 2 2>&1 |
-            grep -v '^msm ' | tee "$O/partition.log"
+        local mem
+        mem=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits 2>/dev/null | head -1)
+        if left && [ "${mem:-0}" -gt 100000 ]; then
+            echo "== base: the 2^27 partition"
+            CZ_CUDA_PROFILE=1 timeout 300 "$B/base/cuzk-bench" gpu-partition --log 27 --reps 2 2>&1 |
+                grep -v '^msm ' | tee "$O/partition.log"
+        fi
     fi
     echo "$VARIANTS" | while read -r line; do
         [ -z "$line" ] && continue

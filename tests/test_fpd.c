@@ -12,9 +12,12 @@
 
 static unsigned iters(unsigned n) { return n * tf_scale; }
 
-static const uint64_t P_WORDS[6] = {0xb9feffffffffaaabull, 0x1eabfffeb153ffffull,
-                                    0x6730d2a0f6b0f624ull, 0x64774b84f38512bfull,
-                                    0x4b1ba7b6434bacd7ull, 0x1a0111ea397fe69aull};
+/* p as six words (fpd.h's constants). */
+static void p_words(uint64_t p[6])
+{
+    for (int i = 0; i < 6; i++)
+        p[i] = fpd_p_word(i);
+}
 
 /* r = a + b over 384 bits (no overflow for the values used: below 2^383). */
 static void words_add(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])
@@ -38,20 +41,16 @@ static void fpd_mul_words(uint64_t r[6], const uint64_t a[6], const uint64_t b[6
     fpd_limbs_to_words(r, l);
 }
 
-/* 2p as eight 48-bit limbs compared with l: l < 2p. */
+/* l < 2p, each limb below 2^48. */
 static bool limbs_below_2p(const uint64_t l[8])
 {
-    uint64_t w[6], p2[6];
-    for (int j = 0; j < 2; j++) {
-        const uint64_t *q = l + 4 * j;
-        w[3 * j] = q[0] | (q[1] << 48);
-        w[3 * j + 1] = (q[1] >> 16) | (q[2] << 32);
-        w[3 * j + 2] = (q[2] >> 32) | (q[3] << 16);
-    }
+    uint64_t w[6], p[6], p2[6];
     for (int i = 0; i < 8; i++)
         if (l[i] >> 48)
             return false;
-    words_add(p2, P_WORDS, P_WORDS);
+    fpd_limbs_pack(w, l);
+    p_words(p);
+    words_add(p2, p, p);
     for (int i = 5; i >= 0; i--)
         if (w[i] != p2[i])
             return w[i] < p2[i];
@@ -61,7 +60,7 @@ static bool limbs_below_2p(const uint64_t l[8])
 static void test_fpd_mul_matches_cpu(void)
 {
     uint64_t pm1[6], one[6] = {1};
-    memcpy(pm1, P_WORDS, sizeof pm1);
+    p_words(pm1);
     pm1[0]--; /* p - 1 as raw words */
     for (unsigned i = 0; i < iters(20000); i++) {
         cz_fp a, b, want;
@@ -84,8 +83,9 @@ static void test_fpd_mul_matches_cpu(void)
  * stays below 2p and equals cz_fp_mul's modulo p. */
 static void test_fpd_lazy_operands(void)
 {
-    uint64_t top[6];
-    words_add(top, P_WORDS, P_WORDS);
+    uint64_t p[6], top[6];
+    p_words(p);
+    words_add(top, p, p);
     top[0]--; /* 2p - 1 */
     for (unsigned i = 0; i < iters(20000); i++) {
         cz_fp a, b, want;
@@ -93,15 +93,15 @@ static void test_fpd_lazy_operands(void)
         fpd_t x, y;
         cz_fp_random(&a, &tf_rng);
         cz_fp_random(&b, &tf_rng);
-        words_add(la, a.l, P_WORDS);
+        words_add(la, a.l, p);
         if (i & 1)
-            words_add(lb, b.l, P_WORDS);
+            words_add(lb, b.l, p);
         else
             memcpy(lb, b.l, sizeof lb);
         if (i == 0) { /* 2p - 1 squared: every limb product at its largest */
             memcpy(la, top, sizeof la);
             memcpy(lb, top, sizeof lb);
-            memcpy(a.l, P_WORDS, sizeof a.l);
+            memcpy(a.l, p, sizeof a.l);
             a.l[0]--;
             b = a;
         }
