@@ -152,13 +152,14 @@ static inline void gate_destroy(gate *g)
     pthread_mutex_destroy(&g->mu);
 }
 
-/* Job id among the unfinished ones: whether it is, its record in *out. */
+/* Job id (its handle or label) among the unfinished ones: whether it is,
+ * its record in *out. */
 static inline bool live_job(cz_engine *e, const char *id, cz_engine_job_info *out)
 {
     cz_engine_job_info all[8];
     size_t n = cz_engine_jobs(e, all, 8);
     for (size_t i = 0; i < n && i < 8; i++)
-        if (!strcmp(all[i].id, id)) {
+        if (!strcmp(all[i].id, id) || !strcmp(all[i].label, id)) {
             *out = all[i];
             return true;
         }
@@ -200,9 +201,15 @@ static inline bool wait_synthesized(cz_engine *e, const char *id, unsigned n)
     return false;
 }
 
+/* The job at device 0: its label, else its handle ("" idle). */
+static inline const char *busy_name(const cz_engine_status *st)
+{
+    return st->devices[0].busy_label[0] ? st->devices[0].busy_label : st->devices[0].busy_job;
+}
+
 /* With the gate holding next[0]'s partition at the one device: lets one
- * call through at a time and checks that next[1], ..., next[n - 1] hold
- * the device in that order (consecutive entries must differ). */
+ * call through at a time and checks that next[1], ..., next[n - 1] (labels)
+ * hold the device in that order (consecutive entries must differ). */
 static inline void check_device_order(cz_engine *e, gate *g, const char *const *next, int n)
 {
     for (int i = 1; i < n; i++) {
@@ -210,12 +217,12 @@ static inline void check_device_order(cz_engine *e, gate *g, const char *const *
         cz_engine_status st;
         for (int t = 0; t < 3000; t++) { /* until the next one holds the device */
             cz_engine_status_get(e, &st);
-            if (strcmp(st.devices[0].busy_job, next[i - 1]) && st.devices[0].busy_job[0])
+            if (strcmp(busy_name(&st), next[i - 1]) && st.devices[0].busy_job[0])
                 break;
             usleep(10000);
         }
-        TF_CHECK_MSG(!strcmp(st.devices[0].busy_job, next[i]), "at the device: %s, want %s",
-                     st.devices[0].busy_job, next[i]);
+        TF_CHECK_MSG(!strcmp(busy_name(&st), next[i]), "at the device: %s, want %s",
+                     busy_name(&st), next[i]);
         TF_CHECK(gate_wait_held(g, 1));
     }
 }

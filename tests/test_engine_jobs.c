@@ -1,7 +1,7 @@
 /* The engine's job admission and notification (include/cuzk/engine.h):
  * id rules (against a reference UTF-8 decoder on random bytes), generated
- * ids that no client id can take, idempotency by request digest
- * (CZ_ERR_EXISTS for a reused id with other parameters), the admission
+ * handles that no label can take, labels naming several jobs (Curio's
+ * reuse) and retries joining a job by request digest, the admission
  * limits and the request pool, asynchronous watches (completion, timeout,
  * take-back, jobs cancelled when a synchronous client goes away), job
  * events in order, generic witnesses checked against their circuit, every
@@ -175,64 +175,174 @@ static void test_generated_ids(void)
     cz_engine_free(e);
 }
 
-/* ----------------------------------------------------------- idempotency --- */
+/* ----------------------------------------------------- labels and retries --- */
 
-static void test_idempotency(void)
+static bool is_handle(const char *id)
+{
+    return strncmp(id, CZ_JOB_ID_GENERATED, strlen(CZ_JOB_ID_GENERATED)) == 0;
+}
+
+/* Awaits handle h: COMPLETED with parts partitions. */
+static void await_parts(cz_engine *e, const char *h, uint32_t parts)
+{
+    cz_job_result res;
+    TF_CHECK_MSG(cz_engine_await(e, h, -1, &res) == CZ_OK, "await %s", h);
+    TF_CHECK_MSG(res.state == CZ_JOB_COMPLETED && res.partitions == parts, "%s: %s, %u partitions",
+                 h, cz_job_state_name(res.state), res.partitions);
+    cz_job_result_free(&res);
+}
+
+/* Curio's labels: one label for every WindowPoSt partition of a deadline,
+ * for a sector proved again after it was sealed again.  Each request is
+ * its own job with its own proofs; a retry of a request joins its job,
+ * unfinished or completed, superseded or not; a label naming several jobs
+ * is refused where it would have to choose (await, status, cancel, watch)
+ * and names them; submitting under the label makes it name the new job. */
+static void test_labels(void)
 {
     cz_engine_config cfg = base_config(0);
     cfg.synthesis_workers = 1;
     cz_engine *e;
-    char err[256], id[CZ_JOB_ID_MAX];
+    char err[400], h[5][CZ_JOB_ID_MAX], id[CZ_JOB_ID_MAX];
     bool existing;
     TF_CHECK(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK);
     cz_job_synthetic in;
-    cz_job_request r = synth_req(&in, "porep-1-7", CZ_PRIO_NORMAL, 10, 3, 5);
-    TF_CHECK(cz_engine_submit(e, &r, id, &existing, err, sizeof err) == CZ_OK && !existing);
+    cz_job_request r = synth_req(&in, "wdpost-1000-0-c510c70f", CZ_PRIO_NORMAL, 10, 3, 5);
+    TF_CHECK(cz_engine_submit(e, &r, h[0], &existing, err, sizeof err) == CZ_OK && !existing);
+    TF_CHECK_MSG(is_handle(h[0]), "the handle %s", h[0]);
     /* the same request again (a lost reply): the same job, even at another
      * priority */
-    r = synth_req(&in, "porep-1-7", CZ_PRIO_HIGH, 10, 3, 5);
+    r = synth_req(&in, "wdpost-1000-0-c510c70f", CZ_PRIO_HIGH, 10, 3, 5);
     TF_CHECK(cz_engine_submit(e, &r, id, &existing, err, sizeof err) == CZ_OK && existing);
-    TF_CHECK(!strcmp(id, "porep-1-7"));
-    /* the same id with other parameters, while it runs and once done */
-    for (int done = 0; done < 2; done++) {
-        if (done) {
-            cz_job_result res;
-            TF_CHECK(cz_engine_await(e, "porep-1-7", -1, &res) == CZ_OK);
-            TF_CHECK(res.state == CZ_JOB_COMPLETED && res.partitions == 3);
-            cz_job_result_free(&res);
+    TF_CHECK(!strcmp(id, h[0]));
+    TF_CHECK(cz_engine_resolve(e, "wdpost-1000-0-c510c70f", id, err, sizeof err) == CZ_OK &&
+             !strcmp(id, h[0]));
+    /* other requests under the label while the first is unfinished: jobs of
+     * their own, and the label is ambiguous */
+    struct {
+        uint32_t parts;
+        uint64_t seed;
+        unsigned lr;
+    } other[] = {{1, 5, 10}, {3, 6, 10}, {2, 5, 11}};
+    for (size_t i = 0; i < 3; i++) {
+        r = synth_req(&in, "wdpost-1000-0-c510c70f", CZ_PRIO_NORMAL, other[i].lr, other[i].parts,
+                      other[i].seed);
+        TF_CHECK_MSG(cz_engine_submit(e, &r, h[1 + i], &existing, err, sizeof err) == CZ_OK &&
+                         !existing,
+                     "request %zu: %s", i, err);
+        TF_CHECK(is_handle(h[1 + i]));
+        for (size_t k = 0; k < 1 + i; k++)
+            TF_CHECK(strcmp(h[1 + i], h[k]) != 0);
+    }
+    cz_job_result res;
+    TF_CHECK(cz_engine_await(e, "wdpost-1000-0-c510c70f", 10, &res) == CZ_ERR_AMBIGUOUS);
+    TF_CHECK(cz_engine_job_status(e, "wdpost-1000-0-c510c70f", &res) == CZ_ERR_AMBIGUOUS);
+    TF_CHECK(cz_engine_cancel(e, "wdpost-1000-0-c510c70f") == CZ_ERR_AMBIGUOUS);
+    TF_CHECK(cz_engine_resolve(e, "wdpost-1000-0-c510c70f", id, err, sizeof err) ==
+             CZ_ERR_AMBIGUOUS);
+    TF_CHECK_MSG(strstr(err, "names 4 jobs") && strstr(err, h[0]) && strstr(err, h[3]), "%s",
+                 err);
+    await_parts(e, h[0], 3);
+    for (size_t i = 0; i < 3; i++)
+        await_parts(e, h[1 + i], other[i].parts);
+    /* all finished: still four named until the label is used again */
+    TF_CHECK(cz_engine_resolve(e, "wdpost-1000-0-c510c70f", id, err, sizeof err) ==
+             CZ_ERR_AMBIGUOUS);
+    /* a retry of the first request joins its completed job, and the label
+     * names it alone again */
+    r = synth_req(&in, "wdpost-1000-0-c510c70f", CZ_PRIO_LOW, 10, 3, 5);
+    TF_CHECK(cz_engine_submit(e, &r, id, &existing, err, sizeof err) == CZ_OK && existing);
+    TF_CHECK(!strcmp(id, h[0]));
+    TF_CHECK(cz_engine_resolve(e, "wdpost-1000-0-c510c70f", id, err, sizeof err) == CZ_OK &&
+             !strcmp(id, h[0]));
+    /* a superseded job's retry joins it too, and its handle still reaches
+     * every one of them */
+    r = synth_req(&in, "wdpost-1000-0-c510c70f", CZ_PRIO_NORMAL, 10, 1, 5);
+    TF_CHECK(cz_engine_submit(e, &r, id, &existing, err, sizeof err) == CZ_OK && existing);
+    TF_CHECK(!strcmp(id, h[1]));
+    for (size_t i = 0; i < 4; i++)
+        TF_CHECK(cz_engine_job_status(e, h[i], &res) == CZ_OK && res.state == CZ_JOB_COMPLETED);
+    /* a new request once every job of the label has finished: the label
+     * names the new job alone */
+    r = synth_req(&in, "wdpost-1000-0-c510c70f", CZ_PRIO_NORMAL, 10, 2, 9);
+    TF_CHECK(cz_engine_submit(e, &r, h[4], &existing, err, sizeof err) == CZ_OK && !existing);
+    TF_CHECK(cz_engine_await(e, "wdpost-1000-0-c510c70f", -1, &res) == CZ_OK &&
+             res.state == CZ_JOB_COMPLETED && res.partitions == 2);
+    cz_job_result_free(&res);
+    cz_engine_status st;
+    cz_engine_status_get(e, &st);
+    TF_CHECK_MSG(st.jobs_submitted == 5, "%llu jobs", (unsigned long long)st.jobs_submitted);
+    /* handles are the engine's: a label cannot take one, an unknown one is
+     * not found */
+    r = synth_req(&in, "job-1", CZ_PRIO_NORMAL, 10, 1, 1);
+    TF_CHECK(cz_engine_submit(e, &r, id, &existing, err, sizeof err) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_engine_job_status(e, "job-999999", &res) == CZ_ERR_NOT_FOUND);
+    TF_CHECK(cz_engine_resolve(e, "nobody", id, err, sizeof err) == CZ_ERR_NOT_FOUND);
+    /* a cancelled request is a new job when submitted again */
+    r = synth_req(&in, "again", CZ_PRIO_NORMAL, 12, 4, 1);
+    TF_CHECK(cz_engine_submit(e, &r, h[0], NULL, err, sizeof err) == CZ_OK);
+    TF_CHECK(cz_engine_cancel(e, "again") == CZ_OK);
+    TF_CHECK(wait_state(e, h[0], CZ_JOB_CANCELLED, 30000));
+    TF_CHECK(cz_engine_submit(e, &r, h[1], &existing, err, sizeof err) == CZ_OK && !existing);
+    TF_CHECK(strcmp(h[0], h[1]) != 0);
+    await_parts(e, "again", 4);
+    TF_CHECK(cz_engine_evict(e, "synthetic-12-2") == CZ_OK);
+    TF_CHECK(cz_engine_evict(e, "synthetic-11-2") == CZ_OK);
+    check_drained(e, "synthetic-10-2");
+    cz_engine_free(e);
+}
+
+/* Submitters racing under one label: those with the same request get one
+ * job between them, each other request a job of its own. */
+typedef struct {
+    cz_engine *e;
+    int variant;
+    char handle[CZ_JOB_ID_MAX];
+    bool existing;
+    int rc;
+} racer;
+
+static void *race_submit(void *arg)
+{
+    racer *x = arg;
+    cz_job_synthetic in;
+    cz_job_request r = synth_req(&in, "porep-1000-7", CZ_PRIO_NORMAL, 10, 1, 40 + x->variant);
+    char err[300];
+    x->rc = cz_engine_submit(x->e, &r, x->handle, &x->existing, err, sizeof err);
+    return NULL;
+}
+
+static void test_label_race(void)
+{
+    cz_engine_config cfg = base_config(0);
+    cz_engine *e;
+    char err[256];
+    TF_CHECK(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK);
+    enum { N = 12 };
+    racer x[N];
+    pthread_t t[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = (racer){.e = e, .variant = i % 3};
+        TF_CHECK(pthread_create(&t[i], NULL, race_submit, &x[i]) == 0);
+    }
+    for (int i = 0; i < N; i++)
+        pthread_join(t[i], NULL);
+    for (int v = 0; v < 3; v++) {
+        int fresh = 0;
+        const char *h = NULL;
+        for (int i = v; i < N; i += 3) {
+            TF_CHECK(x[i].rc == CZ_OK);
+            fresh += !x[i].existing;
+            if (h == NULL)
+                h = x[i].handle;
+            TF_CHECK_MSG(!strcmp(h, x[i].handle), "variant %d: %s and %s", v, h, x[i].handle);
         }
-        struct {
-            uint32_t parts;
-            uint64_t seed;
-            unsigned lr;
-        } other[] = {{1, 5, 10}, {3, 6, 10}, {3, 5, 11}};
-        for (size_t i = 0; i < 3; i++) {
-            r = synth_req(&in, "porep-1-7", CZ_PRIO_NORMAL, other[i].lr, other[i].parts,
-                          other[i].seed);
-            err[0] = 0;
-            TF_CHECK_MSG(cz_engine_submit(e, &r, id, &existing, err, sizeof err) == CZ_ERR_EXISTS,
-                         "variant %zu (done %d)", i, done);
-            TF_CHECK_MSG(strstr(err, "porep-1-7") && strstr(err, "other parameters"), "%s", err);
-        }
-        r = synth_req(&in, "porep-1-7", CZ_PRIO_LOW, 10, 3, 5);
-        TF_CHECK(cz_engine_submit(e, &r, id, &existing, err, sizeof err) == CZ_OK && existing);
+        TF_CHECK_MSG(fresh == 1, "variant %d: %d new jobs", v, fresh);
+        await_parts(e, h, 1);
     }
     cz_engine_status st;
     cz_engine_status_get(e, &st);
-    TF_CHECK(st.jobs_submitted == 1);
-    /* a cancelled id is a new job with whatever parameters */
-    r = synth_req(&in, "again", CZ_PRIO_NORMAL, 12, 4, 1);
-    TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
-    TF_CHECK(cz_engine_cancel(e, "again") == CZ_OK);
-    TF_CHECK(wait_state(e, "again", CZ_JOB_CANCELLED, 30000));
-    r = synth_req(&in, "again", CZ_PRIO_NORMAL, 10, 1, 2);
-    TF_CHECK(cz_engine_submit(e, &r, id, &existing, err, sizeof err) == CZ_OK && !existing);
-    cz_job_result res;
-    TF_CHECK(cz_engine_await(e, "again", -1, &res) == CZ_OK);
-    TF_CHECK(res.state == CZ_JOB_COMPLETED && res.partitions == 1);
-    cz_job_result_free(&res);
-    TF_CHECK(cz_engine_evict(e, "synthetic-12-2") == CZ_OK ||
-             cz_engine_evict(e, "synthetic-12-2") == CZ_ERR_NOT_FOUND);
+    TF_CHECK(st.jobs_submitted == 3);
     check_drained(e, "synthetic-10-2");
     cz_engine_free(e);
 }
@@ -602,7 +712,7 @@ static void on_job(void *ctx, const cz_job_event *ev)
     pthread_mutex_lock(&l->mu);
     if (l->n < 64) {
         l->ev[l->n].what = ev->what;
-        snprintf(l->ev[l->n].id, sizeof l->ev[0].id, "%s", ev->id);
+        snprintf(l->ev[l->n].id, sizeof l->ev[0].id, "%s", ev->label);
         l->ev[l->n].state = ev->state;
         snprintf(l->ev[l->n].msg, sizeof l->ev[0].msg, "%s", ev->message);
         l->n++;
@@ -769,12 +879,12 @@ static void test_kind_status(void)
 
     cz_engine_job_info ji[4];
     TF_CHECK(cz_engine_jobs(e, ji, 4) == 2);
-    TF_CHECK(!strcmp(ji[0].id, "b") && ji[0].kind == CZ_KIND_GROTH16 &&
+    TF_CHECK(!strcmp(ji[0].label, "b") && ji[0].kind == CZ_KIND_GROTH16 &&
              !strcmp(ji[0].circuit, "reg") && ji[0].priority == CZ_PRIO_NORMAL &&
              ji[0].state == CZ_JOB_QUEUED && !ji[0].ending && ji[0].partitions == 2 &&
              ji[0].partitions_done == 0 && ji[0].partitions_in_flight == 0 &&
              ji[0].partitions_waiting == 2 && ji[0].queue_ms == ji[0].age_ms);
-    TF_CHECK(!strcmp(ji[1].id, "a") && ji[1].kind == CZ_KIND_SYNTHETIC &&
+    TF_CHECK(!strcmp(ji[1].label, "a") && ji[1].kind == CZ_KIND_SYNTHETIC &&
              !strcmp(ji[1].circuit, "synthetic-10-2") && ji[1].priority == CZ_PRIO_LOW &&
              ji[1].state == CZ_JOB_RUNNING && ji[1].partitions == 5 &&
              ji[1].partitions_done == 0 && ji[1].partitions_in_flight == 3 &&
@@ -782,8 +892,8 @@ static void test_kind_status(void)
              ji[1].age_ms >= 20 && ji[1].seq < ji[0].seq);
     /* cut at max: the first by scheduling order, nothing written past it */
     memset(ji, 0x5a, sizeof ji);
-    TF_CHECK(cz_engine_jobs(e, ji, 1) == 2 && !strcmp(ji[0].id, "b") &&
-             (unsigned char)ji[1].id[0] == 0x5a);
+    TF_CHECK(cz_engine_jobs(e, ji, 1) == 2 && !strcmp(ji[0].label, "b") &&
+             (unsigned char)ji[1].label[0] == 0x5a);
     /* the circuits: the synthetic one pinned by a's partitions, reg idle */
     cz_engine_circuit_info ci[4];
     TF_CHECK(cz_engine_circuits(e, ci, 4) == 2);
@@ -809,7 +919,7 @@ static void test_kind_status(void)
     kind_is(&st, CZ_KIND_SYNTHETIC, (const uint64_t[9]){0, 1, 2, 2, 1, 0, 0, 0, 1});
     kind_is(&st, CZ_KIND_GROTH16, (const uint64_t[9]){0, 1, 0, 2, 1, 0, 0, 0, 0});
     size_t n = cz_engine_jobs(e, ji, 4);
-    TF_CHECK(n == 2 && !strcmp(ji[0].id, "b") && ji[0].state == CZ_JOB_RUNNING);
+    TF_CHECK(n == 2 && !strcmp(ji[0].label, "b") && ji[0].state == CZ_JOB_RUNNING);
     for (size_t i = 0; i < n && i < 4; i++)
         check_progress(&ji[i]);
 
@@ -924,7 +1034,7 @@ static void test_budget_checks(void)
 }
 
 TF_MAIN(TF_TEST(test_utf8), TF_TEST(test_id_rules), TF_TEST(test_generated_ids),
-        TF_TEST(test_idempotency), TF_TEST(test_generic_witness), TF_TEST(test_verify_default),
+        TF_TEST(test_labels), TF_TEST(test_label_race), TF_TEST(test_generic_witness), TF_TEST(test_verify_default),
         TF_TEST(test_limits), TF_TEST(test_request_pool), TF_TEST(test_watch),
         TF_TEST(test_watch_shutdown), TF_TEST(test_events), TF_TEST(test_kind_status),
         TF_TEST(test_synthetic_switch), TF_TEST(test_budget_checks))

@@ -656,7 +656,8 @@ static void test_status_live(void)
             TF_CHECK(v && v->type == CZ_JSON_ARRAY && v->n == (size_t)held);
             if (held && v && v->n == 1) {
                 const cz_json_value *j = cz_json_first(v);
-                static const char *const str[][2] = {{"id", "held"},
+                static const char *const str[][2] = {{"id", "job-1"},
+                                                     {"label", "held"},
                                                      {"kind", "synthetic"},
                                                      {"circuit", "synthetic-10-2"},
                                                      {"priority", "low"},

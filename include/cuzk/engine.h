@@ -38,6 +38,19 @@
  * take memory from running partitions nor exceed its share.  Beyond a limit
  * cz_engine_submit answers CZ_ERR_LIMIT at once, naming it.
  *
+ * Ids: every job has a handle the engine makes, "job-<seq>", unique for
+ * the engine's life, and may carry a label, the client's name for its
+ * request (the gRPC request_id).  A label is not a key: Curio gives one
+ * label to every WindowPoSt partition of a deadline and to a sector
+ * proved again after it was sealed again, so several jobs may carry it.
+ * A label "names" the jobs that carry it and are unfinished, or finished
+ * but not superseded: submitting under a label (a new job or a retry
+ * joining one) supersedes its other finished jobs (they stay reachable
+ * by handle while in the history).  Every
+ * function that takes an id takes a handle, or a label that names exactly
+ * one job (CZ_ERR_AMBIGUOUS otherwise: cz_engine_resolve names them), so
+ * no caller is ever given another request's proof.
+ *
  * Cancellation: a queued job is removed at once; a running one stops at its
  * partitions' next stage boundary (or while waiting for memory), frees their
  * memory, and ends CANCELLED.  A failure (kind, back end, verification) ends
@@ -65,10 +78,10 @@
 extern "C" {
 #endif
 
-#define CZ_JOB_ID_MAX 128  /* bytes of a job or circuit id, NUL included */
+#define CZ_JOB_ID_MAX 128  /* bytes of a job id (handle or label) or circuit id, NUL included */
 #define CZ_JOB_MSG_MAX 640 /* bytes of a job's failure message, NUL included */
-/* The engine's generated job ids are "job-<n>"; client ids may not begin
- * with this prefix, so the two can never collide. */
+/* The engine's job handles are "job-<n>"; labels may not begin with this
+ * prefix, so an id is never both. */
 #define CZ_JOB_ID_GENERATED "job-"
 /* Circuit ids of the built-in kinds ("synthetic-<L>-<P>", "porep-<size>",
  * "snap-<size>"): registered circuits cannot take them. */
@@ -366,9 +379,9 @@ typedef struct {
 } cz_job_post;
 
 typedef struct {
-    /* Idempotency key: 1 .. CZ_JOB_ID_MAX - 1 bytes of UTF-8 without control
-     * characters, not beginning with CZ_JOB_ID_GENERATED; NULL: the engine
-     * makes one. */
+    /* The label (see Ids above): 1 .. CZ_JOB_ID_MAX - 1 bytes of UTF-8
+     * without control characters, not beginning with CZ_JOB_ID_GENERATED;
+     * NULL: none. */
     const char *id;
     cz_priority priority;
     cz_job_kind kind;
@@ -385,21 +398,23 @@ typedef struct {
  * the generated prefix).  len: the id's bytes (a NUL inside is an error). */
 int cz_job_id_check(const char *id, size_t len, char *err, size_t errlen);
 
-/* Submits a job and writes its id to id_out (CZ_JOB_ID_MAX bytes).
+/* Submits a job and writes its handle to id_out (CZ_JOB_ID_MAX bytes).
  *
- * Idempotency: each job carries a digest of what determines its proofs
- * (kind, circuit, shape, seed, partitions, the witness).  If an unfinished
- * job, or a completed one still in the history, already has req->id: with
- * the same digest nothing is submitted, *existing (may be NULL) is set true
- * and CZ_OK returned (a client retrying after a lost reply gets the same
- * proof); with another digest CZ_ERR_EXISTS, naming the job, and nothing
- * is submitted.  A failed or cancelled id is submitted again.
+ * Retries: each job carries a digest of what determines its proofs (kind,
+ * circuit, shape, seed, partitions, the witness or vanilla proofs).  If
+ * an unfinished job, or a completed one still in the history, carries
+ * req->id with the same digest (superseded or not), nothing is
+ * submitted: id_out gets that job's handle, *existing
+ * (may be NULL) is set true and CZ_OK returned (a client retrying after a
+ * lost reply gets the same proof, proved once).  Otherwise a new job is
+ * submitted under the label, whatever else it names (a failed or
+ * cancelled job of the same request is tried again).
  *
  * Errors (err says which limit or what is wrong): CZ_ERR_INVALID_ARG (bad
  * request or id), CZ_ERR_NOT_FOUND (unknown circuit), CZ_ERR_NOT_CANONICAL
  * (a witness value), CZ_ERR_UNSUPPORTED (the synthetic kind is off),
- * CZ_ERR_EXISTS, CZ_ERR_LIMIT (max_jobs, max_partitions or the request
- * pool), CZ_ERR_SHUTDOWN, CZ_ERR_NOMEM. */
+ * CZ_ERR_LIMIT (max_jobs, max_partitions or the request pool),
+ * CZ_ERR_SHUTDOWN, CZ_ERR_NOMEM. */
 int cz_engine_submit(cz_engine *e, const cz_job_request *req, char id_out[CZ_JOB_ID_MAX],
                      bool *existing, char *err, size_t errlen);
 
@@ -421,12 +436,18 @@ typedef struct {
                         cz_job_result_free */
 } cz_job_result;
 
+/* The handle of the job id names (a handle, or a label naming one job):
+ * CZ_OK, CZ_ERR_NOT_FOUND, or CZ_ERR_AMBIGUOUS with err naming the
+ * label's jobs by handle. */
+int cz_engine_resolve(cz_engine *e, const char *id, char handle[CZ_JOB_ID_MAX], char *err,
+                      size_t errlen);
+
 /* Waits until job id has finished or timeout_ms passed (< 0: no limit) and
  * fills *res (proofs included when COMPLETED).  Returns CZ_OK when the job
  * is finished, CZ_ERR_TIMEOUT (res holds the current state), CZ_ERR_NOT_FOUND
- * (unknown, or dropped from the history), CZ_ERR_SHUTDOWN. */
+ * (unknown, or dropped from the history), CZ_ERR_AMBIGUOUS, CZ_ERR_SHUTDOWN. */
 int cz_engine_await(cz_engine *e, const char *id, int64_t timeout_ms, cz_job_result *res);
-/* The state now, without proofs.  CZ_OK or CZ_ERR_NOT_FOUND. */
+/* The state now, without proofs.  CZ_OK, CZ_ERR_NOT_FOUND or CZ_ERR_AMBIGUOUS. */
 int cz_engine_job_status(cz_engine *e, const char *id, cz_job_result *res);
 void cz_job_result_free(cz_job_result *res);
 
@@ -441,7 +462,7 @@ void cz_job_result_free(cz_job_result *res);
  * valid until fn has returned or cz_engine_unwatch returned true; the
  * engine owns its contents meanwhile.
  * Returns CZ_OK (fn will be called, possibly before this returns, when the
- * job has finished), CZ_ERR_NOT_FOUND, CZ_ERR_LIMIT (max_watches pending),
+ * job has finished), CZ_ERR_NOT_FOUND, CZ_ERR_AMBIGUOUS, CZ_ERR_LIMIT (max_watches pending),
  * CZ_ERR_SHUTDOWN (fn is not called then). */
 typedef void cz_job_watch_fn(void *arg, int rc, const cz_job_result *res);
 typedef struct cz_job_watch {
@@ -463,7 +484,7 @@ int cz_engine_watch(cz_engine *e, const char *id, int64_t timeout_ms, cz_job_wat
 bool cz_engine_unwatch(cz_engine *e, cz_job_watch *w, bool client_gone);
 
 /* Cancels a job.  CZ_OK (it will end CANCELLED unless it has finished
- * already), CZ_ERR_NOT_FOUND. */
+ * already), CZ_ERR_NOT_FOUND, CZ_ERR_AMBIGUOUS. */
 int cz_engine_cancel(cz_engine *e, const char *id);
 /* Cancels every unfinished job (graceful shutdown's last step); returns how
  * many. */
@@ -479,7 +500,8 @@ int cz_engine_wait_idle(cz_engine *e, int64_t timeout_ms);
 typedef enum { CZ_JOB_EV_SUBMITTED, CZ_JOB_EV_STARTED, CZ_JOB_EV_FINISHED } cz_job_event_kind;
 typedef struct cz_job_event {
     cz_job_event_kind what;
-    const char *id;
+    const char *id;    /* the handle */
+    const char *label; /* "" when none */
     uint64_t seq;
     cz_job_kind kind;
     const char *circuit;
@@ -576,7 +598,8 @@ typedef struct {
     unsigned n_devices;
     struct {
         cz_engine_device_info info;
-        char busy_job[CZ_JOB_ID_MAX];
+        char busy_job[CZ_JOB_ID_MAX];   /* its handle */
+        char busy_label[CZ_JOB_ID_MAX]; /* its label ("" when none) */
         cz_job_kind busy_kind;
     } devices[CZ_ENGINE_MAX_DEVICES];
 } cz_engine_status;
@@ -592,7 +615,8 @@ void cz_engine_reset_peaks(cz_engine *e);
 
 /* An unfinished job (cz_engine_jobs). */
 typedef struct {
-    char id[CZ_JOB_ID_MAX];
+    char id[CZ_JOB_ID_MAX];    /* the handle */
+    char label[CZ_JOB_ID_MAX]; /* "" when none */
     char circuit[CZ_JOB_ID_MAX];
     uint64_t seq; /* its number in timeline events and buffer tags */
     cz_job_kind kind;

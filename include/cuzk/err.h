@@ -41,7 +41,7 @@ typedef enum {
     CZ_ERR_NOT_FOUND,      /* no such job, circuit or parameter set */
     CZ_ERR_SHUTDOWN,       /* the engine is shutting down */
     CZ_ERR_BACKEND,        /* a proving back end failed */
-    CZ_ERR_EXISTS,         /* an id is taken by something else */
+    CZ_ERR_AMBIGUOUS,      /* an id names more than one thing */
     CZ_ERR_LIMIT,          /* a limit on work or memory in flight is reached now */
     CZ_ERR__COUNT
 } cz_err;

@@ -34,6 +34,10 @@ extern "C" {
 typedef enum { CZ_POST_WINNING = 0, CZ_POST_WINDOW = 1 } cz_post_kind;
 
 #define CZ_POST_WINDOW_CHALLENGES  10 /* WINDOW_POST_CHALLENGE_COUNT */
+/* A WindowPoSt proof covers partitions of one deadline, which holds at
+ * most this many (builtin-actors runtime/src/runtime/policy.rs
+ * max_partitions_per_deadline): its partition indexes are below it. */
+#define CZ_POST_MAX_PARTITIONS 3000
 #define CZ_POST_WINNING_CHALLENGES 66 /* WINNING_POST_CHALLENGE_COUNT */
 
 /* A FallbackPoSt circuit's shape.  tree: TreeR's shape (tree.log_nodes

@@ -140,28 +140,31 @@ static void free_circuits(circuits *cs)
     }
 }
 
-/* The engine's job events as log lines. */
+/* The engine's job events as log lines: the handle, then the client's
+ * label in brackets when it gave one. */
 static void on_job(void *ctx, const cz_job_event *ev)
 {
     (void)ctx;
     static const char *const prio[] = {"LOW", "NORMAL", "HIGH", "CRITICAL"};
+    char who[2 * CZ_JOB_ID_MAX + 4];
+    snprintf(who, sizeof who, ev->label[0] ? "%s [%s]" : "%s", ev->id, ev->label);
     switch (ev->what) {
     case CZ_JOB_EV_SUBMITTED:
-        cz_log(CZ_LOG_INFO, "job %s submitted: %s %s, %u partition%s, priority %s", ev->id,
+        cz_log(CZ_LOG_INFO, "job %s submitted: %s %s, %u partition%s, priority %s", who,
                cz_job_kind_name(ev->kind), ev->circuit, ev->partitions,
                ev->partitions == 1 ? "" : "s", prio[ev->priority & 3]);
         break;
     case CZ_JOB_EV_STARTED:
-        cz_log(CZ_LOG_INFO, "job %s started after %.0f ms in the queue", ev->id, ev->queue_ms);
+        cz_log(CZ_LOG_INFO, "job %s started after %.0f ms in the queue", who, ev->queue_ms);
         break;
     case CZ_JOB_EV_FINISHED:
         if (ev->state == CZ_JOB_COMPLETED)
             cz_log(CZ_LOG_INFO,
                    "job %s completed in %.0f ms (queue %.0f, synthesis %.0f, proving %.0f)",
-                   ev->id, ev->total_ms, ev->queue_ms, ev->synth_ms, ev->prove_ms);
+                   who, ev->total_ms, ev->queue_ms, ev->synth_ms, ev->prove_ms);
         else
             cz_log(ev->state == CZ_JOB_FAILED ? CZ_LOG_WARN : CZ_LOG_INFO,
-                   "job %s %s after %.0f ms: %s", ev->id, cz_job_state_name(ev->state),
+                   "job %s %s after %.0f ms: %s", who, cz_job_state_name(ev->state),
                    ev->total_ms, ev->message);
         break;
     }

@@ -31,13 +31,12 @@ static int rpc_code_of(int rc)
     case CZ_ERR_BAD_LENGTH:
     case CZ_ERR_TRUNCATED:
         return CZ_RPC_INVALID_ARGUMENT;
-    case CZ_ERR_EXISTS:
-        return CZ_RPC_ALREADY_EXISTS;
     case CZ_ERR_NOMEM:
     case CZ_ERR_TOO_BIG:
     case CZ_ERR_LIMIT:
         return CZ_RPC_RESOURCE_EXHAUSTED;
     case CZ_ERR_BUSY:
+    case CZ_ERR_AMBIGUOUS:
         return CZ_RPC_FAILED_PRECONDITION;
     case CZ_ERR_SHUTDOWN:
         return CZ_RPC_UNAVAILABLE;
@@ -358,17 +357,23 @@ static void awaited(void *arg, int rc, const cz_job_result *res)
     answer_result(c, a->id, rc, res, a->wrap);
 }
 
+/* Awaits the job id names (a handle, or a label naming one job): by its
+ * handle from here on, which the answer carries. */
 static void start_await(rpc_call *c, const char *id, uint64_t timeout_ms, bool wrap)
 {
     await_ctx *a = cz_rpc_call_scratch(c);
-    snprintf(a->id, sizeof a->id, "%s", id);
+    char m[400];
+    int rc = cz_engine_resolve(engine_of(c), id, a->id, m, sizeof m);
+    if (rc != CZ_OK) {
+        cz_rpc_reply_status(c, rpc_code_of(rc), m);
+        return;
+    }
     a->wrap = wrap;
     int64_t t = timeout_ms == 0              ? -1
                 : timeout_ms > INT64_MAX / 2 ? INT64_MAX / 2
                                              : (int64_t)timeout_ms;
-    int rc = cz_rpc_watch(c, a->id, t, awaited);
+    rc = cz_rpc_watch(c, a->id, t, awaited);
     if (rc != CZ_OK) {
-        char m[CZ_JOB_ID_MAX + 64];
         cz_msgf(m, sizeof m, rc == CZ_ERR_NOT_FOUND ? "job %s not found" : "job %s: %s", id,
                 rc == CZ_ERR_LIMIT ? "too many calls await jobs now: retry later"
                                    : cz_strerror(rc));
@@ -436,13 +441,16 @@ static void rpc_cancel(rpc_call *c, const ProtobufCMessage *req)
     const Cuzk__V1__CancelProofRequest *r = (const void *)req;
     if (!id_arg(c, "job_id", r->job_id))
         return;
+    char handle[CZ_JOB_ID_MAX], m[400];
     cz_job_result st;
-    int rc = cz_engine_job_status(engine_of(c), r->job_id, &st);
+    int rc = cz_engine_resolve(engine_of(c), r->job_id, handle, m, sizeof m);
     if (rc == CZ_OK)
-        rc = cz_engine_cancel(engine_of(c), r->job_id);
+        rc = cz_engine_job_status(engine_of(c), handle, &st);
+    if (rc == CZ_OK)
+        rc = cz_engine_cancel(engine_of(c), handle);
     if (rc != CZ_OK) {
-        char m[CZ_JOB_ID_MAX + 32];
-        cz_msgf(m, sizeof m, "job %s not found", r->job_id);
+        if (rc == CZ_ERR_NOT_FOUND)
+            cz_msgf(m, sizeof m, "job %s not found", r->job_id);
         cz_rpc_reply_status(c, rpc_code_of(rc), m);
         return;
     }
@@ -553,7 +561,10 @@ static void rpc_status(rpc_call *c, const ProtobufCMessage *req)
         gs[ng].name = (char *)di->name;
         gs[ng].vram_total_bytes = di->vram_total;
         gs[ng].vram_free_bytes = di->vram_free;
-        gs[ng].current_job_id = st.devices[d].busy_job;
+        /* the client's label where it gave one (the Rust cuzk's job id is
+         * the request_id), else the handle */
+        gs[ng].current_job_id =
+            st.devices[d].busy_label[0] ? st.devices[d].busy_label : st.devices[d].busy_job;
         gs[ng].current_proof_kind =
             st.devices[d].busy_job[0] ? (char *)queue_name(st.devices[d].busy_kind) : "";
         gsp[ng] = &gs[ng];

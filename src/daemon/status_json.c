@@ -70,9 +70,11 @@ static void devices_json(cz_jw *w, const cz_engine_status *s)
         cz_jw_str(w, "name", di->name);
         if (s->devices[d].busy_job[0]) {
             cz_jw_str(w, "busy_job", s->devices[d].busy_job);
+            cz_jw_str(w, "busy_label", s->devices[d].busy_label);
             cz_jw_str(w, "busy_kind", cz_job_kind_name(s->devices[d].busy_kind));
         } else {
             cz_jw_null(w, "busy_job");
+            cz_jw_null(w, "busy_label");
             cz_jw_null(w, "busy_kind");
         }
         if (di->gpu) {
@@ -124,6 +126,7 @@ static void live_jobs_json(cz_jw *w, const cz_engine_job_info *jobs, size_t n, s
         const cz_engine_job_info *j = &jobs[i];
         cz_jw_object(w, NULL);
         cz_jw_str(w, "id", j->id);
+        cz_jw_str(w, "label", j->label);
         cz_jw_u64(w, "job", j->seq);
         cz_jw_str(w, "kind", cz_job_kind_name(j->kind));
         cz_jw_str(w, "circuit", j->circuit);

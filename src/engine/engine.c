@@ -190,6 +190,7 @@ int cz_engine_new(cz_engine **out, const cz_engine_config *cfg, char *err, size_
     if (e == NULL)
         return CZ_ERR_NOMEM;
     e->cfg = c;
+    e->by_label.label = true;
     e->synth_limit = c.synthesis_workers;
     e->be = c.backend ? c.backend : &cz_backend_cpu;
     e->n_dev = e->be->devices(e->be->ctx);
@@ -341,7 +342,8 @@ void cz_engine_free(cz_engine *e)
     cz_pool_free(e->urgent_pool);
     free(e->param_cache);
     cz_budget_free(e->budget);
-    free(e->index);
+    free(e->by_handle.t);
+    free(e->by_label.t);
     for (unsigned d = 0; e->dev_mu && d < e->n_dev; d++)
         pthread_mutex_destroy(&e->dev_mu[d]);
     pthread_mutex_destroy(&e->mu);
@@ -427,8 +429,10 @@ void cz_engine_status_get(cz_engine *e, cz_engine_status *s)
     s->final_queue = e->fq.n;
     s->n_devices = e->n_dev;
     for (unsigned d = 0; d < e->n_dev; d++) {
-        memcpy(s->devices[d].busy_job, e->dev_job[d], CZ_JOB_ID_MAX);
-        s->devices[d].busy_kind = e->dev_kind[d];
+        const job *j = e->dev_job[d];
+        snprintf(s->devices[d].busy_job, CZ_JOB_ID_MAX, "%s", j ? j->id : "");
+        snprintf(s->devices[d].busy_label, CZ_JOB_ID_MAX, "%s", j ? j->label : "");
+        s->devices[d].busy_kind = j ? j->kind : 0;
     }
     for (circuit *c = e->circuits; c; c = c->next)
         s->circuits_cached++;
@@ -490,6 +494,7 @@ size_t cz_engine_jobs(cz_engine *e, cz_engine_job_info *out, size_t max)
         cz_engine_job_info *i = &out[n];
         memset(i, 0, sizeof *i);
         snprintf(i->id, sizeof i->id, "%s", best->id);
+        snprintf(i->label, sizeof i->label, "%s", best->label);
         snprintf(i->circuit, sizeof i->circuit, "%s", best->circuit_id);
         i->seq = best->seq;
         i->kind = best->kind;

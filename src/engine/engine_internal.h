@@ -52,13 +52,15 @@ typedef struct notice {
     struct notice *next;
     bool has_event;
     cz_job_event ev; /* its strings point into the fields below */
-    char id[CZ_JOB_ID_MAX], circuit[CZ_JOB_ID_MAX], message[CZ_JOB_MSG_MAX];
+    char id[CZ_JOB_ID_MAX], label[CZ_JOB_ID_MAX], circuit[CZ_JOB_ID_MAX];
+    char message[CZ_JOB_MSG_MAX];
     cz_job_watch *fire; /* watches to call with rc CZ_OK and res (fnext chain) */
     cz_job_result res;  /* the job's final state, proofs owned */
 } notice;
 
 typedef struct job {
-    char id[CZ_JOB_ID_MAX];
+    char id[CZ_JOB_ID_MAX];    /* the handle, "job-<seq>" */
+    char label[CZ_JOB_ID_MAX]; /* the client's, "" when none */
     uint64_t seq;
     uint8_t digest[32]; /* what determines its proofs (job.c) */
     cz_priority prio;
@@ -79,10 +81,18 @@ typedef struct job {
     double load_ms; /* its partitions' time loading (or awaiting the load of) the circuit */
     cz_job_watch *watches;     /* pending cz_engine_watch calls */
     notice *ev_submit, *ev_start, *ev_end; /* allocated at submit, queued once each */
-    bool indexed;              /* in e->index under id */
+    bool by_handle, by_label;  /* in e->by_handle, e->by_label */
+    bool superseded;           /* finished, and its label names newer jobs only */
     struct job *next;          /* live or history list */
-    struct job *hnext;         /* index chain */
+    struct job *hnext, *lnext; /* the two index chains */
 } job;
+
+/* A chained hash table of jobs by handle or by label (job.c). */
+typedef struct {
+    job **t;
+    size_t cap, n;
+    bool label;
+} cz_eng_index;
 
 typedef struct part {
     job *j;
@@ -126,9 +136,9 @@ struct cz_engine {
     const cz_backend_ops *be;
     unsigned n_dev;
     pthread_mutex_t *dev_mu;
-    /* the job whose prove_start holds each device's lock ("" idle), under mu */
-    char dev_job[CZ_ENGINE_MAX_DEVICES][CZ_JOB_ID_MAX];
-    cz_job_kind dev_kind[CZ_ENGINE_MAX_DEVICES];
+    /* the job whose prove_start holds each device's lock (NULL idle; its
+     * partition in flight keeps it alive), under mu */
+    const struct job *dev_job[CZ_ENGINE_MAX_DEVICES];
     cz_budget *budget;
     cz_pool *pool;       /* the prover's (prover_threads) */
     cz_pool *synth_pool; /* synthesis and vanilla verification (synthesis_threads) */
@@ -140,8 +150,7 @@ struct cz_engine {
     job *live, *hist;
     unsigned n_live, n_hist, n_api;
     uint64_t live_parts; /* unfinished partitions of live jobs */
-    job **index;         /* live and history jobs by id (chained hash) */
-    size_t index_cap, index_n;
+    cz_eng_index by_handle, by_label; /* live and history jobs */
     cz_resv *request_pool;
     /* notifier: queued notices, timed watches */
     pthread_t notifier;
@@ -263,8 +272,10 @@ void cz_eng_job_free(job *j);
 /* An input (what: "this C1", "these vanilla proofs") that the request
  * pool cannot hold now: err says how full it is; returns CZ_ERR_LIMIT. */
 int cz_eng_pool_full(const cz_engine *e, const char *what, char *err, size_t errlen);
-/* The job indexed under id, NULL if none.  Caller holds e->mu. */
-job *cz_eng_find_job(cz_engine *e, const char *id);
+/* The job id names (a handle, or a label naming one job), jobs being
+ * admitted not counted; NULL with *rc CZ_ERR_NOT_FOUND or CZ_ERR_AMBIGUOUS.
+ * Caller holds e->mu. */
+job *cz_eng_find_job(cz_engine *e, const char *id, int *rc);
 /* j's state (proofs copied when asked and COMPLETED).  Caller holds e->mu. */
 void cz_eng_fill_result(cz_engine *e, const job *j, cz_job_result *r, bool proofs);
 /* Queues the job's STARTED event.  Caller holds e->mu. */

@@ -1,4 +1,4 @@
-/* Jobs: ids and their index, submission (idempotency by digest, admission
+/* Jobs: handles, labels and their indexes, submission (retries joined by digest, admission
  * limits, the input copied into the request pool), results, cancellation
  * and the history (see engine_internal.h). */
 #include <pthread.h>
@@ -91,8 +91,8 @@ int cz_job_id_check(const char *id, size_t len, char *err, size_t errlen)
     return CZ_OK;
 }
 
-/* The index: every live and history job reachable by its id, the newest
- * one when an id was submitted again after failing. */
+/* The indexes of live and history jobs: by handle, and by label (every
+ * job carrying it; those it names are the ones not superseded). */
 static size_t id_hash(const char *id)
 {
     uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
@@ -101,63 +101,121 @@ static size_t id_hash(const char *id)
     return (size_t)(h ^ (h >> 32));
 }
 
-static job *index_find(cz_engine *e, const char *id)
+static const char *key_of(const cz_eng_index *x, const job *j) { return x->label ? j->label : j->id; }
+static job **link_of(const cz_eng_index *x, job *j) { return x->label ? &j->lnext : &j->hnext; }
+static bool *flag_of(const cz_eng_index *x, job *j) { return x->label ? &j->by_label : &j->by_handle; }
+
+/* The first job of x's chain for key from *from on (NULL: none); pass the
+ * returned job's link to continue. */
+static job *index_next(const cz_eng_index *x, job *from, const char *key)
 {
-    if (e->index_cap == 0)
-        return NULL;
-    for (job *j = e->index[id_hash(id) & (e->index_cap - 1)]; j; j = j->hnext)
-        if (!strcmp(j->id, id))
+    for (job *j = from; j; j = *link_of(x, j))
+        if (!strcmp(key_of(x, j), key))
             return j;
     return NULL;
 }
 
-static void index_remove(cz_engine *e, job *j)
+static job *index_first(const cz_eng_index *x, const char *key)
 {
-    if (!j->indexed)
+    return x->cap ? index_next(x, x->t[id_hash(key) & (x->cap - 1)], key) : NULL;
+}
+
+static void index_remove(cz_eng_index *x, job *j)
+{
+    if (!*flag_of(x, j))
         return;
-    for (job **pp = &e->index[id_hash(j->id) & (e->index_cap - 1)]; *pp; pp = &(*pp)->hnext) {
+    for (job **pp = &x->t[id_hash(key_of(x, j)) & (x->cap - 1)]; *pp; pp = link_of(x, *pp)) {
         if (*pp == j) {
-            *pp = j->hnext;
+            *pp = *link_of(x, j);
             break;
         }
     }
-    j->indexed = false;
-    e->index_n--;
+    *flag_of(x, j) = false;
+    x->n--;
 }
 
-/* Adds j (replacing an older job of the same id), growing the table to
- * keep chains short.  CZ_OK or CZ_ERR_NOMEM. */
-static int index_add(cz_engine *e, job *j)
+/* Adds j, growing the table to keep chains short.  CZ_OK or CZ_ERR_NOMEM. */
+static int index_add(cz_eng_index *x, job *j)
 {
-    if (e->index_n + 1 > e->index_cap) {
-        size_t cap = e->index_cap ? 2 * e->index_cap : 256;
+    if (x->n + 1 > x->cap) {
+        size_t cap = x->cap ? 2 * x->cap : 256;
         job **t = calloc(cap, sizeof *t);
         if (t == NULL)
             return CZ_ERR_NOMEM;
-        for (size_t i = 0; i < e->index_cap; i++) {
-            for (job *x = e->index[i], *nx; x; x = nx) {
-                nx = x->hnext;
-                size_t k = id_hash(x->id) & (cap - 1);
-                x->hnext = t[k];
-                t[k] = x;
+        for (size_t i = 0; i < x->cap; i++) {
+            for (job *y = x->t[i], *ny; y; y = ny) {
+                ny = *link_of(x, y);
+                size_t k = id_hash(key_of(x, y)) & (cap - 1);
+                *link_of(x, y) = t[k];
+                t[k] = y;
             }
         }
-        free(e->index);
-        e->index = t;
-        e->index_cap = cap;
+        free(x->t);
+        x->t = t;
+        x->cap = cap;
     }
-    job *old = index_find(e, j->id);
-    if (old)
-        index_remove(e, old);
-    size_t k = id_hash(j->id) & (e->index_cap - 1);
-    j->hnext = e->index[k];
-    e->index[k] = j;
-    j->indexed = true;
-    e->index_n++;
+    size_t k = id_hash(key_of(x, j)) & (x->cap - 1);
+    *link_of(x, j) = x->t[k];
+    x->t[k] = j;
+    *flag_of(x, j) = true;
+    x->n++;
     return CZ_OK;
 }
 
-job *cz_eng_find_job(cz_engine *e, const char *id) { return index_find(e, id); }
+static bool is_handle(const char *id)
+{
+    return strncmp(id, CZ_JOB_ID_GENERATED, strlen(CZ_JOB_ID_GENERATED)) == 0;
+}
+
+job *cz_eng_find_job(cz_engine *e, const char *id, int *rc)
+{
+    job *found = NULL;
+    unsigned n = 0;
+    if (is_handle(id)) {
+        found = index_first(&e->by_handle, id);
+        n = found != NULL && !found->admitting;
+    } else {
+        for (job *j = index_first(&e->by_label, id); j; j = index_next(&e->by_label, j->lnext, id))
+            if (!j->admitting && !j->superseded)
+                found = j, n++;
+    }
+    *rc = n == 0 ? CZ_ERR_NOT_FOUND : n > 1 ? CZ_ERR_AMBIGUOUS : CZ_OK;
+    return n == 1 ? found : NULL;
+}
+
+int cz_engine_resolve(cz_engine *e, const char *id, char handle[CZ_JOB_ID_MAX], char *err,
+                      size_t errlen)
+{
+    if (e == NULL || id == NULL || handle == NULL)
+        return CZ_ERR_INVALID_ARG;
+    handle[0] = 0;
+    int rc;
+    pthread_mutex_lock(&e->mu);
+    job *j = cz_eng_find_job(e, id, &rc);
+    if (j != NULL) {
+        snprintf(handle, CZ_JOB_ID_MAX, "%s", j->id);
+    } else if (rc == CZ_ERR_AMBIGUOUS) {
+        size_t at = 0;
+        char list[320] = "";
+        unsigned n = 0;
+        for (job *x = index_first(&e->by_label, id); x; x = index_next(&e->by_label, x->lnext, id)) {
+            if (x->admitting || x->superseded)
+                continue;
+            n++;
+            if (at < sizeof list - 40)
+                at += (size_t)snprintf(list + at, sizeof list - at, "%s%s %s", n > 1 ? ", " : "",
+                                       x->id, cz_job_state_name(x->state));
+        }
+        cz_msgf(err, errlen,
+                "id %s names %u jobs (%s): await or cancel by the job_id SubmitProof returned",
+                id, n, list);
+    } else {
+        cz_msgf(err, errlen, "job %s not found", id);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return rc;
+}
+
 /* ------------------------------------------------------- job lifecycle --- */
 
 void cz_eng_job_free(job *j)
@@ -208,11 +266,13 @@ static void set_event(cz_engine *e, notice *n, const job *j, cz_job_event_kind w
     cz_job_result r;
     cz_eng_fill_result(e, j, &r, false);
     snprintf(n->id, sizeof n->id, "%s", j->id);
+    snprintf(n->label, sizeof n->label, "%s", j->label);
     snprintf(n->circuit, sizeof n->circuit, "%s", j->circuit_id);
     snprintf(n->message, sizeof n->message, "%s", r.message);
     n->has_event = true;
     n->ev = (cz_job_event){.what = what,
                            .id = n->id,
+                           .label = n->label,
                            .seq = j->seq,
                            .kind = j->kind,
                            .circuit = n->circuit,
@@ -288,7 +348,8 @@ void cz_eng_job_check_end(cz_engine *e, job *j)
         *pp = NULL;
         while (old) {
             job *nx = old->next;
-            index_remove(e, old);
+            index_remove(&e->by_handle, old);
+            index_remove(&e->by_label, old);
             cz_eng_job_free(old);
             e->n_hist--;
             old = nx;
@@ -334,6 +395,19 @@ static int check_request(cz_engine *e, const cz_job_request *req, job *j, char *
     return rc;
 }
 
+/* t, just submitted or joined under its label, becomes what the label
+ * names with its unfinished jobs: the finished others are superseded (an
+ * await by the label then never answers with another request's proof).
+ * Caller holds e->mu. */
+static void label_settle_locked(cz_engine *e, job *t)
+{
+    t->superseded = false;
+    for (job *o = index_first(&e->by_label, t->label); o;
+         o = index_next(&e->by_label, o->lnext, t->label))
+        if (o != t && o->finished)
+            o->superseded = true;
+}
+
 /* Removes a job that never got admitted.  Caller holds e->mu. */
 static void unadmit_locked(cz_engine *e, job *j)
 {
@@ -343,7 +417,8 @@ static void unadmit_locked(cz_engine *e, job *j)
             break;
         }
     }
-    index_remove(e, j);
+    index_remove(&e->by_handle, j);
+    index_remove(&e->by_label, j);
     e->n_live--;
     e->live_parts -= j->n_parts;
 }
@@ -389,35 +464,33 @@ int cz_engine_submit(cz_engine *e, const cz_job_request *req, char id_out[CZ_JOB
             cz_msgf(err, errlen, "job: the engine is shutting down");
             return CZ_ERR_SHUTDOWN;
         }
-        job *o = req->id ? index_find(e, req->id) : NULL;
-        if (o && o->admitting) { /* the same id being admitted: wait for it */
-            pthread_cond_wait(&e->cv_done, &e->mu);
-            continue;
+        /* the same request under its label, unfinished or completed (a
+         * client retrying after a lost reply gets its proof, proved once,
+         * however many requests the label has carried since), is joined;
+         * a job of the label being admitted may be it: wait for it */
+        job *same = NULL;
+        bool admitting = false;
+        for (job *o = req->id ? index_first(&e->by_label, req->id) : NULL; o;
+             o = index_next(&e->by_label, o->lnext, req->id)) {
+            admitting |= o->admitting;
+            if (!o->admitting && (!o->finished || o->state == CZ_JOB_COMPLETED) &&
+                memcmp(o->digest, j->digest, sizeof j->digest) == 0)
+                same = o;
         }
-        /* a live job, or a completed one still in the history (a client
-         * retrying after a lost reply gets its proof), is the same job if
-         * it was asked for with the same parameters; a failed or cancelled
-         * one is tried again */
-        if (o && (!o->finished || o->state == CZ_JOB_COMPLETED)) {
-            rc = memcmp(o->digest, j->digest, sizeof j->digest) == 0 ? CZ_OK : CZ_ERR_EXISTS;
-            if (rc == CZ_OK) {
-                snprintf(id_out, CZ_JOB_ID_MAX, "%s", o->id);
-                if (!req->cancel_unwatched)
-                    o->cancel_unwatched = false; /* someone may await it later */
-                if (existing)
-                    *existing = true;
-            } else {
-                cz_msgf(err, errlen,
-                        "job: id %s is taken by a %s job (%s, %u partitions) with other "
-                        "parameters",
-                        o->id, cz_job_kind_name(o->kind), cz_job_state_name(o->state),
-                        o->n_parts);
-            }
+        if (same) {
+            label_settle_locked(e, same);
+            snprintf(id_out, CZ_JOB_ID_MAX, "%s", same->id);
+            if (!req->cancel_unwatched)
+                same->cancel_unwatched = false; /* someone may await it later */
+            if (existing)
+                *existing = true;
             pthread_mutex_unlock(&e->mu);
             cz_eng_job_free(j);
-            return rc;
+            return CZ_OK;
         }
-        break;
+        if (!admitting)
+            break;
+        pthread_cond_wait(&e->cv_done, &e->mu);
     }
     if (e->n_live + 1 > e->cfg.max_jobs ||
         e->live_parts + j->n_parts > (uint64_t)e->cfg.max_partitions) {
@@ -434,11 +507,11 @@ int cz_engine_submit(cz_engine *e, const cz_job_request *req, char id_out[CZ_JOB
         return CZ_ERR_LIMIT;
     }
     j->seq = ++e->next_seq;
+    snprintf(j->id, sizeof j->id, "%s%llu", CZ_JOB_ID_GENERATED, (unsigned long long)j->seq);
     if (req->id)
-        snprintf(j->id, sizeof j->id, "%s", req->id);
-    else
-        snprintf(j->id, sizeof j->id, "%s%llu", CZ_JOB_ID_GENERATED, (unsigned long long)j->seq);
-    if (index_add(e, j) != CZ_OK) {
+        snprintf(j->label, sizeof j->label, "%s", req->id);
+    if (index_add(&e->by_handle, j) != CZ_OK || (req->id && index_add(&e->by_label, j) != CZ_OK)) {
+        index_remove(&e->by_handle, j);
         pthread_mutex_unlock(&e->mu);
         cz_eng_job_free(j);
         cz_msgf(err, errlen, "job: out of memory");
@@ -467,6 +540,8 @@ int cz_engine_submit(cz_engine *e, const cz_job_request *req, char id_out[CZ_JOB
     if (rc != CZ_OK) {
         unadmit_locked(e, j);
     } else {
+        if (j->label[0])
+            label_settle_locked(e, j);
         e->submitted++;
         cz_eng_kc(e, j)->submitted++;
         snprintf(id_out, CZ_JOB_ID_MAX, "%s", j->id);
@@ -495,31 +570,30 @@ int cz_engine_await(cz_engine *e, const char *id, int64_t timeout_ms, cz_job_res
     struct timespec dl = cz_clock_deadline_ms(timeout_ms);
     pthread_mutex_lock(&e->mu);
     e->n_api++;
-    int rc = CZ_OK;
-    job *j;
-    for (;;) {
-        j = index_find(e, id);
-        if (j == NULL) {
-            rc = CZ_ERR_NOT_FOUND;
-            break;
-        }
-        if (j->finished)
-            break;
+    int rc;
+    job *j = cz_eng_find_job(e, id, &rc);
+    /* the job by its handle from here on: its label may name others later */
+    char handle[CZ_JOB_ID_MAX];
+    if (j)
+        snprintf(handle, sizeof handle, "%s", j->id);
+    while (j != NULL && !j->finished) {
         if (e->stop) {
             rc = CZ_ERR_SHUTDOWN;
             break;
         }
         if (timeout_ms >= 0) {
             if (pthread_cond_timedwait(&e->cv_done, &e->mu, &dl) != 0) {
-                j = index_find(e, id);
-                rc = j == NULL ? CZ_ERR_NOT_FOUND : j->finished ? CZ_OK : CZ_ERR_TIMEOUT;
+                j = cz_eng_find_job(e, handle, &rc);
+                if (j && !j->finished)
+                    rc = CZ_ERR_TIMEOUT;
                 break;
             }
         } else {
             pthread_cond_wait(&e->cv_done, &e->mu);
         }
+        j = cz_eng_find_job(e, handle, &rc);
     }
-    if (j != NULL && rc != CZ_ERR_NOT_FOUND)
+    if (j != NULL)
         cz_eng_fill_result(e, j, res, rc == CZ_OK);
     if (--e->n_api == 0)
         pthread_cond_broadcast(&e->cv_api);
@@ -531,12 +605,13 @@ int cz_engine_job_status(cz_engine *e, const char *id, cz_job_result *res)
 {
     if (e == NULL || id == NULL || res == NULL)
         return CZ_ERR_INVALID_ARG;
+    int rc;
     pthread_mutex_lock(&e->mu);
-    job *j = index_find(e, id);
+    job *j = cz_eng_find_job(e, id, &rc);
     if (j)
         cz_eng_fill_result(e, j, res, false);
     pthread_mutex_unlock(&e->mu);
-    return j ? CZ_OK : CZ_ERR_NOT_FOUND;
+    return rc;
 }
 
 void cz_job_result_free(cz_job_result *res)
@@ -553,15 +628,16 @@ int cz_engine_cancel(cz_engine *e, const char *id)
 {
     if (e == NULL || id == NULL)
         return CZ_ERR_INVALID_ARG;
+    int rc;
     pthread_mutex_lock(&e->mu);
-    job *j = index_find(e, id);
+    job *j = cz_eng_find_job(e, id, &rc);
     if (j && !j->finished) {
         cz_eng_job_fail_locked(e, j, CZ_ERR_CANCELLED, "cancelled");
         cz_eng_job_check_end(e, j); /* a queued job ends at once */
         pthread_cond_broadcast(&e->cv_space);
     }
     pthread_mutex_unlock(&e->mu);
-    return j ? CZ_OK : CZ_ERR_NOT_FOUND;
+    return rc;
 }
 
 unsigned cz_engine_cancel_all(cz_engine *e)

@@ -5,11 +5,14 @@
  *               the sector size (when given) is its, the randomness 32
  *               bytes and a field element, the blob count (Window 1 ..
  *               sector count, Winning 1) and each blob's size the shape's,
- *               partition_index 0 for Winning; the parameter files exist
+ *               partition_index 0 for Winning, below 3000 (a deadline's
+ *               partitions) for Window; the parameter files exist
  *               when the circuit is not cached; digest: the registered
  *               proof, miner id, randomness, partition index and every blob
  *   admit       each blob read strictly into the request pool, Window's in
- *               ascending distinct sector order, each checked in parallel
+ *               ascending distinct sector order, each sector number at
+ *               least its position in the verifier's list (partition_index
+ *               x sector_count + i), each checked in parallel
  *               on the synthesis pool: the vanilla verification but for the
  *               paths' hashes (cz_post_vanilla_check: challenges, roots,
  *               comm_r), which the witness computes and checks
@@ -139,6 +142,13 @@ static int post_check(cz_engine *e, const cz_job_request *req, job *j, cz_sha256
                 r->partition_index);
         return CZ_ERR_INVALID_ARG;
     }
+    if (r->partition_index >= CZ_POST_MAX_PARTITIONS) {
+        cz_msgf(err, errlen,
+                "partition_index %u: a WindowPoSt proof covers partitions of one deadline, "
+                "which has at most %u (builtin-actors' max_partitions_per_deadline)",
+                r->partition_index, CZ_POST_MAX_PARTITIONS);
+        return CZ_ERR_INVALID_ARG;
+    }
     size_t bytes = cz_post_vanilla_bytes(&s);
     for (size_t i = 0; i < r->n_vanilla; i++)
         if (r->vanilla[i] == NULL || r->vanilla_len[i] != bytes) {
@@ -219,6 +229,19 @@ static int post_admit(cz_engine *e, const cz_job_request *req, job *j, char *err
         }
         if (rc != CZ_OK) {
             cz_msgf(err, errlen, "vanilla_proofs[%u]: %s", i, why[0]);
+            goto out;
+        }
+        /* the verifier's list is ascending distinct sector numbers, so the
+         * one at position p = k x sector_count + i is at least p */
+        uint64_t pos = cz_post_sector_index(&in->s, in->k, i);
+        if (in->blobs[i].sector_id < pos) {
+            cz_msgf(err, errlen,
+                    "vanilla_proofs[%u]: sector %llu cannot be at position %llu of the proven "
+                    "sectors (partition_index %u x %u sectors + %u), whose numbers ascend from "
+                    "0: partition_index is wrong for these sectors",
+                    i, (unsigned long long)in->blobs[i].sector_id, (unsigned long long)pos,
+                    in->k, in->s.sector_count, i);
+            rc = CZ_ERR_INVALID_ARG;
             goto out;
         }
         if (i > 0 && in->blobs[i].sector_id <= in->blobs[i - 1].sector_id) {

@@ -133,19 +133,11 @@ int cz_engine_watch(cz_engine *e, const char *id, int64_t timeout_ms, cz_job_wat
     w->fn = fn;
     w->arg = arg;
     w->deadline_ms = -1;
-    job *j;
     int rc = CZ_OK;
-    for (;;) {
-        j = e->stop ? NULL : cz_eng_find_job(e, id);
-        if (j == NULL || !j->admitting)
-            break;
-        pthread_cond_wait(&e->cv_done, &e->mu);
-    }
+    job *j = e->stop ? NULL : cz_eng_find_job(e, id, &rc);
     if (e->stop)
         rc = CZ_ERR_SHUTDOWN;
-    else if (j == NULL)
-        rc = CZ_ERR_NOT_FOUND;
-    else if (e->n_watches >= e->cfg.max_watches)
+    else if (j != NULL && e->n_watches >= e->cfg.max_watches)
         rc = CZ_ERR_LIMIT;
     if (rc != CZ_OK) {
         pthread_mutex_unlock(&e->mu);

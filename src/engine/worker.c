@@ -313,8 +313,7 @@ static void preempt_hook(void *arg)
     }
     /* the device is the yielding partition's again: shown only now, so it
      * never shows between one nested proof and the next */
-    snprintf(e->dev_job[x->dev], sizeof e->dev_job[x->dev], "%s", x->p->j->id);
-    e->dev_kind[x->dev] = x->p->j->kind;
+    e->dev_job[x->dev] = x->p->j;
     pthread_mutex_unlock(&e->mu);
 }
 
@@ -337,14 +336,13 @@ static start_rc run_start(cz_engine *e, unsigned dev, part *p, const preempt *ou
                                .no_wait = outer != NULL};
     double t0 = cz_eng_now_ms(e);
     pthread_mutex_lock(&e->mu);
-    snprintf(e->dev_job[dev], sizeof e->dev_job[dev], "%s", j->id);
-    e->dev_kind[dev] = j->kind;
+    e->dev_job[dev] = j;
     pthread_mutex_unlock(&e->mu);
     int rc = e->be->prove_start(e->be->ctx, dev, &p->pend, p->c->params, p->c->r1cs, p->w, p->n_w,
                                 &o, msg, sizeof msg);
     pthread_mutex_lock(&e->mu);
     if (!outer) /* nested: the hook gives the device back to the one that yielded */
-        e->dev_job[dev][0] = 0;
+        e->dev_job[dev] = NULL;
     if (outer && rc == CZ_ERR_BUSY) {
         cz_eng_fifo_push_front(&e->pq, p);
         e->prove_busy--;

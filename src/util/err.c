@@ -34,7 +34,7 @@ static const char *const cz_err_names[CZ_ERR__COUNT] = {
     [CZ_ERR_NOT_FOUND] = "not found",
     [CZ_ERR_SHUTDOWN] = "shutting down",
     [CZ_ERR_BACKEND] = "back end failure",
-    [CZ_ERR_EXISTS] = "already exists with other contents",
+    [CZ_ERR_AMBIGUOUS] = "the id names more than one thing",
     [CZ_ERR_LIMIT] = "a limit is reached; retry later",
 };
 

@@ -6,7 +6,7 @@ tests/oracle/run_hostile.sh, which starts the daemons.
   grpc_hostile.py main TARGET STATUS_PORT PID [--rss]
       against a daemon with daemon.synthetic on, max_queued_jobs 40,
       max_queued_partitions 300 and circuit "mul" (tests/data/zkey/mul.zkey):
-      1 ids, 2 reused ids, 3 unsatisfied witnesses, 4 amplification,
+      1 ids, 2 reused ids (Curio's), 3 unsatisfied witnesses, 4 amplification,
       7 bounds (threads, queues, departed clients, floods; --rss: idle
       untracked RSS after the floods under 64 MiB), 8 trickling status
       clients, 9 Curio's fields, and the smaller items
@@ -157,23 +157,55 @@ def item1_ids(st):
 
 
 def item2_reuse(st):
-    step("2: a request_id reused with other parameters gets ALREADY_EXISTS")
-    rid = "porep-reuse-" + uniq()
+    step("2: a request_id reused as Curio reuses it: each request its own job and proof")
+    rid = "wdpost-1000-0-" + uniq()
+    sub0 = gc.metric(st, "cuzk_jobs_submitted_total")
     r1 = st.SubmitProof(synthetic(10, 2, seed=7, request_id=rid), timeout=30)
-    for other in (synthetic(10, 3, seed=7, request_id=rid), synthetic(10, 2, seed=8, request_id=rid),
-                  synthetic(11, 2, seed=7, request_id=rid)):
-        code, det = err_of(st.SubmitProof, other)
-        check(code == C.ALREADY_EXISTS and rid in det and "other parameters" in det,
-              "2: reused id with other parameters: %s %s" % (code, det))
-        code, det = err_of(st.Prove, pb.ProveRequest(submit=other))
-        check(code == C.ALREADY_EXISTS, "2: Prove with a reused id: %s %s" % (code, det))
+    check(r1.job_id.startswith("job-"), "2: SubmitProof answers a handle, not %r" % r1.job_id)
+    # a retry of the same request (a lost reply) joins its job
     r2 = st.SubmitProof(synthetic(10, 2, seed=7, request_id=rid, priority=pb.HIGH), timeout=30)
-    check(r1.job_id == r2.job_id == rid, "2: same request, ids %s %s" % (r1.job_id, r2.job_id))
+    check(r1.job_id == r2.job_id, "2: the same request, handles %s %s" % (r1.job_id, r2.job_id))
+    # other requests under the id at once (a deadline's partitions): each
+    # proved, each caller answered with its own proofs
+    others = [synthetic(10, 3, seed=7, request_id=rid), synthetic(10, 1, seed=8, request_id=rid),
+              synthetic(11, 4, seed=7, request_id=rid)]
+    futs = [st.Prove.future(pb.ProveRequest(submit=o), timeout=300) for o in others]
+    res = [f.result().result for f in futs]
+    for o, a in zip(others, res):
+        check(a.status == pb.AwaitProofResponse.COMPLETED and len(a.proof) == 192 * o.partitions
+              and a.job_id.startswith("job-"),
+              "2: Prove of another request under the id: %s, %d bytes for %d partitions" %
+              (pb.AwaitProofResponse.Status.Name(a.status), len(a.proof), o.partitions))
+    handles = {r1.job_id} | {a.job_id for a in res}
+    check(len(handles) == 4, "2: four requests, handles %r" % sorted(handles))
+    check(gc.metric(st, "cuzk_jobs_submitted_total") == sub0 + 4,
+          "2: four jobs submitted for five calls")
+    # the id names four jobs now: refused where the daemon would have to choose
+    for name, fn, req in (("AwaitProof", st.AwaitProof, pb.AwaitProofRequest(job_id=rid)),
+                          ("CancelProof", st.CancelProof, pb.CancelProofRequest(job_id=rid))):
+        code, det = err_of(fn, req)
+        check(code == C.FAILED_PRECONDITION and "names 4 jobs" in det and r1.job_id in det,
+              "2: %s of an id naming four jobs: %s %s" % (name, code, det))
+    a = st.AwaitProof(pb.AwaitProofRequest(job_id=r1.job_id), timeout=120)
+    check(a.status == pb.AwaitProofResponse.COMPLETED and len(a.proof) == 384 and
+          a.job_id == r1.job_id, "2: the first job by its handle: %s, %d bytes" %
+          (pb.AwaitProofResponse.Status.Name(a.status), len(a.proof)))
+    # a retry of a finished request: its proof again, proved once
+    sub1 = gc.metric(st, "cuzk_jobs_submitted_total")
+    b = st.Prove(pb.ProveRequest(submit=others[1]), timeout=120).result
+    check(b.job_id == res[1].job_id and b.proof == res[1].proof,
+          "2: a retry of a finished request: job %s (want %s), proof %s" %
+          (b.job_id, res[1].job_id, "equal" if b.proof == res[1].proof else "different"))
+    check(gc.metric(st, "cuzk_jobs_submitted_total") == sub1, "2: the retry submitted a job")
+    # the id then names that job alone; a new request makes it name the new one
     a = st.AwaitProof(pb.AwaitProofRequest(job_id=rid), timeout=120)
-    check(a.status == pb.AwaitProofResponse.COMPLETED and len(a.proof) == 384,
-          "2: the original job: %s, %d bytes" % (a.status, len(a.proof)))
-    code, _ = err_of(st.SubmitProof, synthetic(10, 1, seed=7, request_id=rid))
-    check(code == C.ALREADY_EXISTS, "2: reused id after completion: %s" % code)
+    check(a.job_id == res[1].job_id and a.proof == res[1].proof,
+          "2: AwaitProof of the id after the retry: job %s" % a.job_id)
+    r3 = st.SubmitProof(synthetic(10, 1, seed=9, request_id=rid), timeout=30)
+    a = st.AwaitProof(pb.AwaitProofRequest(job_id=rid), timeout=120)
+    check(a.job_id == r3.job_id and a.status == pb.AwaitProofResponse.COMPLETED and
+          len(a.proof) == 192, "2: AwaitProof of the id after a new request: job %s (want %s)" %
+          (a.job_id, r3.job_id))
 
 
 def item3_unsatisfied(st):

@@ -10,9 +10,11 @@ Run by tests/oracle/run_porep_grpc.sh:
 
   porep_client.py prove TARGET OUTDIR SPEC...
       one Prove call per SPEC, all at once; each proof goes to OUTDIR/ID.bin
-  porep_client.py idem TARGET C1 SECTOR OTHER_C1 OUT
-      request ids: the same id and request twice is one job and one proof
-      (written to OUT), the same id with another C1 or sector ALREADY_EXISTS
+  porep_client.py idem TARGET C1 SECTOR C1_AGAIN OUT OUT_AGAIN
+      Curio's request id porep-<miner>-<sector>: the same id and request
+      twice is one job and one proof (written to OUT); the sector sealed
+      again (C1_AGAIN: another ticket and seed) under the same id is a job
+      of its own whose proof goes to OUT_AGAIN
   porep_client.py refusals TARGET C1 SECTOR OTHER_C1
       bad requests refused INVALID_ARGUMENT, naming what is wrong; the
       daemon serves on and counts none of them as a job
@@ -183,10 +185,13 @@ def prove_all(target, outdir, specs, on_inflight=None):
                      a.gpu_compute_ms), flush=True)
 
 
-def idem(target, c1_path, sector, other_path, out):
+def idem(target, c1_path, sector, again_path, out, out_again):
+    """Curio's porep-<miner>-<sector> id: the same request twice is one job
+    and one proof; the sector sealed again (a new ticket and seed) under the
+    same id is a job of its own with its own proof."""
     st = stub(target)
-    c1, other = read(c1_path), read(other_path)
-    rid = "idem-%d" % os.getpid()
+    c1, again = read(c1_path), read(again_path)
+    rid = "porep-%d-%s" % (MINER, sector)
     sub0 = g.metric(st, "cuzk_jobs_submitted_total")
     req = request(c1, sector, request_id=rid)
     a = st.Prove(pb.ProveRequest(submit=req), timeout=900).result
@@ -205,13 +210,16 @@ def idem(target, c1_path, sector, other_path, out):
     ok(j == a.job_id, "SubmitProof of the same id and request: the same job", a.job_id, j)
     sub1 = g.metric(st, "cuzk_jobs_submitted_total")
     ok(sub1 == sub0 + 1, "one job submitted for three calls", sub0 + 1, sub1)
-    for what, r in (("another C1", request(other, sector, request_id=rid)),
-                    ("another sector", request(c1, sector + 1, request_id=rid)),
-                    ("the same C1 unwrapped", request(c1, sector, True, request_id=rid))):
-        code, det = failure(st.SubmitProof, r)
-        ok(code == grpc.StatusCode.ALREADY_EXISTS and rid in det,
-           "the same id with %s: ALREADY_EXISTS naming the id" % what,
-           "ALREADY_EXISTS naming %s" % rid, "%s %r" % (code, det))
+    c = st.Prove(pb.ProveRequest(submit=request(again, sector, request_id=rid)),
+                 timeout=900).result
+    if completed(c, "Prove %s of the sector sealed again (another ticket and seed)" % rid):
+        with open(out_again, "wb") as f:
+            f.write(c.proof)
+    ok(c.job_id != a.job_id and c.proof != a.proof,
+       "the sector sealed again under the same id: a job and proof of its own",
+       "a job other than %s" % a.job_id, c.job_id)
+    sub2 = g.metric(st, "cuzk_jobs_submitted_total")
+    ok(sub2 == sub1 + 1, "one more job submitted", sub1 + 1, sub2)
 
 
 def refusals(target, c1_path, sector, other_path):
@@ -457,8 +465,8 @@ def main(argv):
             prove_all(a[0], a[1], a[2:])
         elif cmd == "hold" and len(a) >= 3:
             prove_all(a[0], a[1], a[2:], lambda: print("inflight", flush=True))
-        elif cmd == "idem" and len(a) == 5:
-            idem(a[0], a[1], int(a[2]), a[3], a[4])
+        elif cmd == "idem" and len(a) == 6:
+            idem(a[0], a[1], int(a[2]), a[3], a[4], a[5])
         elif cmd == "refusals" and len(a) == 4:
             refusals(a[0], a[1], int(a[2]), a[3])
         elif cmd == "missing" and len(a) == 4:

@@ -19,7 +19,11 @@ partition_index.  Run by tests/oracle/run_post_grpc.sh:
       shows the job at its kind's default (Window high, Winning critical)
   post_client.py idem TARGET DIR PROOF PART
       the request prove made, again: the same job and proof (PROOF), no new
-      job; the same id with other randomness ALREADY_EXISTS
+      job
+  post_client.py deadline TARGET seq|all OUT_PREFIX DIR...
+      a deadline's partitions under Curio's one id, one after the other or
+      at once: a job and proof each (OUT_PREFIX-I.bin), a retry of the
+      first answered with its proof without a new job
   post_client.py refusals TARGET WINDOW2 WINDOW1 WINNING V1
       bad requests refused INVALID_ARGUMENT naming what is wrong (tampered
       path indices, truncated, reordered, duplicated or miscounted blobs,
@@ -155,7 +159,7 @@ def prove(target, d, out, part):
     if completed(a, "Prove %s, %s" % (rid, describe(p))):
         with open(out, "wb") as f:
             f.write(a.proof)
-    ok(a.job_id == rid, "the job is named by the request id", rid, a.job_id)
+    ok(a.job_id.startswith("job-"), "the answer names the job by its handle", "job-N", a.job_id)
     sub1 = g.metric(st, "cuzk_jobs_submitted_total")
     ok(sub1 == sub0 + 1, "one job submitted", sub0 + 1, sub1)
 
@@ -196,25 +200,55 @@ def idem(target, d, proof_path, part):
     rid = p.curio_id(int(part))
     with open(proof_path, "rb") as f:
         first = f.read()
+    handle = st.AwaitProof(pb.AwaitProofRequest(job_id=rid), timeout=60).job_id
     sub0 = g.metric(st, "cuzk_jobs_submitted_total")
     req = p.request(rid)
     b = st.Prove(pb.ProveRequest(submit=req), timeout=120).result
-    ok(b.job_id == rid and b.proof == first,
+    ok(b.job_id == handle and b.proof == first,
        "%s: the same id and request again: the same job and proof" % p.kind,
-       "job %s and its proof" % rid,
+       "job %s and its proof" % handle,
        "job %s, proof %s" % (b.job_id, "equal" if b.proof == first else "different"))
     j = st.SubmitProof(req, timeout=60).job_id
-    ok(j == rid, "%s: SubmitProof of the same id and request: the same job" % p.kind, rid, j)
+    ok(j == handle, "%s: SubmitProof of the same id and request: the same job" % p.kind, handle, j)
     sub1 = g.metric(st, "cuzk_jobs_submitted_total")
     ok(sub1 == sub0, "%s: no job submitted for the two calls" % p.kind, sub0, sub1)
-    other = bytes([p.randomness[0] ^ 1]) + p.randomness[1:]
-    r = p.request(rid, randomness=other)
-    for name, fn, arg in (("SubmitProof", st.SubmitProof, r),
-                          ("Prove", st.Prove, pb.ProveRequest(submit=r))):
-        code, det = failure(fn, arg)
-        ok(code == grpc.StatusCode.ALREADY_EXISTS and rid in det,
-           "%s: %s of the same id with other randomness: ALREADY_EXISTS naming the id"
-           % (p.kind, name), "ALREADY_EXISTS naming %s" % rid, "%s %r" % (code, det))
+
+
+def deadline(target, mode, out_prefix, *dirs):
+    """A deadline's partitions as Curio sends them: every one under the id
+    wdpost-<miner>-0-<randomness[:8]> at partition_index 0, one after the
+    other (seq) or all at once (all): each a job of its own, each caller
+    answered with its own proof (OUT_PREFIX-I.bin); then a retry of the
+    first partition answered with its proof, proved once."""
+    st = stub(target)
+    ps = [Post(d) for d in dirs]
+    assert len({p.randomness for p in ps}) == 1 and not any(p.winning for p in ps)
+    rid = ps[0].curio_id(0)
+    reqs = [p.request(rid) for p in ps]
+    sub0 = g.metric(st, "cuzk_jobs_submitted_total")
+    if mode == "seq":
+        res = [st.Prove(pb.ProveRequest(submit=r), timeout=600).result for r in reqs]
+    else:
+        futs = [st.Prove.future(pb.ProveRequest(submit=r), timeout=600) for r in reqs]
+        res = [f.result().result for f in futs]
+    what = "one after the other" if mode == "seq" else "at once"
+    for i, (p, a) in enumerate(zip(ps, res)):
+        if completed(a, "%s, %d partitions %s: partition of sectors %s"
+                     % (rid, len(ps), what, p.sectors)):
+            with open("%s-%d.bin" % (out_prefix, i), "wb") as f:
+                f.write(a.proof)
+    handles = [a.job_id for a in res]
+    ok(len(set(handles)) == len(ps), "%s: %d partitions %s: %d jobs" % (rid, len(ps), what, len(ps)),
+       "%d handles" % len(ps), handles)
+    sub1 = g.metric(st, "cuzk_jobs_submitted_total")
+    ok(sub1 == sub0 + len(ps), "%s: %d jobs submitted" % (rid, len(ps)), sub0 + len(ps), sub1)
+    b = st.Prove(pb.ProveRequest(submit=reqs[0]), timeout=120).result
+    ok(b.job_id == res[0].job_id and b.proof == res[0].proof,
+       "%s: a retry of the first partition: its job and proof" % rid,
+       "job %s" % res[0].job_id, "job %s, proof %s" %
+       (b.job_id, "equal" if b.proof == res[0].proof else "different"))
+    sub2 = g.metric(st, "cuzk_jobs_submitted_total")
+    ok(sub2 == sub1, "%s: the retry submitted no job" % rid, sub1, sub2)
 
 
 # a 2KiB blob (docs/post.md 4.1): sector_id u64 | comm_r 32 | u64 1 | u64
@@ -309,6 +343,14 @@ def refusals(target, d2, d1, dwin, dv1):
         (w1, "other randomness (a short partition)", dict(randomness=other),
          "does not verify for this randomness"),
         (win, "partition_index 1", dict(partition_index=1), "partition_index"),
+        (w2, "partition_index 2^32 - 1 (V1_1: the index is in no input)",
+         dict(partition_index=2**32 - 1),
+         "partition_index 4294967295: a WindowPoSt proof covers partitions of one deadline, "
+         "which has at most 3000"),
+        (w2, "partition_index 1 for sectors %d and %d" % tuple(w2.sectors),
+         dict(partition_index=1),
+         "vanilla_proofs[0]: sector %d cannot be at position 2 of the proven sectors"
+         % w2.sectors[0]),
         (w2, "a vanilla_proof (the PoRep field)", dict(vanilla_proof=b"{}"),
          "field vanilla_proof (10) is not used by WINDOW_POST_PARTITION"),
         (win, "a vanilla_proof (the PoRep field)", dict(vanilla_proof=b"{}"),
@@ -426,8 +468,11 @@ def preload(target):
 
 def main(argv):
     cmds = {"prove": (prove, 4), "unset": (unset, 4), "idem": (idem, 4),
-            "refusals": (refusals, 5), "missing": (missing, 5), "preload": (preload, 1)}
-    if len(argv) < 2 or argv[1] not in cmds or len(argv) - 2 != cmds[argv[1]][1]:
+            "deadline": (deadline, None), "refusals": (refusals, 5), "missing": (missing, 5),
+            "preload": (preload, 1)}
+    if (len(argv) < 2 or argv[1] not in cmds or
+            (cmds[argv[1]][1] is None and len(argv) < 6) or
+            (cmds[argv[1]][1] is not None and len(argv) - 2 != cmds[argv[1]][1])):
         print(__doc__, file=sys.stderr)
         return 2
     load_grpc()

@@ -80,11 +80,11 @@ sport=$(status_port_of main)
 rss=()
 [ "$build_type" = Release ] && rss=(--rss)
 $py "$hostile" main "127.0.0.1:$port" "$sport" "$mpid" "${rss[@]}" || fail "grpc_hostile.py main"
-grep -q "job porep-reuse-.* submitted: synthetic synthetic-10-0, 2 partitions, priority NORMAL" "$work/main.err" ||
-    fail "no per-job 'submitted' log line"
-grep -q "job porep-reuse-.* completed in .* ms (queue" "$work/main.err" ||
+grep -q "job job-[0-9]* \[wdpost-1000-0-.*\] submitted: synthetic synthetic-10-0, 2 partitions, priority NORMAL" \
+    "$work/main.err" || fail "no per-job 'submitted' log line (handle and label)"
+grep -q "job job-[0-9]* \[wdpost-1000-0-.*\] completed in .* ms (queue" "$work/main.err" ||
     fail "no per-job 'completed' log line"
-grep -q "job gone-.* cancelled after .* ms: cancelled: the client that asked for it went away" \
+grep -q "job job-[0-9]* \[gone-.*\] cancelled after .* ms: cancelled: the client that asked for it went away" \
     "$work/main.err" || fail "no log line for the departed Prove's job"
 kill -TERM "$mpid"
 rc=0

@@ -13,8 +13,10 @@
 #      a param_cache that is not there is warned about at start;
 #   3. daemon A (budget 8GiB): PreloadSRS "porep-2k" loads it; Prove from
 #      Python of the sealed C1 in Curio's wrapper, verify-seal valid and
-#      invalid with another sector id; the same request id and request is
-#      the same job and proof, with another C1 or sector ALREADY_EXISTS;
+#      invalid with another sector id; Curio's request id porep-<miner>-
+#      <sector>: the same request twice is one job and proof, the sector
+#      sealed again (another ticket and seed) under the same id a job of its
+#      own whose proof verify-seal accepts for the second seal only;
 #      refusals from both clients (INVALID_ARGUMENT naming the problem: an
 #      edited seed, corrupted base64, truncated JSON, another registered
 #      proof, unknown registered_proof, wrong sector_size, sector_number or
@@ -120,20 +122,34 @@ synth=$work/synth.json
 "$bench" c1-synth --sector-size 2KiB --miner-id 1000 --sector-id 9 --ticket "$ticket" \
     --porep-seed "$seed" --out "$synth" >"$work/synth.out" 2>&1 ||
     die "c1-synth: $(cat "$work/synth.out")"
-declare -A comm_r comm_d
+# sector 7 sealed again with another ticket and seed (Curio proves it under
+# the same request id): its C1 and commitments under the key "7b"
+ticket_b=$(printf '%064d' 13)
+seed_b=$(printf '%064d' 15)
+resealed=$work/resealed.json
+"$bench" seal --sector-size 2KiB --data-seed 1 --miner-id 1000 --sector-id 7 --ticket "$ticket_b" \
+    --seed "$seed_b" --out "$resealed" >"$work/reseal.out" 2>&1 ||
+    die "seal again: $(cat "$work/reseal.out")"
+declare -A comm_r comm_d tickets seeds
 comm_r[7]=$(sed -n 's/^comm_r //p' "$work/seal.out")
 comm_d[7]=$(sed -n 's/^comm_d //p' "$work/seal.out")
+comm_r[7b]=$(sed -n 's/^comm_r //p' "$work/reseal.out")
+comm_d[7b]=$(sed -n 's/^comm_d //p' "$work/reseal.out")
+tickets[7b]=$ticket_b
+seeds[7b]=$seed_b
 comm_r[9]=$(sed -n 's/^comm_r //p' "$work/synth.out")
 comm_d[9]=$(sed -n 's/^comm_d //p' "$work/synth.out")
 step "sealed sector 7 (comm_r ${comm_r[7]}), synthetic C1 of sector 9 (comm_r ${comm_r[9]})"
 
 # verify_seal WANT WHAT PROOF SECTOR [AS_SECTOR]: verify-seal of a proof of
-# SECTOR's C1 (checked as AS_SECTOR's) must exit WANT (0 valid, 1 invalid)
+# SECTOR's C1 (checked as AS_SECTOR's) must exit WANT (0 valid, 1 invalid);
+# SECTOR 7b: sector 7 sealed again, with its own ticket and seed
 verify_seal() {
-    local want=$1 what=$2 proof=$3 s=$4 as=${5:-$4} rc=0
+    local want=$1 what=$2 proof=$3 s=$4 as=${5:-${4%b}} rc=0
     "$bench" verify-seal --sector-size 2KiB --vk "$pdir/$base.vk" --proof "$proof" \
         --comm-r "${comm_r[$s]}" --comm-d "${comm_d[$s]}" --miner-id 1000 --sector-id "$as" \
-        --ticket "$ticket" --seed "$seed" >"$work/vs.out" 2>"$work/vs.err" || rc=$?
+        --ticket "${tickets[$s]:-$ticket}" --seed "${seeds[$s]:-$seed}" \
+        >"$work/vs.out" 2>"$work/vs.err" || rc=$?
     local said
     said=$(head -1 "$work/vs.out")
     if [ $rc = "$want" ]; then
@@ -190,9 +206,12 @@ aurl=http://127.0.0.1:$(status_port_of a)/status
 pyc preload "$atarget"
 step "A: Prove (Python) of the sealed C1 in Curio's wrapper; request ids"
 mkdir "$work/proofs"
-pyc idem "$atarget" "$sealed" 7 "$synth" "$work/proofs/idem.bin"
+pyc idem "$atarget" "$sealed" 7 "$resealed" "$work/proofs/idem.bin" "$work/proofs/idem-b.bin"
 verify_seal 0 "the sealed sector's proof" "$work/proofs/idem.bin" 7
 verify_seal 1 "the sealed sector's proof as sector 8's" "$work/proofs/idem.bin" 7 8
+verify_seal 0 "the sector sealed again: its proof under the same id" "$work/proofs/idem-b.bin" 7b
+verify_seal 1 "the first seal's proof for the second seal" "$work/proofs/idem.bin" 7b
+verify_seal 1 "the second seal's proof for the first seal" "$work/proofs/idem-b.bin" 7
 out=$($py "$pyc" budget "$aurl") || die "no budget from A's /status: $out"
 echo "$out" | sed '$d'
 read -r budget circuit part <<<"$(echo "$out" | tail -1)"

@@ -19,8 +19,12 @@
 #      Prove each input with Curio's fields (priority HIGH / CRITICAL, its
 #      request id): 192 bytes, valid under verify-post, invalid for other
 #      randomness or sectors; priority unset: the kind's default, valid
-#      proofs; request ids (the same job and proof again, ALREADY_EXISTS
-#      for other randomness under the id); refusals naming the problem;
+#      proofs; request ids (the same job and proof again); a deadline's
+#      three partitions under Curio's one id wdpost-<miner>-0-<rand[:8]>,
+#      one after the other and at once: a job and proof each, each proof
+#      valid for its own sectors only, a retry answered without a job;
+#      refusals naming the problem (partition_index too large for the
+#      sectors or the deadline among them);
 #      afterwards every memory counter back to its idle value; SIGTERM,
 #      exit 0.
 #
@@ -89,6 +93,13 @@ vanilla v1-rand window --sectors 2 --first-sector 5 --registered-proof 5 --parti
     --randomness $rand2
 vanilla v1-sect window --sectors 2 --first-sector 15 --registered-proof 5 --partition 1
 vanilla v1-part0 window --sectors 2 --first-sector 5 --registered-proof 5
+# two deadlines of three V1_1 partitions (Curio sends each at partition_index
+# 0 under one id): the first proved one after the other, the second at once
+rand3=3333333333333333333333333333333333333333333333333333333333333303
+for i in 0 1 2; do
+    vanilla dl-seq$i window --sectors 2 --first-sector $((21 + 2 * i))
+    vanilla dl-all$i window --sectors 2 --first-sector $((31 + 2 * i)) --randomness $rand3
+done
 vanilla win winning --first-sector 7
 vanilla win-rand winning --first-sector 7 --randomness $rand2
 vanilla win-sect winning --first-sector 17
@@ -195,6 +206,22 @@ for np in w2:0 win:0; do
     else
         fail "idem $n: no proof from prove"
     fi
+done
+step "A: a deadline's partitions under Curio's one request id"
+for mode in seq all; do
+    pc deadline "$atarget" $mode "$work/dl-$mode" "$work/dl-${mode}0" "$work/dl-${mode}1" \
+        "$work/dl-${mode}2"
+    for i in 0 1 2; do
+        proof=$work/dl-$mode-$i.bin
+        if [ -s "$proof" ]; then
+            verify 0 "deadline ($mode), partition $i under the shared id" "dl-$mode$i" \
+                "$(vk_of w2)" "$proof"
+            verify 1 "deadline ($mode), partition $i's proof for partition $(((i + 1) % 3))" \
+                "dl-$mode$(((i + 1) % 3))" "$(vk_of w2)" "$proof"
+        else
+            fail "no proof of deadline ($mode) partition $i"
+        fi
+    done
 done
 step "A: refusals"
 pc refusals "$atarget" "$work/w2" "$work/w1" "$work/win" "$work/v1"

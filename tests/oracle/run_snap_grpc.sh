@@ -13,8 +13,10 @@
 #   3. daemon A: PreloadSRS "snap-2k"; Prove with raw commitments (Curio's
 #      proof share path) and with their CIDs (its UpdateProve task); both
 #      proofs valid under verify-update, and invalid with comm_r_new of
-#      another update; request ids (the same job again, ALREADY_EXISTS for
-#      another request under the id); refusals naming the problem
+#      another update; request ids (the same job again; the update tried
+#      again with new data under Curio's same id snap-<miner>-<sector>: a
+#      job of its own whose proof verifies for its commitments only);
+#      refusals naming the problem
 #      (tampered vanilla proofs, edited commitments, CIDs of the other
 #      kind, counts, sizes, fields SnapDeals does not use); afterwards
 #      every memory counter back to its idle value; SIGTERM, exit 0.
@@ -73,11 +75,14 @@ other=$work/other
 "$bench" snap-encode --sector-size 2KiB --miner-id 1000 --sector-id 7 --new-data-seed 4 \
     --out "$other" >"$work/other.out" 2>&1 || die "snap-encode: $(cat "$work/other.out")"
 rother=$(sed -n 's/^comm_r_new //p' "$work/other.out")
+dother=$(sed -n 's/^comm_d_new //p' "$work/other.out")
+oold=$(sed -n 's/^comm_r_old //p' "$work/other.out")
 
-# verify WANT WHAT PROOF COMM_R_NEW: verify-update of a SNARK proof exits WANT
+# verify WANT WHAT PROOF COMM_R_NEW [COMM_D_NEW COMM_R_OLD]: verify-update of a
+# SNARK proof exits WANT (the commitments default to the first update's)
 verify() {
-    local want=$1 what=$2 proof=$3 rn=$4 rc=0
-    "$bench" verify-update --sector-size 2KiB --comm-r-old "$old" --comm-d-new "$dnew" \
+    local want=$1 what=$2 proof=$3 rn=$4 dn=${5:-$dnew} ro=${6:-$old} rc=0
+    "$bench" verify-update --sector-size 2KiB --comm-r-old "$ro" --comm-d-new "$dn" \
         --comm-r-new "$rn" --vk "$pdir/$base.vk" --proof "$proof" >"$work/vu.out" \
         2>"$work/vu.err" || rc=$?
     local said
@@ -110,7 +115,14 @@ aurl=http://127.0.0.1:$(status_port_of a)/status
 sc preload "$atarget"
 $py "$pc" snapshot "$aurl" "$work/idle.json" || die "no idle snapshot of A"
 step "A: Prove, raw commitments and CIDs; request ids"
-sc prove "$atarget" "$upd" "$work/raw.bin" "$work/cid.bin"
+sc prove "$atarget" "$upd" "$other" "$work/raw.bin" "$work/cid.bin" "$work/other.bin"
+if [ -s "$work/other.bin" ]; then
+    verify 0 "the update with new data under the same id" "$work/other.bin" "$rother" "$dother" \
+        "$oold"
+    verify 1 "the update with new data, against the first update" "$work/other.bin" "$rnew"
+else
+    fail "no proof of the update with new data"
+fi
 for f in raw cid; do
     if [ -s "$work/$f.bin" ]; then
         verify 0 "the proof of the request with $f commitments" "$work/$f.bin" "$rnew"

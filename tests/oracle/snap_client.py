@@ -10,10 +10,11 @@ comm_r_old / comm_r_new / comm_d_new: 32 raw bytes (Curio's proof-share
 path, tasks/proofshare) or the commitments' binary CIDs (its UpdateProve
 task passes cid.Bytes()).  Run by tests/oracle/run_snap_grpc.sh:
 
-  snap_client.py prove TARGET DIR OUT_RAW OUT_CID
+  snap_client.py prove TARGET DIR OTHER_DIR OUT_RAW OUT_CID OUT_OTHER
       Prove with raw commitments and with CIDs (proofs to OUT_RAW, OUT_CID);
-      the same id and request again is the same job and proof, the same id
-      with other commitments ALREADY_EXISTS
+      the same id and request again is the same job and proof; the update
+      tried again with new data (OTHER_DIR) under Curio's same id
+      snap-<miner>-<sector> is a job of its own (proof to OUT_OTHER)
   snap_client.py refusals TARGET DIR
       bad requests refused INVALID_ARGUMENT naming what is wrong (tampered
       vanilla proofs, wrong commitments, counts, sizes, CIDs of the other
@@ -120,15 +121,17 @@ def completed(a, n, what):
               "%s, %d bytes (%s)" % (name, len(a.proof), a.error_message))
 
 
-def prove(target, d, out_raw, out_cid):
+def prove(target, d, d_other, out_raw, out_cid, out_other):
     st = stub(target)
-    u = Update(d)
+    u, v = Update(d), Update(d_other)
     n = len(u.vanilla)
     sub0 = g.metric(st, "cuzk_jobs_submitted_total")
     rid = "snap-%d-%d" % (MINER, SECTOR)  # Curio's id for UpdateProve
+    handles = {}
     for out, cids, name in ((out_raw, False, "raw commitments"), (out_cid, True, "CIDs")):
         req = u.request(rid + ("-cid" if cids else ""), cids)
         a = st.Prove(pb.ProveRequest(submit=req), timeout=1500).result
+        handles[name] = a.job_id
         if completed(a, n, "Prove, %s" % name):
             with open(out, "wb") as f:
                 f.write(a.proof)
@@ -139,18 +142,21 @@ def prove(target, d, out_raw, out_cid):
     b = st.Prove(pb.ProveRequest(submit=req), timeout=60).result
     with open(out_raw, "rb") as f:
         first = f.read()
-    ok(b.job_id == rid and b.proof == first,
-       "the same id and request again: the same job and proof", rid, b.job_id)
+    ok(b.job_id == handles["raw commitments"] and b.proof == first,
+       "the same id and request again: the same job and proof", handles["raw commitments"],
+       b.job_id)
     sub1 = g.metric(st, "cuzk_jobs_submitted_total")
     ok(sub1 == sub0 + 2, "two jobs submitted for three calls", sub0 + 2, sub1)
-    other = bytearray(u.comm["comm_r_new"])
-    other[0] ^= 1
-    for what, r in (("other commitments", u.request(rid, comm_r_new=bytes(other))),
-                    ("another sector number", u.request(rid, sector_number=SECTOR + 1))):
-        code, det = failure(st.SubmitProof, r)
-        ok(code == grpc.StatusCode.ALREADY_EXISTS and rid in det,
-           "the same id with %s: ALREADY_EXISTS naming the id" % what,
-           "ALREADY_EXISTS naming %s" % rid, "%s %r" % (code, det))
+    # the update tried again with new data under Curio's same id: a job of
+    # its own, its proof for the new commitments
+    c = st.Prove(pb.ProveRequest(submit=v.request(rid)), timeout=1500).result
+    if completed(c, len(v.vanilla), "Prove of the update with new data under the same id"):
+        with open(out_other, "wb") as f:
+            f.write(c.proof)
+    ok(c.job_id not in handles.values(), "the update with new data: a job of its own",
+       "a job other than %s" % sorted(handles.values()), c.job_id)
+    sub2 = g.metric(st, "cuzk_jobs_submitted_total")
+    ok(sub2 == sub1 + 1, "one more job submitted", sub1 + 1, sub2)
     q = {x.proof_kind: x for x in st.GetStatus(pb.GetStatusRequest(), timeout=30).queues}
     ok("snap-update" in q, "GetStatus has a snap-update queue", "snap-update", sorted(q))
 
@@ -247,7 +253,7 @@ def preload(target):
 
 
 def main(argv):
-    cmds = {"prove": (prove, 4), "refusals": (refusals, 2), "missing": (missing, 3),
+    cmds = {"prove": (prove, 6), "refusals": (refusals, 2), "missing": (missing, 3),
             "preload": (preload, 1)}
     if len(argv) < 2 or argv[1] not in cmds or len(argv) - 2 != cmds[argv[1]][1]:
         print(__doc__, file=sys.stderr)
