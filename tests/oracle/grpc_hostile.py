@@ -158,7 +158,8 @@ def item1_ids(st):
 
 def item2_reuse(st):
     step("2: a request_id reused as Curio reuses it: each request its own job and proof")
-    rid = "wdpost-1000-0-" + uniq()
+    # Curio's WindowPoSt id: Go's %v of the randomness' first 8 bytes
+    rid = "wdpost-1000-0-[%s]" % " ".join(str(b) for b in os.urandom(8))
     sub0 = gc.metric(st, "cuzk_jobs_submitted_total")
     r1 = st.SubmitProof(synthetic(10, 2, seed=7, request_id=rid), timeout=30)
     check(r1.job_id.startswith("job-"), "2: SubmitProof answers a handle, not %r" % r1.job_id)

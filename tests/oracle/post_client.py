@@ -101,9 +101,12 @@ class Post:
         self.kind = "winning" if self.winning else "window"
 
     def curio_id(self, part):
+        """Curio's request ids (lib/ffi/cuzk_funcs.go): Go's %x of the
+        randomness' first 8 bytes for Winning, its %v (decimal bytes in
+        brackets) for Window."""
         if self.winning:
             return "winpost-%d-%s" % (MINER, self.randomness[:8].hex())
-        return "wdpost-%d-%d-%s" % (MINER, part, self.randomness[:8].hex())
+        return "wdpost-%d-%d-[%s]" % (MINER, part, " ".join(str(b) for b in self.randomness[:8]))
 
     def request(self, request_id="", priority=None, **kw):
         """Curio's fields: Winning leaves partition_index unset."""
