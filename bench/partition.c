@@ -435,12 +435,14 @@ int cz_bench_gpu_partition(int argc, char **argv)
         for (int k = 0; k < 3; k++)
             dc[k] = cz_r1cs_density(pce, (cz_density)k, NULL);
     cz_cuda_groth16_sums s;
-    double tot[32], st[8][32];
+    char why[400] = "";
+    double tot[32], st[8][32], lb = 0, lms = 0;
     for (unsigned r = 0; r <= o.reps && !rc; r++) {
         double c0 = cz_bench_now();
         rc = o.host_abc ? cz_cuda_groth16_start(&s, &pv, dom, abc, abc + m, abc + 2 * m, rows, 0, w,
-                                                n_in, n_aux, dc, NULL)
-                        : cz_cuda_groth16_start_r1cs(&s, &pv, dom, &rv, w, n_in, n_aux, dc, NULL);
+                                                n_in, n_aux, dc, NULL, why, sizeof why)
+                        : cz_cuda_groth16_start_r1cs(&s, &pv, dom, &rv, w, n_in, n_aux, dc, NULL,
+                                                     why, sizeof why);
         double c1 = cz_bench_now();
         if (rc)
             break;
@@ -458,12 +460,16 @@ int cz_bench_gpu_partition(int argc, char **argv)
                              s.ms.msm_l,  s.ms.msm_a, s.ms.msm_b_g1, s.ms.msm_b_g2};
         for (int k = 0; k < 8; k++)
             st[k][r - 1] = v[k];
+        lb = (double)s.ms.link_bytes;
+        lms = s.ms.link_ms;
     }
     if (rc) {
-        fprintf(stderr, "cuzk-bench gpu-partition: prove_start on the device: %s\n",
-                cz_strerror(rc));
+        fprintf(stderr, "cuzk-bench gpu-partition: %s\n", why[0] ? why : cz_strerror(rc));
         goto out;
     }
+    char plan[400];
+    if (cz_cuda_groth16_plan(h, plan, sizeof plan) == CZ_OK)
+        printf("plan: %s\n", plan);
     static const char *const steps[8] = {"upload w", "SpMV",  "H",        "MSM H",
                                          "MSM L",    "MSM A", "MSM B_g1", "MSM B_g2"};
     printf("warm, median of %u: %.1f ms per partition (target 1000)\n", o.reps,
@@ -471,6 +477,9 @@ int cz_bench_gpu_partition(int argc, char **argv)
     for (int k = 0; k < 8; k++)
         printf("  %-12s %9.1f ms%s\n", steps[k], median(st[k], o.reps),
                o.host_abc && k == 2 ? " (with the uploads of a, b, c, w)" : "");
+    printf("  link: %.2f GB of bases streamed a partition, the base pipe's copies busy "
+           "%.1f ms (%.1f GB/s)\n",
+           lb / 1e9, lms, lms > 0 ? lb / 1e6 / lms : 0.0);
     print_devmem();
 out:
     cz_cuda_params_release(h);

@@ -58,6 +58,9 @@ static bool same(const cz_daemon_config *a, const cz_daemon_config *b)
         a->timeline == b->timeline;
     for (unsigned i = 0; ok && i < a->n_gpus; i++)
         ok = a->gpus_devices[i] == b->gpus_devices[i];
+    ok = ok && a->n_gpu_memory_budget == b->n_gpu_memory_budget;
+    for (unsigned i = 0; ok && i < a->n_gpu_memory_budget; i++)
+        ok = a->gpu_memory_budget[i] == b->gpu_memory_budget[i];
     return ok;
 }
 
@@ -251,6 +254,24 @@ static void test_all_keys(void)
     TF_CHECK(c.total_budget == 1024 * GIB && c.n_gpus == 1 && c.gpus_devices[0] == 2);
     TF_CHECK(load(&c, "memory.total_budget = 0x10_0000_0000\n", &w, err, sizeof err) == CZ_OK &&
              c.total_budget == 64 * GIB);
+    /* gpus.memory_budget: one value for every device, or one each */
+    TF_CHECK_MSG(load(&c, "gpus.memory_budget = \"16GiB\"\n", &w, err, sizeof err) == CZ_OK, "%s",
+                 err);
+    TF_CHECK(c.n_gpu_memory_budget == 1 && c.gpu_memory_budget[0] == 16 * GIB);
+    TF_CHECK_MSG(load(&c, "[gpus]\nmemory_budget = [\"10GiB\", \"auto\", 12884901888]\n", &w, err,
+                      sizeof err) == CZ_OK,
+                 "%s", err);
+    TF_CHECK(c.n_gpu_memory_budget == 3 && c.gpu_memory_budget[0] == 10 * GIB &&
+             c.gpu_memory_budget[1] == 0 && c.gpu_memory_budget[2] == 12 * GIB);
+    cz_config_defaults(&c);
+    TF_CHECK(c.n_gpu_memory_budget == 0);
+    TF_CHECK_MSG(cz_config_set(&c, "gpus.memory_budget", "24GiB", err, sizeof err) == CZ_OK, "%s",
+                 err);
+    TF_CHECK(c.n_gpu_memory_budget == 1 && c.gpu_memory_budget[0] == 24 * GIB);
+    TF_CHECK_MSG(cz_config_set(&c, "gpus.memory_budget", "[\"8GiB\", \"9GiB\"]", err,
+                               sizeof err) == CZ_OK,
+                 "%s", err);
+    TF_CHECK(c.n_gpu_memory_budget == 2 && c.gpu_memory_budget[1] == 9 * GIB);
 }
 
 /* ---------------------------------------------------------- key errors --- */
@@ -333,6 +354,12 @@ static void test_key_errors(void)
         {"[gpus]\ndevices = [1, 2, 1]\n", "t.toml:2: key gpus.devices: device 1 listed twice"},
         {"[gpus]\ndevices = [0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16]\n",
          "t.toml:2: key gpus.devices: more than 16 devices"},
+        {"[gpus]\nmemory_budget = \"0GiB\"\n",
+         "t.toml:2: key gpus.memory_budget: '0GiB' is not \"auto\" or a size such as \"256GiB\""},
+        {"[gpus]\nmemory_budget = []\n",
+         "t.toml:2: key gpus.memory_budget: an array needs 1 to 16 budgets, one per device"},
+        {"[gpus]\nmemory_budget = [\"8GiB\", true]\n",
+         "t.toml:2: key gpus.memory_budget: element 2: must be a string, not a boolean"},
         {"[gpus]\ngpu_threads = 4097\n",
          "t.toml:2: key gpus.gpu_threads: 4097 is out of range 0..4096"},
         {"[gpus]\ngpu_workers_per_device = 0\n",

@@ -7,11 +7,14 @@
  * of step 3); and the proof's path (src/cuda/msm_scratch.h): the same
  * MSMs with their scratch bumped out of one block of the bound.  Without a
  * device only the "not available" contract is checked and the GPU tests
- * skip. */
+ * skip.  The chunked MSM (one window and one bucket array over chunks of
+ * bases, resident or piped from the host) against the same results. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda/base_pipe.h"
 #include "cuda/msm_scratch.h"
+#include "cuda/stream_plan.h"
 #include "cuzk/cuda.h"
 #include "cuzk/err.h"
 #include "cuzk/msm.h"
@@ -102,6 +105,20 @@ MAKE_BASES(g2)
 
 static void count_pause(void *ctx) { ++*(unsigned *)ctx; }
 
+/* A chunked MSM's bases from a resident copy: chunk k at its offset. */
+typedef struct {
+    const void *bdev;
+    size_t bsz;
+    const cz_stream_chunk *ch;
+} resident_ctx;
+
+static int resident_get(void *ctx, size_t k, const void **bases)
+{
+    const resident_ctx *r = ctx;
+    *bases = (const char *)r->bdev + r->ch[k].b0 * r->bsz;
+    return CZ_OK;
+}
+
 /* The same MSM with its scratch from one block of exactly the bound
  * (msm_scratch.h, the proof's path; ddev NULL: no density, n = nb): the
  * same point, nothing spilled to cz_cuda_malloc, the mark back at 0; the
@@ -110,7 +127,7 @@ static void count_pause(void *ctx) { ++*(unsigned *)ctx; }
 static void check_scratch(int g2, const void *bdev, size_t nb, const void *kdev, const void *ddev,
                           size_t n, unsigned c, const cz_g1 *want1, const cz_g2 *want2)
 {
-    size_t bound = cz_cuda_msm_scratch_bytes(nb, g2, ddev != NULL, n, c);
+    size_t bound = cz_cuda_msm_scratch_bytes(nb, g2, ddev != NULL, n, c, SIZE_MAX);
     for (int mode = 0; mode < 3; mode++) {
         int small = mode == 2;
         cz_cuda_scratch sc;
@@ -139,6 +156,68 @@ static void check_scratch(int g2, const void *bdev, size_t nb, const void *kdev,
                             : "points differ",
                      sc.spills, pauses, sc.used, sc.peak);
         cz_cuda_scratch_free(&sc);
+    }
+}
+
+/* The chunked MSM (msm_scratch.h) over the same inputs: chunks of at most
+ * sort bases (cz_stream_plan; density hd on the host, ddev on the device,
+ * or none), their bases from the resident copy bdev, then streamed from
+ * the host copy through a base pipe (base_pipe.h): the same point, its
+ * scratch exactly cz_cuda_msm_scratch_bytes's bound with no spill, the
+ * mark back at 0, the pipe's bytes the bases'. */
+static void check_chunked(int g2, const void *bases, const void *bdev, size_t nb, const void *kdev,
+                          const void *ddev, const uint64_t *hd, size_t n, unsigned c,
+                          const cz_g1 *want1, const cz_g2 *want2)
+{
+    size_t bsz = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
+    const size_t sorts[] = {64, 1000, nb / 2 + 1};
+    for (size_t si = 0; si < sizeof sorts / sizeof sorts[0]; si++) {
+        size_t sort = sorts[si] < 64 ? 64 : sorts[si];
+        size_t most = nb / sort + (hd ? n / 64 : 0) + 2, count = 0;
+        cz_stream_chunk *ch = xmalloc(most * sizeof *ch);
+        TF_CHECK(cz_stream_plan(ch, most, &count, hd, hd ? n : nb, nb, sort) == CZ_OK);
+        size_t bound = cz_cuda_msm_scratch_bytes(nb, g2, hd != NULL, n, c, sort);
+        for (int piped = 0; piped < 2; piped++) {
+            cz_cuda_scratch sc;
+            int rc = cz_cuda_scratch_alloc(&sc, bound);
+            void *buf[2] = {NULL, NULL};
+            cz_base_pipe *pipe = NULL;
+            cz_pipe_chunk *pc = xmalloc((count + 1) * sizeof *pc);
+            for (size_t k = 0; k < count; k++)
+                pc[k] = (cz_pipe_chunk){(const char *)bases + ch[k].b0 * bsz,
+                                        (ch[k].b1 - ch[k].b0) * bsz};
+            for (int i = 0; piped && i < 2 && !rc; i++)
+                rc = cz_cuda_malloc(&buf[i], sort * bsz, CZ_BUF_OTHER);
+            if (piped && !rc)
+                rc = cz_base_pipe_new(&pipe, pc, count, buf[0], buf[1]);
+            resident_ctx rx = {bdev, bsz, ch};
+            cz_cuda_bases src = {resident_get, NULL, &rx};
+            if (piped && !rc)
+                src = cz_base_pipe_source(pipe, 0);
+            cz_g1 r1;
+            cz_g2 r2;
+            if (!rc)
+                rc = g2 ? cz_cuda_g2_msm_chunked(&r2, &src, ch, count, nb, kdev, ddev, c, &sc)
+                        : cz_cuda_g1_msm_chunked(&r1, &src, ch, count, nb, kdev, ddev, c, &sc);
+            uint64_t moved = 0;
+            double busy = 0;
+            int r2c = cz_base_pipe_free(pipe, &moved, &busy);
+            rc = rc ? rc : r2c;
+            bool same = !rc && (g2 ? cz_g2_equal(want2, &r2) : cz_g1_equal(want1, &r1));
+            TF_CHECK_MSG(same && sc.spills == 0 && sc.used == 0 && sc.peak <= bound &&
+                             (!piped || moved == nb * bsz),
+                         "%s chunked MSM of %zu bases (%s, window %u, %zu chunks of at most %zu, "
+                         "%s): %s, %s, %u spills, peak %zu of %zu, %llu bytes piped",
+                         g2 ? "G2" : "G1", nb, hd ? "density" : "plain", c, count, sort,
+                         piped ? "piped from the host" : "resident", cz_strerror(rc),
+                         rc ? "no result" : same ? "same point" : "points differ", sc.spills,
+                         sc.peak, bound, (unsigned long long)moved);
+            cz_cuda_scratch_free(&sc);
+            cz_cuda_free(buf[0]);
+            cz_cuda_free(buf[1]);
+            free(pc);
+        }
+        free(ch);
     }
 }
 
@@ -180,8 +259,11 @@ static void check_case(int g2, size_t n, int kind, size_t distinct, int inf, uns
                  g2 ? "G2" : "G1", n, kind_names[kind], distinct, inf, (flags >> 8) & 31u,
                  flags & CZ_MSM_CANONICAL ? " canonical" : "", cz_strerror(rc),
                  rc ? "no result" : "points differ");
-    if (same && !(flags & CZ_MSM_CANONICAL)) /* the proof's path: Montgomery scalars */
+    if (same && !(flags & CZ_MSM_CANONICAL)) { /* the proof's path: Montgomery scalars */
         check_scratch(g2, bdev, n, kdev, NULL, n, (flags >> 8) & 31u, &c1, &c2);
+        if (n >= 100)
+            check_chunked(g2, bases, bdev, n, kdev, NULL, NULL, n, (flags >> 8) & 31u, &c1, &c2);
+    }
     cz_cuda_free(bdev);
     cz_cuda_free(kdev);
     free(scratch);
@@ -231,8 +313,11 @@ static void check_density(int g2, size_t n, unsigned pct, int kind)
     bool same = !rc && (g2 ? cz_g2_equal(&c2, &d2) : cz_g1_equal(&c1, &d1));
     TF_CHECK_MSG(same, "GPU %s density msm n=%zu pct=%u %s: %s, %s", g2 ? "G2" : "G1", n, pct,
                  kind_names[kind], cz_strerror(rc), rc ? "no result" : "points differ");
-    if (same)
+    if (same) {
         check_scratch(g2, bdev, nb, kdev, ddev, n, 0, &c1, &c2);
+        if (nb >= 100)
+            check_chunked(g2, bases, bdev, nb, kdev, ddev, dens, n, 0, &c1, &c2);
+    }
     /* a base count that does not match the bitmap is refused */
     if (!rc && !g2)
         TF_CHECK(cz_cuda_g1_msm_density(&d1, bdev, nb + 1, kdev, ddev, n, 0) == CZ_ERR_INVALID_ARG);

@@ -590,9 +590,10 @@ static void test_snarkjs_zkey_fixture(void)
  * variables (density holes), and a second proof with the same key (the
  * device copy of the parameters is reused). */
 /* streamed: the parameters are not kept on the device but streamed in
- * chunks of 300 points (CZ_CUDA_STREAM_PARAMS / CZ_CUDA_STREAM_CHUNK, read
- * when the parameter set is first used on the device), and the bellperson
- * flavor's matrices in chunks of 1024 rows (CZ_CUDA_SPMV_CHUNK). */
+ * chunks of 300 points (CZ_CUDA_STREAM_PARAMS, read when the parameter set
+ * is first used on the device; CZ_CUDA_STREAM_CHUNK, read by each proof),
+ * and the bellperson flavor's matrices in chunks of 1024 rows
+ * (CZ_CUDA_SPMV_CHUNK). */
 static void check_gpu_backend(size_t n_cons, bool unused_aux, cz_groth16_flavor flavor,
                               bool streamed)
 {
@@ -672,6 +673,85 @@ static void test_gpu_backend(void)
     check_gpu_backend(1000, true, CZ_GROTH16_SNARKJS, false);
     check_gpu_backend(5000, true, CZ_GROTH16_BELLPERSON, true);
     check_gpu_backend(1000, true, CZ_GROTH16_SNARKJS, true);
+}
+
+/* Device memory plans (docs/device-memory.md): budgets from the smallest
+ * plan's bytes to the whole plan's on a 5000-constraint bellperson circuit
+ * with unused aux, each set afresh (the parameters, matrices and tables
+ * released, the budget capped at what stays held plus it), every proof
+ * byte for byte the CPU's with the same r, s, the streamed MSMs in chunks
+ * of 300 bases; one byte under the smallest plan refused, naming its
+ * bytes; the whole plan with its MSMs sorted 500 bases at a time (the
+ * resident chunked path). */
+static void prove_at_budget(circuit *c, cz_groth16_params *p, const cz_fr rs[2],
+                            const uint8_t want[192], uint64_t budget, const char *what)
+{
+    cz_cuda_params_release(p);
+    cz_cuda_r1cs_release(c->r);
+    cz_cuda_release();
+    cz_cuda_mem_snapshot snap;
+    TF_CHECK(cz_cuda_mem_snapshot_of(0, &snap) == CZ_OK);
+    TF_CHECK(cz_cuda_set_mem_budget(0, snap.reserved + budget) == CZ_OK);
+    cz_groth16_prove_opts gpu = {.rs = rs, .backend = CZ_BACKEND_GPU};
+    cz_groth16_proof b;
+    char err[400] = "";
+    int rc = cz_groth16_prove(&b, p, c->r, c->w, c->n, &gpu, err, sizeof err);
+    if (want == NULL) {
+        TF_CHECK_MSG(rc == CZ_ERR_TOO_BIG && strstr(err, "smallest device plan needs"),
+                     "%s: %s (%s)", what, cz_strerror(rc), err);
+        printf("test_groth16: %s: refused (%s)\n", what, err);
+        return;
+    }
+    TF_CHECK_MSG(rc == CZ_OK, "%s: %s", what, err);
+    uint8_t eb[192];
+    cz_groth16_proof_to_bytes(eb, &b);
+    TF_CHECK_MEM(want, eb, 192);
+    char plan[400] = "";
+    cz_cuda_groth16_plan(p, plan, sizeof plan);
+    printf("test_groth16: %s: the CPU's proof (plan: %s)\n", what, plan);
+}
+
+static void test_gpu_budgets(void)
+{
+    if (!cz_cuda_available())
+        return;
+    circuit c;
+    make_circuit(&c, 5000, 2, true);
+    uint8_t seed[32];
+    seed_of(seed);
+    cz_groth16_params p;
+    TF_CHECK(cz_groth16_setup(&p, c.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+    cz_fr rs[2];
+    cz_fr_random(&rs[0], &tf_rng);
+    cz_fr_random(&rs[1], &tf_rng);
+    cz_groth16_prove_opts cpu = {.rs = rs};
+    cz_groth16_proof a;
+    TF_CHECK(cz_groth16_prove(&a, &p, c.r, c.w, c.n, &cpu, NULL, 0) == CZ_OK);
+    uint8_t ea[192];
+    cz_groth16_proof_to_bytes(ea, &a);
+    uint64_t least = 0, whole = 0;
+    cz_cuda_release(); /* the tables counted in both */
+    TF_CHECK(cz_groth16_device_plan_bytes(&p, c.r, &least, &whole) == CZ_OK);
+    TF_CHECK_MSG(least > 0 && least <= whole, "least %llu, whole %llu",
+                 (unsigned long long)least, (unsigned long long)whole);
+    printf("test_groth16: device plans of %zu constraints: %llu bytes at least, %llu whole\n",
+           cz_r1cs_num_constraints(c.r), (unsigned long long)least, (unsigned long long)whole);
+    setenv("CZ_CUDA_STREAM_CHUNK", "300", 1);
+    char what[80];
+    prove_at_budget(&c, &p, rs, NULL, least - 1, "one byte under the smallest plan");
+    for (int i = 0; i <= 3; i++) {
+        uint64_t b = least + (whole - least) / 3 * (uint64_t)i;
+        snprintf(what, sizeof what, "budget %llu bytes (%d/3 of the way)", (unsigned long long)b,
+                 i);
+        prove_at_budget(&c, &p, rs, ea, i == 3 ? whole : b, what);
+    }
+    unsetenv("CZ_CUDA_STREAM_CHUNK");
+    setenv("CZ_CUDA_MSM_SORT", "500", 1);
+    prove_at_budget(&c, &p, rs, ea, whole, "the whole plan, MSMs sorted 500 bases at a time");
+    unsetenv("CZ_CUDA_MSM_SORT");
+    TF_CHECK(cz_cuda_set_mem_budget(0, 0) == CZ_OK);
+    cz_groth16_params_free(&p);
+    free_circuit(&c);
 }
 
 /* The yield hook (cz_groth16_prove_opts.yield): called between
@@ -962,5 +1042,5 @@ static void test_gpu_setup(void)
 TF_MAIN(TF_TEST(test_bellperson_prove_verify), TF_TEST(test_determinism_and_blinding),
         TF_TEST(test_rejections), TF_TEST(test_argument_errors), TF_TEST(test_split_and_batch),
         TF_TEST(test_bellperson_files), TF_TEST(test_snarkjs_flavor),
-        TF_TEST(test_snarkjs_zkey_fixture), TF_TEST(test_gpu_backend), TF_TEST(test_yield),
+        TF_TEST(test_snarkjs_zkey_fixture), TF_TEST(test_gpu_backend), TF_TEST(test_gpu_budgets), TF_TEST(test_yield),
         TF_TEST(test_drop_queries), TF_TEST(test_setup_threads), TF_TEST(test_gpu_setup))

@@ -61,6 +61,13 @@ typedef struct {
     /* [gpus] */
     int gpus_devices[CZ_CONFIG_MAX_GPUS]; /* ordinals, distinct, 0..1023 */
     unsigned n_gpus;                      /* 0 (default): every GPU found */
+    /* our key gpus.memory_budget: each device's device memory budget in
+     * bytes, one value for every device or one per device (in
+     * gpus.devices' order, else the ordinals' order); 0 ("auto", default):
+     * the free memory at the device's first use less 512 MiB; the budget
+     * decides each parameter set's device memory plan */
+    uint64_t gpu_memory_budget[CZ_CONFIG_MAX_GPUS];
+    unsigned n_gpu_memory_budget;
     unsigned gpu_threads;                 /* CPU threads for GPU-side work; 0 (default): all CPUs */
     unsigned gpu_workers_per_device;      /* 1..16, default 2 */
     /* [scheduler] */

@@ -65,14 +65,25 @@ int cz_cuda_device_name(char *buf, size_t len);
 int cz_cuda_malloc(void **p, size_t bytes, cz_buf_class cls);
 void cz_cuda_free(void *p);
 
+/* Caps device ordinal's budget at bytes (0: no cap), before or after its
+ * first use (the budget is then the smaller of the cap and the free memory
+ * less the margin).  CZ_OK, CZ_ERR_INVALID_ARG (no such ordinal),
+ * CZ_ERR_BUSY (more than bytes is reserved there now), CZ_ERR_UNSUPPORTED
+ * (no CUDA).  The daemon's gpus.memory_budget. */
+int cz_cuda_set_mem_budget(int ordinal, uint64_t bytes);
+
 /* Reserves bytes of the current device's budget, waiting until they are
  * unreserved (timeout_ms < 0: no limit; 0: do not wait), and makes the
  * reservation the calling thread's current one on that device (the one
  * before comes back at release): cz_cuda_malloc on this thread then draws
  * from it.  A prove_start reserves its whole need this way, so proofs on
- * one device take turns rather than one failing halfway.  CZ_OK, or *out
- * NULL and CZ_ERR_TOO_BIG (more than the budget), CZ_ERR_TIMEOUT,
- * CZ_ERR_INVALID_ARG (bytes 0), CZ_ERR_UNSUPPORTED, CZ_ERR_NOMEM. */
+ * one device take turns rather than one failing halfway.  It waits only for
+ * memory other reservations hold: when the budget less what is held
+ * outside reservations (the kept copies) cannot hold bytes, at the call or
+ * while it waits, CZ_ERR_BUSY at once, so every wait ends.  CZ_OK, or *out
+ * NULL and CZ_ERR_TOO_BIG (more than the budget), CZ_ERR_BUSY,
+ * CZ_ERR_TIMEOUT, CZ_ERR_INVALID_ARG (bytes 0), CZ_ERR_UNSUPPORTED,
+ * CZ_ERR_NOMEM. */
 typedef struct cz_cuda_resv cz_cuda_resv;
 int cz_cuda_mem_reserve(cz_cuda_resv **out, size_t bytes, int64_t timeout_ms);
 /* Gives r's unused part back; its live buffers stay, charged to the
@@ -107,7 +118,7 @@ int cz_cuda_memcpy_d2h(void *dst_host, const void *src_dev, size_t bytes);
 int cz_cuda_sync(void);
 
 /* Builds (once) and uploads the twiddle and coset tables of d's size and
- * roots on the current device: about 32 n bytes (4 GiB at 2^27).  The
+ * roots on the current device: about 16 n bytes (2 GiB at 2^27).  The
  * transforms call it themselves; call it first to keep it out of a
  * timing. */
 int cz_cuda_prepare(const cz_ntt_domain *d);
@@ -226,22 +237,29 @@ int cz_cuda_r1cs_spmv(const cz_cuda_r1cs_view *r, const cz_fr *w_dev, cz_fr *con
 
 /* Groth16 prove_start's device part: H from the first rows evaluations of
  * a, b, c (host memory): bellperson's H, or with odd_coset the snarkjs
- * flavour's (cz_cuda_groth16_h_odd_coset: n_h = m scalars), then every MSM of
- * the proof on the device with the key's query arrays resident there
- * (uploaded on first use of key on the current device, kept until
- * cz_cuda_params_release(key)) or, when they do not fit in the free device
- * memory beside the proof, streamed from host memory in chunks overlapped
- * with the MSMs, the host arrays page-locked in place on first use until
- * cz_cuda_params_release (CZ_CUDA_STREAM_PARAMS=1 in the environment forces
- * streaming for key sets first used afterwards; CZ_CUDA_STREAM_CHUNK=N sets
- * the points per chunk; CZ_CUDA_PIN_PARAMS=0 leaves the arrays pageable):
+ * flavour's (cz_cuda_groth16_h_odd_coset: n_h = m scalars), then every MSM
+ * of the proof on the device, under the parameter set's device memory plan
+ * (docs/device-memory.md): made on the set's first use on the current
+ * device (or cz_cuda_groth16_prepare) from the device budget less what is
+ * kept there already, it keeps the query arrays it can afford resident
+ * there until cz_cuda_params_release(key) and streams the others from the
+ * host arrays (page-locked in place until the release; CZ_CUDA_PIN_PARAMS=0
+ * in the environment leaves them pageable) through two device buffers,
+ * every chunk's copy under the kernels of the chunk before, an MSM keeping
+ * its window and one bucket array across its chunks; CZ_CUDA_STREAM_PARAMS=1
+ * in the environment makes the sets first used afterwards stream
+ * everything, and for tests CZ_CUDA_STREAM_CHUNK=N cuts streamed MSMs into
+ * chunks of at most N bases and CZ_CUDA_MSM_SORT=N sorts resident ones N
+ * bases at a time:
  *   h = sum H_j h_j, l = sum w_aux l, a = sum w a (inputs dense, aux by
  *   dens[0]), b_g1 / b_g2 = sum w b (inputs by dens[1], aux by dens[2])
  * with w = n_in + n_aux assignment values (host) and dens the r1cs's A aux,
  * B input and B aux density bitmaps (host).  a, b, c and w travel on a
  * copy stream overlapped with H.  Waits for the result and reports the
- * wall time of each step in out->ms.  CZ_ERR_INVALID_ARG when the counts
- * do not match. */
+ * wall time of each step, and the bytes the base pipe moved and its copy
+ * engine's busy time, in out->ms.  Errors (err says which): CZ_ERR_INVALID_ARG
+ * when the counts do not match, CZ_ERR_TOO_BIG when no plan fits the room
+ * the kept copies leave, device errors. */
 typedef struct {
     const void *key; /* identifies the parameter set (its cz_groth16_params) */
     const cz_g1_affine *h, *l, *a, *b_g1;
@@ -257,6 +275,8 @@ typedef struct {
     double msm_a;        /* the A MSMs (inputs, then aux by density) */
     double msm_b_g1;     /* the B_g1 MSMs (inputs and aux by density) */
     double msm_b_g2;     /* the B_g2 MSMs */
+    uint64_t link_bytes; /* streamed bases moved to the device (the base pipe's) */
+    double link_ms;      /* the base pipe's copy engine busy time */
 } cz_cuda_groth16_times; /* milliseconds */
 typedef struct {
     cz_g1 h, l, a, b_g1;
@@ -279,32 +299,45 @@ typedef struct {
 int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                           const cz_ntt_domain *d, const cz_fr *a, const cz_fr *b, const cz_fr *c,
                           size_t rows, int odd_coset, const cz_fr *w, size_t n_in, size_t n_aux,
-                          const uint64_t *dens[3], const cz_cuda_yield *y);
+                          const uint64_t *dens[3], const cz_cuda_yield *y, char *err,
+                          size_t errlen);
 /* The same for the bellperson flavour with a, b, c computed on the device:
  * w (host, n_in + n_aux values) is uploaded once and serves the products
  * a, b, c = r's matrices times w (cz_cuda_r1cs_spmv, r's resident copy
  * made on first use and kept until cz_cuda_r1cs_release, or streamed when
  * it does not fit beside the parameters and the proof), H and the MSMs,
  * so the host computes and uploads no a, b, c.  r->rows is H's n and must
- * fit d; r->cols must be n_in + n_aux.  The parameters count r's resident
- * copy as part of the proof's room when deciding to stay resident. */
+ * fit d; r->cols must be n_in + n_aux.  The plan decides r's residency with
+ * the parameters' (streamed: 2^22 rows at a time), and may keep two H
+ * vectors instead of three (C's products reuse B's vector). */
 int cz_cuda_groth16_start_r1cs(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                                const cz_ntt_domain *d, const cz_cuda_r1cs_view *r,
                                const cz_fr *w, size_t n_in, size_t n_aux, const uint64_t *dens[3],
-                               const cz_cuda_yield *y);
-/* Makes now, on the current device, the copies the first proof with p
- * there would make (a proof of n_in + n_aux values over a domain of m
- * points; r: the bellperson flavour's matrices, NULL for the snarkjs
- * flavour): p's query arrays uploaded unless already there, and r's
- * device copy, each decided as cz_cuda_groth16_start(_r1cs) decides.
- * *resident: both are resident, so proofs on this device read none of the
- * host arrays (false: at least one is streamed from them).  A parameter
- * set whose host arrays are gone (NULL with a non-zero count) is never
- * uploaded: CZ_ERR_UNSUPPORTED then, here and in the start functions.
- * CZ_OK, CZ_ERR_INVALID_ARG, CZ_ERR_UNSUPPORTED, CZ_ERR_NOMEM, device
- * errors. */
+                               const cz_cuda_yield *y, char *err, size_t errlen);
+/* Makes now, on the current device, the plan and the copies the first
+ * proof with p there would make (a proof of n_in + n_aux values over a
+ * domain of m points; r: the bellperson flavour's matrices, NULL for the
+ * snarkjs flavour).  *resident: every query array and r stay resident, so
+ * proofs on this device read none of the host arrays (false: at least one
+ * is streamed from them).  A parameter set whose host arrays are gone (NULL
+ * with a non-zero count) must stay whole: CZ_ERR_UNSUPPORTED when the
+ * device cannot keep it.  CZ_OK, CZ_ERR_INVALID_ARG, CZ_ERR_TOO_BIG (no
+ * plan fits the device's budget less what is kept there: err names the
+ * smallest plan's bytes and the budget), CZ_ERR_UNSUPPORTED, CZ_ERR_NOMEM,
+ * device errors. */
 int cz_cuda_groth16_prepare(const cz_cuda_params_view *p, size_t m, const cz_cuda_r1cs_view *r,
-                            size_t n_in, size_t n_aux, bool *resident);
+                            size_t n_in, size_t n_aux, bool *resident, char *err, size_t errlen);
+/* The device bytes (kept and one proof's) of the smallest plan for p's
+ * proofs (least: everything streamed, the smallest cut) and of the plan
+ * that keeps everything (whole), on the current device as it is now (the
+ * NTT tables of m counted unless already there).  CZ_OK,
+ * CZ_ERR_INVALID_ARG, CZ_ERR_UNSUPPORTED. */
+int cz_cuda_groth16_plan_bytes(const cz_cuda_params_view *p, size_t m, const cz_cuda_r1cs_view *r,
+                               size_t n_in, size_t n_aux, uint64_t *least, uint64_t *whole);
+/* One line describing key's plan on the current device (what it keeps,
+ * what it streams, its cut: devplan.h's cz_devplan_describe).  CZ_OK,
+ * CZ_ERR_NOT_FOUND (not used there), CZ_ERR_UNSUPPORTED. */
+int cz_cuda_groth16_plan(const void *key, char *out, size_t len);
 /* Frees the device copies of the parameter set key on every device (waits
  * for proofs using them).  cz_groth16_params_free calls it; a no-op for
  * keys never used on a device and in builds without CUDA. */

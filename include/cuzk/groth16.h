@@ -354,17 +354,26 @@ typedef struct {
 void cz_groth16_prove_sizes_of(cz_groth16_prove_sizes *s, const cz_groth16_params *params,
                                const cz_r1cs *r1cs, unsigned nthreads, cz_backend backend);
 
-/* For the GPU back end: makes on the current CUDA device the copies the
- * first cz_groth16_prove_start there would make for params and r1cs
- * (the query arrays; for the bellperson flavour r1cs's matrices too), so
- * that a circuit's load pays the upload instead of its first proof.
- * *resident: proofs on this device will read no host query array (the
- * condition for cz_groth16_params_drop_queries).  CZ_OK,
- * CZ_ERR_UNSUPPORTED (no CUDA device, or queries dropped and no copy
- * here), CZ_ERR_BAD_FORMAT (params do not match r1cs), CZ_ERR_NOMEM,
+/* For the GPU back end: makes on the current CUDA device the device memory
+ * plan and the copies the first cz_groth16_prove_start there would make
+ * for params and r1cs (the query arrays it keeps; for the bellperson
+ * flavour r1cs's matrices when it keeps them), so that a circuit's load
+ * pays the upload instead of its first proof, and a device whose budget no
+ * plan fits refuses the circuit at its load.  *resident: proofs on this
+ * device will read no host query array (the condition for
+ * cz_groth16_params_drop_queries).  CZ_OK, CZ_ERR_UNSUPPORTED (no CUDA
+ * device, or queries dropped and the device cannot keep them all),
+ * CZ_ERR_TOO_BIG (no plan fits: the smallest plan's bytes and the budget
+ * named), CZ_ERR_BAD_FORMAT (params do not match r1cs), CZ_ERR_NOMEM,
  * device errors; err says which. */
 int cz_groth16_prepare_device(const cz_groth16_params *params, const cz_r1cs *r1cs,
                               bool *resident, char *err, size_t errlen);
+/* The device bytes of the smallest plan for params and r1cs's proofs on
+ * the current CUDA device and of the plan that keeps everything
+ * (cz_cuda_groth16_plan_bytes).  CZ_OK, CZ_ERR_UNSUPPORTED,
+ * CZ_ERR_BAD_FORMAT. */
+int cz_groth16_device_plan_bytes(const cz_groth16_params *params, const cz_r1cs *r1cs,
+                                 uint64_t *least, uint64_t *whole);
 
 /* start + finish. */
 int cz_groth16_prove(cz_groth16_proof *proof, const cz_groth16_params *params, const cz_r1cs *r1cs,

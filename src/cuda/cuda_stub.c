@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cuda/cuda_selftest.h"
+#include "cuda/base_pipe.h"
 #include "cuda/msm_scratch.h"
 #include "cuzk/cuda.h"
 #include "cuzk/err.h"
@@ -51,6 +52,13 @@ int cz_cuda_mem_snapshot_of(int ordinal, cz_cuda_mem_snapshot *s)
 }
 
 void cz_cuda_mem_reset_peaks(void) {}
+
+int cz_cuda_set_mem_budget(int ordinal, uint64_t bytes)
+{
+    (void)ordinal;
+    (void)bytes;
+    return CZ_ERR_UNSUPPORTED;
+}
 
 int cz_cuda_host_alloc(void **p, size_t bytes)
 {
@@ -203,9 +211,10 @@ int cz_cuda_g2_msm_density(cz_g2 *out, const cz_g2_affine *bases_dev, size_t n_b
 int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                           const cz_ntt_domain *d, const cz_fr *a, const cz_fr *b, const cz_fr *c,
                           size_t rows, int odd_coset, const cz_fr *w, size_t n_in, size_t n_aux,
-                          const uint64_t *dens[3], const cz_cuda_yield *y)
+                          const uint64_t *dens[3], const cz_cuda_yield *y, char *err,
+                          size_t errlen)
 {
-    return CZ_ERR_UNSUPPORTED;
+    return cz_fail(err, errlen, CZ_ERR_UNSUPPORTED, "this build has no CUDA back end");
 }
 
 void cz_cuda_params_release(const void *key) {}
@@ -227,22 +236,72 @@ int cz_cuda_r1cs_spmv(const cz_cuda_r1cs_view *r, const cz_fr *w_dev, cz_fr *con
 int cz_cuda_groth16_start_r1cs(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                                const cz_ntt_domain *d, const cz_cuda_r1cs_view *r,
                                const cz_fr *w, size_t n_in, size_t n_aux, const uint64_t *dens[3],
-                               const cz_cuda_yield *y)
+                               const cz_cuda_yield *y, char *err, size_t errlen)
 {
-    return CZ_ERR_UNSUPPORTED;
+    return cz_fail(err, errlen, CZ_ERR_UNSUPPORTED, "this build has no CUDA back end");
 }
 
 int cz_cuda_groth16_prepare(const cz_cuda_params_view *p, size_t m, const cz_cuda_r1cs_view *r,
-                            size_t n_in, size_t n_aux, bool *resident)
+                            size_t n_in, size_t n_aux, bool *resident, char *err, size_t errlen)
 {
     if (resident)
         *resident = false;
+    return cz_fail(err, errlen, CZ_ERR_UNSUPPORTED, "this build has no CUDA back end");
+}
+
+int cz_cuda_groth16_plan_bytes(const cz_cuda_params_view *p, size_t m, const cz_cuda_r1cs_view *r,
+                               size_t n_in, size_t n_aux, uint64_t *least, uint64_t *whole)
+{
     return CZ_ERR_UNSUPPORTED;
 }
 
-size_t cz_cuda_msm_scratch_bytes(size_t n, bool g2, bool density, size_t n_scalars, unsigned c)
+int cz_cuda_groth16_plan(const void *key, char *out, size_t len)
+{
+    if (out && len)
+        out[0] = 0;
+    return CZ_ERR_UNSUPPORTED;
+}
+
+size_t cz_cuda_msm_scratch_bytes(size_t n, bool g2, bool density, size_t n_scalars, unsigned c,
+                                 size_t sort)
 {
     return 0;
+}
+
+int cz_base_pipe_new(cz_base_pipe **out, const cz_pipe_chunk *chunks, size_t count, void *buf0,
+                     void *buf1)
+{
+    *out = NULL;
+    return CZ_ERR_UNSUPPORTED;
+}
+
+cz_cuda_bases cz_base_pipe_source(cz_base_pipe *p, size_t first)
+{
+    cz_cuda_bases b = {NULL, NULL, p};
+    return b;
+}
+
+int cz_base_pipe_free(cz_base_pipe *p, uint64_t *bytes, double *busy_ms)
+{
+    if (bytes)
+        *bytes = 0;
+    if (busy_ms)
+        *busy_ms = 0;
+    return CZ_OK;
+}
+
+int cz_cuda_g1_msm_chunked(cz_g1 *out, const cz_cuda_bases *src, const cz_stream_chunk *chunks,
+                           size_t count, size_t n_bases, const cz_fr *scalars_dev,
+                           const uint64_t *density_dev, unsigned c, cz_cuda_scratch *sc)
+{
+    return CZ_ERR_UNSUPPORTED;
+}
+
+int cz_cuda_g2_msm_chunked(cz_g2 *out, const cz_cuda_bases *src, const cz_stream_chunk *chunks,
+                           size_t count, size_t n_bases, const cz_fr *scalars_dev,
+                           const uint64_t *density_dev, unsigned c, cz_cuda_scratch *sc)
+{
+    return CZ_ERR_UNSUPPORTED;
 }
 
 int cz_cuda_scratch_alloc(cz_cuda_scratch *s, size_t bytes)

@@ -14,9 +14,12 @@
  *
  * A proof reserves its whole need first (cz_cuda_mem_reserve, waiting
  * while other proofs on the device hold the memory), so two proofs on one
- * device take turns instead of one failing halfway; resident parameters
- * and constraint systems are charged to the budget for as long as they
- * stay. */
+ * device take turns instead of one failing halfway; resident parameters,
+ * constraint systems and tables are charged to the budget for as long as
+ * they stay: the bytes charged outside any reservation are the account's
+ * `held`, and a reservation waits only for memory other reservations hold
+ * (it is refused at once, and again whenever held grows while it waits,
+ * when the budget less held cannot hold it), so every wait ends. */
 #include <cuda_runtime.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -43,7 +46,10 @@ namespace
 
 struct acct {
     bool ready;
+    uint64_t cap;   /* cz_cuda_set_mem_budget's, 0: none */
+    uint64_t limit; /* the free memory at first use less the margin, or CZ_CUDA_MEM_BUDGET */
     uint64_t total, budget, reserved, peak_reserved, allocated, peak_allocated;
+    uint64_t held; /* charged outside reservations (reserved - the reservations' sizes) */
     uint64_t reservations, waiters;
     cz_buf_class_stats cls[CZ_BUF__COUNT];
 };
@@ -86,9 +92,10 @@ int account(int *dev, acct **out)
         const char *e = getenv("CZ_CUDA_MEM_BUDGET");
         uint64_t want = e && *e ? strtoull(e, NULL, 0) : 0;
         a->total = total_b;
-        a->budget = free_b > MARGIN ? free_b - MARGIN : 0;
-        if (want && want < a->budget)
-            a->budget = want;
+        a->limit = free_b > MARGIN ? free_b - MARGIN : 0;
+        if (want && want < a->limit)
+            a->limit = want;
+        a->budget = a->cap && a->cap < a->limit ? a->cap : a->limit;
         a->ready = true;
     }
     *out = a;
@@ -103,6 +110,18 @@ void add_reserved(acct *a, uint64_t b)
 }
 
 } /* namespace */
+
+int cz_cuda_mem_kept(uint64_t *held, uint64_t *budget)
+{
+    pthread_mutex_lock(&mu);
+    int dev;
+    acct *a;
+    int rc = account(&dev, &a);
+    *held = rc ? 0 : a->held;
+    *budget = rc ? 0 : a->budget;
+    pthread_mutex_unlock(&mu);
+    return rc;
+}
 
 int cz_cuda_mem_room(size_t *room)
 {
@@ -144,6 +163,7 @@ int cz_cuda_malloc(void **p, size_t bytes, cz_buf_class cls)
             charged = true;
         } else if (a->budget - a->reserved >= b) {
             add_reserved(a, b);
+            a->held += b;
             charged = true;
         } else {
             if (debug())
@@ -167,10 +187,12 @@ int cz_cuda_malloc(void **p, size_t bytes, cz_buf_class cls)
     }
     pthread_mutex_lock(&mu);
     if (rc) {
-        if (charged && r->r)
+        if (charged && r->r) {
             r->r->used -= b;
-        else if (charged)
+        } else if (charged) {
             a->reserved -= b;
+            a->held -= b;
+        }
         free(r);
     } else {
         r->p = *p;
@@ -219,10 +241,12 @@ void cz_cuda_free(void *p)
         return; /* not ours: freed, nothing to count */
     pthread_mutex_lock(&mu);
     acct *a = &accts[r->dev];
-    if (r->r)
+    if (r->r) {
         r->r->used -= r->bytes;
-    else
+    } else {
         a->reserved -= r->bytes;
+        a->held -= r->bytes;
+    }
     a->allocated -= r->bytes;
     cz_buf_class_stats *c = &a->cls[r->cls];
     c->live_count--;
@@ -263,7 +287,9 @@ int cz_cuda_mem_reserve(cz_cuda_resv **out, size_t bytes, int64_t timeout_ms)
     if (waiting)
         a->waiters++;
     while (!rc && a->budget - a->reserved < bytes) {
-        if (timeout_ms == 0)
+        if (bytes > a->budget - a->held)
+            rc = CZ_ERR_BUSY; /* kept buffers hold it: no reservation's end frees it */
+        else if (timeout_ms == 0)
             rc = CZ_ERR_TIMEOUT;
         else if (timeout_ms < 0)
             pthread_cond_wait(&freed, &mu);
@@ -295,9 +321,12 @@ void cz_cuda_mem_release(cz_cuda_resv *r)
     pthread_mutex_lock(&mu);
     acct *a = &accts[r->dev];
     /* buffers still live on it move to the budget */
-    for (rec *x = live; x; x = x->next)
-        if (x->r == r)
+    for (rec *x = live; x; x = x->next) {
+        if (x->r == r) {
             x->r = NULL;
+            a->held += x->bytes;
+        }
+    }
     a->reserved -= r->size - r->used;
     a->reservations--;
     /* unlink from the thread's stack (normally its top) */
@@ -354,6 +383,27 @@ int cz_cuda_mem_snapshot_of(int ordinal, cz_cuda_mem_snapshot *s)
         s->reservations = a->reservations;
         s->waiters = a->waiters;
         memcpy(s->cls, a->cls, sizeof s->cls);
+    }
+    pthread_mutex_unlock(&mu);
+    return rc;
+}
+
+int cz_cuda_set_mem_budget(int ordinal, uint64_t bytes)
+{
+    if (ordinal < 0 || ordinal >= MAX_DEVICES)
+        return CZ_ERR_INVALID_ARG;
+    if (!cz_cuda_available())
+        return CZ_ERR_UNSUPPORTED;
+    pthread_mutex_lock(&mu);
+    acct *a = &accts[ordinal];
+    int rc = CZ_OK;
+    if (a->ready && bytes && bytes < a->reserved) {
+        rc = CZ_ERR_BUSY;
+    } else {
+        a->cap = bytes;
+        if (a->ready)
+            a->budget = a->cap && a->cap < a->limit ? a->cap : a->limit;
+        pthread_cond_broadcast(&freed); /* waiters see the new budget */
     }
     pthread_mutex_unlock(&mu);
     return rc;

@@ -1,30 +1,35 @@
 /* Groth16 prove_start on the GPU (include/cuzk/cuda.h): H and every MSM of
- * a bellperson-flavoured proof on the device, parameters resident there.
+ * a bellperson-flavoured proof on the device, under a device memory plan
+ * (devplan.h, docs/device-memory.md).
  *
- * Parameters: the five query arrays of a parameter set are copied to the
- * device on first use and kept, per device, until
- * cz_cuda_params_release(key) (cz_groth16_params_free calls it), so a circuit
- * that proves many partitions uploads its 44 GiB once.  When they do not
- * fit beside a proof's own device memory, the set is marked streamed
- * instead: every MSM uploads its bases chunk by chunk, overlapped with the
- * MSM of the chunk before (stream_msm.cuh); the host arrays of a streamed
- * set are page-locked in place (cudaHostRegister) on first use, so the
- * chunks travel by DMA at the link's speed instead of through the staging
- * slots, and unlocked by cz_cuda_params_release.  Per proof the
- * device holds a, b, c (3 m scalars), the assignment (n scalars) and the
- * density bitmaps, and the MSMs their scratch: all drawn from one device
- * reservation of the proof's whole need (devmem.cu), made after the
- * resident copies and before the first allocation.  With resident
- * parameters the MSMs' scratch is one block of that reservation
- * (msm_scratch.h), allocated once per proof instead of some twenty
- * cudaMalloc / cudaFree pairs per MSM (2^27 partition: 2209 against 2245
- * ms, BENCHMARKS.md).  With it nothing synchronises the device, so the L,
- * A and B MSMs were also run beside H's transforms: 2223 against 2209 ms,
- * the MSM slowed by what H took (docs/gpu-kernels.md), so H runs first.
+ * Parameters: on a set's first use on a device its plan is made from the
+ * device budget less what is kept there already (other sets' copies,
+ * matrices, tables), and the query arrays it keeps resident are copied
+ * there until cz_cuda_params_release(key) (cz_groth16_params_free calls
+ * it), so a circuit that proves many partitions uploads them once.  The
+ * arrays it streams stay in host memory, page-locked in place
+ * (cudaHostRegister) until the release, and travel per proof through one
+ * base pipe (base_pipe.h) in the order the MSMs consume them, the next
+ * chunks' copies under the current chunk's kernels; a streamed MSM keeps
+ * its whole window and one bucket array across its chunks
+ * (cz_cuda_g1_msm_chunked).
+ *
+ * A proof reserves its plan's proof_bytes at once (devmem.cu) and draws
+ * every buffer from that reservation, in two phases: H (the witness, 3 or
+ * 2 vectors: with 2, C's products and transforms reuse B's vector once
+ * A B is formed; the matrices' streaming buffers) and the MSMs (the
+ * witness, H's scalars until H's MSM is done, one scratch block of the
+ * largest MSM's bound, the pipe's two buffers).  When the kept copies have
+ * grown since the plan was made (another set's upload), the proof is cut
+ * anew for the room left (the same residency, smaller pieces) or refused
+ * naming the bytes; a reservation never waits for memory that only a
+ * release of kept copies would give back (cz_cuda_mem_reserve).
  *
  * With a constraint system (cz_cuda_groth16_start_r1cs) the witness is
  * the only large upload: a, b, c are its products on the device
- * (spmv.cu), then H and the MSMs run as from host vectors. */
+ * (spmv.cu), then H and the MSMs; from host vectors (cz_cuda_groth16_start,
+ * the snarkjs flavour's path) a, b, c are uploaded on a copy stream under
+ * H's transforms into one buffer of three vectors. */
 #include <cuda_runtime.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -32,22 +37,27 @@
 #include <string.h>
 #include <time.h>
 
+#include "cuda/base_pipe.h"
 #include "cuda/cuda_err.cuh"
 #include "cuda/devmem.cuh"
+#include "cuda/devplan.h"
 #include "cuda/h_internal.cuh"
 #include "cuda/msm_scratch.h"
 #include "cuda/spmv.cuh"
-#include "cuda/stream_msm.cuh"
+#include "cuda/stream_plan.h"
 #include "cuda/upload.cuh"
 #include "cuzk/cuda.h"
 #include "cuzk/err.h"
 
+/* Every parameter set in use on a device: its plan, made on the set's
+ * first use there, and the copies it keeps resident. */
 struct dev_params {
     const void *key;
     int dev;
-    cz_g1_affine *h, *l, *a, *b_g1;
-    cz_g2_affine *b_g2;
-    bool streamed;  /* not resident: the MSMs stream the host arrays */
+    void *arr[CZ_Q_COUNT]; /* resident copies (NULL: streamed from the host) */
+    cz_devplan_shape shape;
+    cz_devplan plan;
+    cz_devplan_device model;
     unsigned users; /* proofs using it now: release waits for them */
     dev_params *next;
 };
@@ -57,7 +67,7 @@ struct dev_params {
  * portable). */
 struct host_pin {
     const void *key;
-    void *ptr[5];
+    void *ptr[CZ_Q_COUNT];
     host_pin *next;
 };
 
@@ -68,73 +78,66 @@ static host_pin *pin_list;
 
 static void dev_params_free(dev_params *d)
 {
-    cz_cuda_free(d->h);
-    cz_cuda_free(d->l);
-    cz_cuda_free(d->a);
-    cz_cuda_free(d->b_g1);
-    cz_cuda_free(d->b_g2);
+    for (int q = 0; q < CZ_Q_COUNT; q++)
+        cz_cuda_free(d->arr[q]);
     free(d);
 }
 
-static int upload(void **dst, const void *src, size_t bytes)
-{
-    int rc = cz_cuda_malloc(dst, bytes, CZ_BUF_PARAMS);
-    if (!rc)
-        rc = cz_cuda_upload(*dst, src, bytes, 0);
-    return rc ? rc : cuda_err(cudaStreamSynchronize(0));
-}
-
 /* CZ_CUDA_STREAM_PARAMS=1 in the environment streams every parameter set
- * (for tests); CZ_CUDA_STREAM_CHUNK=N sets the points per upload. */
+ * and constraint system first used afterwards (for tests). */
 static bool env_flag(const char *name)
 {
     const char *e = getenv(name);
     return e && *e && strcmp(e, "0");
 }
 
-/* Points per streamed upload: 3 GiB per buffer (two alternate), at most an
- * eighth of the device memory left to cuzk each, at least 64. */
-static size_t stream_chunk(size_t psize)
+/* A size from the environment (0: unset or not a number). */
+static size_t env_size(const char *name)
 {
-    const char *e = getenv("CZ_CUDA_STREAM_CHUNK");
-    size_t c = e && *e ? (size_t)strtoull(e, NULL, 0) : ((size_t)3 << 30) / psize;
-    size_t room = 0;
-    if (cz_cuda_mem_room(&room) == CZ_OK && c > room / 8 / psize)
-        c = room / 8 / psize;
-    return c < 64 ? 64 : c;
+    const char *e = getenv(name);
+    return e && *e ? (size_t)strtoull(e, NULL, 0) : 0;
 }
 
-/* Page-locks p's five host arrays in place unless a record for p exists;
- * called under params_lock.  An array already registered by its owner, or
- * one the system refuses to lock (RLIMIT_MEMLOCK), is left as it is: its
- * chunks are then staged by cz_cuda_upload, slower but correct.
+static const void *host_array(const cz_cuda_params_view *p, int q)
+{
+    const void *a[CZ_Q_COUNT] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
+    return a[q];
+}
+
+static size_t psize(int q) { return q == CZ_Q_B_G2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine); }
+
+/* Page-locks the host arrays of p that plan pl streams, those not locked
+ * yet; called under params_lock.  An array already registered by its
+ * owner, or one the system refuses to lock (RLIMIT_MEMLOCK), is left as it
+ * is: its chunks are then staged by cz_cuda_upload, slower but correct.
  * CZ_CUDA_PIN_PARAMS=0 in the environment disables the locking. */
-static void pin_host(const cz_cuda_params_view *p)
+static void pin_host(const cz_cuda_params_view *p, const cz_devplan_shape *s, const cz_devplan *pl)
 {
     const char *e = getenv("CZ_CUDA_PIN_PARAMS");
     if (e && !strcmp(e, "0"))
         return;
-    for (host_pin *h = pin_list; h; h = h->next)
-        if (h->key == p->key)
+    host_pin *h = NULL;
+    for (host_pin *x = pin_list; x; x = x->next)
+        if (x->key == p->key)
+            h = x;
+    if (!h) {
+        h = (host_pin *)calloc(1, sizeof *h);
+        if (!h)
             return;
-    host_pin *h = (host_pin *)calloc(1, sizeof *h);
-    if (!h)
-        return;
-    const void *arr[5] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
-    size_t bytes[5] = {p->n_h * sizeof(cz_g1_affine), p->n_l * sizeof(cz_g1_affine),
-                       p->n_a * sizeof(cz_g1_affine), p->n_b_g1 * sizeof(cz_g1_affine),
-                       p->n_b_g2 * sizeof(cz_g2_affine)};
-    for (int i = 0; i < 5; i++) {
-        if (!arr[i] || !bytes[i])
+        h->key = p->key;
+        h->next = pin_list;
+        pin_list = h;
+    }
+    for (int q = 0; q < CZ_Q_COUNT; q++) {
+        size_t bytes = (size_t)cz_devplan_query_bytes(s, q);
+        void *arr = (void *)host_array(p, q);
+        if (pl->resident[q] || h->ptr[q] || !arr || !bytes)
             continue;
-        if (cudaHostRegister((void *)arr[i], bytes[i], cudaHostRegisterPortable) == cudaSuccess)
-            h->ptr[i] = (void *)arr[i];
+        if (cudaHostRegister(arr, bytes, cudaHostRegisterPortable) == cudaSuccess)
+            h->ptr[q] = arr;
         else
             cudaGetLastError(); /* left pageable: staged uploads */
     }
-    h->key = p->key;
-    h->next = pin_list;
-    pin_list = h;
 }
 
 /* Unlocks what pin_host locked for key; called under params_lock once no
@@ -145,97 +148,13 @@ static void unpin_host(const void *key)
         host_pin *h = *pp;
         if (h->key != key)
             continue;
-        for (int i = 0; i < 5; i++)
-            if (h->ptr[i] && cudaHostUnregister(h->ptr[i]) != cudaSuccess)
+        for (int q = 0; q < CZ_Q_COUNT; q++)
+            if (h->ptr[q] && cudaHostUnregister(h->ptr[q]) != cudaSuccess)
                 cudaGetLastError();
         *pp = h->next;
         free(h);
         return;
     }
-}
-
-/* p's device copy on the current device, made on first use, or a streamed
- * entry when the five arrays and `need` bytes (one proof's device memory)
- * do not fit in what the device budget has left; called under
- * params_lock. */
-static int get_params(const cz_cuda_params_view *p, size_t need, dev_params **out)
-{
-    int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) {
-        cudaGetLastError();
-        return CZ_ERR_BACKEND;
-    }
-    for (dev_params *d = params_list; d; d = d->next) {
-        if (d->key == p->key && d->dev == dev) {
-            *out = d;
-            return CZ_OK;
-        }
-    }
-    if ((!p->h && p->n_h) || (!p->l && p->n_l) || (!p->a && p->n_a) || (!p->b_g1 && p->n_b_g1) ||
-        (!p->b_g2 && p->n_b_g2))
-        return CZ_ERR_UNSUPPORTED; /* the host copy was dropped (device-only set) */
-    dev_params *d = (dev_params *)calloc(1, sizeof *d);
-    if (!d)
-        return CZ_ERR_NOMEM;
-    d->key = p->key;
-    d->dev = dev;
-    size_t bytes = (p->n_h + p->n_l + p->n_a + p->n_b_g1) * sizeof(cz_g1_affine) +
-                   p->n_b_g2 * sizeof(cz_g2_affine);
-    size_t room = 0;
-    int rc = cz_cuda_mem_room(&room);
-    d->streamed = !rc && (env_flag("CZ_CUDA_STREAM_PARAMS") || bytes + need > room);
-    if (d->streamed)
-        pin_host(p);
-    if (!rc && !d->streamed)
-        rc = upload((void **)&d->h, p->h, p->n_h * sizeof(cz_g1_affine));
-    if (!rc && !d->streamed)
-        rc = upload((void **)&d->l, p->l, p->n_l * sizeof(cz_g1_affine));
-    if (!rc && !d->streamed)
-        rc = upload((void **)&d->a, p->a, p->n_a * sizeof(cz_g1_affine));
-    if (!rc && !d->streamed)
-        rc = upload((void **)&d->b_g1, p->b_g1, p->n_b_g1 * sizeof(cz_g1_affine));
-    if (!rc && !d->streamed)
-        rc = upload((void **)&d->b_g2, p->b_g2, p->n_b_g2 * sizeof(cz_g2_affine));
-    if (rc) {
-        dev_params_free(d);
-        return rc;
-    }
-    d->next = params_list;
-    params_list = d;
-    *out = d;
-    return CZ_OK;
-}
-
-/* One query's MSM over bases [off, off + nb) of its array: from the
- * resident copy dev, or streamed from the host copy.  dd / hd: the density
- * bitmap on the device and on the host, or NULL for a dense MSM. */
-static int g1_query(cz_g1 *out, const dev_params *dp, const cz_g1_affine *dev,
-                    const cz_g1_affine *host, size_t off, size_t nb, const cz_fr *sd,
-                    const uint64_t *dd, const uint64_t *hd, size_t n, cz_cuda_scratch *sc,
-                    unsigned c)
-{
-    if (dp->streamed)
-        return cz_cuda_g1_msm_streamed(out, host + off, nb, sd, dd, hd, n,
-                                       stream_chunk(sizeof *host));
-    return cz_cuda_g1_msm_scratch(out, dev + off, nb, sd, dd, dd ? n : nb, c, sc);
-}
-
-static int g2_query(cz_g2 *out, const dev_params *dp, const cz_g2_affine *dev,
-                    const cz_g2_affine *host, size_t off, size_t nb, const cz_fr *sd,
-                    const uint64_t *dd, const uint64_t *hd, size_t n, cz_cuda_scratch *sc,
-                    unsigned c)
-{
-    if (dp->streamed)
-        return cz_cuda_g2_msm_streamed(out, host + off, nb, sd, dd, hd, n,
-                                       stream_chunk(sizeof *host));
-    return cz_cuda_g2_msm_scratch(out, dev + off, nb, sd, dd, n, c, sc);
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 /* Window of the H MSM: its m - 1 scalars are uniformly random, and from
@@ -250,6 +169,176 @@ static unsigned h_window(size_t n_h) { return n_h >= ((size_t)1 << 26) ? 20 : 0;
  * the default for a witness of mostly 0 and 1 (PoRep's: 45 % each). */
 static unsigned w_window(size_t nb, bool dense) { return dense ? h_window(nb) : 0; }
 
+/* The planner's view of this layer's sizes (devplan.h). */
+static uint64_t plan_msm_bytes(size_t n, bool g2, bool density, size_t n_scalars, unsigned c,
+                               size_t sort)
+{
+    return cz_cuda_msm_scratch_bytes(n, g2, density, n_scalars, c, sort);
+}
+
+static unsigned plan_window(size_t n, bool h, bool dense)
+{
+    return h ? h_window(n) : w_window(n, dense);
+}
+
+static const cz_devplan_costs COSTS = {plan_msm_bytes, plan_window};
+
+/* Device dev's speed against an H200 (SMs times clock) and its link's
+ * rate (a 64 MiB copy from page-locked memory, timed once per device; 25
+ * GB/s, PCIe 4, when it cannot be measured).  Called under params_lock. */
+static cz_devplan_device device_model(int dev)
+{
+    static cz_devplan_device known[16];
+    static bool have[16];
+    if (dev >= 0 && dev < 16 && have[dev])
+        return known[dev];
+    cz_devplan_device m = {1.0, 25.0};
+    int sms = 0, khz = 0;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess &&
+        cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev) == cudaSuccess && sms && khz)
+        m.speed = (double)sms * khz / (132.0 * 1980000.0);
+    cudaGetLastError();
+    const size_t bytes = (size_t)64 << 20;
+    void *h = NULL, *d = NULL;
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    if (cudaMallocHost(&h, bytes) == cudaSuccess &&
+        cz_cuda_malloc(&d, bytes, CZ_BUF_STAGING) == CZ_OK && cudaEventCreate(&e0) == cudaSuccess &&
+        cudaEventCreate(&e1) == cudaSuccess) {
+        float ms = 0;
+        cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice); /* warm */
+        cudaEventRecord(e0, 0);
+        cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, 0);
+        cudaEventRecord(e1, 0);
+        if (cudaEventSynchronize(e1) == cudaSuccess &&
+            cudaEventElapsedTime(&ms, e0, e1) == cudaSuccess && ms > 0)
+            m.link_gbps = (double)bytes / 1e6 / ms;
+    }
+    cudaGetLastError();
+    if (e0)
+        cudaEventDestroy(e0);
+    if (e1)
+        cudaEventDestroy(e1);
+    cz_cuda_free(d);
+    if (h)
+        cudaFreeHost(h);
+    if (dev >= 0 && dev < 16) {
+        known[dev] = m;
+        have[dev] = true;
+    }
+    return m;
+}
+
+static unsigned log2_of(size_t m)
+{
+    unsigned k = 0;
+    while (((size_t)1 << k) < m)
+        k++;
+    return k;
+}
+
+/* A proof's shape for the planner: p's queries, a domain of m points, r's
+ * matrices when a, b, c are made on the device. */
+static void shape_of(cz_devplan_shape *s, const cz_cuda_params_view *p, size_t m,
+                     const cz_cuda_r1cs_view *r, size_t n_in, size_t n_aux)
+{
+    memset(s, 0, sizeof *s);
+    s->m = m;
+    s->n_in = n_in;
+    s->n_aux = n_aux;
+    const size_t nb[CZ_Q_COUNT] = {p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2};
+    memcpy(s->n_bases, nb, sizeof nb);
+    s->n_b_in = n_in < p->n_b_g1 ? n_in : p->n_b_g1;
+    s->r1cs = r != NULL;
+    s->r1cs_bytes = r ? cz_cuda_r1cs_bytes(r) : 0;
+    s->r1cs_stream_bytes = r ? cz_cuda_r1cs_stream_bytes(r) : 0;
+    s->tables_bytes =
+        cz_cuda_ntt_tables_ready(log2_of(m)) ? 0 : cz_cuda_ntt_tables_bytes(log2_of(m));
+}
+
+/* p's entry on the current device, made on first use: its plan from the
+ * budget less what is kept there already, the resident copies uploaded,
+ * the streamed host arrays page-locked.  A set whose host arrays are gone
+ * (a device-only set) must keep every array: CZ_ERR_UNSUPPORTED when it
+ * cannot.  Called under params_lock. */
+static int get_params(const cz_cuda_params_view *p, size_t m, const cz_cuda_r1cs_view *r,
+                      size_t n_in, size_t n_aux, dev_params **out, char *err, size_t errlen)
+{
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) {
+        cudaGetLastError();
+        return CZ_ERR_BACKEND;
+    }
+    for (dev_params *d = params_list; d; d = d->next) {
+        if (d->key == p->key && d->dev == dev) {
+            *out = d;
+            return CZ_OK;
+        }
+    }
+    dev_params *d = (dev_params *)calloc(1, sizeof *d);
+    if (!d)
+        return CZ_ERR_NOMEM;
+    d->key = p->key;
+    d->dev = dev;
+    d->model = device_model(dev);
+    shape_of(&d->shape, p, m, r, n_in, n_aux);
+    bool host = true;
+    for (int q = 0; q < CZ_Q_COUNT; q++)
+        host &= host_array(p, q) != NULL || d->shape.n_bases[q] == 0;
+    uint64_t held = 0, budget = 0;
+    int rc = cz_cuda_mem_kept(&held, &budget);
+    /* forced (tests): everything streamed; no host copy: everything kept */
+    bool force = env_flag("CZ_CUDA_STREAM_PARAMS");
+    cz_devplan fixed;
+    memset(&fixed, 0, sizeof fixed);
+    for (int q = 0; q < CZ_Q_COUNT; q++)
+        fixed.resident[q] = !host;
+    fixed.r1cs_resident = !force && r;
+    if (!rc)
+        rc = cz_devplan_make(&d->plan, &d->shape, &COSTS, &d->model,
+                             budget > held ? budget - held : 0, force || !host ? &fixed : NULL,
+                             err, errlen);
+    if (rc == CZ_ERR_TOO_BIG) {
+        char why[256];
+        snprintf(why, sizeof why, "%s", err ? err : "");
+        rc = cz_fail(err, errlen, host ? CZ_ERR_TOO_BIG : CZ_ERR_UNSUPPORTED,
+                     "device %d: %s%s (its budget %.2f GiB, of which %.2f GiB are kept there "
+                     "for other circuits and tables)",
+                     dev, host ? "" : "the parameters' host copy was dropped and the device "
+                                      "cannot keep them all: ",
+                     why, (double)budget / (1ull << 30), (double)held / (1ull << 30));
+    }
+    for (int q = 0; q < CZ_Q_COUNT && !rc; q++) {
+        size_t bytes = (size_t)cz_devplan_query_bytes(&d->shape, q);
+        if (!d->plan.resident[q] || !bytes)
+            continue;
+        rc = cz_cuda_malloc(&d->arr[q], bytes, CZ_BUF_PARAMS);
+        if (!rc)
+            rc = cz_cuda_upload(d->arr[q], host_array(p, q), bytes, 0);
+        if (!rc)
+            rc = cuda_err(cudaStreamSynchronize(0));
+    }
+    if (rc) {
+        dev_params_free(d);
+        return rc;
+    }
+    bool streams = false;
+    for (int q = 0; q < CZ_Q_COUNT; q++)
+        streams |= !d->plan.resident[q] && d->shape.n_bases[q];
+    if (streams)
+        pin_host(p, &d->shape, &d->plan);
+    d->next = params_list;
+    params_list = d;
+    *out = d;
+    return CZ_OK;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 /* Dense: fewer than half of up to 4096 evenly spaced aux values are 0 or
  * 1 (Montgomery form, as the MSMs read them). */
 static bool witness_dense(const cz_fr *aux, size_t n_aux)
@@ -262,57 +351,89 @@ static bool witness_dense(const cz_fr *aux, size_t n_aux)
     return 2 * small < k;
 }
 
-/* The most scratch one of a proof's MSMs takes (msm_scratch.h): H over
- * n_h bases, L over the aux, A over the inputs and its aux bases by
- * density, B in G1 and G2 likewise (the parameters' base counts bound the
- * density MSMs' bases); with may_be_dense (a dense witness, or one not
- * yet known) the larger of the two windows', since a density MSM's own
- * base count may fall below w_window's threshold where its bound does not. */
-static size_t msm_need(const cz_cuda_params_view *p, size_t n_aux, bool may_be_dense)
-{
-    size_t most = cz_cuda_msm_scratch_bytes(p->n_h, false, false, p->n_h, h_window(p->n_h));
-    for (int dense = 0; dense <= (int)may_be_dense; dense++) {
-        size_t b[] = {
-            cz_cuda_msm_scratch_bytes(n_aux, false, false, n_aux, w_window(n_aux, dense)),
-            cz_cuda_msm_scratch_bytes(p->n_a, false, true, n_aux, w_window(p->n_a, dense)),
-            cz_cuda_msm_scratch_bytes(p->n_b_g1, false, true, n_aux, w_window(p->n_b_g1, dense)),
-            cz_cuda_msm_scratch_bytes(p->n_b_g2, true, true, n_aux, w_window(p->n_b_g2, dense))};
-        for (size_t i = 0; i < sizeof b / sizeof b[0]; i++)
-            most = b[i] > most ? b[i] : most;
-    }
-    return most;
-}
-
-/* One proof's device memory besides the parameters: a, b, c (3 m), the
- * assignment (n), the bitmaps and the MSMs' scratch (msm, msm_need's). */
-static size_t proof_need(size_t m, size_t n_in, size_t n_aux, size_t msm)
-{
-    size_t n = n_in + n_aux, words_in = (n_in + 63) / 64, words_aux = (n_aux + 63) / 64;
-    return (3 * m + n) * sizeof(cz_fr) + (words_aux * 2 + words_in + 1) * 8 + msm;
-}
-
 extern "C" {
 
 int cz_cuda_groth16_prepare(const cz_cuda_params_view *p, size_t m, const cz_cuda_r1cs_view *r,
-                            size_t n_in, size_t n_aux, bool *resident)
+                            size_t n_in, size_t n_aux, bool *resident, char *err, size_t errlen)
 {
     if (!resident)
         return CZ_ERR_INVALID_ARG;
     *resident = false;
     if (!p || !p->key || (r && r->cols != n_in + n_aux))
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "prepare: bad arguments");
+    if (!cz_cuda_available())
+        return CZ_ERR_UNSUPPORTED;
+    pthread_mutex_lock(&params_lock);
+    dev_params *dp = NULL;
+    int rc = get_params(p, m, r, n_in, n_aux, &dp, err, errlen);
+    cz_devplan plan;
+    memset(&plan, 0, sizeof plan);
+    if (!rc)
+        plan = dp->plan;
+    pthread_mutex_unlock(&params_lock);
+    if (rc)
+        return rc;
+    bool all = true;
+    for (int q = 0; q < CZ_Q_COUNT; q++)
+        all &= plan.resident[q];
+    cz_cuda_r1cs_use ru = {NULL};
+    if (r)
+        rc = cz_cuda_r1cs_acquire(r, plan.r1cs_resident, &ru);
+    bool r_res = !r || ru.entry != NULL;
+    cz_cuda_r1cs_put(&ru);
+    *resident = !rc && all && r_res;
+    return rc;
+}
+
+int cz_cuda_groth16_plan_bytes(const cz_cuda_params_view *p, size_t m, const cz_cuda_r1cs_view *r,
+                               size_t n_in, size_t n_aux, uint64_t *least, uint64_t *whole)
+{
+    if (!p || !least || !whole || m == 0 || (r && r->cols != n_in + n_aux))
         return CZ_ERR_INVALID_ARG;
     if (!cz_cuda_available())
         return CZ_ERR_UNSUPPORTED;
-    size_t need = proof_need(m, n_in, n_aux, msm_need(p, n_aux, true));
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) {
+        cudaGetLastError();
+        return CZ_ERR_BACKEND;
+    }
+    cz_devplan_shape s;
+    shape_of(&s, p, m, r, n_in, n_aux);
+    *least = cz_devplan_min_bytes(&s, &COSTS);
+    cz_devplan all;
+    memset(&all, 0, sizeof all);
+    for (int q = 0; q < CZ_Q_COUNT; q++)
+        all.resident[q] = true;
+    all.r1cs_resident = r != NULL;
+    all.h_vectors = 3;
+    all.sort_points = CZ_DEVPLAN_SORT_ALL;
     pthread_mutex_lock(&params_lock);
-    dev_params *dp = NULL;
-    int rc = get_params(p, need + (r ? cz_cuda_r1cs_bytes(r) : 0), &dp);
-    bool res = !rc && !dp->streamed;
+    cz_devplan_device model = device_model(dev);
     pthread_mutex_unlock(&params_lock);
-    bool r_res = true;
-    if (!rc && r)
-        rc = cz_cuda_r1cs_prepare(r, need, &r_res);
-    *resident = !rc && res && r_res;
+    cz_devplan_measure(&all, &s, &COSTS, &model);
+    *whole = all.kept_bytes + all.proof_bytes;
+    return CZ_OK;
+}
+
+int cz_cuda_groth16_plan(const void *key, char *out, size_t len)
+{
+    int dev = 0;
+    if (!out || !len)
+        return CZ_ERR_INVALID_ARG;
+    out[0] = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) {
+        cudaGetLastError();
+        return CZ_ERR_UNSUPPORTED;
+    }
+    int rc = CZ_ERR_NOT_FOUND;
+    pthread_mutex_lock(&params_lock);
+    for (dev_params *d = params_list; d; d = d->next) {
+        if (d->key == key && d->dev == dev) {
+            cz_devplan_describe(&d->plan, out, len);
+            rc = CZ_OK;
+        }
+    }
+    pthread_mutex_unlock(&params_lock);
     return rc;
 }
 
@@ -362,18 +483,59 @@ static void pauser_run(void *ctx)
     pz->paused += now_ms() - a;
 }
 
+/* One of a proof's MSMs: bases [off, off + nb) of query q (resident copy
+ * or host array), scalars k on the device, by density (dd on the device,
+ * hd on the host, over n scalars) or one each (n = nb); its chunks when
+ * they are cut (streamed: a buffer's points at most; resident: the plan's
+ * sort), and its first chunk in the pipe when streamed. */
+struct msm_call {
+    int q;
+    size_t off, nb;
+    const cz_fr *k;
+    const uint64_t *dd, *hd;
+    size_t n;
+    unsigned c;
+    cz_stream_chunk *chunks;
+    size_t count, first;
+};
+
+/* The bases of a resident chunked MSM: the copy's chunk, nothing to wait
+ * for. */
+struct resident_src {
+    const char *base;
+    size_t psize;
+    const cz_stream_chunk *chunks;
+};
+
+static int resident_get(void *ctx, size_t k, const void **bases)
+{
+    const resident_src *r = (const resident_src *)ctx;
+    *bases = r->base + r->chunks[k].b0 * r->psize;
+    return CZ_OK;
+}
+
+/* Cuts call x into chunks of at most pts bases (stream_plan.h). */
+static int cut(msm_call *x, size_t pts)
+{
+    size_t most = x->nb / pts + (x->hd ? x->n / 64 : 0) + 2;
+    x->chunks = (cz_stream_chunk *)malloc(most * sizeof *x->chunks);
+    if (!x->chunks)
+        return CZ_ERR_NOMEM;
+    return cz_stream_plan(x->chunks, most, &x->count, x->hd, x->hd ? x->n : x->nb, x->nb, pts);
+}
+
 /* Both entry points: r NULL takes a, b, c from the host (their H
  * bellperson's, or with odd_coset snarkjs's); otherwise w goes up first and
  * a, b, c are r's products on the device. */
 static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const cz_ntt_domain *d,
                  const cz_cuda_r1cs_view *r, const cz_fr *a, const cz_fr *b, const cz_fr *c,
                  size_t rows, bool odd_coset, const cz_fr *w, size_t n_in, size_t n_aux,
-                 const uint64_t *dens[3], const cz_cuda_yield *y)
+                 const uint64_t *dens[3], const cz_cuda_yield *y, char *err, size_t errlen)
 {
     size_t m = d ? cz_ntt_domain_size(d) : 0, n = n_in + n_aux;
     if (!out || !p || !p->key || !d || !w || !dens || rows > m || p->n_h > m || p->n_l != n_aux ||
         p->n_a < n_in)
-        return CZ_ERR_INVALID_ARG;
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "prove_start on the device: bad arguments");
     if (!cz_cuda_available())
         return CZ_ERR_UNSUPPORTED;
     size_t words_in = (n_in + 63) / 64, words_aux = (n_aux + 63) / 64;
@@ -387,43 +549,67 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
         cbi += (size_t)__builtin_popcountll(v);
     }
     if (cbi > p->n_b_g1 || cbi > p->n_b_g2 || p->n_b_g1 != p->n_b_g2)
-        return CZ_ERR_INVALID_ARG;
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG,
+                       "prove_start on the device: B's input density has %zu bits for %zu bases",
+                       cbi, p->n_b_g1);
     cba = p->n_b_g1 - cbi;
-
-    /* the upload is under the lock (one copy per device); the proof only
-     * holds a use count, so proofs on several devices run side by side;
-     * with r, the parameters also leave room for r's resident copy */
     bool dense = witness_dense(w + n_in, n_aux);
-    size_t msm = msm_need(p, n_aux, dense), need = proof_need(m, n_in, n_aux, msm);
+
+    /* the tables first: kept on the device, so the room below counts them */
+    int rc = cz_cuda_prepare(d);
     pthread_mutex_lock(&params_lock);
     dev_params *dp = NULL;
-    int rc = get_params(p, need + (r ? cz_cuda_r1cs_bytes(r) : 0), &dp);
+    if (!rc)
+        rc = get_params(p, m, r, n_in, n_aux, &dp, err, errlen);
     if (!rc)
         dp->users++;
     pthread_mutex_unlock(&params_lock);
+    cz_devplan plan;
+    memset(&plan, 0, sizeof plan);
     cz_cuda_r1cs_use ru = {NULL};
-    if (!rc && r)
-        rc = cz_cuda_r1cs_acquire(r, need, &ru);
-    /* the proof's own buffers come from one reservation, made whole first */
+    if (!rc) {
+        plan = dp->plan;
+        if (r)
+            rc = cz_cuda_r1cs_acquire(r, plan.r1cs_resident, &ru);
+        if (!rc && r && plan.r1cs_resident && !ru.entry)
+            rc = CZ_ERR_BACKEND;
+    }
+    /* the proof's reservation: the plan's cut, or one for the room the
+     * kept copies leave now; a reservation refused because kept copies
+     * grew meanwhile is cut again */
     cz_cuda_resv *resv = NULL;
     bool no_wait = y && y->no_wait;
-    if (!rc)
-        rc = cz_cuda_mem_reserve(&resv, need, no_wait ? 0 : -1);
+    for (int tries = 0; !rc; tries++) {
+        uint64_t held = 0, budget = 0;
+        rc = cz_cuda_mem_kept(&held, &budget);
+        uint64_t room = budget > held ? budget - held : 0;
+        if (!rc && plan.proof_bytes > room)
+            rc = cz_devplan_make(&plan, &dp->shape, &COSTS, &dp->model, plan.kept_bytes + room,
+                                 &dp->plan, err, errlen);
+        if (!rc)
+            rc = cz_cuda_mem_reserve(&resv, plan.proof_bytes, no_wait ? 0 : -1);
+        if (rc == CZ_ERR_BUSY && tries < 3)
+            rc = CZ_OK;
+        else
+            break;
+    }
     if (rc == CZ_ERR_TIMEOUT && no_wait)
         rc = CZ_ERR_BUSY;
-    cz_fr *abc = NULL, *wd = NULL;
-    uint64_t *dd = NULL;
+    cz_fr *v[3] = {NULL, NULL, NULL}, *abc = NULL, *wd = NULL;
+    uint64_t *ddv = NULL;
     cudaStream_t st[2] = {NULL, NULL}; /* compute, copy */
-    if (!rc)
-        rc = cz_cuda_malloc((void **)&abc, 3 * m * sizeof(cz_fr), CZ_BUF_ABC);
     if (!rc)
         rc = cz_cuda_malloc((void **)&wd, (n ? n : 1) * sizeof(cz_fr), CZ_BUF_WITNESS);
     if (!rc)
-        rc = cz_cuda_malloc((void **)&dd, (words_aux * 2 + words_in + 1) * sizeof(uint64_t),
+        rc = cz_cuda_malloc((void **)&ddv, (words_aux * 2 + words_in + 1) * sizeof(uint64_t),
                             CZ_BUF_DENSITY);
+    if (!r && !rc)
+        rc = cz_cuda_malloc((void **)&abc, 3 * m * sizeof(cz_fr), CZ_BUF_ABC);
+    for (unsigned i = 0; r && i < plan.h_vectors && !rc; i++)
+        rc = cz_cuda_malloc((void **)&v[i], m * sizeof(cz_fr), CZ_BUF_ABC);
     for (int i = 0; i < 2 && !rc; i++)
         rc = cuda_err(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
-    uint64_t *d_a = dd, *d_bi = dd + words_aux, *d_ba = dd + words_aux + words_in;
+    uint64_t *d_a = ddv, *d_bi = ddv + words_aux, *d_ba = ddv + words_aux + words_in;
     cz_cuda_groth16_times *tm = &out->ms;
     memset(tm, 0, sizeof *tm);
     /* the pauses: y->fn between steps (each step below ends with its
@@ -444,7 +630,8 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
             rc = cuda_err(cudaStreamSynchronize(st[0]));
         double tu = clock();
         tm->upload = tu - t0;
-        fr_t *const o[3] = {(fr_t *)abc, (fr_t *)abc + m, (fr_t *)abc + 2 * m};
+        /* 3 vectors: A, B, C w at once; 2: A, B w, and C w once A B is formed */
+        fr_t *o[3] = {(fr_t *)v[0], (fr_t *)v[1], plan.h_vectors == 3 ? (fr_t *)v[2] : NULL};
         if (!rc)
             rc = cz_cuda_r1cs_spmv_on(r, &ru, (const fr_t *)wd, o, st[0]);
         if (!rc)
@@ -453,8 +640,21 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
         tm->spmv = ts - tu;
         pause();
         t0 = clock();
+        for (int i = 0; i < 2 && !rc; i++)
+            rc = cz_cuda_h_eval(d, v[i], rows, st[0]);
         if (!rc)
-            rc = cz_cuda_h_on_device(d, abc, rows, st[0]);
+            rc = cz_cuda_h_mul(d, v[0], v[1], st[0]);
+        cz_fr *cv = plan.h_vectors == 3 ? v[2] : v[1];
+        if (!rc && plan.h_vectors == 2) {
+            fr_t *const oc[3] = {NULL, NULL, (fr_t *)cv};
+            double tc = clock();
+            rc = cz_cuda_r1cs_spmv_on(r, &ru, (const fr_t *)wd, oc, st[0]);
+            tm->spmv += clock() - tc;
+        }
+        if (!rc)
+            rc = cz_cuda_h_eval(d, cv, rows, st[0]);
+        if (!rc)
+            rc = cz_cuda_h_finish(d, v[0], cv, st[0]);
     } else {
         /* H first, then the assignment on the copy stream; H's transforms
          * on the compute stream meanwhile */
@@ -469,10 +669,6 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
         rc = cz_cuda_upload(d_bi, dens[1], words_in * sizeof(uint64_t), st[1]);
     if (!rc)
         rc = cz_cuda_upload(d_ba, dens[2], words_aux * sizeof(uint64_t), st[1]);
-    /* the MSMs run on the default stream: everything above first */
-    cz_cuda_scratch sc = {NULL, 0, 0, 0, 0, NULL, NULL};
-    if (!rc && !dp->streamed)
-        rc = cz_cuda_scratch_alloc(&sc, msm);
     for (int i = 0; i < 2; i++) {
         if (st[i]) {
             int r2 = cuda_err(cudaStreamSynchronize(st[i]));
@@ -481,67 +677,134 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
         }
     }
     cz_cuda_r1cs_put(&ru);
+    /* H's other vectors are done with */
+    for (int i = 1; i < 3; i++) {
+        cz_cuda_free(v[i]);
+        v[i] = NULL;
+    }
     double t1 = clock();
     tm->h = t1 - t0;
     pause();
+
     /* the MSMs of prove.c's CPU path, term for term */
-    cz_g1 t;
-    cz_g2 u;
-    /* the longest step (0.96 s at 2^27): it pauses inside as well */
-    if (pausing) {
-        sc.pause = pauser_run;
-        sc.pause_ctx = &pz;
+    const cz_fr *hs = r ? v[0] : abc, *wa = wd + n_in;
+    msm_call call[8] = {
+        {CZ_Q_H, 0, p->n_h, hs, NULL, NULL, p->n_h, h_window(p->n_h), NULL, 0, 0},
+        {CZ_Q_L, 0, n_aux, wa, NULL, NULL, n_aux, w_window(n_aux, dense), NULL, 0, 0},
+        {CZ_Q_A, 0, n_in, wd, NULL, NULL, n_in, 0, NULL, 0, 0},
+        {CZ_Q_A, n_in, ca, wa, d_a, dens[0], n_aux, w_window(ca, dense), NULL, 0, 0},
+        {CZ_Q_B_G1, 0, cbi, wd, d_bi, dens[1], n_in, 0, NULL, 0, 0},
+        {CZ_Q_B_G1, cbi, cba, wa, d_ba, dens[2], n_aux, w_window(cba, dense), NULL, 0, 0},
+        {CZ_Q_B_G2, 0, cbi, wd, d_bi, dens[1], n_in, 0, NULL, 0, 0},
+        {CZ_Q_B_G2, cbi, cba, wa, d_ba, dens[2], n_aux, w_window(cba, dense), NULL, 0, 0}};
+    /* the chunks: a buffer's bases at most (CZ_CUDA_STREAM_CHUNK=N: N),
+     * the plan's sort (CZ_CUDA_MSM_SORT=N: N) for tests */
+    cz_pipe_chunk *pc = NULL;
+    size_t npc = 0, env_chunk = env_size("CZ_CUDA_STREAM_CHUNK"),
+           env_sort = env_size("CZ_CUDA_MSM_SORT");
+    for (int i = 0; i < 8 && !rc; i++) {
+        msm_call &x = call[i];
+        bool streamed = !plan.resident[x.q];
+        size_t pts = streamed ? (size_t)(plan.buf_bytes / psize(x.q)) : plan.sort_points;
+        if (streamed && plan.sort_points < pts)
+            pts = plan.sort_points;
+        if (streamed && env_chunk && env_chunk < pts)
+            pts = env_chunk;
+        if (!streamed && env_sort && env_sort < pts)
+            pts = env_sort;
+        if (!streamed && pts >= x.nb)
+            continue; /* one MSM of every base */
+        rc = cut(&x, pts < 64 ? 64 : pts);
+        if (rc || !streamed)
+            continue;
+        cz_pipe_chunk *grown = (cz_pipe_chunk *)realloc(pc, (npc + x.count + 1) * sizeof *pc);
+        if (!grown) {
+            rc = CZ_ERR_NOMEM;
+            break;
+        }
+        pc = grown;
+        x.first = npc;
+        const char *host = (const char *)host_array(p, x.q) + x.off * psize(x.q);
+        for (size_t k = 0; k < x.count; k++)
+            pc[npc++] = {host + x.chunks[k].b0 * psize(x.q),
+                         (x.chunks[k].b1 - x.chunks[k].b0) * psize(x.q)};
     }
+    void *buf[2] = {NULL, NULL};
+    cz_base_pipe *pipe = NULL;
+    for (int i = 0; i < 2 && npc && !rc; i++)
+        rc = cz_cuda_malloc(&buf[i], plan.buf_bytes, CZ_BUF_STAGING);
+    if (!rc && npc)
+        rc = cz_base_pipe_new(&pipe, pc, npc, buf[0], buf[1]);
+    cz_cuda_scratch sc = {NULL, 0, 0, 0, 0, NULL, NULL};
     if (!rc)
-        rc = g1_query(&out->h, dp, dp->h, p->h, 0, p->n_h, abc, NULL, NULL, p->n_h, &sc,
-                      h_window(p->n_h));
-    sc.pause = NULL;
-    double t2 = clock();
-    tm->msm_h = t2 - t1;
-    pause();
-    if (!rc)
-        rc = g1_query(&out->l, dp, dp->l, p->l, 0, n_aux, wd + n_in, NULL, NULL, n_aux, &sc,
-                      w_window(n_aux, dense));
-    tm->msm_l = clock() - t2;
-    pause();
-    double t3 = clock();
-    if (!rc)
-        rc = g1_query(&out->a, dp, dp->a, p->a, 0, n_in, wd, NULL, NULL, n_in, &sc, 0);
-    if (!rc)
-        rc = g1_query(&t, dp, dp->a, p->a, n_in, ca, wd + n_in, d_a, dens[0], n_aux, &sc,
-                      w_window(ca, dense));
-    if (!rc)
-        cz_g1_add(&out->a, &out->a, &t);
-    tm->msm_a = clock() - t3;
-    pause();
-    double t4 = clock();
-    if (!rc)
-        rc = g1_query(&out->b_g1, dp, dp->b_g1, p->b_g1, 0, cbi, wd, d_bi, dens[1], n_in, &sc, 0);
-    if (!rc)
-        rc = g1_query(&t, dp, dp->b_g1, p->b_g1, cbi, cba, wd + n_in, d_ba, dens[2], n_aux, &sc,
-                      w_window(cba, dense));
-    if (!rc)
-        cz_g1_add(&out->b_g1, &out->b_g1, &t);
-    tm->msm_b_g1 = clock() - t4;
-    pause();
-    double t5 = clock();
-    if (!rc)
-        rc = g2_query(&out->b_g2, dp, dp->b_g2, p->b_g2, 0, cbi, wd, d_bi, dens[1], n_in, &sc, 0);
-    if (!rc)
-        rc = g2_query(&u, dp, dp->b_g2, p->b_g2, cbi, cba, wd + n_in, d_ba, dens[2], n_aux, &sc,
-                      w_window(cba, dense));
-    if (!rc)
-        cz_g2_add(&out->b_g2, &out->b_g2, &u);
-    tm->msm_b_g2 = clock() - t5;
+        rc = cz_cuda_scratch_alloc(&sc, cz_devplan_scratch_bytes(&plan, &dp->shape, &COSTS));
+    cz_g1 g1[6];
+    cz_g2 g2[2];
+    double tq[5] = {0};
+    for (int i = 0; i < 8 && !rc; i++) {
+        msm_call &x = call[i];
+        bool g2q = x.q == CZ_Q_B_G2;
+        double ta = clock();
+        if (i == 0 && pausing) { /* the longest step (0.8 s at 2^27): it pauses inside too */
+            sc.pause = pauser_run;
+            sc.pause_ctx = &pz;
+        }
+        if (x.chunks) {
+            resident_src rs = {(const char *)dp->arr[x.q] + x.off * psize(x.q), psize(x.q),
+                               x.chunks};
+            cz_cuda_bases src = {resident_get, NULL, &rs};
+            if (!plan.resident[x.q])
+                src = cz_base_pipe_source(pipe, x.first);
+            rc = g2q ? cz_cuda_g2_msm_chunked(&g2[i - 6], &src, x.chunks, x.count, x.nb, x.k, x.dd,
+                                              x.c, &sc)
+                     : cz_cuda_g1_msm_chunked(&g1[i], &src, x.chunks, x.count, x.nb, x.k, x.dd,
+                                              x.c, &sc);
+        } else {
+            const char *dev = (const char *)dp->arr[x.q] + x.off * psize(x.q);
+            rc = g2q ? cz_cuda_g2_msm_scratch(&g2[i - 6], (const cz_g2_affine *)dev, x.nb, x.k, x.dd,
+                                              x.n, x.c, &sc)
+                     : cz_cuda_g1_msm_scratch(&g1[i], (const cz_g1_affine *)dev, x.nb, x.k, x.dd,
+                                              x.dd ? x.n : x.nb, x.c, &sc);
+        }
+        sc.pause = NULL;
+        tq[x.q] += clock() - ta;
+        if (i == 0 && r) { /* H's scalars are done with */
+            cz_cuda_free(v[0]);
+            v[0] = NULL;
+        }
+        /* a pause after each query (H, L, A, B_g1) but the last */
+        if (i == 0 || i == 1 || i == 3 || i == 5)
+            pause();
+    }
+    if (!rc) {
+        out->h = g1[0];
+        out->l = g1[1];
+        cz_g1_add(&out->a, &g1[2], &g1[3]);
+        cz_g1_add(&out->b_g1, &g1[4], &g1[5]);
+        cz_g2_add(&out->b_g2, &g2[0], &g2[1]);
+    }
+    tm->msm_h = tq[CZ_Q_H];
+    tm->msm_l = tq[CZ_Q_L];
+    tm->msm_a = tq[CZ_Q_A];
+    tm->msm_b_g1 = tq[CZ_Q_B_G1];
+    tm->msm_b_g2 = tq[CZ_Q_B_G2];
     if (sc.spills && env_flag("CZ_CUDA_DEBUG"))
         fprintf(stderr, "cuzk groth16: MSM scratch of %zu bytes spilled %u times (peak %zu)\n",
                 sc.size, sc.spills, sc.peak);
-    cz_cuda_scratch_free(&sc);
-    int r2 = cz_cuda_sync();
+    int r2 = cz_base_pipe_free(pipe, &tm->link_bytes, &tm->link_ms);
     rc = rc ? rc : r2;
+    cz_cuda_scratch_free(&sc);
+    r2 = cz_cuda_sync();
+    rc = rc ? rc : r2;
+    for (int i = 0; i < 2; i++)
+        cz_cuda_free(buf[i]);
+    for (int i = 0; i < 8; i++)
+        free(call[i].chunks);
+    free(pc);
+    cz_cuda_free(v[0]);
     cz_cuda_free(abc);
     cz_cuda_free(wd);
-    cz_cuda_free(dd);
+    cz_cuda_free(ddv);
     cz_cuda_mem_release(resv);
     if (dp) {
         pthread_mutex_lock(&params_lock);
@@ -549,6 +812,8 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
             pthread_cond_broadcast(&params_idle);
         pthread_mutex_unlock(&params_lock);
     }
+    if (rc && err && errlen && !err[0])
+        cz_msgf(err, errlen, "prove_start on the device: %s", cz_strerror(rc));
     return rc;
 }
 
@@ -557,21 +822,29 @@ extern "C" {
 int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                           const cz_ntt_domain *d, const cz_fr *a, const cz_fr *b, const cz_fr *c,
                           size_t rows, int odd_coset, const cz_fr *w, size_t n_in, size_t n_aux,
-                          const uint64_t *dens[3], const cz_cuda_yield *y)
+                          const uint64_t *dens[3], const cz_cuda_yield *y, char *err,
+                          size_t errlen)
 {
+    if (err && errlen)
+        err[0] = 0;
     if (!a || !b || !c)
-        return CZ_ERR_INVALID_ARG;
-    return start(out, p, d, NULL, a, b, c, rows, odd_coset != 0, w, n_in, n_aux, dens, y);
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "prove_start on the device: no a, b, c");
+    return start(out, p, d, NULL, a, b, c, rows, odd_coset != 0, w, n_in, n_aux, dens, y, err,
+                 errlen);
 }
 
 int cz_cuda_groth16_start_r1cs(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                                const cz_ntt_domain *d, const cz_cuda_r1cs_view *r, const cz_fr *w,
                                size_t n_in, size_t n_aux, const uint64_t *dens[3],
-                               const cz_cuda_yield *y)
+                               const cz_cuda_yield *y, char *err, size_t errlen)
 {
+    if (err && errlen)
+        err[0] = 0;
     if (!r || !r->key || r->cols != n_in + n_aux || (d && r->rows > cz_ntt_domain_size(d)))
-        return CZ_ERR_INVALID_ARG;
-    return start(out, p, d, r, NULL, NULL, NULL, r->rows, false, w, n_in, n_aux, dens, y);
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG,
+                       "prove_start on the device: the constraint system does not match");
+    return start(out, p, d, r, NULL, NULL, NULL, r->rows, false, w, n_in, n_aux, dens, y, err,
+                 errlen);
 }
 
 } /* extern "C" */

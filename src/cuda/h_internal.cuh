@@ -24,4 +24,21 @@ extern "C" int cz_cuda_h_from_host(const cz_ntt_domain *d, cz_fr *dev, const cz_
  * is zeroed here), queued on st. */
 extern "C" int cz_cuda_h_on_device(const cz_ntt_domain *d, cz_fr *dev, size_t n, cudaStream_t st);
 
+/* H in steps, for the plans that keep two vectors (groth16.cu: b's
+ * products and transforms, then c's, share one): h_eval turns x's n
+ * evaluations (zero-padded to m) into its values on the coset; h_mul sets
+ * a = a b pointwise; h_finish takes a b - c to H's m coefficients in ab.
+ * h_eval(a), h_eval(b), h_mul(a, b), h_eval(c), h_finish(a, c) is
+ * cz_cuda_h_on_device's result bit for bit.  Queued on st. */
+extern "C" int cz_cuda_h_eval(const cz_ntt_domain *d, cz_fr *x, size_t n, cudaStream_t st);
+extern "C" int cz_cuda_h_mul(const cz_ntt_domain *d, cz_fr *a, const cz_fr *b, cudaStream_t st);
+extern "C" int cz_cuda_h_finish(const cz_ntt_domain *d, cz_fr *ab, const cz_fr *c,
+                                cudaStream_t st);
+
+/* The device bytes of the NTT tables of 2^k points (what a domain's first
+ * use on a device keeps: the twiddles and the coset tables), and whether
+ * the current device has them. */
+extern "C" size_t cz_cuda_ntt_tables_bytes(unsigned k);
+extern "C" bool cz_cuda_ntt_tables_ready(unsigned k);
+
 #endif /* CZ_CUDA_H_INTERNAL_CUH */

@@ -57,6 +57,7 @@
 #include "cuda/ec.cuh"
 #include "cuda/fr.cuh"
 #include "cuda/msm_scratch.h"
+#include "cuda/stream_plan.h"
 #include "cuzk/cuda.h"
 #include "cuzk/ec.h"
 #include "cuzk/err.h"
@@ -281,16 +282,23 @@ template <> struct acc_slot<fp2_t> {
     static const size_t bytes = sizeof(xyzz_t<fp2_t>) + 16;
 };
 
+/* A bucket's sum written (ACC: added to what the bucket holds, the sums of
+ * earlier chunks of bases in a chunked MSM). */
+template <class F, bool ACC> __device__ __forceinline__ void put_bucket(xyzz_t<F> *b, const xyzz_t<F> &v)
+{
+    xyzz_store(b, ACC ? xyzz_add(xyzz_load(b), v) : v);
+}
+
 /* Step 4, one thread per chunk j: items [j L, min((j + 1) L, total)) of
  * the sorted list (bucket b's are [off[b], off[b + 1]), off[nb] = total).
- * A bucket the chunk holds whole goes to bucket[b]; the partial sum of the
+ * A bucket the chunk holds whole goes to bucket[b] (put_bucket); the partial sum of the
  * bucket that began before the chunk goes to part[2 j], that of the bucket
  * that goes on after it to part[2 j + 1] (one bucket doing both: part[2 j]);
  * unused slots get infinity.  So a bucket crossing chunks jf < jl has its
  * partials in part[2 jf + 1 .. 2 jl], with infinities between them.
  * Compiled for sum_blocks<F> blocks per SM, launched with acc_slot<F>
  * bytes of dynamic shared memory a thread (above). */
-template <class F>
+template <class F, bool ACC>
 __global__ void __launch_bounds__(MSM_THREADS, sum_blocks<F>::value)
     chunk_sums(const uint32_t *off, uint32_t nb, uint32_t total, uint32_t L, size_t j0, size_t j1,
                const affine_t<F> *bases, const uint32_t *item, xyzz_t<F> *bucket, xyzz_t<F> *part)
@@ -321,7 +329,10 @@ __global__ void __launch_bounds__(MSM_THREADS, sum_blocks<F>::value)
     acc = xyzz_inf<F>();
     for (uint32_t i = lo; i < hi; i++) {
         if (i == end) { /* bucket b ends inside the chunk */
-            xyzz_store(before ? part + 2 * j : bucket + b, acc);
+            if (before)
+                xyzz_store(part + 2 * j, acc);
+            else
+                put_bucket<F, ACC>(bucket + b, acc);
             acc = xyzz_inf<F>();
             before = false;
             do /* the next bucket with items (empty ones keep infinity) */
@@ -332,7 +343,10 @@ __global__ void __launch_bounds__(MSM_THREADS, sum_blocks<F>::value)
         acc = xyzz_add_affine(acc, item_point(bases, item[i]));
     }
     bool tail = !before && end > hi;
-    xyzz_store(before ? part + 2 * j : tail ? part + 2 * j + 1 : bucket + b, acc);
+    if (before || tail)
+        xyzz_store(before ? part + 2 * j : part + 2 * j + 1, acc);
+    else
+        put_bucket<F, ACC>(bucket + b, acc);
     if (!tail)
         xyzz_store(part + 2 * j + 1, xyzz_inf<F>());
 }
@@ -371,13 +385,13 @@ __global__ void crossing_list(const uint32_t *off, size_t nb, uint32_t L, const 
     send[s] = 2 * ((off[b + 1] - 1) / L) + 1;
 }
 
-/* bucket[which[s]] = sum[s]. */
-template <class F>
+/* bucket[which[s]] = sum[s] (ACC: += ). */
+template <class F, bool ACC>
 __global__ void scatter(const uint32_t *which, uint32_t n, const xyzz_t<F> *sum, xyzz_t<F> *bucket)
 {
     size_t s = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (s < n)
-        xyzz_store(bucket + which[s], xyzz_load(sum + s));
+        put_bucket<F, ACC>(bucket + which[s], xyzz_load(sum + s));
 }
 
 template <class F> __device__ xyzz_t<F> sum_xyzz(const xyzz_t<F> *part, uint32_t b, uint32_t e)
@@ -667,16 +681,19 @@ static int pause_point(cz_cuda_scratch *sc)
     return rc;
 }
 
-/* Step 4: bucket[b] for b < nb from the total sorted items (offsets off);
- * with a pause in sc, the chunks go in two launches with the pause between
- * them. */
-template <class F>
+/* Step 4: bucket[b] for b < nb from the total sorted items (offsets off),
+ * or with ACC added to what bucket[b] holds; with a pause in sc, the
+ * chunks go in two launches with the pause between them. */
+template <class F, bool ACC>
 static int bucket_sums(arena *ar, const uint32_t *off, size_t nb, uint32_t total,
                        const affine_t<F> *bases, const uint32_t *item, xyzz_t<F> *bucket,
                        cz_cuda_scratch *sc)
 {
-    fill_inf<F><<<blocks_for(nb), MSM_THREADS>>>(bucket, nb);
-    int rc = cuda_err(cudaGetLastError());
+    int rc = CZ_OK;
+    if (!ACC) {
+        fill_inf<F><<<blocks_for(nb), MSM_THREADS>>>(bucket, nb);
+        rc = cuda_err(cudaGetLastError());
+    }
     if (rc || !total)
         return rc ? rc : pause_point(sc);
     uint32_t L = chunk_len(total), n = 0;
@@ -689,16 +706,18 @@ static int bucket_sums(arena *ar, const uint32_t *off, size_t nb, uint32_t total
         return rc;
     bool split = sc && sc->pause;
     size_t half = split ? K / 2 : K, smem = acc_slot<F>::bytes * MSM_THREADS;
-    if (smem && (rc = cuda_err(cudaFuncSetAttribute(
-                     chunk_sums<F>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem))))
+    if (smem && (rc = cuda_err(cudaFuncSetAttribute(chunk_sums<F, ACC>,
+                                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                    (int)smem))))
         return rc;
     if (half)
-        chunk_sums<F><<<blocks_for(half), MSM_THREADS, smem>>>(off, (uint32_t)nb, total, L, 0,
-                                                               half, bases, item, bucket, part);
+        chunk_sums<F, ACC><<<blocks_for(half), MSM_THREADS, smem>>>(off, (uint32_t)nb, total, L, 0,
+                                                                    half, bases, item, bucket,
+                                                                    part);
     if (split) {
         if ((rc = cuda_err(cudaGetLastError())) || (rc = pause_point(sc)))
             return rc;
-        chunk_sums<F><<<blocks_for(K - half), MSM_THREADS, smem>>>(
+        chunk_sums<F, ACC><<<blocks_for(K - half), MSM_THREADS, smem>>>(
             off, (uint32_t)nb, total, L, half, K, bases, item, bucket, part);
     }
     crossing<<<blocks_for(nb), MSM_THREADS>>>(off, nb, L, flag);
@@ -714,7 +733,7 @@ static int bucket_sums(arena *ar, const uint32_t *off, size_t nb, uint32_t total
     crossing_list<<<blocks_for(nb), MSM_THREADS>>>(off, nb, L, flag, rank, which, sbeg, send);
     if ((rc = cuda_err(cudaGetLastError())) || (rc = seg_sum<F>(ar, sbeg, send, n, part, sum)))
         return rc;
-    scatter<F><<<blocks_for(n), MSM_THREADS>>>(which, n, sum, bucket);
+    scatter<F, ACC><<<blocks_for(n), MSM_THREADS>>>(which, n, sum, bucket);
     return cuda_err(cudaGetLastError());
 }
 
@@ -816,30 +835,21 @@ static shape shape_of(size_t n, unsigned c)
     return s;
 }
 
-template <class F>
-static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, const cz_fr *k_dev,
-                   size_t n, unsigned flags, cz_cuda_scratch *sc)
+/* Steps 1 to 4 for the da.n points of bases (bases[i] with scalar i of
+ * da.k): their digits sorted into sh's buckets, then summed into *bucket
+ * (ACC: added to what it holds, for the chunks after the first of a
+ * chunked MSM).  *bucket NULL: allocated from ar once the sort's buffers
+ * are (a whole MSM's order, msm_scratch's bound).  Sets the profile marks
+ * after the sort and after the sums, and *L and *radix for its report. */
+template <class F, bool ACC>
+static int sort_sum(arena *ar, const shape &sh, const digit_args &da, const affine_t<F> *bases,
+                    xyzz_t<F> **bucket, cz_cuda_scratch *sc, prof *pf, uint32_t *L, bool *radix)
 {
-    typedef host_curve<F> H;
-    H::inf(out);
-    if (n == 0)
-        return CZ_OK;
-    shape sh = shape_of(n, (flags >> 8) & 31u);
-    unsigned c = sh.c, W = sh.W, T = sh.T;
-    uint32_t B = sh.B;
-    size_t nb = (size_t)W * B;
-    if ((uint64_t)W * n >= ((uint64_t)1 << 32)) /* item offsets are 32-bit */
-        return CZ_ERR_TOO_BIG;
-    arena ar = arena_on(sc);
+    size_t n = da.n, nb = (size_t)sh.W * sh.B;
     uint32_t *count, *boff, *item, total = 0;
-    xyzz_t<F> *bucket, *slice, *wsum;
-    uint32_t *soff;
-    digit_args da = {(const fr_t *)k_dev, n, c, W, !(flags & CZ_MSM_CANONICAL)};
-    prof pf = {};
-    prof_mark(&pf); /* start */
-    int rc = arena_alloc(&ar, (void **)&count, (nb + 1) * sizeof(uint32_t));
+    int rc = arena_alloc(ar, (void **)&count, (nb + 1) * sizeof(uint32_t));
     if (!rc)
-        rc = arena_alloc(&ar, (void **)&boff, (nb + 1) * sizeof(uint32_t));
+        rc = arena_alloc(ar, (void **)&boff, (nb + 1) * sizeof(uint32_t));
     if (!rc)
         rc = cuda_err(cudaMemset(count, 0, (nb + 1) * sizeof(uint32_t)));
     if (!rc) {
@@ -847,13 +857,13 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
         rc = cuda_err(cudaGetLastError());
     }
     if (!rc)
-        rc = scan_counts(&ar, count, boff, nb, &total);
+        rc = scan_counts(ar, count, boff, nb, &total);
     if (!rc)
-        rc = arena_alloc(&ar, (void **)&item, (size_t)total * sizeof(uint32_t));
+        rc = arena_alloc(ar, (void **)&item, (size_t)total * sizeof(uint32_t));
     /* dense: a digit in more than half of the windows on average */
-    bool dense = n >= MSM_RADIX_MIN && 2 * (uint64_t)total > (uint64_t)W * n;
+    bool dense = n >= MSM_RADIX_MIN && 2 * (uint64_t)total > (uint64_t)sh.W * n;
     if (!rc && dense)
-        rc = radix_place(sc, da, boff, B, item);
+        rc = radix_place(sc, da, boff, sh.B, item);
     if (!rc && !dense) /* count becomes the cursor of step 3; boff keeps the offsets */
         rc = cuda_err(
             cudaMemcpy(count, boff, (nb + 1) * sizeof(uint32_t), cudaMemcpyDeviceToDevice));
@@ -861,19 +871,32 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
         msm_place<<<blocks_for(n), MSM_THREADS>>>(da, count, item);
         rc = cuda_err(cudaGetLastError());
     }
-    prof_mark(&pf); /* digits counted, sorted into buckets */
-    if (!rc)
-        rc = arena_alloc(&ar, (void **)&bucket, nb * sizeof(xyzz_t<F>));
+    prof_mark(pf); /* digits counted, sorted into buckets */
+    if (!rc && !*bucket)
+        rc = arena_alloc(ar, (void **)bucket, nb * sizeof(xyzz_t<F>));
     if (!rc)
         rc = pause_point(sc);
     if (!rc)
-        rc = bucket_sums<F>(&ar, boff, nb, total, (const affine_t<F> *)bases_dev, item, bucket,
-                            sc);
-    prof_mark(&pf); /* buckets summed */
-    if (!rc)
-        rc = arena_alloc(&ar, (void **)&slice, (size_t)W * T * sizeof(xyzz_t<F>));
+        rc = bucket_sums<F, ACC>(ar, boff, nb, total, bases, item, *bucket, sc);
+    prof_mark(pf); /* buckets summed */
+    *L = chunk_len(total);
+    *radix = dense;
+    return rc;
+}
+
+/* Steps 5 and 6: out = sum_w 2^(c w) S_w from sh's buckets; the profile
+ * mark once the window sums are on the host. */
+template <class F>
+static int reduce(arena *ar, const shape &sh, const xyzz_t<F> *bucket,
+                  typename host_curve<F>::jac *out, prof *pf)
+{
+    typedef host_curve<F> H;
+    unsigned c = sh.c, W = sh.W, T = sh.T;
+    xyzz_t<F> *slice, *wsum;
+    uint32_t *soff;
+    int rc = arena_alloc(ar, (void **)&slice, (size_t)W * T * sizeof(xyzz_t<F>));
     if (!rc) {
-        bucket_slices<F><<<blocks_for((size_t)W * T), MSM_THREADS>>>(bucket, W, B, T, slice);
+        bucket_slices<F><<<blocks_for((size_t)W * T), MSM_THREADS>>>(bucket, W, sh.B, T, slice);
         rc = cuda_err(cudaGetLastError());
     }
     /* window w's slices are items [w T, (w + 1) T) */
@@ -884,19 +907,19 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
     if (!rc) {
         for (unsigned w = 0; w <= W; w++)
             hoff[w] = w * T;
-        rc = arena_alloc(&ar, (void **)&soff, (W + 1) * sizeof(uint32_t));
+        rc = arena_alloc(ar, (void **)&soff, (W + 1) * sizeof(uint32_t));
     }
     if (!rc)
         rc = cuda_err(cudaMemcpy(soff, hoff, (W + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice));
     if (!rc)
-        rc = arena_alloc(&ar, (void **)&wsum, W * sizeof(xyzz_t<F>));
+        rc = arena_alloc(ar, (void **)&wsum, W * sizeof(xyzz_t<F>));
     if (!rc)
-        rc = seg_sum<F>(&ar, soff, soff + 1, W, slice, wsum);
+        rc = seg_sum<F>(ar, soff, soff + 1, W, slice, wsum);
     static_assert(sizeof(xyzz_t<F>) == sizeof(typename H::xyzz), "device and host XYZZ layouts");
     if (!rc)
         rc = cuda_err(cudaMemcpy(hw, wsum, W * sizeof(xyzz_t<F>), cudaMemcpyDeviceToHost));
-    prof_mark(&pf); /* windows reduced, sums on the host */
-    if (!rc) {      /* out = sum_w 2^(c w) S_w, Horner from the top window */
+    prof_mark(pf); /* windows reduced, sums on the host */
+    if (!rc) { /* out = sum_w 2^(c w) S_w, Horner from the top window */
         typename H::jac acc, s;
         H::inf(&acc);
         for (unsigned w = W; w-- > 0;) {
@@ -909,8 +932,33 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
     }
     free(hoff);
     free(hw);
+    return rc;
+}
+
+template <class F>
+static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, const cz_fr *k_dev,
+                   size_t n, unsigned flags, cz_cuda_scratch *sc)
+{
+    typedef host_curve<F> H;
+    H::inf(out);
+    if (n == 0)
+        return CZ_OK;
+    shape sh = shape_of(n, (flags >> 8) & 31u);
+    if ((uint64_t)sh.W * n >= ((uint64_t)1 << 32)) /* item offsets are 32-bit */
+        return CZ_ERR_TOO_BIG;
+    arena ar = arena_on(sc);
+    digit_args da = {(const fr_t *)k_dev, n, sh.c, sh.W, !(flags & CZ_MSM_CANONICAL)};
+    prof pf = {};
+    prof_mark(&pf); /* start */
+    xyzz_t<F> *bucket = NULL;
+    uint32_t L = 0;
+    bool radix = false;
+    int rc = sort_sum<F, false>(&ar, sh, da, (const affine_t<F> *)bases_dev, &bucket, sc, &pf,
+                                &L, &radix);
+    if (!rc)
+        rc = reduce<F>(&ar, sh, bucket, out, &pf);
     prof_mark(&pf);
-    prof_report(&pf, sizeof(F) == sizeof(fp_t) ? "G1" : "G2", n, c, W, chunk_len(total), dense);
+    prof_report(&pf, sizeof(F) == sizeof(fp_t) ? "G1" : "G2", n, sh.c, sh.W, L, radix);
     /* this stream only: work on the proof's other streams goes on */
     cudaError_t e = cudaStreamSynchronize(0);
     arena_free(&ar);
@@ -981,6 +1029,101 @@ static int msm_density(typename host_curve<F>::jac *out, const void *bases_dev, 
     return rc;
 }
 
+/* A chunked MSM (msm_scratch.h): the window of all n_bases points (c, 0:
+ * pick_window's), one bucket array kept across the chunks, each chunk's
+ * digits sorted and summed into it (its scalars compacted by density
+ * first), one reduction.  The same point as the MSM of every base at once.
+ * With CZ_CUDA_PROFILE=1 its line gives the chunks' sort and sum times
+ * added up. */
+template <class F>
+static int msm_chunked(typename host_curve<F>::jac *out, const cz_cuda_bases *src,
+                       const cz_stream_chunk *chunks, size_t count, size_t n_bases,
+                       const cz_fr *k, const uint64_t *dens, unsigned c, cz_cuda_scratch *sc)
+{
+    typedef host_curve<F> H;
+    H::inf(out);
+    if (!out || !src || !src->get || (count && (!chunks || !k)) || c > CZ_MSM_MAX_WINDOW ||
+        (c && c < 2) || n_bases >= ((size_t)1 << 31))
+        return CZ_ERR_INVALID_ARG;
+    shape sh = shape_of(n_bases ? n_bases : 1, c);
+    size_t most = 0, covered = 0;
+    for (size_t i = 0; i < count; i++) {
+        size_t nb = chunks[i].b1 - chunks[i].b0;
+        most = nb > most ? nb : most;
+        covered += nb;
+        if (!dens && chunks[i].s1 - chunks[i].s0 != nb)
+            return CZ_ERR_INVALID_ARG;
+    }
+    if (covered != n_bases)
+        return CZ_ERR_INVALID_ARG;
+    if ((uint64_t)sh.W * most >= ((uint64_t)1 << 32))
+        return CZ_ERR_TOO_BIG;
+    if (!n_bases)
+        return CZ_OK;
+    arena ar = arena_on(sc);
+    xyzz_t<F> *bucket = NULL;
+    size_t nb = (size_t)sh.W * sh.B;
+    prof pf = {}, all = {};
+    prof_mark(&all); /* start */
+    int rc = arena_alloc(&ar, (void **)&bucket, nb * sizeof(xyzz_t<F>));
+    if (!rc) {
+        fill_inf<F><<<blocks_for(nb), MSM_THREADS>>>(bucket, nb);
+        rc = cuda_err(cudaGetLastError());
+    }
+    double ms_sort = 0, ms_sum = 0;
+    uint32_t L = 0;
+    bool radix = false;
+    for (size_t i = 0; i < count && !rc; i++) {
+        const cz_stream_chunk &ch = chunks[i];
+        size_t n = ch.b1 - ch.b0;
+        arena in = arena_on(sc);
+        const fr_t *kk = (const fr_t *)k + ch.s0;
+        if (dens) {
+            fr_t *compact = NULL;
+            rc = arena_alloc(&in, (void **)&compact, n * sizeof(fr_t));
+            if (!rc)
+                rc = density_scalars(compact, dens + ch.s0 / 64, ch.s1 - ch.s0,
+                                     (const cz_fr *)kk, n, sc);
+            kk = compact;
+        }
+        const void *bases = NULL;
+        if (!rc)
+            rc = src->get(src->ctx, i, &bases);
+        digit_args da = {kk, n, sh.c, sh.W, true};
+        pf = prof{};
+        prof_mark(&pf);
+        if (!rc)
+            rc = sort_sum<F, true>(&in, sh, da, (const affine_t<F> *)bases, &bucket, sc, &pf, &L,
+                                   &radix);
+        if (pf.on && pf.n >= 3) {
+            ms_sort += (double)(pf.t[1].tv_sec - pf.t[0].tv_sec) * 1e3 +
+                       (double)(pf.t[1].tv_nsec - pf.t[0].tv_nsec) / 1e6;
+            ms_sum += (double)(pf.t[2].tv_sec - pf.t[1].tv_sec) * 1e3 +
+                      (double)(pf.t[2].tv_nsec - pf.t[1].tv_nsec) / 1e6;
+        }
+        if (src->done) /* queued after the sums read the chunk's bases */
+            src->done(src->ctx, i);
+        arena_free(&in);
+    }
+    prof_mark(&all); /* every chunk sorted and summed */
+    if (!rc)
+        rc = reduce<F>(&ar, sh, bucket, out, &all);
+    prof_mark(&all);
+    if (all.on && all.n >= 4)
+        fprintf(stderr,
+                "msm %s n %zu window %u x %u, %zu chunks of at most %zu: sort (%s) %.2f ms, "
+                "bucket sums %.2f ms, reduce %.2f ms\n",
+                sizeof(F) == sizeof(fp_t) ? "G1" : "G2", n_bases, sh.c, sh.W, count, most,
+                radix ? "radix" : "atomic", ms_sort, ms_sum,
+                (double)(all.t[2].tv_sec - all.t[1].tv_sec) * 1e3 +
+                    (double)(all.t[2].tv_nsec - all.t[1].tv_nsec) / 1e6);
+    cudaError_t e = cudaStreamSynchronize(0);
+    arena_free(&ar);
+    if (rc)
+        H::inf(out);
+    return rc ? rc : cuda_err(e);
+}
+
 /* ------------------------------------------- scratch bound (msm_scratch.h) */
 
 static size_t scan_temp(size_t n)
@@ -1031,30 +1174,61 @@ static size_t radix_bytes(size_t n, unsigned c)
     return align_up(n * sizeof(fr_t)) + align_up(n) + 4 * align_up(n * 4) + align_up(t);
 }
 
+/* What sort_sum takes for n points of shape sh: the counts and offsets,
+ * the items, then the larger of the radix sort's buffers and the bucket
+ * sums' (the bucket array apart). */
+static size_t sort_sum_bytes(size_t n, const shape &sh, size_t X)
+{
+    size_t W = sh.W, nb = W * sh.B, items = W * n;
+    size_t head = 2 * align_up((nb + 1) * 4) + scan_temp(nb) + align_up(items * 4);
+    size_t sums = bucket_sums_bytes(n, nb, items, X), radix = radix_bytes(n, sh.c);
+    return head + (sums > radix ? sums : radix);
+}
+
+/* What reduce takes: the slices, their offsets and the window sums. */
+static size_t reduce_bytes(const shape &sh, size_t X)
+{
+    size_t W = sh.W, T = sh.T;
+    return align_up(W * T * X) + align_up((W + 1) * 4) + align_up(W * X) +
+           seg_sum_bytes(W, W * T, T, X);
+}
+
 /* msm_run's allocations for n points, window c (0: the default), point
- * size X (XYZZ). */
+ * size X (XYZZ): sort_sum's, the buckets (allocated after the sort's
+ * buffers, which the radix sort gives back first) and the reduction. */
 static size_t run_bytes(size_t n, unsigned c, size_t X)
 {
     if (!n)
         return 0;
     shape sh = shape_of(n, c);
-    size_t W = sh.W, T = sh.T, nb = W * sh.B, items = W * n;
+    size_t W = sh.W, nb = W * sh.B, items = W * n;
     size_t head = 2 * align_up((nb + 1) * 4) + scan_temp(nb) + align_up(items * 4);
-    size_t tail = align_up(nb * X) + bucket_sums_bytes(n, nb, items, X) +
-                  align_up((size_t)W * T * X) + align_up((W + 1) * 4) + align_up(W * X) +
-                  seg_sum_bytes(W, (size_t)W * T, T, X);
+    size_t tail = align_up(nb * X) + bucket_sums_bytes(n, nb, items, X) + reduce_bytes(sh, X);
     size_t radix = radix_bytes(n, sh.c); /* given back before the tail's buffers */
     return head + (tail > radix ? tail : radix);
 }
 
-extern "C" size_t cz_cuda_msm_scratch_bytes(size_t n, bool g2, bool density, size_t n_scalars,
-                                            unsigned c)
+/* density compaction of n_scalars scalars to n bases */
+static size_t density_bytes(size_t n, size_t n_scalars)
 {
-    size_t X = g2 ? sizeof(xyzz_t<fp2_t>) : sizeof(xyzz_t<fp_t>), words = (n_scalars + 63) / 64;
-    size_t b = run_bytes(n, c, X);
-    if (density)
-        b += align_up(n * sizeof(fr_t)) + 2 * align_up((words + 1) * 4) + scan_temp(words);
-    return b + 4096; /* alignment of the first buffer */
+    size_t words = (n_scalars + 63) / 64;
+    return align_up(n * sizeof(fr_t)) + 2 * align_up((words + 1) * 4) + scan_temp(words);
+}
+
+extern "C" size_t cz_cuda_msm_scratch_bytes(size_t n, bool g2, bool density, size_t n_scalars,
+                                            unsigned c, size_t sort)
+{
+    size_t X = g2 ? sizeof(xyzz_t<fp2_t>) : sizeof(xyzz_t<fp_t>);
+    if (sort >= n) {
+        size_t b = run_bytes(n, c, X);
+        return b + (density ? density_bytes(n, n_scalars) : 0) + 4096;
+    }
+    /* chunked: the buckets kept, a chunk's compaction and sort_sum, or the
+     * reduction; a density chunk's scalar range is at most all scalars */
+    shape sh = shape_of(n, c);
+    size_t chunk = sort_sum_bytes(sort, sh, X) + (density ? density_bytes(sort, n_scalars) : 0);
+    size_t red = reduce_bytes(sh, X);
+    return align_up((size_t)sh.W * sh.B * X) + (chunk > red ? chunk : red) + 4096;
 }
 
 extern "C" {
@@ -1088,6 +1262,20 @@ int cz_cuda_g2_msm_scratch(cz_g2 *out, const cz_g2_affine *bases_dev, size_t n_b
 {
     return msm_density<fp2_t>(out, bases_dev, n_bases, scalars_dev, density_dev, n_scalars,
                               CZ_MSM_WINDOW(c), sc);
+}
+
+int cz_cuda_g1_msm_chunked(cz_g1 *out, const cz_cuda_bases *src, const cz_stream_chunk *chunks,
+                           size_t count, size_t n_bases, const cz_fr *scalars_dev,
+                           const uint64_t *density_dev, unsigned c, cz_cuda_scratch *sc)
+{
+    return msm_chunked<fp_t>(out, src, chunks, count, n_bases, scalars_dev, density_dev, c, sc);
+}
+
+int cz_cuda_g2_msm_chunked(cz_g2 *out, const cz_cuda_bases *src, const cz_stream_chunk *chunks,
+                           size_t count, size_t n_bases, const cz_fr *scalars_dev,
+                           const uint64_t *density_dev, unsigned c, cz_cuda_scratch *sc)
+{
+    return msm_chunked<fp2_t>(out, src, chunks, count, n_bases, scalars_dev, density_dev, c, sc);
 }
 
 } /* extern "C" */

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuda/stream_plan.h"
 #include "cuzk/ec.h"
 #include "cuzk/ff.h"
 
@@ -45,8 +46,12 @@ typedef struct {
 
 /* Bytes one MSM of n bases (G2 when g2) with window c (0: the default for
  * n) takes from a scratch at most; with density, n_scalars scalars are
- * compacted to the n bases first. */
-size_t cz_cuda_msm_scratch_bytes(size_t n, bool g2, bool density, size_t n_scalars, unsigned c);
+ * compacted to the n bases first.  sort >= n: the MSM of every base at
+ * once (cz_cuda_g1_msm_scratch); sort < n: a chunked MSM whose chunks hold
+ * at most sort bases (cz_cuda_g1_msm_chunked: its buckets, then one
+ * chunk's compaction and sort, or the reduction). */
+size_t cz_cuda_msm_scratch_bytes(size_t n, bool g2, bool density, size_t n_scalars, unsigned c,
+                                 size_t sort);
 
 /* s = bytes of device memory (cz_cuda_malloc, CZ_BUF_SCRATCH), all
  * counters 0; free gives it back (a zeroed s: no-op). */
@@ -63,6 +68,37 @@ int cz_cuda_g1_msm_scratch(cz_g1 *out, const cz_g1_affine *bases_dev, size_t n_b
 int cz_cuda_g2_msm_scratch(cz_g2 *out, const cz_g2_affine *bases_dev, size_t n_bases,
                            const cz_fr *scalars_dev, const uint64_t *density_dev, size_t n_scalars,
                            unsigned c, cz_cuda_scratch *sc);
+
+/* Where a chunked MSM's bases come from: get sets *bases to chunk k's on
+ * the device (chunks[k].b1 - chunks[k].b0 points), the default stream
+ * made to wait for whatever brings them (CZ_OK or an error); done (may be
+ * NULL) is called once the work reading them is queued on the default
+ * stream, so whoever reuses their memory orders itself after that work.
+ * Chunks are got in order, each once. */
+typedef struct {
+    int (*get)(void *ctx, size_t k, const void **bases);
+    void (*done)(void *ctx, size_t k);
+    void *ctx;
+} cz_cuda_bases;
+
+/* A chunked MSM: out = sum over the chunks (cz_stream_chunk: scalars
+ * [s0, s1) with bases [b0, b1), stream_plan.h) of their scalars times
+ * their bases, the scalars of the set bits of density_dev (device) when
+ * given, else one each; scalars_dev Montgomery form, every scalar of the
+ * MSM on the device; n_bases the chunks' bases in all.  The window c (0:
+ * the default for n_bases) and one bucket array serve every chunk, each
+ * chunk's digits sorted and summed into it, reduced once: the point of
+ * the MSM of every base at once, for chunks of bases that stream in or a
+ * sort that must stay small.  Scratch from sc (its pause, if any, runs
+ * after each chunk's sort and halfway through its sums).  CZ_OK,
+ * CZ_ERR_INVALID_ARG (chunks not covering n_bases, a bad window),
+ * CZ_ERR_TOO_BIG, the source's or the device's errors. */
+int cz_cuda_g1_msm_chunked(cz_g1 *out, const cz_cuda_bases *src, const cz_stream_chunk *chunks,
+                           size_t count, size_t n_bases, const cz_fr *scalars_dev,
+                           const uint64_t *density_dev, unsigned c, cz_cuda_scratch *sc);
+int cz_cuda_g2_msm_chunked(cz_g2 *out, const cz_cuda_bases *src, const cz_stream_chunk *chunks,
+                           size_t count, size_t n_bases, const cz_fr *scalars_dev,
+                           const uint64_t *density_dev, unsigned c, cz_cuda_scratch *sc);
 
 #ifdef __cplusplus
 }

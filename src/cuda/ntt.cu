@@ -65,7 +65,8 @@ struct scale_args {
 
 struct pass_args {
     fr_t *x;
-    const fr_t *w; /* omega_n^e (or omega_n^-e), e < n/2 */
+    const fr_t *w; /* omega_n^e, e < n/2 */
+    bool inv;      /* the inverse's twiddles, omega_n^-e = -omega_n^(n/2 - e) (e > 0) */
     unsigned k, b, t;
     scale_args pre, post;
 };
@@ -109,12 +110,20 @@ struct sm_halves {
 };
 
 /* The twiddle of local stage q (half-size 2^p, p = q + u) for the pair at
- * position pos < 2^q of its half-block: omega_n^(((pos << u) + lo) 2^(k-1-p)). */
+ * position pos < 2^q of its half-block: omega_n^(+-e), e = ((pos << u) +
+ * lo) 2^(k-1-p) < n/2.  One table serves both directions: omega_n^(n/2) =
+ * -1, so omega_n^-e = -omega_n^(n/2 - e) for e > 0, the negation exact
+ * (p - v of a fully reduced v) and so bit for bit the value a table of
+ * inverse twiddles would hold; it saves that table, n/2 elements (2 GiB
+ * at 2^27). */
 __device__ __forceinline__ fr_t twiddle(const pass_args &a, unsigned pos, unsigned q, unsigned u,
                                         size_t lo)
 {
     unsigned p = q + u;
-    return a.w[(((size_t)pos << u) + lo) << (a.k - 1 - p)];
+    size_t e = (((size_t)pos << u) + lo) << (a.k - 1 - p);
+    if (!a.inv || e == 0)
+        return a.w[e];
+    return fr_sub(fr_t{{0, 0, 0, 0, 0, 0, 0, 0}}, a.w[((size_t)1 << (a.k - 1)) - e]);
 }
 
 /* One radix-2 butterfly: DIF (x0 + x1, (x0 - x1) w), DIT (x0 + x1 w,
@@ -354,7 +363,7 @@ static const int ct_base[CT_COUNT] = {BASE_G, BASE_G, BASE_GI, BASE_GI, BASE_W};
 struct dev_domain {
     unsigned k;
     cz_fr omega;         /* identifies the roots (bellperson's or snarkjs's) */
-    fr_t *w[2];          /* omega^e, omega^-e for e < n/2 */
+    fr_t *w;             /* omega^e for e < n/2 (the inverse's: twiddle) */
     fr_t *clo[BASE_COUNT]; /* g^e, g^-e, omega_2m^e for e < 2^cs */
     fr_t *chi[CT_COUNT]; /* c gamma^(e 2^cs) for e < 2^(k-cs) */
     unsigned cs;
@@ -378,8 +387,7 @@ static void dev_domain_free(dev_domain *dd)
 {
     if (!dd)
         return;
-    for (int i = 0; i < 2; i++)
-        cz_cuda_free(dd->w[i]);
+    cz_cuda_free(dd->w);
     for (int i = 0; i < BASE_COUNT; i++)
         cz_cuda_free(dd->clo[i]);
     for (int i = 0; i < CT_COUNT; i++)
@@ -431,25 +439,24 @@ static int dev_domain_build(dev_domain *dd, const cz_ntt_domain *d)
     dd->cs = cs;
     dd->n_inv = to_dev(d->n_inv);
     /* twiddles: built on the device from two small tables */
-    for (int s = 0; s < 2 && !rc; s++) {
+    {
         size_t half = (size_t)1 << lh;
-        host_powers(h, &d->omega[s], NULL, (size_t)1 << ws);
-        cz_fr step = pow2k(d->omega[s], ws);
+        host_powers(h, &d->omega[0], NULL, (size_t)1 << ws);
+        cz_fr step = pow2k(d->omega[0], ws);
         host_powers(hh, &step, NULL, (size_t)1 << (lh - ws));
         rc = upload(&lo_d, h, (size_t)1 << ws);
         if (!rc)
             rc = upload(&hi_d, hh, (size_t)1 << (lh - ws));
         if (!rc)
-            rc = dev_alloc((void **)&dd->w[s], half * sizeof(fr_t));
+            rc = dev_alloc((void **)&dd->w, half * sizeof(fr_t));
         if (!rc) {
-            power_table<<<(unsigned)((half + 255) / 256), 256>>>(dd->w[s], lo_d, hi_d, ws, half);
+            power_table<<<(unsigned)((half + 255) / 256), 256>>>(dd->w, lo_d, hi_d, ws, half);
             rc = cuda_err(cudaGetLastError());
         }
         if (!rc)
             rc = cuda_err(cudaDeviceSynchronize());
         cz_cuda_free(lo_d);
         cz_cuda_free(hi_d);
-        lo_d = hi_d = NULL;
     }
     /* coset tables */
     cz_fr zn;
@@ -540,7 +547,8 @@ static int run_transform(const dev_domain *dd, fr_t *x, size_t count, bool dit, 
         unsigned t = bits[i];
         pass_args a;
         a.x = x;
-        a.w = dd->w[inv];
+        a.w = dd->w;
+        a.inv = inv;
         a.k = k;
         a.t = t;
         a.b = dit ? b + t : b;
@@ -838,6 +846,82 @@ int cz_cuda_h_from_host(const cz_ntt_domain *d, cz_fr *dev, const cz_fr *a, cons
         if (ev[i])
             cudaEventDestroy(ev[i]);
     return rc;
+}
+
+/* out[i] = a[i] b[i]: H's product on the coset, for the plans that keep
+ * two vectors (h_internal.cuh). */
+__global__ void mul_pointwise(fr_t *a, const fr_t *b, size_t m)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < m)
+        fr_store(a + i, fr_mul(fr_load(a + i), fr_load(b + i)));
+}
+
+/* a - c permuted to bit-reversed order (a holds a b already) */
+__global__ void sub_bitrev(fr_t *a, const fr_t *c, unsigned k)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >> k)
+        return;
+    size_t j = (size_t)(__brevll(i) >> (64 - k));
+    if (i > j)
+        return;
+    fr_t vi = fr_sub(fr_load(a + i), fr_load(c + i));
+    if (i == j) {
+        fr_store(a + i, vi);
+        return;
+    }
+    fr_t vj = fr_sub(fr_load(a + j), fr_load(c + j));
+    fr_store(a + i, vj);
+    fr_store(a + j, vi);
+}
+
+int cz_cuda_h_eval(const cz_ntt_domain *d, cz_fr *x, size_t n, cudaStream_t st)
+{
+    dev_domain *dd;
+    int rc = get_tables(d, &dd);
+    return rc ? rc : h_eval_coset(dd, (fr_t *)x, n, false, st, NULL);
+}
+
+int cz_cuda_h_mul(const cz_ntt_domain *d, cz_fr *a, const cz_fr *b, cudaStream_t st)
+{
+    size_t m = d->n;
+    mul_pointwise<<<(unsigned)((m + 255) / 256), 256, 0, st>>>((fr_t *)a, (const fr_t *)b, m);
+    return cuda_err(cudaGetLastError());
+}
+
+int cz_cuda_h_finish(const cz_ntt_domain *d, cz_fr *ab, const cz_fr *c, cudaStream_t st)
+{
+    dev_domain *dd;
+    int rc = get_tables(d, &dd);
+    if (rc)
+        return rc;
+    sub_bitrev<<<(unsigned)((d->n + 255) / 256), 256, 0, st>>>((fr_t *)ab, (const fr_t *)c,
+                                                               dd->k);
+    if ((rc = cuda_err(cudaGetLastError())))
+        return rc;
+    return run_transform(dd, (fr_t *)ab, 1, true, true, no_scale(),
+                         coset_scale(dd, CT_GI_ZNINV, false), st);
+}
+
+size_t cz_cuda_ntt_tables_bytes(unsigned k)
+{
+    unsigned lh = k ? k - 1 : 0, cs = (k + 1) / 2;
+    return (((size_t)1 << lh) + BASE_COUNT * ((size_t)1 << cs) + CT_COUNT * ((size_t)1 << (k - cs))) *
+           sizeof(fr_t);
+}
+
+bool cz_cuda_ntt_tables_ready(unsigned k)
+{
+    int dev;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= MAX_DEVICES || k > CZ_NTT_MAX_LOG) {
+        cudaGetLastError();
+        return false;
+    }
+    pthread_mutex_lock(&tables_lock);
+    bool ready = tables[dev][k] != NULL;
+    pthread_mutex_unlock(&tables_lock);
+    return ready;
 }
 
 int cz_cuda_h_on_device(const cz_ntt_domain *d, cz_fr *dev, size_t n, cudaStream_t st)

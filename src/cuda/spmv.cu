@@ -283,22 +283,48 @@ struct chunk_buf {
     cudaEvent_t done;
 };
 
-int spmv_streamed(const cz_cuda_r1cs_view *r, const fr_t *w, fr_t *const out[3])
+/* The largest chunk's entries and general entries over the matrices k
+ * with want[k], the largest dictionary, and the rows of a chunk. */
+struct stream_size {
+    size_t most_e, most_g, ndict, crow;
+};
+
+stream_size stream_size_of(const cz_cuda_r1cs_view *r, const bool want[3])
 {
     const size_t CHUNK_ROWS = chunk_rows();
-    size_t rows = r->rows, most_e = 0, most_g = 0, ndict = 1;
+    size_t rows = r->rows;
+    stream_size z = {0, 0, 1, rows < CHUNK_ROWS ? rows : CHUNK_ROWS};
     for (int k = 0; k < 3; k++) {
-        if (!out[k])
+        if (!want[k])
             continue;
         for (size_t r0 = 0; r0 < rows; r0 += CHUNK_ROWS) {
             size_t n = rows - r0 < CHUNK_ROWS ? rows - r0 : CHUNK_ROWS;
             slice s = slice_of(r->m[k], rows, r0, n);
-            most_e = s.e1 - s.e0 > most_e ? s.e1 - s.e0 : most_e;
-            most_g = s.g1 - s.g0 > most_g ? s.g1 - s.g0 : most_g;
+            z.most_e = s.e1 - s.e0 > z.most_e ? s.e1 - s.e0 : z.most_e;
+            z.most_g = s.g1 - s.g0 > z.most_g ? s.g1 - s.g0 : z.most_g;
         }
-        ndict = r->m[k].ndict > ndict ? r->m[k].ndict : ndict;
+        z.ndict = r->m[k].ndict > z.ndict ? r->m[k].ndict : z.ndict;
     }
-    size_t crow = rows < CHUNK_ROWS ? rows : CHUNK_ROWS, nb = crow / BLK + 2;
+    return z;
+}
+
+/* spmv_streamed's device buffers for z: the dictionary and two sets */
+size_t stream_bytes(const stream_size &z)
+{
+    size_t nb = z.crow / BLK + 2;
+    size_t set = 2 * align_up(nb * 8) + 2 * align_up((z.crow + 1) * 4) +
+                 align_up((z.most_e ? z.most_e : 1) * 4) + align_up((z.most_g ? z.most_g : 1) * 4);
+    return align_up(z.ndict * sizeof(fr_t)) + 2 * set;
+}
+
+int spmv_streamed(const cz_cuda_r1cs_view *r, const fr_t *w, fr_t *const out[3])
+{
+    const size_t CHUNK_ROWS = chunk_rows();
+    size_t rows = r->rows;
+    const bool want[3] = {out[0] != NULL, out[1] != NULL, out[2] != NULL};
+    stream_size z = stream_size_of(r, want);
+    size_t most_e = z.most_e, most_g = z.most_g, ndict = z.ndict, crow = z.crow;
+    size_t nb = crow / BLK + 2;
     chunk_buf cb[2] = {};
     fr_t *dict = NULL;
     cudaStream_t cp = NULL, st = NULL;
@@ -381,6 +407,12 @@ int spmv_streamed(const cz_cuda_r1cs_view *r, const fr_t *w, fr_t *const out[3])
 
 } /* namespace */
 
+size_t cz_cuda_r1cs_stream_bytes(const cz_cuda_r1cs_view *r)
+{
+    const bool all[3] = {true, true, true};
+    return stream_bytes(stream_size_of(r, all));
+}
+
 size_t cz_cuda_r1cs_bytes(const cz_cuda_r1cs_view *r)
 {
     size_t b = 0;
@@ -389,7 +421,7 @@ size_t cz_cuda_r1cs_bytes(const cz_cuda_r1cs_view *r)
     return b;
 }
 
-int cz_cuda_r1cs_acquire(const cz_cuda_r1cs_view *r, size_t need, cz_cuda_r1cs_use *use)
+int cz_cuda_r1cs_acquire(const cz_cuda_r1cs_view *r, bool resident, cz_cuda_r1cs_use *use)
 {
     use->entry = NULL;
     if (!valid(r))
@@ -402,25 +434,21 @@ int cz_cuda_r1cs_acquire(const cz_cuda_r1cs_view *r, size_t need, cz_cuda_r1cs_u
         return rc;
     pthread_mutex_lock(&r1cs_lock);
     dev_r1cs *d = find(r, dev);
-    if (!d) {
-        size_t room = 0;
-        rc = cz_cuda_mem_room(&room);
-        if (!rc && !env_flag("CZ_CUDA_STREAM_PARAMS") && cz_cuda_r1cs_bytes(r) + need <= room) {
-            d = (dev_r1cs *)calloc(1, sizeof *d);
-            if (!d)
-                rc = CZ_ERR_NOMEM;
-            for (int k = 0; k < 3 && !rc; k++)
-                rc = upload_csr(r->m[k], r->rows, &d->buf[k], &d->m[k]);
-            if (!rc) {
-                d->key = r->key;
-                d->dev = dev;
-                d->host = *r;
-                d->next = r1cs_list;
-                r1cs_list = d;
-            } else if (d) {
-                r1cs_free(d);
-                d = NULL;
-            }
+    if (!d && resident) {
+        d = (dev_r1cs *)calloc(1, sizeof *d);
+        if (!d)
+            rc = CZ_ERR_NOMEM;
+        for (int k = 0; k < 3 && !rc; k++)
+            rc = upload_csr(r->m[k], r->rows, &d->buf[k], &d->m[k]);
+        if (!rc) {
+            d->key = r->key;
+            d->dev = dev;
+            d->host = *r;
+            d->next = r1cs_list;
+            r1cs_list = d;
+        } else if (d) {
+            r1cs_free(d);
+            d = NULL;
         }
     }
     if (d)
@@ -463,8 +491,12 @@ int cz_cuda_r1cs_prepare(const cz_cuda_r1cs_view *r, size_t need, bool *resident
 {
     if (!resident)
         return CZ_ERR_INVALID_ARG;
-    cz_cuda_r1cs_use u;
-    int rc = cz_cuda_r1cs_acquire(r, need, &u);
+    size_t room = 0;
+    int rc = cz_cuda_mem_room(&room);
+    cz_cuda_r1cs_use u = {NULL};
+    if (!rc)
+        rc = cz_cuda_r1cs_acquire(
+            r, !env_flag("CZ_CUDA_STREAM_PARAMS") && cz_cuda_r1cs_bytes(r) + need <= room, &u);
     *resident = u.entry != NULL;
     cz_cuda_r1cs_put(&u);
     return rc;
@@ -503,8 +535,11 @@ int cz_cuda_r1cs_spmv(const cz_cuda_r1cs_view *r, const cz_fr *w_dev, cz_fr *con
 {
     if (!valid(r) || !w_dev || !out || (!out[0] && !out[1] && !out[2]))
         return CZ_ERR_INVALID_ARG;
-    cz_cuda_r1cs_use u;
-    int rc = cz_cuda_r1cs_acquire(r, 0, &u);
+    bool resident = false;
+    int rc = cz_cuda_r1cs_prepare(r, 0, &resident);
+    cz_cuda_r1cs_use u = {NULL};
+    if (!rc)
+        rc = cz_cuda_r1cs_acquire(r, resident, &u);
     fr_t *const o[3] = {(fr_t *)out[0], (fr_t *)out[1], (fr_t *)out[2]};
     if (!rc)
         rc = cz_cuda_r1cs_spmv_on(r, &u, (const fr_t *)w_dev, o, 0);

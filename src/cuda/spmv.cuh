@@ -15,12 +15,14 @@ typedef struct {
     void *entry;
 } cz_cuda_r1cs_use;
 
-/* Device bytes of r's resident copy. */
+/* Device bytes of r's resident copy, and of the buffers its streamed
+ * products take (the dictionary and two sets of chunk slices). */
 size_t cz_cuda_r1cs_bytes(const cz_cuda_r1cs_view *r);
-/* Finds or uploads r's copy (as cz_cuda_r1cs_prepare) and holds it until
- * cz_cuda_r1cs_put, so a release waits for the hold.  CZ_OK with
- * use->entry NULL when it does not fit beside need bytes. */
-int cz_cuda_r1cs_acquire(const cz_cuda_r1cs_view *r, size_t need, cz_cuda_r1cs_use *use);
+size_t cz_cuda_r1cs_stream_bytes(const cz_cuda_r1cs_view *r);
+/* Finds r's copy, or uploads it when resident (the caller's plan) and it
+ * is not there, and holds it until cz_cuda_r1cs_put, so a release waits
+ * for the hold.  CZ_OK with use->entry NULL: the products stream. */
+int cz_cuda_r1cs_acquire(const cz_cuda_r1cs_view *r, bool resident, cz_cuda_r1cs_use *use);
 void cz_cuda_r1cs_put(cz_cuda_r1cs_use *use);
 /* out[k] = M_k w for the out[k] not NULL: queued on st with the resident
  * copy; streamed (waiting for st first, returning when done) without. */

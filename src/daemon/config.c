@@ -24,6 +24,7 @@ typedef enum {
     K_U64,       /* uint64_t in [min, max] */
     K_BOOL,      /* bool */
     K_DEVICES,   /* gpus_devices + n_gpus */
+    K_GPU_BUDGET, /* gpu_memory_budget + n_gpu_memory_budget: one K_BUDGET or an array of them */
     K_CHOICE,    /* K_STRING among choices (NULL-terminated list) */
     K_DEPRECATED /* ignored after a type check (cz_toml_type in min) with a warning */
 } kind;
@@ -64,6 +65,7 @@ static const keydef keys[] = {
     {"memory", "working_memory_budget", K_DEPRECATED, 0, 0, CZ_TOML_STRING, 0, NULL,
      "memory is managed by the unified memory.total_budget"},
     {"gpus", "devices", K_DEVICES, 0, 0, 0, 1023, NULL, NULL},
+    {"gpus", "memory_budget", K_GPU_BUDGET, 0, 0, 0, 0, NULL, NULL},
     {"gpus", "gpu_threads", K_UNSIGNED, F(gpu_threads), 0, 4096, NULL, NULL},
     {"gpus", "gpu_workers_per_device", K_UNSIGNED, F(gpu_workers_per_device), 1, 16, NULL, NULL},
     {"scheduler", "max_batch_size", K_UNSIGNED, F(max_batch_size), 1, 64, NULL, NO_BATCH},
@@ -226,6 +228,28 @@ int cz_config_check_listen(const char *addr, char *err, size_t errlen)
     return CZ_OK;
 }
 
+/* A budget at node k: "auto" (0), a size string above 0 or an integer
+ * above 0; el > 0: element el of the array at node at, named so. */
+static int budget_value(const loader *ld, size_t k, size_t at, unsigned el, uint64_t *x)
+{
+    const cz_toml_node *v = &ld->doc->nodes[k];
+    char pre[32] = "";
+    if (el)
+        snprintf(pre, sizeof pre, "element %u: ", el);
+    if (v->type == CZ_TOML_INT) {
+        if (v->i <= 0)
+            return bad(ld, at, "%smust be \"auto\" or a size above 0", pre);
+        *x = (uint64_t)v->i;
+    } else if (v->type != CZ_TOML_STRING) {
+        return bad(ld, at, "%smust be a string, not %s", pre, type_name(v->type));
+    } else if (strcmp(v->str, "auto") == 0) {
+        *x = 0;
+    } else if (cz_parse_size(v->str, x) != CZ_OK || *x == 0) {
+        return bad(ld, at, "%s'%s' is not \"auto\" or a size such as \"256GiB\"", pre, v->str);
+    }
+    return CZ_OK;
+}
+
 static int apply(const loader *ld, size_t k, const keydef *d, cz_daemon_config *c,
                  cz_config_warn_fn *warn, void *warn_ctx)
 {
@@ -251,18 +275,29 @@ static int apply(const loader *ld, size_t k, const keydef *d, cz_daemon_config *
             return bad(ld, k, "'%s' is not HOST:PORT (or \"\" to disable)", field);
         return CZ_OK;
     case K_BUDGET:
-        if (v->type == CZ_TOML_INT) {
-            if (v->i <= 0)
-                return bad(ld, k, "must be \"auto\" or a size above 0");
-            x = (uint64_t)v->i;
-        } else if ((rc = want(ld, k, CZ_TOML_STRING)) != CZ_OK) {
+        if ((rc = budget_value(ld, k, k, 0, &x)) != CZ_OK)
             return rc;
-        } else if (strcmp(v->str, "auto") == 0) {
-            x = 0;
-        } else if (cz_parse_size(v->str, &x) != CZ_OK || x == 0) {
-            return bad(ld, k, "'%s' is not \"auto\" or a size such as \"256GiB\"", v->str);
-        }
         memcpy(field, &x, sizeof x);
+        return CZ_OK;
+    case K_GPU_BUDGET:
+        c->n_gpu_memory_budget = 0;
+        if (v->type != CZ_TOML_ARRAY) {
+            if ((rc = budget_value(ld, k, k, 0, &c->gpu_memory_budget[0])) != CZ_OK)
+                return rc;
+            c->n_gpu_memory_budget = c->gpu_memory_budget[0] ? 1 : 0; /* "auto": the default */
+            return CZ_OK;
+        }
+        if (v->len == 0 || v->len > CZ_CONFIG_MAX_GPUS)
+            return bad(ld, k, "an array needs 1 to %d budgets, one per device",
+                       CZ_CONFIG_MAX_GPUS);
+        for (size_t e = k + 1; e < ld->doc->n && c->n_gpu_memory_budget < v->len; e++) {
+            if (ld->doc->nodes[e].parent != k)
+                continue;
+            if ((rc = budget_value(ld, e, k, c->n_gpu_memory_budget + 1,
+                                   &c->gpu_memory_budget[c->n_gpu_memory_budget])) != CZ_OK)
+                return rc;
+            c->n_gpu_memory_budget++;
+        }
         return CZ_OK;
     case K_SIZE:
         if (v->type == CZ_TOML_INT) {
@@ -523,7 +558,8 @@ int cz_config_set(cz_daemon_config *c, const char *key, const char *value, char 
     cz_toml_doc doc = {0};
     cz_toml_node nodes[3];
     int rc = CZ_OK;
-    if (d->kind == K_UNSIGNED || d->kind == K_U64 || d->kind == K_BOOL || d->kind == K_DEVICES) {
+    if (d->kind == K_UNSIGNED || d->kind == K_U64 || d->kind == K_BOOL || d->kind == K_DEVICES ||
+        (d->kind == K_GPU_BUDGET && value[0] == '[')) {
         /* A TOML value: "[table]\nkey = VALUE". */
         size_t n = strlen(d->table) + strlen(d->key) + strlen(value) + 8;
         char *text = malloc(n);

@@ -302,6 +302,23 @@ int main(int argc, char **argv)
         return 1;
     }
     bool gpu = ops.kind == CZ_BACKEND_GPU;
+    /* gpus.memory_budget: one for every device used, or one each */
+    unsigned n_used = gpu ? (devs.n ? devs.n : (unsigned)cz_cuda_device_count()) : 0;
+    if (cfg.n_gpu_memory_budget > 1 && cfg.n_gpu_memory_budget != n_used) {
+        cz_log(CZ_LOG_ERROR,
+               "config: gpus.memory_budget lists %u budgets for %u device%s: give one for every "
+               "device, or one each",
+               cfg.n_gpu_memory_budget, n_used, n_used == 1 ? "" : "s");
+        return 1;
+    }
+    for (unsigned i = 0; i < n_used && cfg.n_gpu_memory_budget; i++) {
+        int ord = devs.n ? devs.ordinal[i] : (int)i;
+        uint64_t b = cfg.gpu_memory_budget[cfg.n_gpu_memory_budget == 1 ? 0 : i];
+        if (b && cz_cuda_set_mem_budget(ord, b) != CZ_OK) {
+            cz_log(CZ_LOG_ERROR, "config: gpus.memory_budget: device %d refused it", ord);
+            return 1;
+        }
+    }
     ec.backend = &ops;
     if (gpu)
         ec.prover_workers = cfg.gpu_workers_per_device;

@@ -200,12 +200,32 @@ int cz_groth16_prepare_device(const cz_groth16_params *p, const cz_r1cs *r1cs, b
         return rc;
     }
     size_t m = (size_t)1 << cz_groth16_log_domain(cz_r1cs_num_constraints(r1cs));
+    char why[400] = "";
     rc = cz_cuda_groth16_prepare(&v, m, p->flavor == CZ_GROTH16_BELLPERSON ? &rv : NULL,
-                                 cz_r1cs_num_inputs(r1cs), cz_r1cs_num_aux(r1cs), resident);
+                                 cz_r1cs_num_inputs(r1cs), cz_r1cs_num_aux(r1cs), resident, why,
+                                 sizeof why);
     if (rc != CZ_OK)
-        cz_msgf(err, errlen, "prepare: the device copies failed: %s%s", cz_strerror(rc),
+        cz_msgf(err, errlen, "prepare: %s%s", why[0] ? why : cz_strerror(rc),
                 cz_groth16_params_has_queries(p) ? "" : " (the parameters' host copy was dropped)");
     return rc;
+}
+
+int cz_groth16_device_plan_bytes(const cz_groth16_params *p, const cz_r1cs *r1cs,
+                                 uint64_t *least, uint64_t *whole)
+{
+    if (p == NULL || r1cs == NULL || least == NULL || whole == NULL)
+        return CZ_ERR_INVALID_ARG;
+    int rc = check_shape(p, r1cs, NULL, 0);
+    cz_cuda_params_view v;
+    cz_cuda_r1cs_view rv;
+    if (rc == CZ_OK)
+        rc = device_views(p, r1cs, &v, &rv);
+    if (rc != CZ_OK)
+        return rc;
+    size_t m = (size_t)1 << cz_groth16_log_domain(cz_r1cs_num_constraints(r1cs));
+    return cz_cuda_groth16_plan_bytes(&v, m, p->flavor == CZ_GROTH16_BELLPERSON ? &rv : NULL,
+                                      cz_r1cs_num_inputs(r1cs), cz_r1cs_num_aux(r1cs), least,
+                                      whole);
 }
 
 /* The GPU back end's prove_start.  bellperson flavor (abc NULL): a, b, c,
@@ -216,7 +236,8 @@ int cz_groth16_prepare_device(const cz_groth16_params *p, const cz_r1cs *r1cs, b
  * prove_finish. */
 static int gpu_start(cz_groth16_pending *pd, const cz_ntt_domain *dom, const cz_fr *abc,
                      size_t rows, const cz_fr *w, size_t n_in, size_t n_aux, const cz_r1cs *r1cs,
-                     const cz_groth16_prove_opts *opts, cz_groth16_timings *tm)
+                     const cz_groth16_prove_opts *opts, cz_groth16_timings *tm, char *err,
+                     size_t errlen)
 {
     const cz_groth16_params *p = pd->p;
     size_t cnt;
@@ -231,11 +252,12 @@ static int gpu_start(cz_groth16_pending *pd, const cz_ntt_domain *dom, const cz_
     cz_cuda_groth16_sums s;
     cz_cuda_yield y = {opts->yield, opts->yield_ctx, opts->no_wait};
     if (abc == NULL) {
-        rc = cz_cuda_groth16_start_r1cs(&s, &v, dom, &rv, w, n_in, n_aux, dens, &y);
+        rc = cz_cuda_groth16_start_r1cs(&s, &v, dom, &rv, w, n_in, n_aux, dens, &y, err,
+                                        errlen);
     } else {
         size_t m = cz_ntt_domain_size(dom);
         rc = cz_cuda_groth16_start(&s, &v, dom, abc, abc + m, abc + 2 * m, rows, 1, w, n_in,
-                                   n_aux, dens, &y);
+                                   n_aux, dens, &y, err, errlen);
     }
     if (rc != CZ_OK)
         return rc;
@@ -343,9 +365,10 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
     cz_groth16_timings tm = {0};
     double t0 = now();
     if (abc == NULL) { /* the GPU computes a, b, c itself */
-        rc = gpu_start(pd, dom, NULL, rows, w, n_in, n_aux, r1cs, opts, &tm);
+        char why[400] = "";
+        rc = gpu_start(pd, dom, NULL, rows, w, n_in, n_aux, r1cs, opts, &tm, why, sizeof why);
         if (rc != CZ_OK) {
-            cz_msgf(err, errlen, "prove: GPU back end failed: %s", cz_strerror(rc));
+            cz_msgf(err, errlen, "prove: GPU back end failed: %s", why[0] ? why : cz_strerror(rc));
             goto fail;
         }
         goto done;
@@ -363,9 +386,10 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
     double t1 = now();
     tm.spmv = t1 - t0;
     if (opts->backend == CZ_BACKEND_GPU) { /* snarkjs: H and the MSMs on the device */
-        rc = gpu_start(pd, dom, abc, rows, w, n_in, n_aux, r1cs, opts, &tm);
+        char why[400] = "";
+        rc = gpu_start(pd, dom, abc, rows, w, n_in, n_aux, r1cs, opts, &tm, why, sizeof why);
         if (rc != CZ_OK) {
-            cz_msgf(err, errlen, "prove: GPU back end failed: %s", cz_strerror(rc));
+            cz_msgf(err, errlen, "prove: GPU back end failed: %s", why[0] ? why : cz_strerror(rc));
             goto fail;
         }
         goto done;

@@ -338,14 +338,15 @@ else
 fi
 
 # the CRITICAL job: after it was submitted, no NORMAL job started before it
+# (the log names each job by its handle and, in brackets, its request id)
 read -r first overtook queued_before < <(awk '
-    / job [^ ]+ submitted: .*priority / {
-        id = $0; sub(/.* job /, "", id); sub(/ submitted:.*/, "", id)
+    / job [^ ]+ \[[^]]+\] submitted: .*priority / {
+        id = $0; sub(/.* job [^ ]+ \[/, "", id); sub(/\] submitted:.*/, "", id)
         if (id == "load-critical") csub = 1
         else if (!csub) earlier[id] = 1
     }
-    / job [^ ]+ started after / {
-        id = $0; sub(/.* job /, "", id); sub(/ started after.*/, "", id)
+    / job [^ ]+ \[[^]]+\] started after / {
+        id = $0; sub(/.* job [^ ]+ \[/, "", id); sub(/\] started after.*/, "", id)
         if (csub && first == "") first = id
         if (id == "load-critical") cstart = 1
         else if (cstart && (id in earlier)) overtook++
