@@ -4,6 +4,7 @@
  *
  *   cuzk-bench gpu-partition [--log L] [--reps R] [--distinct D] [--pinned]
  *                            [--pce FILE | --host-abc] [--uniform]
+ *                            [--budgets card,48GiB,16GiB,...]
  *
  * Shape: the measured 32 GiB PoRep partition (130,278,869 rows, 328
  * inputs, 130,169,893 aux, A aux density 129,753,292, B inputs 1, B aux
@@ -24,13 +25,15 @@
  * does not change the work.  w (and a, b, c) are in pageable memory as
  * the engine's are, or page-locked with --pinned.
  *
- * The first call uploads the parameters and the matrices (reported as
- * "cold"; with CZ_CUDA_STREAM_PARAMS=1 it page-locks the host arrays
- * instead, and every call streams them); then R calls are timed (wall
- * clock, host included) and the median reported with the median of each
- * step, and the device memory account's peak.  Needs about 45 GiB of
- * device memory for the parameters, 5.6 GiB for the matrices and 17 GiB
- * per proof at L = 27, and 70 GiB of host memory. */
+ * The first call makes the device memory plan (docs/device-memory.md),
+ * uploads what it keeps and page-locks what it streams (reported as
+ * "cold"); then R calls are timed (wall clock, host included) and the
+ * median reported with the median of each step, the plan, the bases
+ * streamed and the base pipe's rate, and the device memory account's
+ * peak.  --budgets sweeps device budgets ("card": the card's own), each
+ * from a fresh device state, and ends with a table; a budget no plan fits
+ * is reported refused, with the bytes the smallest plan needs.  Needs
+ * about 70 GiB of host memory at L = 27. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,12 +47,17 @@
 #include "cuzk/poly.h"
 #include "cuzk/pool.h"
 #include "cuzk/rand.h"
+#include "cuzk/units.h"
+
+#define MAX_BUDGETS 16
 
 typedef struct {
     unsigned log, reps;
     size_t distinct;
     int pinned, host_abc, uniform;
     const char *pce;
+    uint64_t budgets[MAX_BUDGETS]; /* device budgets to sweep (0: the card's) */
+    unsigned n_budgets;            /* 0: the card's alone */
 } part_opts;
 
 typedef struct {
@@ -147,9 +155,25 @@ static int parse(int argc, char **argv, part_opts *o)
             o->pce = v, i++;
         else if (!strcmp(a, "--uniform"))
             o->uniform = 1;
-        else {
+        else if (!strcmp(a, "--budgets") && v) {
+            char list[512];
+            snprintf(list, sizeof list, "%s", v);
+            i++;
+            for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
+                uint64_t b = 0;
+                if (o->n_budgets == MAX_BUDGETS ||
+                    (strcmp(t, "card") && (cz_parse_size(t, &b) != CZ_OK || !b))) {
+                    fprintf(stderr, "cuzk-bench gpu-partition: --budgets: '%s' is not a size "
+                                    "such as 16GiB or \"card\" (at most %d)\n",
+                            t, MAX_BUDGETS);
+                    return -1;
+                }
+                o->budgets[o->n_budgets++] = b;
+            }
+        } else {
             fprintf(stderr, "usage: cuzk-bench gpu-partition [--log L] [--reps R] "
-                            "[--distinct D] [--pinned] [--pce FILE | --host-abc] [--uniform]\n");
+                            "[--distinct D] [--pinned] [--pce FILE | --host-abc] [--uniform] "
+                            "[--budgets card,48GiB,16GiB,...]\n");
             return -1;
         }
     }
@@ -434,53 +458,98 @@ int cz_bench_gpu_partition(int argc, char **argv)
     if (pce)
         for (int k = 0; k < 3; k++)
             dc[k] = cz_r1cs_density(pce, (cz_density)k, NULL);
-    cz_cuda_groth16_sums s;
-    char why[400] = "";
-    double tot[32], st[8][32], lb = 0, lms = 0;
-    for (unsigned r = 0; r <= o.reps && !rc; r++) {
-        double c0 = cz_bench_now();
-        rc = o.host_abc ? cz_cuda_groth16_start(&s, &pv, dom, abc, abc + m, abc + 2 * m, rows, 0, w,
-                                                n_in, n_aux, dc, NULL, why, sizeof why)
-                        : cz_cuda_groth16_start_r1cs(&s, &pv, dom, &rv, w, n_in, n_aux, dc, NULL,
-                                                     why, sizeof why);
-        double c1 = cz_bench_now();
-        if (rc)
+    /* every budget of the sweep from a fresh device state: the parameters,
+     * matrices and tables released, the budget capped at what stays held
+     * plus it (0: the card's) */
+    unsigned nb = o.n_budgets ? o.n_budgets : 1;
+    double row_ms[MAX_BUDGETS] = {0}, row_link[MAX_BUDGETS] = {0}, row_gbs[MAX_BUDGETS] = {0},
+           row_peak[MAX_BUDGETS] = {0};
+    bool row_ok[MAX_BUDGETS] = {false};
+    for (unsigned bi = 0; bi < nb; bi++) {
+        uint64_t budget = o.n_budgets ? o.budgets[bi] : 0;
+        cz_cuda_params_release(h);
+        cz_cuda_r1cs_release(rv.key);
+        cz_cuda_release();
+        cz_cuda_mem_snapshot ms0;
+        cz_cuda_mem_snapshot_of(0, &ms0);
+        if (cz_cuda_set_mem_budget(0, budget ? ms0.reserved + budget : 0) != CZ_OK) {
+            fprintf(stderr, "cuzk-bench gpu-partition: the budget could not be set\n");
+            rc = 1;
             break;
-        if (r == 0) {
-            const char *e = getenv("CZ_CUDA_STREAM_PARAMS");
-            printf("cold (%s): %.1f ms\n",
-                   e && *e && strcmp(e, "0") ? "parameters streamed: host arrays page-locked"
-                                             : "parameters and matrices uploaded, tables built",
-                   (c1 - c0) * 1e3);
-            cz_cuda_mem_reset_peaks();
+        }
+        cz_cuda_mem_snapshot_of(0, &ms0);
+        printf("\n== device budget %.2f GiB%s\n", ms0.budget / (double)(1 << 30),
+               budget ? "" : " (the card's)");
+        cz_cuda_groth16_sums s;
+        char why[400] = "";
+        double tot[32], st[8][32], lb = 0, lms = 0;
+        int brc = CZ_OK;
+        for (unsigned r = 0; r <= o.reps && !brc; r++) {
+            double c0 = cz_bench_now();
+            brc = o.host_abc ? cz_cuda_groth16_start(&s, &pv, dom, abc, abc + m, abc + 2 * m, rows,
+                                                     0, w, n_in, n_aux, dc, NULL, why, sizeof why)
+                             : cz_cuda_groth16_start_r1cs(&s, &pv, dom, &rv, w, n_in, n_aux, dc,
+                                                          NULL, why, sizeof why);
+            double c1 = cz_bench_now();
+            if (brc)
+                break;
+            if (r == 0) {
+                printf("cold (the plan made, kept arrays uploaded, streamed ones page-locked, "
+                       "tables built): %.1f ms\n",
+                       (c1 - c0) * 1e3);
+                cz_cuda_mem_reset_peaks();
+                continue;
+            }
+            tot[r - 1] = (c1 - c0) * 1e3;
+            const double v[8] = {s.ms.upload, s.ms.spmv,  s.ms.h,        s.ms.msm_h,
+                                 s.ms.msm_l,  s.ms.msm_a, s.ms.msm_b_g1, s.ms.msm_b_g2};
+            for (int k = 0; k < 8; k++)
+                st[k][r - 1] = v[k];
+            lb = (double)s.ms.link_bytes;
+            lms = s.ms.link_ms;
+        }
+        if (brc) {
+            printf("refused: %s\n", why[0] ? why : cz_strerror(brc));
             continue;
         }
-        tot[r - 1] = (c1 - c0) * 1e3;
-        const double v[8] = {s.ms.upload, s.ms.spmv,  s.ms.h,        s.ms.msm_h,
-                             s.ms.msm_l,  s.ms.msm_a, s.ms.msm_b_g1, s.ms.msm_b_g2};
+        char plan[400];
+        if (cz_cuda_groth16_plan(h, plan, sizeof plan) == CZ_OK)
+            printf("plan: %s\n", plan);
+        static const char *const steps[8] = {"upload w", "SpMV",  "H",        "MSM H",
+                                             "MSM L",    "MSM A", "MSM B_g1", "MSM B_g2"};
+        row_ms[bi] = median(tot, o.reps);
+        printf("warm, median of %u: %.1f ms per partition\n", o.reps, row_ms[bi]);
         for (int k = 0; k < 8; k++)
-            st[k][r - 1] = v[k];
-        lb = (double)s.ms.link_bytes;
-        lms = s.ms.link_ms;
+            printf("  %-12s %9.1f ms%s\n", steps[k], median(st[k], o.reps),
+                   o.host_abc && k == 2 ? " (with the uploads of a, b, c, w)" : "");
+        row_link[bi] = lb / 1e9;
+        row_gbs[bi] = lms > 0 ? lb / 1e6 / lms : 0.0;
+        printf("  link: %.2f GB of bases streamed a partition, the base pipe's copies busy "
+               "%.1f ms (%.1f GB/s)\n",
+               row_link[bi], lms, row_gbs[bi]);
+        cz_cuda_mem_snapshot ms1;
+        cz_cuda_mem_snapshot_of(0, &ms1);
+        row_peak[bi] = ms1.peak_reserved / (double)(1 << 30);
+        row_ok[bi] = true;
+        print_devmem();
     }
-    if (rc) {
-        fprintf(stderr, "cuzk-bench gpu-partition: %s\n", why[0] ? why : cz_strerror(rc));
-        goto out;
+    if (o.n_budgets) {
+        printf("\n%-12s %12s %14s %10s %14s\n", "budget", "ms/partition", "streamed GB",
+               "GB/s", "peak GiB");
+        for (unsigned bi = 0; bi < nb; bi++) {
+            char bname[32];
+            if (o.budgets[bi])
+                snprintf(bname, sizeof bname, "%.1f GiB", o.budgets[bi] / (double)(1 << 30));
+            else
+                snprintf(bname, sizeof bname, "card");
+            if (row_ok[bi])
+                printf("%-12s %12.1f %14.2f %10.1f %14.2f\n", bname, row_ms[bi], row_link[bi],
+                       row_gbs[bi], row_peak[bi]);
+            else
+                printf("%-12s %12s\n", bname, "refused");
+        }
     }
-    char plan[400];
-    if (cz_cuda_groth16_plan(h, plan, sizeof plan) == CZ_OK)
-        printf("plan: %s\n", plan);
-    static const char *const steps[8] = {"upload w", "SpMV",  "H",        "MSM H",
-                                         "MSM L",    "MSM A", "MSM B_g1", "MSM B_g2"};
-    printf("warm, median of %u: %.1f ms per partition (target 1000)\n", o.reps,
-           median(tot, o.reps));
-    for (int k = 0; k < 8; k++)
-        printf("  %-12s %9.1f ms%s\n", steps[k], median(st[k], o.reps),
-               o.host_abc && k == 2 ? " (with the uploads of a, b, c, w)" : "");
-    printf("  link: %.2f GB of bases streamed a partition, the base pipe's copies busy "
-           "%.1f ms (%.1f GB/s)\n",
-           lb / 1e9, lms, lms > 0 ? lb / 1e6 / lms : 0.0);
-    print_devmem();
+    cz_cuda_set_mem_budget(0, 0);
 out:
     cz_cuda_params_release(h);
     cz_cuda_r1cs_release(rv.key);

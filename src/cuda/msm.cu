@@ -282,11 +282,22 @@ template <> struct acc_slot<fp2_t> {
     static const size_t bytes = sizeof(xyzz_t<fp2_t>) + 16;
 };
 
-/* A bucket's sum written (ACC: added to what the bucket holds, the sums of
- * earlier chunks of bases in a chunked MSM). */
+/* A bucket's sum added to what it holds (the sums of earlier chunks of
+ * bases in a chunked MSM): out of line, once per bucket, so that the
+ * general addition's registers stay out of the summing loop's. */
+template <class F> __device__ __noinline__ void add_to_bucket(xyzz_t<F> *b, xyzz_t<F> v)
+{
+    xyzz_store(b, xyzz_add(xyzz_load(b), v));
+}
+
+/* A bucket's sum written (ACC: added to what the bucket holds).  v is the
+ * caller's accumulator, in registers or shared memory. */
 template <class F, bool ACC> __device__ __forceinline__ void put_bucket(xyzz_t<F> *b, const xyzz_t<F> &v)
 {
-    xyzz_store(b, ACC ? xyzz_add(xyzz_load(b), v) : v);
+    if (ACC)
+        add_to_bucket<F>(b, v);
+    else
+        xyzz_store(b, v);
 }
 
 /* Step 4, one thread per chunk j: items [j L, min((j + 1) L, total)) of
@@ -329,7 +340,9 @@ __global__ void __launch_bounds__(MSM_THREADS, sum_blocks<F>::value)
     acc = xyzz_inf<F>();
     for (uint32_t i = lo; i < hi; i++) {
         if (i == end) { /* bucket b ends inside the chunk */
-            if (before)
+            if (!ACC)
+                xyzz_store(before ? part + 2 * j : bucket + b, acc);
+            else if (before)
                 xyzz_store(part + 2 * j, acc);
             else
                 put_bucket<F, ACC>(bucket + b, acc);
@@ -343,7 +356,9 @@ __global__ void __launch_bounds__(MSM_THREADS, sum_blocks<F>::value)
         acc = xyzz_add_affine(acc, item_point(bases, item[i]));
     }
     bool tail = !before && end > hi;
-    if (before || tail)
+    if (!ACC)
+        xyzz_store(before ? part + 2 * j : tail ? part + 2 * j + 1 : bucket + b, acc);
+    else if (before || tail)
         xyzz_store(before ? part + 2 * j : part + 2 * j + 1, acc);
     else
         put_bucket<F, ACC>(bucket + b, acc);
