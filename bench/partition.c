@@ -312,8 +312,9 @@ int cz_bench_gpu_partition(int argc, char **argv)
     part_opts o;
     if (parse(argc, argv, &o))
         return 2;
-    if (!cz_cuda_available()) {
-        fprintf(stderr, "cuzk-bench gpu-partition: no CUDA device (or no CUDA in this build)\n");
+    char why[512];
+    if (cz_cuda_device_check(-1, why, sizeof why) != CZ_OK) {
+        fprintf(stderr, "cuzk-bench gpu-partition: %s\n", why);
         return 1;
     }
     cz_r1cs *pce = NULL;

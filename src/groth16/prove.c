@@ -193,6 +193,9 @@ int cz_groth16_prepare_device(const cz_groth16_params *p, const cz_r1cs *r1cs, b
     int rc = check_shape(p, r1cs, err, errlen);
     if (rc != CZ_OK)
         return rc;
+    char why[512];
+    if ((rc = cz_cuda_device_check(-1, why, sizeof why)) != CZ_OK)
+        return cz_fail(err, errlen, rc, "prepare: %s", why);
     cz_cuda_params_view v;
     cz_cuda_r1cs_view rv;
     if ((rc = device_views(p, r1cs, &v, &rv)) != CZ_OK) {
@@ -281,6 +284,10 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
         cz_msgf(err, errlen, "prove: the GPU back end was asked for but no CUDA device is there");
         return CZ_ERR_UNSUPPORTED;
     }
+    char why[512];
+    int drc = opts->backend == CZ_BACKEND_GPU ? cz_cuda_device_check(-1, why, sizeof why) : CZ_OK;
+    if (drc != CZ_OK)
+        return cz_fail(err, errlen, drc, "prove: %s", why);
     size_t n_in = cz_r1cs_num_inputs(r1cs), n_aux = cz_r1cs_num_aux(r1cs);
     if (w_len != n_in + n_aux) {
         cz_msgf(err, errlen,
