@@ -45,6 +45,7 @@
  * (affine encodings), the XYZZ representatives differ.  Nothing here is
  * constant time: MSM inputs are public to the prover. */
 #include <cuda_runtime.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "cuda/cuda_err.cuh"
+#include "cuda/devprops.cuh"
 #include "cuda/ec.cuh"
 #include "cuda/fr.cuh"
 #include "cuda/msm_scratch.h"
@@ -64,11 +66,12 @@
 
 #define MSM_CHUNK_MIN 64  /* least items per thread in the bucket sums */
 #define MSM_CHUNK_MAX 512 /* most items per thread in the bucket sums */
-#define MSM_THREADS_WANT (1u << 19) /* threads the bucket sums aim at (8 waves) */
+#define MSM_WAVES     8   /* waves of step 4's G1 blocks the bucket sums aim at */
 #define MSM_L1      32  /* partial sums per thread in the segmented sums */
 #define MSM_RADIX_MIN ((size_t)1 << 16) /* least points for the radix path of step 3 */
 #define MSM_THREADS 128
 #define ARENA_MAX   128 /* rounds of a segmented sum allocate 4 each */
+#define MAX_DEVICES   16
 #define NO_BUCKET   0xffffffffu
 #define SIGN_BIT    0x80000000u
 
@@ -260,7 +263,9 @@ __device__ __forceinline__ affine_t<F> item_point(const affine_t<F> *bases, uint
  * 2^24 138 against 142; before the pairs the same cap lost 5 %; 5 blocks,
  * 96 registers, lose 5 %).  G2: no
  * cap, 255 registers (capping it at 168 or 128 lost 2 and 10 %).
- * BENCHMARKS.md, 2026-12-04. */
+ * BENCHMARKS.md, 2026-12-04.  Every architecture from sm_75 on has 64 K
+ * registers an SM, so G1's 4 x 128 threads at 128 fit each (sm_75 runs
+ * at most 1024 threads an SM, sm_86 / 89 / 120 1536: 512 fit too). */
 template <class F> struct sum_blocks {
     static const int value = 1;
 };
@@ -272,8 +277,10 @@ template <> struct sum_blocks<fp_t> {
  * shared memory, a slot of acc_slot<F>::bytes a thread: the 384 bytes of
  * the point and 16 of padding, so that slots lie 25 16-byte words apart
  * and a quarter-warp's 16-byte accesses fall in distinct banks (51,200
- * bytes a block).  Out of G2's 255 registers this took the spills away:
- * G2 2^22 132.4 against 143.5 ms (H100, 2026-12-06; BENCHMARKS.md). */
+ * bytes a block of 128, past the 48 KiB a block gets without opting in:
+ * launch_shape picks the block size the device holds best).  Out of G2's
+ * 255 registers this took the spills away: G2 2^22 132.4 against 143.5 ms
+ * (H100, 2026-12-06; BENCHMARKS.md). */
 template <class F> struct acc_slot {
     static const size_t bytes = 0;
 };
@@ -289,7 +296,8 @@ template <> struct acc_slot<fp2_t> {
  * unused slots get infinity.  So a bucket crossing chunks jf < jl has its
  * partials in part[2 jf + 1 .. 2 jl], with infinities between them.
  * Compiled for sum_blocks<F> blocks per SM, launched with acc_slot<F>
- * bytes of dynamic shared memory a thread (above). */
+ * bytes of dynamic shared memory a thread (above) in blocks of
+ * MSM_THREADS (G2: launch_shape's g2_threads). */
 template <class F>
 __global__ void __launch_bounds__(MSM_THREADS, sum_blocks<F>::value)
     chunk_sums(const uint32_t *off, uint32_t nb, uint32_t total, uint32_t L, size_t j0, size_t j1,
@@ -335,6 +343,98 @@ __global__ void __launch_bounds__(MSM_THREADS, sum_blocks<F>::value)
     xyzz_store(before ? part + 2 * j : tail ? part + 2 * j + 1 : bucket + b, acc);
     if (!tail)
         xyzz_store(part + 2 * j + 1, xyzz_inf<F>());
+}
+
+/* Step 4's launch shape on one device (launch_shape_get), worked out on
+ * its first MSM from what the device holds; the sums are the same points
+ * whatever the shape.
+ *   want        threads the bucket sums aim at (chunk_len): MSM_WAVES waves
+ *               of chunk_sums<fp_t> (multiprocessors x its resident blocks
+ *               per SM x MSM_THREADS) rounded down to a power of two, so
+ *               the 132 SMs x 4 blocks of an H100 or H200 give the 2^19
+ *               measured there (BENCHMARKS.md 2026-12-02) and the 82 SMs
+ *               of an RTX 3090 2^18.  G2 takes the same count, as measured
+ *               (its own waves are half as wide).
+ *   g2_threads  G2's threads per block, 128, 64 or 32: the size with the
+ *               most resident threads per SM given its slots' shared
+ *               memory (acc_slot: 400 bytes a thread; the occupancy
+ *               calculator), ties to the larger; sizes past the device's
+ *               opt-in limit (sharedMemPerBlockOptin) are skipped.  With
+ *               228 KiB an SM (sm_80: 164) registers bound G2 to 2 blocks
+ *               of 128 either way, so Hopper keeps the 128 it was measured
+ *               with; an SM of 64 KiB (sm_75) or 100 KiB (sm_86, 89, 120)
+ *               holds a single 51,200-byte block, and smaller blocks
+ *               there hold more threads. */
+struct launch_shape {
+    uint32_t want;
+    unsigned g2_threads;
+};
+
+static pthread_mutex_t shape_lock = PTHREAD_MUTEX_INITIALIZER;
+static launch_shape shapes[MAX_DEVICES]; /* want 0: not worked out yet */
+
+static uint32_t pow2_floor(uint64_t x)
+{
+    uint32_t p = 1;
+    while (p < (1u << 31) && (uint64_t)p * 2 <= x)
+        p *= 2;
+    return p;
+}
+
+/* The current device's shape, into *s. */
+static int launch_shape_make(launch_shape *s)
+{
+    const cz_devprops *p;
+    int g1_blocks = 0, best = 0;
+    int rc = cz_devprops_get(&p);
+    if (!rc)
+        rc = cuda_err(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&g1_blocks, chunk_sums<fp_t>,
+                                                                    MSM_THREADS, 0));
+    if (rc)
+        return rc;
+    s->want = pow2_floor((uint64_t)MSM_WAVES * (unsigned)p->sms *
+                         (unsigned)(g1_blocks > 0 ? g1_blocks : 1) * MSM_THREADS);
+    s->g2_threads = 0;
+    for (unsigned t = MSM_THREADS; t >= 32 && !rc; t /= 2) {
+        size_t smem = acc_slot<fp2_t>::bytes * t;
+        int blocks = 0;
+        if (smem > p->smem_optin)
+            continue;
+        rc = cuda_err(cudaFuncSetAttribute(chunk_sums<fp2_t>,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        if (!rc)
+            rc = cuda_err(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, chunk_sums<fp2_t>,
+                                                                        (int)t, smem));
+        if (!rc && blocks * (int)t > best) {
+            best = blocks * (int)t;
+            s->g2_threads = t;
+        }
+    }
+    /* 32 slots take 12,800 bytes, under the 48 KiB every device gives */
+    return rc ? rc : s->g2_threads ? CZ_OK : CZ_ERR_UNSUPPORTED;
+}
+
+/* The current device's shape, worked out on first use and kept; an H100's
+ * in *out when the device cannot be read (the MSM then fails anyway). */
+static int launch_shape_get(launch_shape *out)
+{
+    *out = launch_shape{1u << 19, MSM_THREADS};
+    int dev;
+    int rc = cuda_err(cudaGetDevice(&dev));
+    if (!rc && (dev < 0 || dev >= MAX_DEVICES))
+        rc = CZ_ERR_UNSUPPORTED;
+    if (rc)
+        return rc;
+    pthread_mutex_lock(&shape_lock);
+    if (!shapes[dev].want) {
+        launch_shape s;
+        if (!(rc = launch_shape_make(&s)))
+            shapes[dev] = s;
+    }
+    if (!rc)
+        *out = shapes[dev];
+    pthread_mutex_unlock(&shape_lock);
+    return rc;
 }
 
 /* bucket[b] = infinity for b < nb (empty buckets stay so). */
@@ -511,7 +611,12 @@ static void arena_free(arena *a)
     a->n = 0;
 }
 
-static unsigned blocks_for(size_t n) { return (unsigned)((n + MSM_THREADS - 1) / MSM_THREADS); }
+static unsigned blocks_of(size_t n, unsigned threads)
+{
+    return (unsigned)((n + threads - 1) / threads);
+}
+
+static unsigned blocks_for(size_t n) { return blocks_of(n, MSM_THREADS); }
 
 /* Exclusive prefix sum of in[0..n) into out[0..n] (out[n] = total), and the
  * total to the host. */
@@ -649,10 +754,10 @@ static int radix_place(cz_cuda_scratch *sc, const digit_args &da, const uint32_t
 }
 
 /* Items per thread in step 4 for total items: enough threads for the
- * device (MSM_THREADS_WANT) within [MSM_CHUNK_MIN, MSM_CHUNK_MAX]. */
-static uint32_t chunk_len(uint64_t total)
+ * device (want, launch_shape) within [MSM_CHUNK_MIN, MSM_CHUNK_MAX]. */
+static uint32_t chunk_len(uint64_t total, uint32_t want)
 {
-    uint64_t l = total / MSM_THREADS_WANT;
+    uint64_t l = total / want;
     return l < MSM_CHUNK_MIN ? MSM_CHUNK_MIN : l > MSM_CHUNK_MAX ? MSM_CHUNK_MAX : (uint32_t)l;
 }
 
@@ -667,19 +772,19 @@ static int pause_point(cz_cuda_scratch *sc)
     return rc;
 }
 
-/* Step 4: bucket[b] for b < nb from the total sorted items (offsets off);
- * with a pause in sc, the chunks go in two launches with the pause between
- * them. */
+/* Step 4: bucket[b] for b < nb from the total sorted items (offsets off),
+ * in the device's shape ls; with a pause in sc, the chunks go in two
+ * launches with the pause between them. */
 template <class F>
 static int bucket_sums(arena *ar, const uint32_t *off, size_t nb, uint32_t total,
                        const affine_t<F> *bases, const uint32_t *item, xyzz_t<F> *bucket,
-                       cz_cuda_scratch *sc)
+                       cz_cuda_scratch *sc, const launch_shape &ls)
 {
     fill_inf<F><<<blocks_for(nb), MSM_THREADS>>>(bucket, nb);
     int rc = cuda_err(cudaGetLastError());
     if (rc || !total)
         return rc ? rc : pause_point(sc);
-    uint32_t L = chunk_len(total), n = 0;
+    uint32_t L = chunk_len(total, ls.want), n = 0;
     size_t K = ((size_t)total + L - 1) / L;
     xyzz_t<F> *part, *sum;
     uint32_t *flag, *rank, *which, *sbeg, *send;
@@ -688,18 +793,19 @@ static int bucket_sums(arena *ar, const uint32_t *off, size_t nb, uint32_t total
         (rc = arena_alloc(ar, (void **)&rank, (nb + 1) * sizeof(uint32_t))))
         return rc;
     bool split = sc && sc->pause;
-    size_t half = split ? K / 2 : K, smem = acc_slot<F>::bytes * MSM_THREADS;
+    unsigned tpb = acc_slot<F>::bytes ? ls.g2_threads : MSM_THREADS;
+    size_t half = split ? K / 2 : K, smem = acc_slot<F>::bytes * tpb;
     if (smem && (rc = cuda_err(cudaFuncSetAttribute(
                      chunk_sums<F>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem))))
         return rc;
     if (half)
-        chunk_sums<F><<<blocks_for(half), MSM_THREADS, smem>>>(off, (uint32_t)nb, total, L, 0,
-                                                               half, bases, item, bucket, part);
+        chunk_sums<F><<<blocks_of(half, tpb), tpb, smem>>>(off, (uint32_t)nb, total, L, 0, half,
+                                                           bases, item, bucket, part);
     if (split) {
         if ((rc = cuda_err(cudaGetLastError())) || (rc = pause_point(sc)))
             return rc;
-        chunk_sums<F><<<blocks_for(K - half), MSM_THREADS, smem>>>(
-            off, (uint32_t)nb, total, L, half, K, bases, item, bucket, part);
+        chunk_sums<F><<<blocks_of(K - half, tpb), tpb, smem>>>(off, (uint32_t)nb, total, L, half, K,
+                                                               bases, item, bucket, part);
     }
     crossing<<<blocks_for(nb), MSM_THREADS>>>(off, nb, L, flag);
     if ((rc = cuda_err(cudaGetLastError())) ||
@@ -830,6 +936,10 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
     size_t nb = (size_t)W * B;
     if ((uint64_t)W * n >= ((uint64_t)1 << 32)) /* item offsets are 32-bit */
         return CZ_ERR_TOO_BIG;
+    launch_shape ls;
+    int rc = launch_shape_get(&ls);
+    if (rc)
+        return rc;
     arena ar = arena_on(sc);
     uint32_t *count, *boff, *item, total = 0;
     xyzz_t<F> *bucket, *slice, *wsum;
@@ -837,7 +947,7 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
     digit_args da = {(const fr_t *)k_dev, n, c, W, !(flags & CZ_MSM_CANONICAL)};
     prof pf = {};
     prof_mark(&pf); /* start */
-    int rc = arena_alloc(&ar, (void **)&count, (nb + 1) * sizeof(uint32_t));
+    rc = arena_alloc(&ar, (void **)&count, (nb + 1) * sizeof(uint32_t));
     if (!rc)
         rc = arena_alloc(&ar, (void **)&boff, (nb + 1) * sizeof(uint32_t));
     if (!rc)
@@ -867,8 +977,8 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
     if (!rc)
         rc = pause_point(sc);
     if (!rc)
-        rc = bucket_sums<F>(&ar, boff, nb, total, (const affine_t<F> *)bases_dev, item, bucket,
-                            sc);
+        rc = bucket_sums<F>(&ar, boff, nb, total, (const affine_t<F> *)bases_dev, item, bucket, sc,
+                            ls);
     prof_mark(&pf); /* buckets summed */
     if (!rc)
         rc = arena_alloc(&ar, (void **)&slice, (size_t)W * T * sizeof(xyzz_t<F>));
@@ -910,7 +1020,8 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
     free(hoff);
     free(hw);
     prof_mark(&pf);
-    prof_report(&pf, sizeof(F) == sizeof(fp_t) ? "G1" : "G2", n, c, W, chunk_len(total), dense);
+    prof_report(&pf, sizeof(F) == sizeof(fp_t) ? "G1" : "G2", n, c, W, chunk_len(total, ls.want),
+                dense);
     /* this stream only: work on the proof's other streams goes on */
     cudaError_t e = cudaStreamSynchronize(0);
     arena_free(&ar);
@@ -1006,12 +1117,12 @@ static size_t seg_sum_bytes(size_t S, size_t items, size_t longest, size_t X)
 
 /* What bucket_sums takes for at most items sorted items of n points in nb
  * buckets: K chunks (chunk_len: K is at most items / MSM_CHUNK_MAX + 1, or
- * about MSM_THREADS_WANT when chunks are shorter), two partials each, at
- * most K crossing buckets, each with at most 2 (n / MSM_CHUNK_MIN + 2)
- * partials (a bucket holds at most n items). */
-static size_t bucket_sums_bytes(size_t n, size_t nb, size_t items, size_t X)
+ * about want when chunks are shorter), two partials each, at most K
+ * crossing buckets, each with at most 2 (n / MSM_CHUNK_MIN + 2) partials
+ * (a bucket holds at most n items). */
+static size_t bucket_sums_bytes(size_t n, size_t nb, size_t items, size_t X, uint32_t want)
 {
-    size_t K = items / MSM_CHUNK_MAX + 1, k2 = (size_t)MSM_THREADS_WANT * 65 / 64 + 1;
+    size_t K = items / MSM_CHUNK_MAX + 1, k2 = (size_t)want * 65 / 64 + 1;
     K = K > k2 ? K : k2;
     size_t nc = K < nb ? K : nb, longest = 2 * (n / MSM_CHUNK_MIN + 2);
     longest = longest < 2 * K ? longest : 2 * K;
@@ -1032,15 +1143,15 @@ static size_t radix_bytes(size_t n, unsigned c)
 }
 
 /* msm_run's allocations for n points, window c (0: the default), point
- * size X (XYZZ). */
-static size_t run_bytes(size_t n, unsigned c, size_t X)
+ * size X (XYZZ), on a device whose bucket sums aim at want threads. */
+static size_t run_bytes(size_t n, unsigned c, size_t X, uint32_t want)
 {
     if (!n)
         return 0;
     shape sh = shape_of(n, c);
     size_t W = sh.W, T = sh.T, nb = W * sh.B, items = W * n;
     size_t head = 2 * align_up((nb + 1) * 4) + scan_temp(nb) + align_up(items * 4);
-    size_t tail = align_up(nb * X) + bucket_sums_bytes(n, nb, items, X) +
+    size_t tail = align_up(nb * X) + bucket_sums_bytes(n, nb, items, X, want) +
                   align_up((size_t)W * T * X) + align_up((W + 1) * 4) + align_up(W * X) +
                   seg_sum_bytes(W, (size_t)W * T, T, X);
     size_t radix = radix_bytes(n, sh.c); /* given back before the tail's buffers */
@@ -1051,7 +1162,9 @@ extern "C" size_t cz_cuda_msm_scratch_bytes(size_t n, bool g2, bool density, siz
                                             unsigned c)
 {
     size_t X = g2 ? sizeof(xyzz_t<fp2_t>) : sizeof(xyzz_t<fp_t>), words = (n_scalars + 63) / 64;
-    size_t b = run_bytes(n, c, X);
+    launch_shape ls;
+    launch_shape_get(&ls); /* the current device's, as its MSMs will use */
+    size_t b = run_bytes(n, c, X, ls.want);
     if (density)
         b += align_up(n * sizeof(fr_t)) + 2 * align_up((words + 1) * 4) + scan_temp(words);
     return b + 4096; /* alignment of the first buffer */
