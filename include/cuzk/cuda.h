@@ -18,9 +18,11 @@
  * cz_cuda_release().  Functions are safe to call from several threads.
  *
  * Errors: CZ_ERR_UNSUPPORTED (no CUDA build, no device or no usable
- * driver), CZ_ERR_NOMEM (not enough free device or pinned memory: checked
- * with the free VRAM before allocating), CZ_ERR_INVALID_ARG, CZ_ERR_BACKEND
- * (any other CUDA failure, including a failed kernel launch). */
+ * driver, or no kernel image the device can run: cz_cuda_device_check
+ * says why), CZ_ERR_NOMEM (not enough free device or pinned memory:
+ * checked with the free VRAM before allocating), CZ_ERR_INVALID_ARG,
+ * CZ_ERR_BACKEND (any other CUDA failure, including a failed kernel
+ * launch). */
 #ifndef CUZK_CUDA_H
 #define CUZK_CUDA_H
 
