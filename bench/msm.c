@@ -121,6 +121,11 @@ static int gpu_msm(const msm_opts *o, msm_data *d, unsigned flags)
     cz_g1 r1;
     cz_g2 r2;
     int bad = 0;
+    char why[512];
+    if (cz_cuda_device_check(-1, why, sizeof why) != CZ_OK) {
+        fprintf(stderr, "cuzk-bench: --gpu: %s\n", why);
+        return 1;
+    }
     cz_cuda_device_name(name, sizeof name);
     int rc = cz_cuda_malloc(&bdev, o->n * bsz, CZ_BUF_OTHER);
     if (!rc)

@@ -174,8 +174,9 @@ static int gpu_ntt(const opts *o, const char *what)
         snprintf(tag, sizeof tag, "%s-%s-b%zu", tags[o->kind], order_tags[o->order], o->batch);
     else
         snprintf(tag, sizeof tag, "%s-%s", tags[o->kind], order_tags[o->order]);
-    if (!cz_cuda_available()) {
-        fprintf(stderr, "cuzk-bench: --gpu: no CUDA device (or no CUDA in this build)\n");
+    char why[512];
+    if (cz_cuda_device_check(-1, why, sizeof why) != CZ_OK) {
+        fprintf(stderr, "cuzk-bench: --gpu: %s\n", why);
         return 1;
     }
     cz_cuda_device_name(name, sizeof name);
@@ -231,8 +232,9 @@ static int gpu_ntt(const opts *o, const char *what)
 static int gpu_h(const opts *o, unsigned k, size_t n)
 {
     char name[128];
-    if (!cz_cuda_available()) {
-        fprintf(stderr, "cuzk-bench: --gpu: no CUDA device (or no CUDA in this build)\n");
+    char why[512];
+    if (cz_cuda_device_check(-1, why, sizeof why) != CZ_OK) {
+        fprintf(stderr, "cuzk-bench: --gpu: %s\n", why);
         return 1;
     }
     cz_cuda_device_name(name, sizeof name);

@@ -336,8 +336,9 @@ int cz_bench_gpu_partition(int argc, char **argv)
     part_opts o;
     if (parse(argc, argv, &o))
         return 2;
-    if (!cz_cuda_available()) {
-        fprintf(stderr, "cuzk-bench gpu-partition: no CUDA device (or no CUDA in this build)\n");
+    char why[512];
+    if (cz_cuda_device_check(-1, why, sizeof why) != CZ_OK) {
+        fprintf(stderr, "cuzk-bench gpu-partition: %s\n", why);
         return 1;
     }
     cz_r1cs *pce = NULL;
@@ -481,7 +482,7 @@ int cz_bench_gpu_partition(int argc, char **argv)
         printf("\n== device budget %.2f GiB%s\n", ms0.budget / (double)(1 << 30),
                budget ? "" : " (the card's)");
         cz_cuda_groth16_sums s;
-        char why[400] = "";
+        why[0] = 0;
         double tot[32], st[8][32], lb = 0, lms = 0;
         int brc = CZ_OK;
         for (unsigned r = 0; r <= o.reps && !brc; r++) {

@@ -4,6 +4,12 @@
  *   cuzk-bench prove --r1cs F --wtns F        (insecure setup from --seed)
  *   cuzk-bench prove --chain LOG              (built-in circuit, 2^LOG rows)
  *       common: [--threads T] [--reps K] [--seed N] [--no-verify] [--gpu]
+ *       --rs-seed N: the blinding factors r, s from seed N, not the OS's
+ *       random source: the same proof bytes every run (INSECURE: a proof
+ *       with known r, s reveals the witness), to compare builds or back
+ *       ends (scripts/gpu-check.sh's ptx75 part)
+ *       --proof-bin F: the proof's 192 bytes (cz_groth16_proof_to_bytes,
+ *       bellperson's encoding), for any circuit
  *       --trusted-key: skip the subgroup checks of the key's points
  *       (snarkjs never checks them)
  *       --checked-keys FILE|none: the checked-keys store (cuzk/
@@ -41,10 +47,10 @@
 #include "cuzk/zkey.h"
 
 typedef struct {
-    const char *zkey, *wtns, *r1cs, *proof_out, *public_out, *zkey_out;
-    const char *vk, *proof, *pub, *chain, *threads, *reps, *seed, *checked_keys;
+    const char *zkey, *wtns, *r1cs, *proof_out, *public_out, *proof_bin, *zkey_out;
+    const char *vk, *proof, *pub, *chain, *threads, *reps, *seed, *rs_seed, *checked_keys;
     unsigned chain_log, reps_n;
-    uint64_t seed_n;
+    uint64_t seed_n, rs_seed_n;
     int no_verify, trusted, timed, gpu;
 } opts;
 
@@ -57,9 +63,11 @@ static const cz_bench_flag FLAGS[] = {
     {"--chain", offsetof(opts, chain), C_PROVE},
     {"--proof-out", offsetof(opts, proof_out), C_PROVE},
     {"--public-out", offsetof(opts, public_out), C_PROVE},
+    {"--proof-bin", offsetof(opts, proof_bin), C_PROVE},
     {"--reps", offsetof(opts, reps), C_PROVE},
     {"--threads", offsetof(opts, threads), C_PROVE | C_SETUP},
     {"--seed", offsetof(opts, seed), C_PROVE | C_SETUP},
+    {"--rs-seed", offsetof(opts, rs_seed), C_PROVE},
     {"--zkey-out", offsetof(opts, zkey_out), C_SETUP},
     {"--checked-keys", offsetof(opts, checked_keys), C_PROVE},
     {"--vk", offsetof(opts, vk), C_VERIFY},
@@ -72,11 +80,14 @@ static const char USAGE_PROVE[] =
     "       cuzk-bench prove --r1cs F --wtns F     (INSECURE setup from --seed)\n"
     "       cuzk-bench prove --chain LOG           (built-in circuit of 2^LOG rows)\n"
     "   options: [--threads T] [--reps K] [--seed N] [--no-verify] [--trusted-key]\n"
-    "            [--checked-keys FILE|none] [--gpu]\n"
+    "            [--checked-keys FILE|none] [--rs-seed N] [--proof-bin F] [--gpu]\n"
     "  One Groth16 proof, verified (unless --no-verify), written as snarkjs's proof.json\n"
     "  and public.json.  --reps K: K timed proofs after the first, the median of each\n"
     "  phase printed.  T: threads (default: the cores this process may run on).\n"
     "  --gpu: H and every MSM on the CUDA device (bit-identical proofs).\n"
+    "  --rs-seed N: r and s from seed N: the same proof every run (INSECURE: it\n"
+    "  reveals the witness; for comparing builds and back ends).  --proof-bin F:\n"
+    "  the proof's 192 bytes (bellperson's encoding), for any circuit.\n"
     "  --trusted-key: skip the subgroup checks of the .zkey's points (snarkjs never\n"
     "  checks them; they are batched and fast, so the default keeps them).\n"
     "  --checked-keys: keys whose checks passed, by digest (default $CUZK_CHECKED_KEYS,\n"
@@ -168,6 +179,8 @@ static int parse(int argc, char **argv, opts *o, unsigned cmd, const char *usage
         o->timed = 1;
     }
     if (o->seed && cz_bench_u64(&o->seed_n, o->seed, c, "--seed") != 0)
+        return -1;
+    if (o->rs_seed && cz_bench_u64(&o->rs_seed_n, o->rs_seed, c, "--rs-seed") != 0)
         return -1;
     return 0;
 }
@@ -380,6 +393,13 @@ int cz_bench_prove(int argc, char **argv)
     double *ph = calloc(9 * (size_t)k, sizeof(double));
     cz_groth16_proof pf;
     cz_groth16_pvk pvk = {0};
+    cz_fr rs[2];
+    if (o.rs_seed) {
+        cz_prng g;
+        cz_prng_seed(&g, o.rs_seed_n);
+        cz_fr_random(&rs[0], &g);
+        cz_fr_random(&rs[1], &g);
+    }
     if (ph == NULL || cz_groth16_pvk_prepare(&pvk, &params.vk) != CZ_OK) {
         free(ph);
         rc = CZ_ERR_NOMEM;
@@ -387,7 +407,8 @@ int cz_bench_prove(int argc, char **argv)
     }
     for (unsigned it = 0; it < k + (unsigned)o.timed; it++) {
         cz_groth16_timings tm;
-        cz_groth16_prove_opts po = {.backend = backend, .pool = pool, .timings = &tm};
+        cz_groth16_prove_opts po = {
+            .backend = backend, .pool = pool, .rs = o.rs_seed ? rs : NULL, .timings = &tm};
         double s = cz_bench_now();
         rc = cz_groth16_prove(&pf, &params, r1cs, w, n, &po, err, sizeof err);
         double total = cz_bench_now() - s;
@@ -425,6 +446,15 @@ int cz_bench_prove(int argc, char **argv)
         rc = cz_snarkjs_proof_write_file(o.proof_out, &pf);
     if (rc == CZ_OK && o.public_out != NULL)
         rc = cz_snarkjs_public_write_file(o.public_out, w + 1, n_in - 1);
+    if (rc == CZ_OK && o.proof_bin != NULL) {
+        uint8_t enc[CZ_GROTH16_PROOF_BYTES];
+        cz_groth16_proof_to_bytes(enc, &pf);
+        FILE *f = fopen(o.proof_bin, "wb");
+        if (f == NULL || fwrite(enc, 1, sizeof enc, f) != sizeof enc)
+            rc = CZ_ERR_IO;
+        if (f != NULL && fclose(f) != 0)
+            rc = CZ_ERR_IO;
+    }
     if (rc != CZ_OK && !err[0])
         snprintf(err, sizeof err, "writing the proof files failed");
     status = rc == CZ_OK ? 0 : 1;

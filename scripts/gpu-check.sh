@@ -8,15 +8,36 @@
 #   PARTS=setup                     the GPU setup's parts (not in the default)
 #   PARTS=profile                   Nsight Compute on the MSM, NTT and SpMV
 #                                   kernels (not in the default)
+#   PARTS=ptx75                     the PTX-only build (not in the default):
+#                                   build/gpu-ptx, -DCZ_CUDA_ARCHS=75-virtual,
+#                                   whose compute_75 PTX the driver compiles
+#                                   as it would for a card without SASS in
+#                                   the fatbin; its GPU tests, then one
+#                                   seeded proof from it, from build/gpu and
+#                                   from the CPU, compared byte for byte
 #   QUICK=1                         benchmark sizes of the targets only
 #   PREBUILT=1                      use the binaries already in build/gpu
+#                                   (and build/gpu-ptx for ptx75)
+#
+# build/gpu holds sm_90 only (-DCZ_CUDA_ARCHS=90): an H100 or H200 runs the
+# sm_90 SASS of any build, the same code that the default list's build
+# carries, in a fifth of its compile time.
 #
 # PREBUILT saves device time: build on a machine with the CUDA toolkit
-# (cmake -S . -B build/gpu -DCMAKE_BUILD_TYPE=Release
+# (cmake -S . -B build/gpu -DCMAKE_BUILD_TYPE=Release -DCZ_CUDA_ARCHS=90
 # -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=TRUE, which leaves out the
-# gRPC client the GPU machine lacks; targets below), carry build/gpu's
-# binaries to the GPU machine and run this with PREBUILT=1 there
+# gRPC client the GPU machine lacks; targets below; for ptx75 the same
+# with -B build/gpu-ptx -DCZ_CUDA_ARCHS=75-virtual), carry the binaries
+# to the GPU machine and run this with PREBUILT=1 there
 # (LD_LIBRARY_PATH is pointed at /usr/local/cuda/lib64 for libcudart).
+#
+# ptx75's JIT: the first kernel of each source file waits for the driver
+# to compile that file's PTX, about 9 s in all for compute_75 on an H100,
+# then served from the driver's cache (CUDA_CACHE_PATH: a fresh one in
+# build/gpu-ptx here, so the first test program pays it and the log says
+# how long).  PARTS=ptx75 alone, builds included, should fit one call:
+# the GPU tests again (a few minutes), the JIT and three proofs of 2^18
+# rows; with other parts, split the calls.
 #
 # Parts: tests (GPU vs CPU tests, fixed-base products among them, the GPU
 # back end's proofs, the GPU setup against the CPU's, the engine with the
@@ -25,8 +46,8 @@
 # the engine with the GPU back end on 10-partition jobs), setup (cuzk-bench
 # params for the 2KiB PoRep circuit on the CPU and with --gpu, the files
 # compared byte for byte, then --gpu --no-write at 512MiB for its phase
-# times).  One call should stay under the device tool's 10 minutes: split
-# the parts over two calls when it would not.
+# times), ptx75 (above).  One call should stay under the device tool's 10
+# minutes: split the parts over two calls when it would not.
 #
 # Build: CMake Release into build/gpu (the daemon is left out where its
 # libraries are missing).  The kernels' ptxas resource report (registers,
@@ -52,17 +73,18 @@ nvcc --version | tail -1
 # CMake builds everything but the daemon when gRPC / protobuf-c are missing
 # (as on the GPU machine's CUDA image).
 TARGETS="test_cuda test_cuda_ec test_cuda_msm test_cuda_fixed test_cs test_groth16 test_engine_gpu cuzk-bench"
-build() {
-    echo "== build: CMake Release with CUDA, build/gpu"
-    if ! cmake -S . -B build/gpu -DCMAKE_BUILD_TYPE=Release -DCZ_WERROR=ON >"$OUT/cmake.log" 2>&1 ||
-        ! grep -q "CUDA back end ON" "$OUT/cmake.log"; then
-        tail -20 "$OUT/cmake.log"
-        echo "gpu-check: CMake did not configure a CUDA build (log: $OUT/cmake.log)"
+PTX=build/gpu-ptx
+build() { # directory, CZ_CUDA_ARCHS, log suffix
+    echo "== build: CMake Release with CUDA for $2, $1"
+    if ! cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=Release -DCZ_WERROR=ON -DCZ_CUDA_ARCHS="$2" \
+        >"$OUT/cmake$3.log" 2>&1 || ! grep -q "CUDA back end ON" "$OUT/cmake$3.log"; then
+        tail -20 "$OUT/cmake$3.log"
+        echo "gpu-check: CMake did not configure a CUDA build (log: $OUT/cmake$3.log)"
         exit 1
     fi
-    if ! cmake --build build/gpu -j"$JOBS" --target $TARGETS >"$OUT/build.log" 2>&1; then
-        tail -40 "$OUT/build.log"
-        echo "gpu-check: BUILD FAILED (log: $OUT/build.log)"
+    if ! cmake --build "$1" -j"$JOBS" --target $TARGETS >"$OUT/build$3.log" 2>&1; then
+        tail -40 "$OUT/build$3.log"
+        echo "gpu-check: BUILD FAILED (log: $OUT/build$3.log)"
         exit 1
     fi
 }
@@ -84,16 +106,17 @@ kernel_report() {
         sed "s/ptxas info    : //" | (c++filt 2>/dev/null || cat)
 }
 if [ -n "${PREBUILT:-}" ]; then
-    echo "== prebuilt binaries in build/gpu"
+    echo "== prebuilt binaries in build/gpu$(part ptx75 && echo " and $PTX")"
     export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     for t in $TARGETS; do
         [ -x "build/gpu/$t" ] || { echo "gpu-check: PREBUILT but build/gpu/$t is missing"; exit 1; }
+        ! part ptx75 || [ -x "$PTX/$t" ] || { echo "gpu-check: PREBUILT but $PTX/$t is missing"; exit 1; }
     done
 else
-    build
+    build build/gpu 90 ""
+    ! part ptx75 || build "$PTX" 75-virtual -ptx
     kernel_report
 fi
-TEST=build/gpu/test_cuda
 BENCH=build/gpu/cuzk-bench
 
 # ------------------------------------------------------------------ tests --
@@ -101,34 +124,72 @@ BENCH=build/gpu/cuzk-bench
 : >"$OUT/test_groth16.log"
 : >"$OUT/test_gpu_setup.log"
 : >"$OUT/bench.log"
-if part tests; then
-echo "== test_cuda (GPU vs CPU, bit for bit)"
-timeout 240 "$TEST" 2>&1 | tee "$OUT/test_cuda.log"
-test_rc=${PIPESTATUS[0]}
-[ "$test_rc" -ne 0 ] && fail=1
-grep -q "GPU tests skipped" "$OUT/test_cuda.log" && { echo "gpu-check: NO GPU SEEN by test_cuda"; fail=1; }
-for t in test_cuda_ec test_cuda_msm test_cuda_fixed; do
-    echo "== $t (GPU vs CPU)"
-    timeout 180 "build/gpu/$t" 2>&1 | tee "$OUT/$t.log" | grep -vE "^  ok "
+# The GPU tests of the binaries in $1, logs in $2.
+gpu_tests() {
+    local B=$1 L=$2
+    echo "== test_cuda (GPU vs CPU, bit for bit; $B)"
+    timeout 240 "$B/test_cuda" 2>&1 | tee "$L/test_cuda.log"
     [ "${PIPESTATUS[0]}" -ne 0 ] && fail=1
-    grep -q "GPU tests skipped" "$OUT/$t.log" && { echo "gpu-check: NO GPU SEEN by $t"; fail=1; }
-done
-echo "== test_cs: the device SpMV equals the CPU's"
-timeout 120 build/gpu/test_cs --only test_gpu_spmv 2>&1 | tee "$OUT/test_cs.log"
-grep -q " 0 failed" "$OUT/test_cs.log" && grep -q "device SpMV equals" "$OUT/test_cs.log" ||
-    { echo "gpu-check: DEVICE SPMV TEST FAILED"; fail=1; }
-echo "== test_groth16: GPU back end proofs equal the CPU's"
-timeout 120 build/gpu/test_groth16 --only test_gpu_backend 2>&1 | tee "$OUT/test_groth16.log"
-grep -q " 0 failed" "$OUT/test_groth16.log" && grep -q "equals the CPU" "$OUT/test_groth16.log" ||
-    { echo "gpu-check: GPU BACK END PROOF TEST FAILED"; fail=1; }
-echo "== test_groth16: the GPU setup equals the CPU's, byte for byte"
-timeout 180 build/gpu/test_groth16 --only test_gpu_setup 2>&1 | tee "$OUT/test_gpu_setup.log"
-grep -q " 0 failed" "$OUT/test_gpu_setup.log" && grep -q "GPU setup equals the CPU" "$OUT/test_gpu_setup.log" ||
-    { echo "gpu-check: GPU SETUP TEST FAILED"; fail=1; }
-echo "== test_engine_gpu: the engine with the GPU back end on every device"
-timeout 240 build/gpu/test_engine_gpu 2>&1 | tee "$OUT/test_engine_gpu.log" | grep -vE "^  ok "
-[ "${PIPESTATUS[0]}" -ne 0 ] && fail=1
-grep -q "skipped" "$OUT/test_engine_gpu.log" && { echo "gpu-check: NO GPU SEEN by test_engine_gpu"; fail=1; }
+    grep -q "GPU tests skipped" "$L/test_cuda.log" && { echo "gpu-check: NO GPU SEEN by test_cuda"; fail=1; }
+    for t in test_cuda_ec test_cuda_msm test_cuda_fixed; do
+        echo "== $t (GPU vs CPU)"
+        timeout 180 "$B/$t" 2>&1 | tee "$L/$t.log" | grep -vE "^  ok "
+        [ "${PIPESTATUS[0]}" -ne 0 ] && fail=1
+        grep -q "GPU tests skipped" "$L/$t.log" && { echo "gpu-check: NO GPU SEEN by $t"; fail=1; }
+    done
+    echo "== test_cs: the device SpMV equals the CPU's"
+    timeout 120 "$B/test_cs" --only test_gpu_spmv 2>&1 | tee "$L/test_cs.log"
+    grep -q " 0 failed" "$L/test_cs.log" && grep -q "device SpMV equals" "$L/test_cs.log" ||
+        { echo "gpu-check: DEVICE SPMV TEST FAILED ($B)"; fail=1; }
+    echo "== test_groth16: GPU back end proofs equal the CPU's"
+    timeout 120 "$B/test_groth16" --only test_gpu_backend 2>&1 | tee "$L/test_groth16.log"
+    grep -q " 0 failed" "$L/test_groth16.log" && grep -q "equals the CPU" "$L/test_groth16.log" ||
+        { echo "gpu-check: GPU BACK END PROOF TEST FAILED ($B)"; fail=1; }
+    echo "== test_groth16: the GPU setup equals the CPU's, byte for byte"
+    timeout 180 "$B/test_groth16" --only test_gpu_setup 2>&1 | tee "$L/test_gpu_setup.log"
+    grep -q " 0 failed" "$L/test_gpu_setup.log" && grep -q "GPU setup equals the CPU" "$L/test_gpu_setup.log" ||
+        { echo "gpu-check: GPU SETUP TEST FAILED ($B)"; fail=1; }
+    echo "== test_engine_gpu: the engine with the GPU back end on every device"
+    timeout 240 "$B/test_engine_gpu" 2>&1 | tee "$L/test_engine_gpu.log" | grep -vE "^  ok "
+    [ "${PIPESTATUS[0]}" -ne 0 ] && fail=1
+    grep -q "skipped" "$L/test_engine_gpu.log" && { echo "gpu-check: NO GPU SEEN by test_engine_gpu"; fail=1; }
+}
+part tests && gpu_tests build/gpu "$OUT"
+
+# -------------------------------------------------------------------- ptx75 --
+# The compute_75 PTX build: no SASS in its fatbin (cuobjdump, where it is
+# installed, says so), the same GPU tests, then one proof of the built-in
+# 2^18-row circuit with r and s from a seed, from the sm_90 build, the PTX
+# build and the CPU: the same bytes.
+if part ptx75; then
+    L="$OUT/ptx75"
+    mkdir -p "$L"
+    if command -v cuobjdump >/dev/null; then
+        cuobjdump --list-elf "$PTX/test_cuda" 2>&1 | grep -q "sm_" &&
+            { echo "gpu-check: $PTX/test_cuda holds SASS: not a PTX-only build"; fail=1; }
+        cuobjdump --list-ptx "$PTX/test_cuda" 2>&1 | grep -qE "(sm|compute)_75" ||
+            { echo "gpu-check: no compute_75 PTX in $PTX/test_cuda"; fail=1; }
+    fi
+    export CUDA_CACHE_PATH="$PTX/jit-cache" CUDA_CACHE_MAXSIZE=4294967296
+    rm -rf "$CUDA_CACHE_PATH"
+    t0=$(date +%s)
+    gpu_tests "$PTX" "$L"
+    echo "ptx75: the GPU tests took $(($(date +%s) - t0)) s, JIT cache $(du -sh "$CUDA_CACHE_PATH" 2>/dev/null | cut -f1)"
+    echo "== a seeded proof (cuzk-bench prove --chain 18 --rs-seed 7) from build/gpu, $PTX and the CPU"
+    for b in gpu ptx cpu; do
+        case $b in
+            gpu) args=(build/gpu/cuzk-bench prove --gpu) ;;
+            ptx) args=("$PTX/cuzk-bench" prove --gpu) ;;
+            cpu) args=(build/gpu/cuzk-bench prove) ;;
+        esac
+        timeout 300 "${args[@]}" --chain 18 --rs-seed 7 --proof-bin "$L/proof-$b.bin" \
+            >"$L/prove-$b.log" 2>&1 || { tail -5 "$L/prove-$b.log"; echo "gpu-check: PROOF FAILED ($b)"; fail=1; }
+    done
+    if cmp "$L/proof-gpu.bin" "$L/proof-ptx.bin" && cmp "$L/proof-gpu.bin" "$L/proof-cpu.bin"; then
+        echo "ptx75: the compute_75 PTX build's proof equals the sm_90 build's and the CPU's, byte for byte"
+    else
+        echo "gpu-check: PTX PROOF DIFFERS"; fail=1
+    fi
 fi
 
 run_bench() {

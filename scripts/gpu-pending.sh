@@ -41,7 +41,8 @@ prepare() {
     rm -rf build/pending && mkdir -p "$stage" carry
     build_one() { # name dir flags targets (cuzk-bench and the variant's tests)
         cmake -S "$2" -B "build/pending/$1" -DCMAKE_BUILD_TYPE=Release -DCZ_WERROR=ON \
-            -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=TRUE -DCMAKE_CUDA_FLAGS="$3" \
+            -DCZ_CUDA_ARCHS=90 -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=TRUE \
+            -DCMAKE_CUDA_FLAGS="$3" \
             >"build/pending/$1.cmake.log" 2>&1 &&
             cmake --build "build/pending/$1" -j"$(nproc)" --target $4 \
                 >"build/pending/$1.build.log" 2>&1 ||

@@ -24,7 +24,7 @@
 #   STEP=params scripts/porep-gpu-bench.sh [BENCH]
 # BENCH: a cuzk-bench built with CUDA and without the daemon's libraries
 # (default build/cuda/cuzk-bench):
-#   cmake -S . -B build/cuda -DCMAKE_BUILD_TYPE=Release \
+#   cmake -S . -B build/cuda -DCMAKE_BUILD_TYPE=Release -DCZ_CUDA_ARCHS=90 \
 #         -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=TRUE
 #   cmake --build build/cuda --target cuzk-bench
 # CACHE (default build/p32) needs ~52 GB of disk: 45 GB of parameters,

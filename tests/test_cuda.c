@@ -84,6 +84,7 @@ static void test_unavailable(void)
     TF_CHECK(cz_cuda_set_device(0) == CZ_ERR_UNSUPPORTED);
     cz_cuda_device_list l = {{0}, 1};
     TF_CHECK(cz_cuda_device_list_check(&l, name, sizeof name) == CZ_ERR_UNSUPPORTED);
+    TF_CHECK(cz_cuda_device_check(0, name, sizeof name) == CZ_ERR_UNSUPPORTED && name[0]);
     TF_CHECK(cz_cuda_groth16_h(d, x, x + 1, x + 2, 0) == CZ_ERR_UNSUPPORTED);
     TF_CHECK(cz_cuda_groth16_h_odd_coset(d, x, x + 1, x + 2, 0) == CZ_ERR_UNSUPPORTED);
     cz_cuda_timer *t = (cz_cuda_timer *)&p;
@@ -406,8 +407,14 @@ static void test_memory_check(void)
         TF_CHECK(cz_cuda_set_device(i) == CZ_OK);
     TF_CHECK(cz_cuda_set_device(count) == CZ_ERR_INVALID_ARG);
     TF_CHECK(cz_cuda_set_device(0) == CZ_OK);
+    /* every device runs this build's kernels (its SASS, or its PTX
+     * compiled by the driver) */
+    char msg[512] = "";
+    for (int i = 0; i < count; i++)
+        TF_CHECK_MSG(cz_cuda_device_check(i, msg, sizeof msg) == CZ_OK, "%s", msg);
+    TF_CHECK(cz_cuda_device_check(-1, msg, sizeof msg) == CZ_OK);
+    TF_CHECK(cz_cuda_device_check(count, msg, sizeof msg) == CZ_ERR_INVALID_ARG && msg[0]);
     cz_cuda_device_list l = {{0, count}, 2};
-    char msg[128] = "";
     TF_CHECK(cz_cuda_device_list_check(&l, msg, sizeof msg) == CZ_ERR_NOT_FOUND && msg[0]);
     l.n = 1;
     TF_CHECK(cz_cuda_device_list_check(&l, msg, sizeof msg) == CZ_OK);

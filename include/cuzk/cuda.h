@@ -1,4 +1,5 @@
-/* cuzk: the CUDA back end (NVIDIA GPUs, built for sm_90 when nvcc is found).
+/* cuzk: the CUDA back end (NVIDIA GPUs of compute capability 7.5 or newer,
+ * built for CMake's CZ_CUDA_ARCHS when nvcc is found).
  *
  * The NTT family and the Groth16 H polynomial on the device, with the
  * conventions of include/cuzk/poly.h and results bit-identical to the CPU's
@@ -17,9 +18,11 @@
  * cz_cuda_release().  Functions are safe to call from several threads.
  *
  * Errors: CZ_ERR_UNSUPPORTED (no CUDA build, no device or no usable
- * driver), CZ_ERR_NOMEM (not enough free device or pinned memory: checked
- * with the free VRAM before allocating), CZ_ERR_INVALID_ARG, CZ_ERR_BACKEND
- * (any other CUDA failure, including a failed kernel launch). */
+ * driver, or no kernel image the device can run: cz_cuda_device_check
+ * says why), CZ_ERR_NOMEM (not enough free device or pinned memory:
+ * checked with the free VRAM before allocating), CZ_ERR_INVALID_ARG,
+ * CZ_ERR_BACKEND (any other CUDA failure, including a failed kernel
+ * launch). */
 #ifndef CUZK_CUDA_H
 #define CUZK_CUDA_H
 
@@ -49,6 +52,20 @@ int cz_cuda_set_device(int ordinal);
 
 /* Name of the current device ("" when none), NUL-terminated in len bytes. */
 int cz_cuda_device_name(char *buf, size_t len);
+
+/* Whether cuzk's kernels run on device `ordinal` (-1: the calling thread's
+ * current device; the current device stays as it was): its compute
+ * capability is 7.5 (Turing) or newer, and a probe kernel runs there, so
+ * the fatbin holds SASS for it or PTX that its driver compiles.  Checked
+ * on the first call for a device and kept.  The first kernel of each
+ * source file that runs on a device without its SASS waits for the
+ * driver's JIT compilation (about 9 s for the whole of compute_75 on an
+ * H100, once: the driver caches it).  CZ_OK; CZ_ERR_UNSUPPORTED with err
+ * naming the device, its capability and, for a missing image, the build's
+ * architectures (no CUDA build or no device: CZ_ERR_UNSUPPORTED too);
+ * CZ_ERR_INVALID_ARG for an ordinal that is not there; CZ_ERR_BACKEND for
+ * another failure of the probe. */
+int cz_cuda_device_check(int ordinal, char *err, size_t errlen);
 
 /* Device memory, under a budget like host memory (src/cuda/devmem.cu).
  *

@@ -163,9 +163,12 @@ typedef struct {
     int ordinal[CZ_ENGINE_MAX_DEVICES];
     unsigned n; /* 0: every device found */
 } cz_cuda_device_list;
-/* Checks a device list against the devices present: CZ_OK, or
- * CZ_ERR_NOT_FOUND with a message naming the first ordinal that is not
- * there (CZ_ERR_UNSUPPORTED when no device at all). */
+/* Checks a device list (n 0: every device found) against the devices
+ * present: CZ_OK, or CZ_ERR_NOT_FOUND with a message naming the first
+ * ordinal that is not there (CZ_ERR_UNSUPPORTED when no device at all),
+ * or cz_cuda_device_check's error and message for the first device listed
+ * that cuzk's kernels do not run on (CZ_ERR_UNSUPPORTED: older than
+ * compute capability 7.5, or no image in this build for it). */
 int cz_cuda_device_list_check(const cz_cuda_device_list *l, char *err, size_t errlen);
 
 /* The one place a program (the daemon, cuzk-bench) picks its back end:
@@ -175,7 +178,8 @@ int cz_cuda_device_list_check(const cz_cuda_device_list *l, char *err, size_t er
  * receives the ops to put in cz_engine_config.backend.  CZ_OK;
  * CZ_ERR_UNSUPPORTED (GPU asked for, or AUTO with ordinals listed, and no
  * usable device: err is "this build has no CUDA back end" or "this
- * machine has no CUDA device"); CZ_ERR_NOT_FOUND / CZ_ERR_INVALID_ARG (a
+ * machine has no CUDA device"; or a device to be used that cuzk's kernels
+ * do not run on, named in err); CZ_ERR_NOT_FOUND / CZ_ERR_INVALID_ARG (a
  * bad list, as cz_cuda_device_list_check). */
 typedef enum { CZ_BACKEND_AUTO, CZ_BACKEND_ONLY_CPU, CZ_BACKEND_ONLY_GPU } cz_backend_choice;
 int cz_backend_choose(cz_backend_ops *out, cz_backend_choice want, cz_cuda_device_list *list,

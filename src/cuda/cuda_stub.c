@@ -23,6 +23,11 @@ int cz_cuda_device_name(char *buf, size_t len)
     return CZ_ERR_UNSUPPORTED;
 }
 
+int cz_cuda_device_check(int ordinal, char *err, size_t errlen)
+{
+    return cz_fail(err, errlen, CZ_ERR_UNSUPPORTED, "this build has no CUDA back end");
+}
+
 int cz_cuda_malloc(void **p, size_t bytes, cz_buf_class cls)
 {
     if (!p)

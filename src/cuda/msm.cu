@@ -45,6 +45,7 @@
  * (affine encodings), the XYZZ representatives differ.  Nothing here is
  * constant time: MSM inputs are public to the prover. */
 #include <cuda_runtime.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "cuda/cuda_err.cuh"
+#include "cuda/devprops.cuh"
 #include "cuda/ec.cuh"
 #include "cuda/fr.cuh"
 #include "cuda/msm_scratch.h"
@@ -65,11 +67,12 @@
 
 #define MSM_CHUNK_MIN 64  /* least items per thread in the bucket sums */
 #define MSM_CHUNK_MAX 512 /* most items per thread in the bucket sums */
-#define MSM_THREADS_WANT (1u << 19) /* threads the bucket sums aim at (8 waves) */
+#define MSM_WAVES     8   /* waves of step 4's G1 blocks the bucket sums aim at */
 #define MSM_L1      32  /* partial sums per thread in the segmented sums */
 #define MSM_RADIX_MIN ((size_t)1 << 16) /* least points for the radix path of step 3 */
 #define MSM_THREADS 128
 #define ARENA_MAX   128 /* rounds of a segmented sum allocate 4 each */
+#define MAX_DEVICES   16
 #define NO_BUCKET   0xffffffffu
 #define SIGN_BIT    0x80000000u
 
@@ -261,7 +264,9 @@ __device__ __forceinline__ affine_t<F> item_point(const affine_t<F> *bases, uint
  * 2^24 138 against 142; before the pairs the same cap lost 5 %; 5 blocks,
  * 96 registers, lose 5 %).  G2: no
  * cap, 255 registers (capping it at 168 or 128 lost 2 and 10 %).
- * BENCHMARKS.md, 2026-12-04. */
+ * BENCHMARKS.md, 2026-12-04.  Every architecture from sm_75 on has 64 K
+ * registers an SM, so G1's 4 x 128 threads at 128 fit each (sm_75 runs
+ * at most 1024 threads an SM, sm_86 / 89 / 120 1536: 512 fit too). */
 template <class F> struct sum_blocks {
     static const int value = 1;
 };
@@ -273,8 +278,10 @@ template <> struct sum_blocks<fp_t> {
  * shared memory, a slot of acc_slot<F>::bytes a thread: the 384 bytes of
  * the point and 16 of padding, so that slots lie 25 16-byte words apart
  * and a quarter-warp's 16-byte accesses fall in distinct banks (51,200
- * bytes a block).  Out of G2's 255 registers this took the spills away:
- * G2 2^22 132.4 against 143.5 ms (H100, 2026-12-06; BENCHMARKS.md). */
+ * bytes a block of 128, past the 48 KiB a block gets without opting in:
+ * launch_shape picks the block size the device holds best).  Out of G2's
+ * 255 registers this took the spills away: G2 2^22 132.4 against 143.5 ms
+ * (H100, 2026-12-06; BENCHMARKS.md). */
 template <class F> struct acc_slot {
     static const size_t bytes = 0;
 };
@@ -308,7 +315,8 @@ template <class F, bool ACC> __device__ __forceinline__ void put_bucket(xyzz_t<F
  * unused slots get infinity.  So a bucket crossing chunks jf < jl has its
  * partials in part[2 jf + 1 .. 2 jl], with infinities between them.
  * Compiled for sum_blocks<F> blocks per SM, launched with acc_slot<F>
- * bytes of dynamic shared memory a thread (above). */
+ * bytes of dynamic shared memory a thread (above) in blocks of
+ * MSM_THREADS (G2: launch_shape's g2_threads). */
 template <class F, bool ACC>
 __global__ void __launch_bounds__(MSM_THREADS, sum_blocks<F>::value)
     chunk_sums(const uint32_t *off, uint32_t nb, uint32_t total, uint32_t L, size_t j0, size_t j1,
@@ -364,6 +372,99 @@ __global__ void __launch_bounds__(MSM_THREADS, sum_blocks<F>::value)
         put_bucket<F, ACC>(bucket + b, acc);
     if (!tail)
         xyzz_store(part + 2 * j + 1, xyzz_inf<F>());
+}
+
+/* Step 4's launch shape on one device (launch_shape_get), worked out on
+ * its first MSM from what the device holds; the sums are the same points
+ * whatever the shape.
+ *   want        threads the bucket sums aim at (chunk_len): MSM_WAVES waves
+ *               of chunk_sums<fp_t> (multiprocessors x its resident blocks
+ *               per SM x MSM_THREADS) rounded down to a power of two, so
+ *               the 132 SMs x 4 blocks of an H100 or H200 give the 2^19
+ *               measured there (BENCHMARKS.md 2026-12-02) and the 82 SMs
+ *               of an RTX 3090 2^18.  G2 takes the same count, as measured
+ *               (its own waves are half as wide).
+ *   g2_threads  G2's threads per block, 128, 64 or 32: the size with the
+ *               most resident threads per SM given its slots' shared
+ *               memory (acc_slot: 400 bytes a thread; the occupancy
+ *               calculator), ties to the larger; sizes past the device's
+ *               opt-in limit (sharedMemPerBlockOptin) are skipped.  With
+ *               228 KiB an SM (sm_80: 164) registers bound G2 to 2 blocks
+ *               of 128 either way, so Hopper keeps the 128 it was measured
+ *               with; an SM of 64 KiB (sm_75) or 100 KiB (sm_86, 89, 120)
+ *               holds a single 51,200-byte block, and smaller blocks
+ *               there hold more threads.  The chunked MSM's instantiation
+ *               (ACC) is launched in the same shape. */
+struct launch_shape {
+    uint32_t want;
+    unsigned g2_threads;
+};
+
+static pthread_mutex_t shape_lock = PTHREAD_MUTEX_INITIALIZER;
+static launch_shape shapes[MAX_DEVICES]; /* want 0: not worked out yet */
+
+static uint32_t pow2_floor(uint64_t x)
+{
+    uint32_t p = 1;
+    while (p < (1u << 31) && (uint64_t)p * 2 <= x)
+        p *= 2;
+    return p;
+}
+
+/* The current device's shape, into *s. */
+static int launch_shape_make(launch_shape *s)
+{
+    const cz_devprops *p;
+    int g1_blocks = 0, best = 0;
+    int rc = cz_devprops_get(&p);
+    if (!rc)
+        rc = cuda_err(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &g1_blocks, chunk_sums<fp_t, false>, MSM_THREADS, 0));
+    if (rc)
+        return rc;
+    s->want = pow2_floor((uint64_t)MSM_WAVES * (unsigned)p->sms *
+                         (unsigned)(g1_blocks > 0 ? g1_blocks : 1) * MSM_THREADS);
+    s->g2_threads = 0;
+    for (unsigned t = MSM_THREADS; t >= 32 && !rc; t /= 2) {
+        size_t smem = acc_slot<fp2_t>::bytes * t;
+        int blocks = 0;
+        if (smem > p->smem_optin)
+            continue;
+        rc = cuda_err(cudaFuncSetAttribute(chunk_sums<fp2_t, false>,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        if (!rc)
+            rc = cuda_err(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &blocks, chunk_sums<fp2_t, false>, (int)t, smem));
+        if (!rc && blocks * (int)t > best) {
+            best = blocks * (int)t;
+            s->g2_threads = t;
+        }
+    }
+    /* 32 slots take 12,800 bytes, under the 48 KiB every device gives */
+    return rc ? rc : s->g2_threads ? CZ_OK : CZ_ERR_UNSUPPORTED;
+}
+
+/* The current device's shape, worked out on first use and kept; an H100's
+ * in *out when the device cannot be read (the MSM then fails anyway). */
+static int launch_shape_get(launch_shape *out)
+{
+    *out = launch_shape{1u << 19, MSM_THREADS};
+    int dev;
+    int rc = cuda_err(cudaGetDevice(&dev));
+    if (!rc && (dev < 0 || dev >= MAX_DEVICES))
+        rc = CZ_ERR_UNSUPPORTED;
+    if (rc)
+        return rc;
+    pthread_mutex_lock(&shape_lock);
+    if (!shapes[dev].want) {
+        launch_shape s;
+        if (!(rc = launch_shape_make(&s)))
+            shapes[dev] = s;
+    }
+    if (!rc)
+        *out = shapes[dev];
+    pthread_mutex_unlock(&shape_lock);
+    return rc;
 }
 
 /* bucket[b] = infinity for b < nb (empty buckets stay so). */
@@ -540,7 +641,12 @@ static void arena_free(arena *a)
     a->n = 0;
 }
 
-static unsigned blocks_for(size_t n) { return (unsigned)((n + MSM_THREADS - 1) / MSM_THREADS); }
+static unsigned blocks_of(size_t n, unsigned threads)
+{
+    return (unsigned)((n + threads - 1) / threads);
+}
+
+static unsigned blocks_for(size_t n) { return blocks_of(n, MSM_THREADS); }
 
 /* Exclusive prefix sum of in[0..n) into out[0..n] (out[n] = total), and the
  * total to the host. */
@@ -678,10 +784,10 @@ static int radix_place(cz_cuda_scratch *sc, const digit_args &da, const uint32_t
 }
 
 /* Items per thread in step 4 for total items: enough threads for the
- * device (MSM_THREADS_WANT) within [MSM_CHUNK_MIN, MSM_CHUNK_MAX]. */
-static uint32_t chunk_len(uint64_t total)
+ * device (want, launch_shape) within [MSM_CHUNK_MIN, MSM_CHUNK_MAX]. */
+static uint32_t chunk_len(uint64_t total, uint32_t want)
 {
-    uint64_t l = total / MSM_THREADS_WANT;
+    uint64_t l = total / want;
     return l < MSM_CHUNK_MIN ? MSM_CHUNK_MIN : l > MSM_CHUNK_MAX ? MSM_CHUNK_MAX : (uint32_t)l;
 }
 
@@ -697,12 +803,13 @@ static int pause_point(cz_cuda_scratch *sc)
 }
 
 /* Step 4: bucket[b] for b < nb from the total sorted items (offsets off),
- * or with ACC added to what bucket[b] holds; with a pause in sc, the
- * chunks go in two launches with the pause between them. */
+ * or with ACC added to what bucket[b] holds, in the device's shape ls;
+ * with a pause in sc, the chunks go in two launches with the pause
+ * between them. */
 template <class F, bool ACC>
 static int bucket_sums(arena *ar, const uint32_t *off, size_t nb, uint32_t total,
                        const affine_t<F> *bases, const uint32_t *item, xyzz_t<F> *bucket,
-                       cz_cuda_scratch *sc)
+                       cz_cuda_scratch *sc, const launch_shape &ls)
 {
     int rc = CZ_OK;
     if (!ACC) {
@@ -711,7 +818,7 @@ static int bucket_sums(arena *ar, const uint32_t *off, size_t nb, uint32_t total
     }
     if (rc || !total)
         return rc ? rc : pause_point(sc);
-    uint32_t L = chunk_len(total), n = 0;
+    uint32_t L = chunk_len(total, ls.want), n = 0;
     size_t K = ((size_t)total + L - 1) / L;
     xyzz_t<F> *part, *sum;
     uint32_t *flag, *rank, *which, *sbeg, *send;
@@ -720,19 +827,19 @@ static int bucket_sums(arena *ar, const uint32_t *off, size_t nb, uint32_t total
         (rc = arena_alloc(ar, (void **)&rank, (nb + 1) * sizeof(uint32_t))))
         return rc;
     bool split = sc && sc->pause;
-    size_t half = split ? K / 2 : K, smem = acc_slot<F>::bytes * MSM_THREADS;
+    unsigned tpb = acc_slot<F>::bytes ? ls.g2_threads : MSM_THREADS;
+    size_t half = split ? K / 2 : K, smem = acc_slot<F>::bytes * tpb;
     if (smem && (rc = cuda_err(cudaFuncSetAttribute(chunk_sums<F, ACC>,
                                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                     (int)smem))))
         return rc;
     if (half)
-        chunk_sums<F, ACC><<<blocks_for(half), MSM_THREADS, smem>>>(off, (uint32_t)nb, total, L, 0,
-                                                                    half, bases, item, bucket,
-                                                                    part);
+        chunk_sums<F, ACC><<<blocks_of(half, tpb), tpb, smem>>>(off, (uint32_t)nb, total, L, 0,
+                                                                half, bases, item, bucket, part);
     if (split) {
         if ((rc = cuda_err(cudaGetLastError())) || (rc = pause_point(sc)))
             return rc;
-        chunk_sums<F, ACC><<<blocks_for(K - half), MSM_THREADS, smem>>>(
+        chunk_sums<F, ACC><<<blocks_of(K - half, tpb), tpb, smem>>>(
             off, (uint32_t)nb, total, L, half, K, bases, item, bucket, part);
     }
     crossing<<<blocks_for(nb), MSM_THREADS>>>(off, nb, L, flag);
@@ -858,7 +965,8 @@ static shape shape_of(size_t n, unsigned c)
  * after the sort and after the sums, and *L and *radix for its report. */
 template <class F, bool ACC>
 static int sort_sum(arena *ar, const shape &sh, const digit_args &da, const affine_t<F> *bases,
-                    xyzz_t<F> **bucket, cz_cuda_scratch *sc, prof *pf, uint32_t *L, bool *radix)
+                    xyzz_t<F> **bucket, cz_cuda_scratch *sc, prof *pf, uint32_t *L, bool *radix,
+                    const launch_shape &ls)
 {
     size_t n = da.n, nb = (size_t)sh.W * sh.B;
     uint32_t *count, *boff, *item, total = 0;
@@ -892,9 +1000,9 @@ static int sort_sum(arena *ar, const shape &sh, const digit_args &da, const affi
     if (!rc)
         rc = pause_point(sc);
     if (!rc)
-        rc = bucket_sums<F, ACC>(ar, boff, nb, total, bases, item, *bucket, sc);
+        rc = bucket_sums<F, ACC>(ar, boff, nb, total, bases, item, *bucket, sc, ls);
     prof_mark(pf); /* buckets summed */
-    *L = chunk_len(total);
+    *L = chunk_len(total, ls.want);
     *radix = dense;
     return rc;
 }
@@ -961,6 +1069,10 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
     shape sh = shape_of(n, (flags >> 8) & 31u);
     if ((uint64_t)sh.W * n >= ((uint64_t)1 << 32)) /* item offsets are 32-bit */
         return CZ_ERR_TOO_BIG;
+    launch_shape ls;
+    int rc = launch_shape_get(&ls);
+    if (rc)
+        return rc;
     arena ar = arena_on(sc);
     digit_args da = {(const fr_t *)k_dev, n, sh.c, sh.W, !(flags & CZ_MSM_CANONICAL)};
     prof pf = {};
@@ -968,8 +1080,8 @@ static int msm_run(typename host_curve<F>::jac *out, const void *bases_dev, cons
     xyzz_t<F> *bucket = NULL;
     uint32_t L = 0;
     bool radix = false;
-    int rc = sort_sum<F, false>(&ar, sh, da, (const affine_t<F> *)bases_dev, &bucket, sc, &pf,
-                                &L, &radix);
+    rc = sort_sum<F, false>(&ar, sh, da, (const affine_t<F> *)bases_dev, &bucket, sc, &pf, &L,
+                            &radix, ls);
     if (!rc)
         rc = reduce<F>(&ar, sh, bucket, out, &pf);
     prof_mark(&pf);
@@ -1075,12 +1187,16 @@ static int msm_chunked(typename host_curve<F>::jac *out, const cz_cuda_bases *sr
         return CZ_ERR_TOO_BIG;
     if (!n_bases)
         return CZ_OK;
+    launch_shape ls;
+    int rc = launch_shape_get(&ls);
+    if (rc)
+        return rc;
     arena ar = arena_on(sc);
     xyzz_t<F> *bucket = NULL;
     size_t nb = (size_t)sh.W * sh.B;
     prof pf = {}, all = {};
     prof_mark(&all); /* start */
-    int rc = arena_alloc(&ar, (void **)&bucket, nb * sizeof(xyzz_t<F>));
+    rc = arena_alloc(&ar, (void **)&bucket, nb * sizeof(xyzz_t<F>));
     if (!rc) {
         fill_inf<F><<<blocks_for(nb), MSM_THREADS>>>(bucket, nb);
         rc = cuda_err(cudaGetLastError());
@@ -1109,7 +1225,7 @@ static int msm_chunked(typename host_curve<F>::jac *out, const cz_cuda_bases *sr
         prof_mark(&pf);
         if (!rc)
             rc = sort_sum<F, true>(&in, sh, da, (const affine_t<F> *)bases, &bucket, sc, &pf, &L,
-                                   &radix);
+                                   &radix, ls);
         if (pf.on && pf.n >= 3) {
             ms_sort += (double)(pf.t[1].tv_sec - pf.t[0].tv_sec) * 1e3 +
                        (double)(pf.t[1].tv_nsec - pf.t[0].tv_nsec) / 1e6;
@@ -1164,12 +1280,12 @@ static size_t seg_sum_bytes(size_t S, size_t items, size_t longest, size_t X)
 
 /* What bucket_sums takes for at most items sorted items of n points in nb
  * buckets: K chunks (chunk_len: K is at most items / MSM_CHUNK_MAX + 1, or
- * about MSM_THREADS_WANT when chunks are shorter), two partials each, at
- * most K crossing buckets, each with at most 2 (n / MSM_CHUNK_MIN + 2)
- * partials (a bucket holds at most n items). */
-static size_t bucket_sums_bytes(size_t n, size_t nb, size_t items, size_t X)
+ * about want when chunks are shorter), two partials each, at most K
+ * crossing buckets, each with at most 2 (n / MSM_CHUNK_MIN + 2) partials
+ * (a bucket holds at most n items). */
+static size_t bucket_sums_bytes(size_t n, size_t nb, size_t items, size_t X, uint32_t want)
 {
-    size_t K = items / MSM_CHUNK_MAX + 1, k2 = (size_t)MSM_THREADS_WANT * 65 / 64 + 1;
+    size_t K = items / MSM_CHUNK_MAX + 1, k2 = (size_t)want * 65 / 64 + 1;
     K = K > k2 ? K : k2;
     size_t nc = K < nb ? K : nb, longest = 2 * (n / MSM_CHUNK_MIN + 2);
     longest = longest < 2 * K ? longest : 2 * K;
@@ -1192,11 +1308,11 @@ static size_t radix_bytes(size_t n, unsigned c)
 /* What sort_sum takes for n points of shape sh: the counts and offsets,
  * the items, then the larger of the radix sort's buffers and the bucket
  * sums' (the bucket array apart). */
-static size_t sort_sum_bytes(size_t n, const shape &sh, size_t X)
+static size_t sort_sum_bytes(size_t n, const shape &sh, size_t X, uint32_t want)
 {
     size_t W = sh.W, nb = W * sh.B, items = W * n;
     size_t head = 2 * align_up((nb + 1) * 4) + scan_temp(nb) + align_up(items * 4);
-    size_t sums = bucket_sums_bytes(n, nb, items, X), radix = radix_bytes(n, sh.c);
+    size_t sums = bucket_sums_bytes(n, nb, items, X, want), radix = radix_bytes(n, sh.c);
     return head + (sums > radix ? sums : radix);
 }
 
@@ -1209,16 +1325,17 @@ static size_t reduce_bytes(const shape &sh, size_t X)
 }
 
 /* msm_run's allocations for n points, window c (0: the default), point
- * size X (XYZZ): sort_sum's, the buckets (allocated after the sort's
- * buffers, which the radix sort gives back first) and the reduction. */
-static size_t run_bytes(size_t n, unsigned c, size_t X)
+ * size X (XYZZ), on a device whose bucket sums aim at want threads:
+ * sort_sum's, the buckets (allocated after the sort's buffers, which the
+ * radix sort gives back first) and the reduction. */
+static size_t run_bytes(size_t n, unsigned c, size_t X, uint32_t want)
 {
     if (!n)
         return 0;
     shape sh = shape_of(n, c);
     size_t W = sh.W, nb = W * sh.B, items = W * n;
     size_t head = 2 * align_up((nb + 1) * 4) + scan_temp(nb) + align_up(items * 4);
-    size_t tail = align_up(nb * X) + bucket_sums_bytes(n, nb, items, X) + reduce_bytes(sh, X);
+    size_t tail = align_up(nb * X) + bucket_sums_bytes(n, nb, items, X, want) + reduce_bytes(sh, X);
     size_t radix = radix_bytes(n, sh.c); /* given back before the tail's buffers */
     return head + (tail > radix ? tail : radix);
 }
@@ -1234,14 +1351,17 @@ extern "C" size_t cz_cuda_msm_scratch_bytes(size_t n, bool g2, bool density, siz
                                             unsigned c, size_t sort)
 {
     size_t X = g2 ? sizeof(xyzz_t<fp2_t>) : sizeof(xyzz_t<fp_t>);
+    launch_shape ls;
+    launch_shape_get(&ls); /* the current device's, as its MSMs will use */
     if (sort >= n) {
-        size_t b = run_bytes(n, c, X);
+        size_t b = run_bytes(n, c, X, ls.want);
         return b + (density ? density_bytes(n, n_scalars) : 0) + 4096;
     }
     /* chunked: the buckets kept, a chunk's compaction and sort_sum, or the
      * reduction; a density chunk's scalar range is at most all scalars */
     shape sh = shape_of(n, c);
-    size_t chunk = sort_sum_bytes(sort, sh, X) + (density ? density_bytes(sort, n_scalars) : 0);
+    size_t chunk =
+        sort_sum_bytes(sort, sh, X, ls.want) + (density ? density_bytes(sort, n_scalars) : 0);
     size_t red = reduce_bytes(sh, X);
     return align_up((size_t)sh.W * sh.B * X) + (chunk > red ? chunk : red) + 4096;
 }

@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "cuda/cuda_err.cuh"
+#include "cuda/devprops.cuh"
 #include "cuda/fr.cuh"
 #include "cuda/h_internal.cuh"
 #include "cuda/upload.cuh"
@@ -641,13 +642,10 @@ int cz_cuda_device_name(char *buf, size_t len)
     buf[0] = 0;
     if (!has_device())
         return CZ_ERR_UNSUPPORTED;
-    int dev;
-    cudaDeviceProp p;
-    int rc = cuda_err(cudaGetDevice(&dev));
-    if (!rc)
-        rc = cuda_err(cudaGetDeviceProperties(&p, dev));
+    const cz_devprops *p;
+    int rc = cz_devprops_get(&p);
     if (!rc) {
-        strncpy(buf, p.name, len - 1);
+        strncpy(buf, p->name, len - 1);
         buf[len - 1] = 0;
     }
     return rc;

@@ -290,15 +290,17 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < cfg.n_gpus; i++)
         devs.ordinal[i] = cfg.gpus_devices[i];
     int brc = cz_backend_choose(&ops, CZ_BACKEND_AUTO, &devs, err, sizeof err);
-    if (brc == CZ_ERR_UNSUPPORTED) {
+    if (brc == CZ_ERR_UNSUPPORTED && !cz_cuda_available()) {
         cz_log(CZ_LOG_ERROR,
                "config: gpus.devices lists %u device%s, but %s: remove gpus.devices to prove "
                "on the CPU",
                cfg.n_gpus, cfg.n_gpus == 1 ? "" : "s", err);
         return 1;
     }
-    if (brc != CZ_OK) {
-        cz_log(CZ_LOG_ERROR, "config: gpus.devices: %s", err);
+    if (brc != CZ_OK) { /* a listed device not there, or one the kernels do not run on */
+        cz_log(CZ_LOG_ERROR, "config: gpus.devices: %s%s", err,
+               cfg.n_gpus ? ""
+                          : " (gpus.devices = [] uses every device found: list the ones to use)");
         return 1;
     }
     bool gpu = ops.kind == CZ_BACKEND_GPU;

@@ -91,6 +91,14 @@ int cz_cuda_device_list_check(const cz_cuda_device_list *l, char *err, size_t er
             return CZ_ERR_NOT_FOUND;
         }
     }
+    /* every device to be used runs the kernels (a card older than Turing,
+     * or one the build has no image for, is refused by name) */
+    unsigned n = l->n ? l->n : (unsigned)count;
+    for (unsigned i = 0; i < n && i < CZ_ENGINE_MAX_DEVICES; i++) {
+        int rc = cz_cuda_device_check(l->n ? l->ordinal[i] : (int)i, err, errlen);
+        if (rc != CZ_OK)
+            return rc;
+    }
     return CZ_OK;
 }
 
@@ -141,11 +149,9 @@ int cz_backend_choose(cz_backend_ops *out, cz_backend_choice want, cz_cuda_devic
 #endif
         return CZ_ERR_UNSUPPORTED;
     }
-    if (list->n) {
-        int rc = cz_cuda_device_list_check(list, err, errlen);
-        if (rc != CZ_OK)
-            return rc;
-    }
+    int rc = cz_cuda_device_list_check(list, err, errlen);
+    if (rc != CZ_OK)
+        return rc;
     *out = cz_backend_cuda;
     out->ctx = list;
     return CZ_OK;

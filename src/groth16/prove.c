@@ -193,6 +193,9 @@ int cz_groth16_prepare_device(const cz_groth16_params *p, const cz_r1cs *r1cs, b
     int rc = check_shape(p, r1cs, err, errlen);
     if (rc != CZ_OK)
         return rc;
+    char why[512];
+    if ((rc = cz_cuda_device_check(-1, why, sizeof why)) != CZ_OK)
+        return cz_fail(err, errlen, rc, "prepare: %s", why);
     cz_cuda_params_view v;
     cz_cuda_r1cs_view rv;
     if ((rc = device_views(p, r1cs, &v, &rv)) != CZ_OK) {
@@ -200,7 +203,7 @@ int cz_groth16_prepare_device(const cz_groth16_params *p, const cz_r1cs *r1cs, b
         return rc;
     }
     size_t m = (size_t)1 << cz_groth16_log_domain(cz_r1cs_num_constraints(r1cs));
-    char why[400] = "";
+    why[0] = 0;
     rc = cz_cuda_groth16_prepare(&v, m, p->flavor == CZ_GROTH16_BELLPERSON ? &rv : NULL,
                                  cz_r1cs_num_inputs(r1cs), cz_r1cs_num_aux(r1cs), resident, why,
                                  sizeof why);
@@ -303,6 +306,10 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
         cz_msgf(err, errlen, "prove: the GPU back end was asked for but no CUDA device is there");
         return CZ_ERR_UNSUPPORTED;
     }
+    char why[512];
+    int drc = opts->backend == CZ_BACKEND_GPU ? cz_cuda_device_check(-1, why, sizeof why) : CZ_OK;
+    if (drc != CZ_OK)
+        return cz_fail(err, errlen, drc, "prove: %s", why);
     size_t n_in = cz_r1cs_num_inputs(r1cs), n_aux = cz_r1cs_num_aux(r1cs);
     if (w_len != n_in + n_aux) {
         cz_msgf(err, errlen,
@@ -365,7 +372,7 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
     cz_groth16_timings tm = {0};
     double t0 = now();
     if (abc == NULL) { /* the GPU computes a, b, c itself */
-        char why[400] = "";
+        why[0] = 0;
         rc = gpu_start(pd, dom, NULL, rows, w, n_in, n_aux, r1cs, opts, &tm, why, sizeof why);
         if (rc != CZ_OK) {
             cz_msgf(err, errlen, "prove: GPU back end failed: %s", why[0] ? why : cz_strerror(rc));
@@ -386,7 +393,7 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
     double t1 = now();
     tm.spmv = t1 - t0;
     if (opts->backend == CZ_BACKEND_GPU) { /* snarkjs: H and the MSMs on the device */
-        char why[400] = "";
+        why[0] = 0;
         rc = gpu_start(pd, dom, abc, rows, w, n_in, n_aux, r1cs, opts, &tm, why, sizeof why);
         if (rc != CZ_OK) {
             cz_msgf(err, errlen, "prove: GPU back end failed: %s", why[0] ? why : cz_strerror(rc));

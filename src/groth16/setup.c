@@ -464,6 +464,10 @@ int cz_groth16_setup_with(cz_groth16_params *out, const cz_r1cs *r, const uint8_
         cz_msgf(err, errlen, "setup: the GPU back end was asked for but no CUDA device is there");
         return CZ_ERR_UNSUPPORTED;
     }
+    char why[512];
+    int drc = gpu ? cz_cuda_device_check(-1, why, sizeof why) : CZ_OK;
+    if (drc != CZ_OK)
+        return cz_fail(err, errlen, drc, "setup: %s", why);
     shape sh;
     if (shape_of(&sh, r, flavor) != CZ_OK) {
         cz_msgf(err, errlen, "setup: %zu constraints need a domain above 2^%d",
