@@ -513,9 +513,9 @@ int cz_bench_gpu_partition(int argc, char **argv)
             printf("refused: %s\n", why[0] ? why : cz_strerror(brc));
             continue;
         }
-        char plan[400];
-        if (cz_cuda_groth16_plan(h, plan, sizeof plan) == CZ_OK)
-            printf("plan: %s\n", plan);
+        cz_cuda_plan_info plan;
+        if (cz_cuda_groth16_plan(h, &plan) == CZ_OK)
+            printf("plan: %s\n", plan.text);
         static const char *const steps[8] = {"upload w", "SpMV",  "H",        "MSM H",
                                              "MSM L",    "MSM A", "MSM B_g1", "MSM B_g2"};
         row_ms[bi] = median(tot, o.reps);

@@ -15,9 +15,18 @@
 #                                   the fatbin; its GPU tests, then one
 #                                   seeded proof from it, from build/gpu and
 #                                   from the CPU, compared byte for byte
+#   PARTS=plans                     device memory plans (not in the default):
+#                                   the 2^27 partition at budgets from the
+#                                   card's down to 10 GiB (BUDGETS=list),
+#                                   witness-like, and uniform (a
+#                                   WindowPoSt-like witness) at 16 GiB
 #   QUICK=1                         benchmark sizes of the targets only
 #   PREBUILT=1                      use the binaries already in build/gpu
-#                                   (and build/gpu-ptx for ptx75)
+#                                   (and build/gpu-ptx for ptx75), unpacked
+#                                   from carry/gpu.tgz first when it is there
+#   PACK=1                          (on the machine that builds) build, pack
+#                                   the binaries into carry/gpu.tgz for the
+#                                   device tool's carry, and stop
 #
 # build/gpu holds sm_90 only (-DCZ_CUDA_ARCHS=90): an H100 or H200 runs the
 # sm_90 SASS of any build, the same code that the default list's build
@@ -105,7 +114,20 @@ kernel_report() {
     awk '/Compiling entry/ {k=$0; sub(/.*function \047/, "", k); sub(/\047.*/, "", k)} /registers/ {print "  " k ": " $0} /spill/ && !/0 bytes spill stores, 0 bytes spill loads/ {print "  SPILLS " k ": " $0}' "$OUT/ptxas.txt" |
         sed "s/ptxas info    : //" | (c++filt 2>/dev/null || cat)
 }
+if [ -n "${PACK:-}" ]; then
+    build build/gpu 90 ""
+    ! part ptx75 || build "$PTX" 75-virtual -ptx
+    mkdir -p carry
+    dirs=(build/gpu)
+    ! part ptx75 || dirs+=("$PTX")
+    files=()
+    for d in "${dirs[@]}"; do for t in $TARGETS; do files+=("$d/$t"); done; done
+    tar czf carry/gpu.tgz "${files[@]}"
+    echo "gpu-check: carry/gpu.tgz $(du -h carry/gpu.tgz | cut -f1) (run there with PREBUILT=1, carry [\"carry\"])"
+    exit 0
+fi
 if [ -n "${PREBUILT:-}" ]; then
+    [ -f carry/gpu.tgz ] && tar xzf carry/gpu.tgz
     echo "== prebuilt binaries in build/gpu$(part ptx75 && echo " and $PTX")"
     export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     for t in $TARGETS; do
@@ -149,6 +171,10 @@ gpu_tests() {
     timeout 180 "$B/test_groth16" --only test_gpu_setup 2>&1 | tee "$L/test_gpu_setup.log"
     grep -q " 0 failed" "$L/test_gpu_setup.log" && grep -q "GPU setup equals the CPU" "$L/test_gpu_setup.log" ||
         { echo "gpu-check: GPU SETUP TEST FAILED ($B)"; fail=1; }
+    echo "== test_groth16: proofs at device budgets from the smallest plan up equal the CPU's"
+    timeout 240 "$B/test_groth16" --only test_gpu_budgets 2>&1 | tee "$L/test_budgets.log"
+    grep -q " 0 failed" "$L/test_budgets.log" && grep -q "one byte under the smallest plan: refused" "$L/test_budgets.log" ||
+        { echo "gpu-check: BUDGET PROOF TEST FAILED ($B)"; fail=1; }
     echo "== test_engine_gpu: the engine with the GPU back end on every device"
     timeout 240 "$B/test_engine_gpu" 2>&1 | tee "$L/test_engine_gpu.log" | grep -vE "^  ok "
     [ "${PIPESTATUS[0]}" -ne 0 ] && fail=1
@@ -189,6 +215,22 @@ if part ptx75; then
         echo "ptx75: the compute_75 PTX build's proof equals the sm_90 build's and the CPU's, byte for byte"
     else
         echo "gpu-check: PTX PROOF DIFFERS"; fail=1
+    fi
+fi
+
+# ------------------------------------------------------------------ plans --
+# Device memory plans (docs/device-memory.md; their proofs against the
+# CPU's are in the tests part): the 2^27 partition at budgets from the
+# card's down (BENCHMARKS.md's table).
+if part plans; then
+    echo "== the 2^27 partition at device budgets"
+    timeout "${PLAN_TIMEOUT:-420}" "$BENCH" gpu-partition --log 27 --reps 2 \
+        --budgets "${BUDGETS:-card,48GiB,32GiB,24GiB,16GiB,14.5GiB,12GiB,10GiB}" 2>&1 | tee -a "$OUT/bench.log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "gpu-check: BENCH FAILED: gpu-partition --budgets"; fail=1; }
+    if [ -z "${QUICK:-}" ]; then
+        echo "== the same with a uniform (WindowPoSt-like) witness at 16 GiB"
+        timeout 240 "$BENCH" gpu-partition --log 27 --reps 2 --uniform --budgets 16GiB 2>&1 | tee -a "$OUT/bench.log"
+        [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "gpu-check: BENCH FAILED: gpu-partition --uniform"; fail=1; }
     fi
 fi
 

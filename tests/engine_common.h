@@ -116,7 +116,7 @@ static inline void gate_init(gate *g, cz_engine_config *cfg)
     g->busy = 0;
     g->yields = false;
     g->ops = (cz_backend_ops){"gate", gate_devices, gate_start, gate_finish, g, CZ_BACKEND_CPU, NULL,
-                              NULL};
+                              NULL, NULL};
     cfg->backend = &g->ops;
     cfg->prover_workers = 1;
 }

@@ -439,7 +439,7 @@ static void test_faults(void)
     faulty f = {.fail_start_at = 2, .fail_finish_at = 3};
     atomic_init(&f.calls_start, 0);
     atomic_init(&f.calls_finish, 0);
-    cz_backend_ops ops = {"faulty", f_devices, f_start, f_finish, &f, CZ_BACKEND_CPU, NULL, NULL};
+    cz_backend_ops ops = {"faulty", f_devices, f_start, f_finish, &f, CZ_BACKEND_CPU, NULL, NULL, NULL};
     cz_engine_config cfg = base_config(0);
     cfg.synthesis_workers = 1;
     cfg.backend = &ops;

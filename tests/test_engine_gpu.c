@@ -112,7 +112,8 @@ static cz_backend_ops wrap_ops(wrap *wr, const cz_backend_ops *inner, bool fixed
                           .ctx = wr,
                           .kind = inner->kind,
                           .device_info = w_info,
-                          .prepare = inner->prepare ? w_prepare : NULL};
+                          .prepare = inner->prepare ? w_prepare : NULL,
+                          .plan = inner->plan};
     return ops;
 }
 
@@ -199,6 +200,18 @@ static void test_basic_job(void)
                  "host params live %llu, high water %llu",
                  (unsigned long long)st.mem.cls[CZ_BUF_PARAMS].live_bytes,
                  (unsigned long long)st.mem.cls[CZ_BUF_PARAMS].high_water_bytes);
+    /* each device's plan of the circuit: everything resident there, so
+     * nothing streamed; the status shows the line that describes it */
+    cz_engine_plan pl[CZ_ENGINE_MAX_DEVICES];
+    size_t np = cz_engine_circuit_plans(e, "synthetic-14-2", pl, CZ_ENGINE_MAX_DEVICES);
+    TF_CHECK_MSG(np == (size_t)count, "%zu plans for %d devices", np, count);
+    for (size_t i = 0; i < np; i++)
+        TF_CHECK_MSG(pl[i].kept_bytes > 0 && pl[i].proof_bytes > 0 && pl[i].streamed_bytes == 0 &&
+                         pl[i].text[0],
+                     "device %d: kept %llu proof %llu streamed %llu: %s", pl[i].ordinal,
+                     (unsigned long long)pl[i].kept_bytes, (unsigned long long)pl[i].proof_bytes,
+                     (unsigned long long)pl[i].streamed_bytes, pl[i].text);
+    TF_CHECK(cz_engine_circuit_plans(e, "no-such-circuit", pl, CZ_ENGINE_MAX_DEVICES) == 0);
     check_drained(e, "synthetic-14-2");
     cz_engine_free(e);
 }

@@ -897,6 +897,8 @@ static void test_kind_status(void)
     /* the circuits: the synthetic one pinned by a's partitions, reg idle */
     cz_engine_circuit_info ci[4];
     TF_CHECK(cz_engine_circuits(e, ci, 4) == 2);
+    cz_engine_plan pl[2];
+    TF_CHECK(cz_engine_circuit_plans(e, "reg", pl, 2) == 0); /* no device plans on a CPU */
     for (int i = 0; i < 2; i++) {
         bool syn = !strcmp(ci[i].id, "synthetic-10-2");
         TF_CHECK_MSG(syn || !strcmp(ci[i].id, "reg"), "%s", ci[i].id);

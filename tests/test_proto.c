@@ -150,6 +150,7 @@ static const ProtobufCMessageDescriptor *const OURS[] = {
     &cuzk__v1__preload_srs_request__descriptor,  &cuzk__v1__preload_srs_response__descriptor,
     &cuzk__v1__evict_srs_request__descriptor,    &cuzk__v1__evict_srs_response__descriptor,
     &cuzk__v1__get_metrics_request__descriptor,  &cuzk__v1__get_metrics_response__descriptor,
+    &cuzk__v1__device_plan__descriptor,
 };
 
 static const ProtobufCEnumDescriptor *const OUR_ENUMS[] = {

@@ -351,10 +351,16 @@ int cz_cuda_groth16_prepare(const cz_cuda_params_view *p, size_t m, const cz_cud
  * CZ_ERR_INVALID_ARG, CZ_ERR_UNSUPPORTED. */
 int cz_cuda_groth16_plan_bytes(const cz_cuda_params_view *p, size_t m, const cz_cuda_r1cs_view *r,
                                size_t n_in, size_t n_aux, uint64_t *least, uint64_t *whole);
-/* One line describing key's plan on the current device (what it keeps,
- * what it streams, its cut: devplan.h's cz_devplan_describe).  CZ_OK,
- * CZ_ERR_NOT_FOUND (not used there), CZ_ERR_UNSUPPORTED. */
-int cz_cuda_groth16_plan(const void *key, char *out, size_t len);
+/* key's plan on the current device: the bytes it keeps there, one
+ * proof's reservation, the bytes a proof streams (bases and matrices), and
+ * one line describing it (what it keeps, what it streams, its cut:
+ * devplan.h's cz_devplan_describe).  CZ_OK, CZ_ERR_NOT_FOUND (no plan
+ * there yet), CZ_ERR_UNSUPPORTED. */
+typedef struct {
+    uint64_t kept_bytes, proof_bytes, streamed_bytes;
+    char text[400];
+} cz_cuda_plan_info;
+int cz_cuda_groth16_plan(const void *key, cz_cuda_plan_info *out);
 /* Frees the device copies of the parameter set key on every device (waits
  * for proofs using them).  cz_groth16_params_free calls it; a no-op for
  * keys never used on a device and in builds without CUDA. */

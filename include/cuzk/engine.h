@@ -124,6 +124,15 @@ typedef struct {
     cz_mem_snapshot mem;
 } cz_engine_device_info;
 
+/* A circuit's device memory plan on one device (docs/device-memory.md):
+ * the bytes it keeps there, one proof's reservation, the bytes a proof
+ * streams, and one line describing it. */
+typedef struct {
+    int ordinal;
+    uint64_t kept_bytes, proof_bytes, streamed_bytes;
+    char text[400];
+} cz_engine_plan;
+
 /* A proving back end: prove_start / prove_finish with the semantics of
  * groth16.h, for device `dev` (< devices).  The engine holds the device's
  * lock around prove_start only.  ctx is the back end's own. */
@@ -148,6 +157,10 @@ typedef struct {
      * lets the pre-compiled circuit's file pages go. */
     int (*prepare)(void *ctx, unsigned dev, const cz_groth16_params *params, const cz_r1cs *r1cs,
                    bool *resident, char *err, size_t errlen);
+    /* params' plan on device dev (cz_cuda_groth16_plan): CZ_OK, or
+     * CZ_ERR_NOT_FOUND when there is none (yet).  NULL: no plans (the
+     * CPU). */
+    int (*plan)(void *ctx, unsigned dev, const cz_groth16_params *params, cz_engine_plan *out);
 } cz_backend_ops;
 
 /* The CPU back end: one device; ctx unused. */
@@ -561,6 +574,10 @@ typedef struct {
 
 /* Copies up to max cached circuits' descriptions; returns how many exist. */
 size_t cz_engine_circuits(cz_engine *e, cz_engine_circuit_info *out, size_t max);
+/* The device memory plans of cached circuit id, one per device that made
+ * one (its load's prepare or its first proof there): up to max into out;
+ * returns how many. */
+size_t cz_engine_circuit_plans(cz_engine *e, const char *id, cz_engine_plan *out, size_t max);
 
 /* -------------------------------------------------------------- status --- */
 

@@ -260,10 +260,10 @@ int cz_cuda_groth16_plan_bytes(const cz_cuda_params_view *p, size_t m, const cz_
     return CZ_ERR_UNSUPPORTED;
 }
 
-int cz_cuda_groth16_plan(const void *key, char *out, size_t len)
+int cz_cuda_groth16_plan(const void *key, cz_cuda_plan_info *out)
 {
-    if (out && len)
-        out[0] = 0;
+    if (out)
+        memset(out, 0, sizeof *out);
     return CZ_ERR_UNSUPPORTED;
 }
 

@@ -72,6 +72,10 @@ struct host_pin {
 };
 
 static pthread_mutex_t params_lock = PTHREAD_MUTEX_INITIALIZER;
+/* params_list's links also change under list_lock, for readers that must
+ * not wait behind a parameter upload under params_lock (the status's
+ * cz_cuda_groth16_plan); a dev_params' plan never changes once listed. */
+static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t params_idle = PTHREAD_COND_INITIALIZER;
 static dev_params *params_list;
 static host_pin *pin_list;
@@ -326,8 +330,10 @@ static int get_params(const cz_cuda_params_view *p, size_t m, const cz_cuda_r1cs
         streams |= !d->plan.resident[q] && d->shape.n_bases[q];
     if (streams)
         pin_host(p, &d->shape, &d->plan);
+    pthread_mutex_lock(&list_lock);
     d->next = params_list;
     params_list = d;
+    pthread_mutex_unlock(&list_lock);
     *out = d;
     return CZ_OK;
 }
@@ -415,25 +421,28 @@ int cz_cuda_groth16_plan_bytes(const cz_cuda_params_view *p, size_t m, const cz_
     return CZ_OK;
 }
 
-int cz_cuda_groth16_plan(const void *key, char *out, size_t len)
+int cz_cuda_groth16_plan(const void *key, cz_cuda_plan_info *out)
 {
     int dev = 0;
-    if (!out || !len)
+    if (!out)
         return CZ_ERR_INVALID_ARG;
-    out[0] = 0;
+    memset(out, 0, sizeof *out);
     if (cudaGetDevice(&dev) != cudaSuccess) {
         cudaGetLastError();
         return CZ_ERR_UNSUPPORTED;
     }
     int rc = CZ_ERR_NOT_FOUND;
-    pthread_mutex_lock(&params_lock);
+    pthread_mutex_lock(&list_lock);
     for (dev_params *d = params_list; d; d = d->next) {
         if (d->key == key && d->dev == dev) {
-            cz_devplan_describe(&d->plan, out, len);
+            out->kept_bytes = d->plan.kept_bytes;
+            out->proof_bytes = d->plan.proof_bytes;
+            out->streamed_bytes = d->plan.link_bytes;
+            cz_devplan_describe(&d->plan, out->text, sizeof out->text);
             rc = CZ_OK;
         }
     }
-    pthread_mutex_unlock(&params_lock);
+    pthread_mutex_unlock(&list_lock);
     return rc;
 }
 
@@ -456,7 +465,9 @@ void cz_cuda_params_release(const void *p)
                 pp = &params_list;
                 continue;
             }
+            pthread_mutex_lock(&list_lock);
             *pp = d->next;
+            pthread_mutex_unlock(&list_lock);
             cudaSetDevice(d->dev);
             cudaDeviceSynchronize(); /* work queued with them ends first */
             dev_params_free(d);

@@ -282,6 +282,47 @@ static void devices(cz_strbuf *b, const cz_engine_status *s)
                        s->devices[d].info.mem.cls[k].high_water_bytes);
 }
 
+/* The cached circuits' device memory plans (cz_engine_circuit_plans):
+ * name{device="N",circuit="ID"} per figure; nothing without plans. */
+static void plans(cz_strbuf *b, cz_engine *e)
+{
+    enum { MAX_C = 64 };
+    cz_engine_circuit_info *ci = malloc(MAX_C * sizeof *ci);
+    cz_engine_plan *pl = malloc(CZ_ENGINE_MAX_DEVICES * sizeof *pl);
+    size_t nc = ci && pl ? cz_engine_circuits(e, ci, MAX_C) : 0;
+    nc = nc < MAX_C ? nc : MAX_C;
+    static const struct {
+        const char *name, *help;
+        size_t off;
+    } f[] = {{"cuzk_gpu_plan_kept_bytes",
+              "Device bytes a circuit's plan keeps there (resident arrays, matrices, tables).",
+              offsetof(cz_engine_plan, kept_bytes)},
+             {"cuzk_gpu_plan_proof_bytes", "Device bytes one proof of the plan reserves.",
+              offsetof(cz_engine_plan, proof_bytes)},
+             {"cuzk_gpu_plan_streamed_bytes",
+              "Bytes of bases and matrices one proof of the plan streams to the device.",
+              offsetof(cz_engine_plan, streamed_bytes)}};
+    bool family_done[3] = {false, false, false};
+    for (size_t c = 0; c < nc; c++) {
+        size_t np = cz_engine_circuit_plans(e, ci[c].id, pl, CZ_ENGINE_MAX_DEVICES);
+        for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+            for (size_t k = 0; k < np; k++) {
+                if (!family_done[i]) {
+                    family(b, f[i].name, "gauge", f[i].help);
+                    family_done[i] = true;
+                }
+                uint64_t v;
+                memcpy(&v, (const char *)&pl[k] + f[i].off, sizeof v);
+                cz_strbuf_printf(b, "%s{device=\"%d\",circuit=\"", f[i].name, pl[k].ordinal);
+                label_value(b, ci[c].id);
+                cz_strbuf_printf(b, "\"} %llu\n", (unsigned long long)v);
+            }
+        }
+    }
+    free(ci);
+    free(pl);
+}
+
 static void one(cz_strbuf *b, const char *name, const char *type, const char *help, uint64_t v)
 {
     family(b, name, type, help);
@@ -390,6 +431,7 @@ int cz_metrics_text(cz_engine *e, cz_metrics *m, char **out)
         sample(&b, "cuzk_buffer_allocs_total", "class", cz_buf_class_name((cz_buf_class)k),
                s.mem.cls[k].total_allocs);
     devices(&b, &s);
+    plans(&b, e);
     one(&b, "cuzk_rss_bytes", "gauge", "Resident set size.", s.rss);
     one(&b, "cuzk_untracked_rss_bytes", "gauge", "Resident set size minus tracked bytes.",
         s.untracked);

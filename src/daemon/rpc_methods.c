@@ -494,10 +494,18 @@ static void rpc_status(rpc_call *c, const ProtobufCMessage *req)
     }
     Cuzk__V1__SRSStatus *srs = malloc((nc ? nc : 1) * sizeof *srs);
     Cuzk__V1__SRSStatus **srsp = malloc((nc ? nc : 1) * sizeof *srsp);
-    if (srs == NULL || srsp == NULL) {
+    /* each circuit's plans, at most one per device */
+    size_t np = (nc ? nc : 1) * CZ_ENGINE_MAX_DEVICES;
+    cz_engine_plan *pl = malloc(np * sizeof *pl);
+    Cuzk__V1__DevicePlan *dp = malloc(np * sizeof *dp);
+    Cuzk__V1__DevicePlan **dpp = malloc(np * sizeof *dpp);
+    if (srs == NULL || srsp == NULL || pl == NULL || dp == NULL || dpp == NULL) {
         free(ci);
         free(srs);
         free(srsp);
+        free(pl);
+        free(dp);
+        free(dpp);
         cz_rpc_reply_status(c, CZ_RPC_RESOURCE_EXHAUSTED, "out of memory");
         return;
     }
@@ -508,6 +516,22 @@ static void rpc_status(rpc_call *c, const ProtobufCMessage *req)
             ci[i].loading ? CUZK__V1__SRSSTATUS__TIER__WARM : CUZK__V1__SRSSTATUS__TIER__HOT;
         srs[i].size_bytes = ci[i].bytes;
         srs[i].ref_count = ci[i].refs;
+        size_t base = i * CZ_ENGINE_MAX_DEVICES;
+        size_t n = cz_engine_circuit_plans(e, ci[i].id, pl + base, CZ_ENGINE_MAX_DEVICES);
+        if (n > CZ_ENGINE_MAX_DEVICES)
+            n = CZ_ENGINE_MAX_DEVICES;
+        for (size_t j = 0; j < n; j++) {
+            Cuzk__V1__DevicePlan *d = &dp[base + j];
+            cuzk__v1__device_plan__init(d);
+            d->ordinal = (uint32_t)pl[base + j].ordinal;
+            d->kept_bytes = pl[base + j].kept_bytes;
+            d->proof_bytes = pl[base + j].proof_bytes;
+            d->streamed_bytes = pl[base + j].streamed_bytes;
+            d->plan = pl[base + j].text;
+            dpp[base + j] = d;
+        }
+        srs[i].n_device_plans = n;
+        srs[i].device_plans = n ? dpp + base : NULL;
         srsp[i] = &srs[i];
     }
     o.n_loaded_srs = nc;
@@ -573,6 +597,9 @@ static void rpc_status(rpc_call *c, const ProtobufCMessage *req)
     o.n_gpus = ng;
     o.gpus = gsp;
     cz_rpc_reply_msg(c, &o.base);
+    free(dpp);
+    free(dp);
+    free(pl);
     free(srsp);
     free(srs);
     free(ci);

@@ -225,6 +225,20 @@ int cz_status_json(cz_engine *e, const cz_http_info *info, char **out)
         cz_jw_bool(&w, "registered", circ[i].registered);
         cz_jw_bool(&w, "loading", circ[i].loading);
         cz_jw_f64(&w, "idle_ms", circ[i].idle_ms);
+        /* its device memory plan on each GPU that made one */
+        cz_engine_plan pl[CZ_ENGINE_MAX_DEVICES];
+        size_t np = cz_engine_circuit_plans(e, circ[i].id, pl, CZ_ENGINE_MAX_DEVICES);
+        cz_jw_array(&w, "plans");
+        for (size_t k = 0; k < np; k++) {
+            cz_jw_object(&w, NULL);
+            cz_jw_u64(&w, "device", (uint64_t)pl[k].ordinal);
+            cz_jw_u64(&w, "kept_bytes", pl[k].kept_bytes);
+            cz_jw_u64(&w, "proof_bytes", pl[k].proof_bytes);
+            cz_jw_u64(&w, "streamed_bytes", pl[k].streamed_bytes);
+            cz_jw_str(&w, "plan", pl[k].text);
+            cz_jw_end(&w);
+        }
+        cz_jw_end(&w);
         cz_jw_end(&w);
     }
     cz_jw_end(&w);

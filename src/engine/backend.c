@@ -37,7 +37,7 @@ static void cpu_info(void *ctx, unsigned dev, cz_engine_device_info *out)
 
 const cz_backend_ops cz_backend_cpu = {"cpu",      cpu_devices, cpu_start,
                                        cpu_finish, NULL,        CZ_BACKEND_CPU, cpu_info,
-                                       NULL};
+                                       NULL,       NULL};
 
 /* The CUDA back end (see engine.h): engine device dev is CUDA device
  * list->ordinal[dev], or dev itself without a list. */
@@ -128,9 +128,27 @@ static int cuda_prepare(void *ctx, unsigned dev, const cz_groth16_params *params
     return rc == CZ_OK ? cz_groth16_prepare_device(params, r1cs, resident, err, errlen) : rc;
 }
 
-const cz_backend_ops cz_backend_cuda = {"cuda",         cuda_devices, cuda_start, cpu_finish,
+static int cuda_plan(void *ctx, unsigned dev, const cz_groth16_params *params, cz_engine_plan *out)
+{
+    const cz_cuda_device_list *l = ctx;
+    memset(out, 0, sizeof *out);
+    out->ordinal = l && l->n ? l->ordinal[dev] : (int)dev;
+    cz_cuda_plan_info pi;
+    int rc = cz_cuda_set_device(out->ordinal);
+    if (rc == CZ_OK)
+        rc = cz_cuda_groth16_plan(params, &pi);
+    if (rc == CZ_OK) {
+        out->kept_bytes = pi.kept_bytes;
+        out->proof_bytes = pi.proof_bytes;
+        out->streamed_bytes = pi.streamed_bytes;
+        memcpy(out->text, pi.text, sizeof out->text);
+    }
+    return rc;
+}
+
+const cz_backend_ops cz_backend_cuda = {"cuda",         cuda_devices, cuda_start,  cpu_finish,
                                         NULL,           CZ_BACKEND_GPU, cuda_info,
-                                        cuda_prepare};
+                                        cuda_prepare,   cuda_plan};
 
 
 int cz_backend_choose(cz_backend_ops *out, cz_backend_choice want, cz_cuda_device_list *list,

@@ -333,6 +333,20 @@ size_t cz_engine_circuits(cz_engine *e, cz_engine_circuit_info *out, size_t max)
     return n;
 }
 
+size_t cz_engine_circuit_plans(cz_engine *e, const char *id, cz_engine_plan *out, size_t max)
+{
+    size_t n = 0;
+    if (e == NULL || id == NULL || e->be->plan == NULL)
+        return 0;
+    pthread_mutex_lock(&e->mu);
+    circuit *c = cz_eng_find_circuit(e, id);
+    for (unsigned d = 0; c && c->state == C_READY && c->params && d < e->n_dev && n < max; d++)
+        if (e->be->plan(e->be->ctx, d, c->params, &out[n]) == CZ_OK)
+            n++;
+    pthread_mutex_unlock(&e->mu);
+    return n;
+}
+
 int cz_engine_preload(cz_engine *e, const char *id, bool *already, char *err, size_t errlen)
 {
     if (already)
