@@ -16,7 +16,10 @@
  * every connection with frames to send is flushed (WRITE_FILL bytes of
  * frames gathered per send).  Fairness: every ready connection gets at
  * most READ_TURN bytes a turn, so an upload of hundreds of MB interleaves
- * with the small calls of other connections.  A connection whose socket
+ * with the small calls of other connections; connections receiving a
+ * message over BULK_MESSAGE are read last in a turn, each read followed by
+ * the answers queued meanwhile, since copying into fresh memory (its page
+ * faults) makes their reads the slow ones.  A connection whose socket
  * refuses our writes is not read until they drain.
  *
  * Flow control: SETTINGS_INITIAL_WINDOW_SIZE STREAM_WINDOW per stream, the
@@ -61,6 +64,7 @@
 #define MAX_SOCKS       4         /* listening sockets of one address (its resolutions) */
 #define MAX_CONNS       1024      /* beyond: accepted and closed at once */
 #define READ_TURN       (256u << 10) /* bytes read from one connection per loop turn */
+#define BULK_MESSAGE    (1u << 20)   /* a message over this makes its connection a bulk one */
 #define WRITE_FILL      (64u << 10)  /* frames gathered before a send */
 #define STREAM_WINDOW   (4u << 20)
 #define CONN_WINDOW     (64u << 20)
@@ -73,6 +77,7 @@
 #define ACCEPT_BATCH    64
 #define ACCEPT_PAUSE_MS 100 /* out of file descriptors: wait this long before accepting again */
 #define TIMER_MAX_MS    1000
+#define EVENTS          64 /* epoll events per turn */
 
 enum { CMD_DRAIN = 1, CMD_CLOSE_ALL = 2, CMD_QUIT = 4 };
 
@@ -99,7 +104,8 @@ typedef struct h2_stream {
     char path[MAX_PATH];
     size_t path_len; /* may exceed MAX_PATH - 1: then no method has it */
     /* the message */
-    recv_state rs;
+    recv_state rs; /* changed through set_rs */
+    bool bulk;     /* in R_BODY, counted in its connection's bulk */
     uint8_t prefix[CZ_H2_PREFIX];
     unsigned prefix_got;
     uint8_t *buf; /* the call's; len bytes, got of them in */
@@ -124,6 +130,7 @@ struct conn {
     bool lingering;     /* shut for writing: read and dropped until EOF */
     bool settings_seen; /* the client's preface and SETTINGS are in */
     bool ping_out;
+    unsigned bulk;      /* streams receiving a message over BULK_MESSAGE */
     uint32_t events;    /* registered with epoll */
     int64_t since_ms;   /* accepted, or lingering since */
     int64_t ping_ms;    /* the last PING sent */
@@ -272,6 +279,20 @@ static void log_answer(const char *name, int code, const char *details)
 
 /* --------------------------------------------------------- sending --- */
 
+/* Moves st to state rs, keeping its connection's count of bulk uploads. */
+static void set_rs(h2_stream *st, recv_state rs)
+{
+    if (st->bulk) {
+        st->bulk = false;
+        st->cn->bulk--;
+    }
+    if (rs == R_BODY && st->len > BULK_MESSAGE) {
+        st->bulk = true;
+        st->cn->bulk++;
+    }
+    st->rs = rs;
+}
+
 static void mark_dirty(conn *cn)
 {
     if (cn->dirty || cn->dead)
@@ -331,7 +352,7 @@ static ssize_t read_out(nghttp2_session *ss, int32_t id, uint8_t *buf, size_t le
 static void submit(h2_stream *st, int code, const char *details, uint8_t *out, size_t out_len)
 {
     conn *cn = st->cn;
-    st->rs = R_IGNORE;
+    set_rs(st, R_IGNORE);
     st->submitted = true;
     char *enc = encode_details(details);
     nghttp2_nv nv[5] = {NV(":status", "200", 3), NV("content-type", "application/grpc", 16),
@@ -427,6 +448,7 @@ static h2_stream *stream_of(conn *cn, int32_t id)
 static void stream_free(h2_stream *st)
 {
     conn *cn = st->cn;
+    set_rs(st, R_IGNORE);
     if (st->prev)
         st->prev->next = st->next;
     else
@@ -488,7 +510,7 @@ static void stream_data(conn *cn, h2_stream *st, const uint8_t *p, size_t n)
     int code;
     while (n > 0 && st->rs != R_IGNORE) {
         if (st->rs == R_FULL) {
-            st->rs = R_IGNORE;
+            set_rs(st, R_IGNORE);
             cz_h2_answer(t, c, CZ_RPC_INVALID_ARGUMENT,
                          "a unary call takes one request message, this one sent more", NULL, 0);
             return;
@@ -508,13 +530,13 @@ static void stream_data(conn *cn, h2_stream *st, const uint8_t *p, size_t n)
                                          NULL)
                 code = code == CZ_RPC_OK ? CZ_RPC_INTERNAL : code;
             if (code != CZ_RPC_OK) {
-                st->rs = R_IGNORE;
+                set_rs(st, R_IGNORE);
                 cz_h2_answer(t, c, code, msg, NULL, 0);
                 return;
             }
             st->len = len;
             st->got = 0;
-            st->rs = len ? R_BODY : R_FULL;
+            set_rs(st, len ? R_BODY : R_FULL);
             continue;
         }
         size_t k = st->len - st->got;
@@ -524,7 +546,7 @@ static void stream_data(conn *cn, h2_stream *st, const uint8_t *p, size_t n)
         st->got += k;
         p += k, n -= k;
         if (st->got == st->len)
-            st->rs = R_FULL;
+            set_rs(st, R_FULL);
     }
 }
 
@@ -536,7 +558,7 @@ static void stream_end(conn *cn, h2_stream *st)
     if (st->c == NULL || st->rs == R_IGNORE)
         return;
     if (st->rs == R_FULL || (st->rs == R_PREFIX && st->prefix_got == 0)) {
-        st->rs = R_IGNORE;
+        set_rs(st, R_IGNORE);
         st->buf = NULL;
         t->h.request(st->c);
         return;
@@ -548,7 +570,7 @@ static void stream_end(conn *cn, h2_stream *st)
     else
         cz_msgf(msg, sizeof msg, "the request message is cut short: %zu of %zu bytes", st->got,
                 st->len);
-    st->rs = R_IGNORE;
+    set_rs(st, R_IGNORE);
     cz_h2_answer(t, st->c, CZ_RPC_INVALID_ARGUMENT, msg, NULL, 0);
 }
 
@@ -966,7 +988,7 @@ static void timers(cz_h2 *t, int64_t now)
             st->expired = true;
             if (st->c == NULL)
                 continue;
-            st->rs = R_IGNORE;
+            set_rs(st, R_IGNORE);
             if (!cz_h2_answer(t, st->c, CZ_RPC_DEADLINE_EXCEEDED, "Deadline Exceeded", NULL, 0) &&
                 !st->end_sent) {
                 nghttp2_submit_rst_stream(cn->ss, NGHTTP2_FLAG_NONE, st->id, NGHTTP2_CANCEL);
@@ -1006,33 +1028,73 @@ static void flush_dirty(cz_h2 *t)
     }
 }
 
+static bool is_listener(const cz_h2 *t, const void *p)
+{
+    return p >= (const void *)t->ls && p < (const void *)(t->ls + MAX_ADDRS * MAX_SOCKS);
+}
+
+/* Are answers or commands waiting? */
+static bool queued(cz_h2 *t)
+{
+    pthread_mutex_lock(&t->qmu);
+    bool any = t->qhead != NULL || (t->cmd & ~t->cmd_done);
+    pthread_mutex_unlock(&t->qmu);
+    return any;
+}
+
+/* A turn's events: the queue, listeners and connections without bulk
+ * uploads first; then the bulk ones (as they were at the turn's start),
+ * each read followed by the answers queued meanwhile, so that an answer
+ * waits for at most one bulk read. */
+static void events(cz_h2 *t, const struct epoll_event *ev, int n)
+{
+    bool bulk[EVENTS];
+    for (int i = 0; i < n; i++) {
+        const conn *cn = ev[i].data.ptr;
+        bulk[i] = cn != NULL && !is_listener(t, cn) && cn->bulk > 0;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < n; i++) {
+            void *p = ev[i].data.ptr;
+            if (bulk[i] != (pass == 1))
+                continue;
+            if (p == NULL) {
+                take_queue(t);
+                continue;
+            }
+            if (is_listener(t, p)) {
+                if (!t->draining)
+                    accept_all(t, p);
+                continue;
+            }
+            conn *cn = p;
+            if (cn->dead)
+                continue;
+            if (ev[i].events & EPOLLOUT) {
+                mark_dirty(cn);
+                continue;
+            }
+            if (ev[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+                conn_read(cn);
+            if (pass == 1 && queued(t)) {
+                take_queue(t);
+                flush_dirty(t);
+            }
+        }
+        flush_dirty(t);
+    }
+}
+
 static void *loop(void *arg)
 {
     cz_h2 *t = arg;
-    struct epoll_event ev[64];
+    struct epoll_event ev[EVENTS];
     t->next_timer_ms = now_ms() + TIMER_MAX_MS;
     while (!t->quitting || t->conns != NULL) {
         int64_t wait = t->next_timer_ms - now_ms();
-        int n = epoll_wait(t->ep, ev, 64, wait < 0 ? 0 : wait > TIMER_MAX_MS ? TIMER_MAX_MS
-                                                                              : (int)wait);
-        for (int i = 0; i < n; i++) {
-            void *p = ev[i].data.ptr;
-            if (p == NULL) {
-                take_queue(t);
-            } else if (p >= (void *)t->ls && p < (void *)(t->ls + MAX_ADDRS * MAX_SOCKS)) {
-                if (!t->draining)
-                    accept_all(t, p);
-            } else {
-                conn *cn = p;
-                if (cn->dead)
-                    continue;
-                if (ev[i].events & EPOLLOUT) {
-                    mark_dirty(cn);
-                } else if (ev[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
-                    conn_read(cn);
-                }
-            }
-        }
+        int n = epoll_wait(t->ep, ev, EVENTS, wait < 0 ? 0 : wait > TIMER_MAX_MS ? TIMER_MAX_MS
+                                                                                  : (int)wait);
+        events(t, ev, n > 0 ? n : 0);
         int64_t now = now_ms();
         if (now >= t->next_timer_ms)
             timers(t, now);
@@ -1298,16 +1360,16 @@ int cz_h2_start(cz_h2 **out, const char *const *addrs, size_t n_addrs, const cz_
                 : listen_tcp(t, i, addrs[i], err, errlen);
         t->n_addrs = i + 1;
     }
+    *out = t; /* before the loop starts: the handlers it calls may read it */
     if (rc == CZ_OK && pthread_create(&t->thread, NULL, loop, t) != 0) {
         cz_msgf(err, errlen, "rpc: cannot start the event loop thread");
         rc = CZ_ERR_THREAD;
     }
     if (rc != CZ_OK) {
+        *out = NULL;
         destroy(t);
-        return rc;
     }
-    *out = t;
-    return CZ_OK;
+    return rc;
 }
 
 int cz_h2_port(const cz_h2 *t, size_t i) { return i < t->n_addrs ? t->ports[i] : 0; }

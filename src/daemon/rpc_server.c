@@ -250,6 +250,7 @@ static void *pool_worker(void *arg)
         q->n--;
         pthread_mutex_unlock(&q->mu);
         handle(c);
+        msg_free(c); /* here, not on the loop thread, if the call ends at once */
         cz_rpc_call_unref(c); /* the handler's */
         pthread_mutex_lock(&q->mu);
     }
