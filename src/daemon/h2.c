@@ -111,7 +111,7 @@ typedef struct h2_stream {
     uint8_t *buf; /* the call's; len bytes, got of them in */
     size_t len, got;
     /* the answer */
-    bool submitted, end_sent, expired;
+    bool end_sent, expired; /* our END_STREAM is out; the deadline passed */
     int code;
     char *details; /* percent-encoded, for the trailers */
     uint8_t *out;  /* prefix + message, out_off of out_len sent to nghttp2 */
@@ -353,7 +353,6 @@ static void submit(h2_stream *st, int code, const char *details, uint8_t *out, s
 {
     conn *cn = st->cn;
     set_rs(st, R_IGNORE);
-    st->submitted = true;
     char *enc = encode_details(details);
     nghttp2_nv nv[5] = {NV(":status", "200", 3), NV("content-type", "application/grpc", 16),
                         NV("grpc-accept-encoding", "identity", 8)};
@@ -526,9 +525,12 @@ static void stream_data(conn *cn, h2_stream *st, const uint8_t *p, size_t n)
                 return;
             uint32_t len;
             code = cz_h2_prefix_check(st->prefix, CZ_RPC_MAX_MESSAGE, &len, msg, sizeof msg);
-            if (code == CZ_RPC_OK && (st->buf = t->h.message(c, len, &code, msg, sizeof msg)) ==
-                                         NULL)
-                code = code == CZ_RPC_OK ? CZ_RPC_INTERNAL : code;
+            if (code == CZ_RPC_OK)
+                st->buf = t->h.message(c, len, &code, msg, sizeof msg);
+            if (code == CZ_RPC_OK && st->buf == NULL) {
+                code = CZ_RPC_INTERNAL;
+                cz_msgf(msg, sizeof msg, "no buffer for a %u-byte message", len);
+            }
             if (code != CZ_RPC_OK) {
                 set_rs(st, R_IGNORE);
                 cz_h2_answer(t, c, code, msg, NULL, 0);
