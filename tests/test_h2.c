@@ -8,7 +8,8 @@
  * RESOURCE_EXHAUSTED before the body, then RST_STREAM(NO_ERROR), without
  * the message ever being given a buffer; compressed and bad flags, an
  * unknown path, a refused open, no message, a message cut short, a second
- * message; grpc-message percent-encoded; a held call whose grpc-timeout
+ * message; a content-length over the limit, another content-type and 20 kB
+ * of headers refused before a call is opened; grpc-message percent-encoded; a held call whose grpc-timeout
  * passes (DEADLINE_EXCEEDED, closed gone) and one the client resets
  * (closed gone); the stop: drain refuses new connections, close_all
  * closes held calls gone, free removes the unix socket, and every call is
@@ -428,7 +429,8 @@ static bool c_pump(h2c *c, int ms)
     return nghttp2_session_mem_recv(c->ss, buf, (size_t)r) == r;
 }
 
-static void c_start(h2c *c, const char *path, const char *timeout, const uint8_t *body,
+/* A request on path with one more header "h: v" (h NULL: none). */
+static void c_start(h2c *c, const char *path, const char *h, const char *v, const uint8_t *body,
                     size_t len, bool end, bool headers_end)
 {
     nghttp2_nv nv[7] = {
@@ -438,13 +440,12 @@ static void c_start(h2c *c, const char *path, const char *timeout, const uint8_t
         {(uint8_t *)":authority", (uint8_t *)"t", 10, 1, 0},
         {(uint8_t *)"content-type", (uint8_t *)"application/grpc", 12, 16, 0},
         {(uint8_t *)"te", (uint8_t *)"trailers", 2, 8, 0},
-        {(uint8_t *)"grpc-timeout", (uint8_t *)timeout, 12, timeout ? strlen(timeout) : 0, 0}};
+        {(uint8_t *)h, (uint8_t *)v, h ? strlen(h) : 0, h ? strlen(v) : 0, 0}};
     c->body = body;
     c->body_len = len;
     c->end = end;
     nghttp2_data_provider prd = {.source.ptr = c, .read_callback = c_read};
-    c->id = nghttp2_submit_request(c->ss, NULL, nv, timeout ? 7 : 6, headers_end ? NULL : &prd,
-                                   NULL);
+    c->id = nghttp2_submit_request(c->ss, NULL, nv, h ? 7 : 6, headers_end ? NULL : &prd, NULL);
 }
 
 static void c_wait(h2c *c, int ms)
@@ -461,12 +462,13 @@ static void c_free(h2c *c)
     free(c->data);
 }
 
-/* One call on a connection of its own: body (with END_STREAM when end). */
-static void call(h2c *c, const char *unix_path, int port, const char *path, const char *timeout,
-                 const uint8_t *body, size_t len, bool end)
+/* One call on a connection of its own, with header "h: v" (h NULL: none)
+ * and body (with END_STREAM when end). */
+static void call(h2c *c, const char *unix_path, int port, const char *path, const char *h,
+                 const char *v, const uint8_t *body, size_t len, bool end)
 {
     TF_CHECK(c_open(c, unix_path, port));
-    c_start(c, path, timeout, body, len, end, body == NULL);
+    c_start(c, path, h, v, body, len, end, body == NULL);
     c_wait(c, 10000);
 }
 
@@ -510,7 +512,7 @@ static void test_transport(void)
     for (int u = 0; u < 2; u++) {
         h2c c;
         uint8_t *b = grpc_msg(0, 5, "hello", 5);
-        call(&c, u ? sock : NULL, port, "/t/echo", NULL, b, 10, true);
+        call(&c, u ? sock : NULL, port, "/t/echo", NULL, NULL, b, 10, true);
         TF_CHECK_MSG(c.closed && c.status == 0 && c.data_len == 10 && memcmp(c.data, b, 10) == 0,
                      "echo (%s): status %d, %zu bytes", u ? "unix" : "tcp", c.status, c.data_len);
         c_free(&c);
@@ -523,7 +525,7 @@ static void test_transport(void)
         cz_prng_bytes(&tf_rng, m, n);
         uint8_t *b = grpc_msg(0, (uint32_t)n, m, n);
         h2c c;
-        call(&c, NULL, port, "/t/echo", NULL, b, n + 5, true);
+        call(&c, NULL, port, "/t/echo", NULL, NULL, b, n + 5, true);
         TF_CHECK_MSG(c.status == 0 && c.data_len == n + 5 && memcmp(c.data, b, n + 5) == 0,
                      "3 MiB echo: status %d, %zu bytes", c.status, c.data_len);
         c_free(&c);
@@ -536,7 +538,7 @@ static void test_transport(void)
         static uint8_t body[CZ_H2_PREFIX + 65536];
         prefix(body, 0, 1610612736u);
         h2c c;
-        call(&c, NULL, port, "/t/echo", NULL, body, sizeof body, false);
+        call(&c, NULL, port, "/t/echo", NULL, NULL, body, sizeof body, false);
         TF_CHECK_MSG(c.closed && c.status == CZ_RPC_RESOURCE_EXHAUSTED &&
                          strstr(c.message, "1610612736") && strstr(c.message, "268435456"),
                      "1.5 GB prefix: status %d %s", c.status, c.message);
@@ -576,11 +578,36 @@ static void test_transport(void)
             len *= 2;
         }
         h2c c;
-        call(&c, NULL, port, r[i].path, NULL, r[i].none ? NULL : r[i].two ? two : b, len, true);
+        call(&c, NULL, port, r[i].path, NULL, NULL, r[i].none ? NULL : r[i].two ? two : b, len,
+             true);
         TF_CHECK_MSG(c.closed && c.status == r[i].code && strstr(c.message, r[i].msg),
                      "%s case %zu: status %d '%s', want %d '%s'", r[i].path, i, c.status,
                      c.message, r[i].code, r[i].msg);
         c_free(&c);
+        free(b);
+    }
+    /* refused from the request head: never opened */
+    {
+        static char big[20000];
+        memset(big, 'x', sizeof big - 1);
+        static const struct {
+            const char *h, *v;
+            int code;
+            const char *msg;
+        } hr[] = {{"content-length", "1610612741", CZ_RPC_RESOURCE_EXHAUSTED,
+                   "the request is 1610612736 bytes; the limit is 268435456"},
+                  {"content-type", "text/plain", CZ_RPC_INVALID_ARGUMENT, "content-type"},
+                  {"x-big", big, CZ_RPC_RESOURCE_EXHAUSTED, "headers are over 16384 bytes"}};
+        uint8_t *b = grpc_msg(0, 3, "abc", 3); /* the stream left open after it */
+        for (size_t i = 0; i < sizeof hr / sizeof hr[0]; i++) {
+            int open = atomic_load(&n_open);
+            h2c c;
+            call(&c, NULL, port, "/t/echo", hr[i].h, hr[i].v, b, 8, false);
+            TF_CHECK_MSG(c.closed && c.status == hr[i].code && strstr(c.message, hr[i].msg),
+                         "%s: status %d '%s'", hr[i].h, c.status, c.message);
+            TF_CHECK(atomic_load(&n_open) == open);
+            c_free(&c);
+        }
         free(b);
     }
     /* a held call past its grpc-timeout: DEADLINE_EXCEEDED, closed gone */
@@ -588,7 +615,7 @@ static void test_transport(void)
         int gone = atomic_load(&n_gone);
         uint8_t *b = grpc_msg(0, 3, "abc", 3);
         h2c c;
-        call(&c, NULL, port, "/t/hold", "50m", b, 8, true);
+        call(&c, NULL, port, "/t/hold", "grpc-timeout", "50m", b, 8, true);
         TF_CHECK_MSG(c.closed && c.status == CZ_RPC_DEADLINE_EXCEEDED, "deadline: status %d",
                      c.status);
         TF_CHECK(wait_for(&n_gone, gone + 1, 5000));
@@ -601,7 +628,7 @@ static void test_transport(void)
         uint8_t *b = grpc_msg(0, 3, "abc", 3);
         h2c c;
         TF_CHECK(c_open(&c, NULL, port));
-        c_start(&c, "/t/hold", NULL, b, 8, true, false);
+        c_start(&c, "/t/hold", NULL, NULL, b, 8, true, false);
         while (atomic_load(&n_open) == open && c_pump(&c, 10))
             ;
         nghttp2_submit_rst_stream(c.ss, NGHTTP2_FLAG_NONE, c.id, NGHTTP2_CANCEL);
@@ -615,7 +642,7 @@ static void test_transport(void)
     uint8_t *b = grpc_msg(0, 3, "abc", 3);
     h2c held;
     TF_CHECK(c_open(&held, sock, 0));
-    c_start(&held, "/t/hold", NULL, b, 8, true, false);
+    c_start(&held, "/t/hold", NULL, NULL, b, 8, true, false);
     while (atomic_load(&n_open) == open && c_pump(&held, 10))
         ;
     cz_h2_drain(T);

@@ -507,8 +507,8 @@ def item42a_oversized(ch, target, pid):
     hwm0 = peak_rss_reset(pid)
     code, det, sent, reset = h2_claim(target, "SubmitProof", 1610612736, 64 << 20)
     grew = (proc_status(pid, "VmHWM") - hwm0) / 1024
-    step("42a: a prefix claiming 1610612736 bytes: status %s after %.1f MiB sent (RST_STREAM %s), "
-         "peak RSS grew by %.1f MiB: %s" % (code, sent / 2**20, reset, grew, det))
+    step("42a: a prefix claiming 1610612736 bytes: status %s after %d KiB sent (RST_STREAM %s), "
+         "peak RSS grew by %.1f MiB: %s" % (code, sent >> 10, reset, grew, det))
     check(code == 8 and "1610612736" in det and str(limit) in det,
           "42a: a 1.5 GB prefix: status %s %r (want 8 naming 1610612736 and %d)" % (code, det, limit))
     check(sent < 16 << 20, "42a: the client could send %.1f MiB before the answer" % (sent / 2**20))
