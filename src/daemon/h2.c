@@ -37,7 +37,6 @@
 #include "daemon/h2.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <libgen.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -727,8 +726,7 @@ static void conn_close(conn *cn)
         return;
     cn->dead = true;
     while (cn->streams) {
-        if (cn->ss)
-            nghttp2_session_set_stream_user_data(cn->ss, cn->streams->id, NULL);
+        nghttp2_session_set_stream_user_data(cn->ss, cn->streams->id, NULL);
         stream_free(cn->streams);
     }
     nghttp2_session_del(cn->ss);
