@@ -82,10 +82,11 @@ mpid=$dpid
 port=$(port_of main)
 sport=$(status_port_of main)
 [ -n "$port" ] && [ -n "$sport" ] || die "no ports in the daemon's log: $(cat "$work/main.err")"
-rss=()
-[ "$build_type" = Release ] && rss=(--rss)
-$py "$hostile" main "127.0.0.1:$port" "$sport" "$mpid" "${rss[@]}" --build "$build_type" ||
-    fail "grpc_hostile.py main"
+# grpc_hostile.py's options: the build type (42b's bound), in Release the
+# idle RSS check
+rss=(--build "$build_type")
+[ "$build_type" = Release ] && rss+=(--rss)
+$py "$hostile" main "127.0.0.1:$port" "$sport" "$mpid" "${rss[@]}" || fail "grpc_hostile.py main"
 grep -q "job porep-reuse-.* submitted: synthetic synthetic-10-0, 2 partitions, priority NORMAL" "$work/main.err" ||
     fail "no per-job 'submitted' log line"
 grep -q "job porep-reuse-.* completed in .* ms (queue" "$work/main.err" ||
