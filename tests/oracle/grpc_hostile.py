@@ -15,8 +15,10 @@ tests/oracle/run_hostile.sh, which starts the daemons.
       claiming 1.5 GB, grpcio sending 300 MB) with the daemon's peak RSS
       growing under 16 MiB, 42b GetStatus while eight 250 MB SubmitProofs
       arrive on their own connections (its max under 100 ms when TYPE is
-      Release, the default; 1 s otherwise)
-  grpc_hostile.py burst TARGET STATUS_PORT TYPE
+      Release, the default; 1 s otherwise), the daemon's peak RSS growing
+      by less than its request pool and 64 MiB (not checked when TYPE is
+      Tsan)
+  grpc_hostile.py burst TARGET STATUS_PORT PID TYPE
       42b alone
   grpc_hostile.py status-loop TARGET
       42b's GetStatus loop (a process of its own): until stdin closes
@@ -525,8 +527,9 @@ def item42a_oversized(ch, target, pid):
     check(grew < 16, "42a: peak RSS grew by %.1f MiB for a refused 300 MB message" % grew)
 
 
-def item42b_burst(target, status_port, build):
-    step("42b: GetStatus stays fast while eight 250 MB SubmitProofs are received and decoded")
+def item42b_burst(target, status_port, pid, build):
+    step("42b: GetStatus stays fast while eight 250 MB SubmitProofs are received and decoded; "
+         "they take no memory beyond the request pool")
     bound = 0.1 if build == "Release" else 1.0
     size = 250 * 10**6
     big = pb.SubmitProofRequest(proof_kind=pb.SYNTHETIC, synthetic_log_rows=10,
@@ -540,6 +543,7 @@ def item42b_burst(target, status_port, build):
     loop = subprocess.Popen([sys.executable, os.path.abspath(__file__), "status-loop", target],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     check(loop.stdout.readline().strip() == "ready", "42b: the GetStatus loop did not start")
+    hwm0 = peak_rss_reset(pid)
     t0 = time.time()
     futs = [raw(c, "SubmitProof").future(big, timeout=300) for c in chans]
     res = []
@@ -550,6 +554,7 @@ def item42b_burst(target, status_port, build):
         except grpc.RpcError as e:
             res.append((e.code(), e.details() or ""))
     t1 = time.time()
+    grew = (proc_status(pid, "VmHWM") - hwm0) / 1024
     out, _ = loop.communicate("")
     for c in chans:
         c.close()
@@ -560,9 +565,13 @@ def item42b_burst(target, status_port, build):
     if not check(lat, "42b: no GetStatus call during the burst"):
         return
     step("42b: 8 x %d bytes in %.2f s (request pool %.0f MiB): %d decoded and refused by name, "
-         "%d refused for the pool; GetStatus during the burst: %d calls, p50 %.1f ms, max %.1f ms"
-         % (size, t1 - t0, pool / 2**20, named, short, len(lat), lat[len(lat) // 2], lat[-1]))
+         "%d refused for the pool; peak RSS grew by %.0f MiB; GetStatus during the burst: %d "
+         "calls, p50 %.1f ms, max %.1f ms" % (size, t1 - t0, pool / 2**20, named, short, grew,
+                                              len(lat), lat[len(lat) // 2], lat[-1]))
     check(named + short == 8, "42b: the burst's answers: %r" % [(c, d[:80]) for c, d in res])
+    if build != "Tsan":  # ThreadSanitizer's shadow of written memory is counted in RSS
+        check(grew < pool / 2**20 + 64, "42b: peak RSS grew by %.0f MiB, the request pool is "
+              "%.0f MiB" % (grew, pool / 2**20))
     check(lat[-1] < 1e3 * bound, "42b: GetStatus took %.1f ms during the burst (bound %.0f ms)" %
           (lat[-1], 1e3 * bound))
 
@@ -593,7 +602,7 @@ def main_suite(target, status_port, pid, rss, build):
                      ("curio fields", lambda: item9_curio_fields(st)),
                      ("smaller", lambda: smaller(ch, st)),
                      ("oversized", lambda: item42a_oversized(ch, target, pid)),
-                     ("burst", lambda: item42b_burst(target, status_port, build))):
+                     ("burst", lambda: item42b_burst(target, status_port, pid, build))):
         try:
             fn()
         except grpc.RpcError as e:
@@ -658,8 +667,8 @@ def main(argv):
         opts = argv[5:]
         build = opts[opts.index("--build") + 1] if "--build" in opts[:-1] else "Release"
         main_suite(argv[2], int(argv[3]), int(argv[4]), "--rss" in opts, build)
-    elif cmd == "burst" and len(argv) == 5:
-        item42b_burst(argv[2], int(argv[3]), argv[4])
+    elif cmd == "burst" and len(argv) == 6:
+        item42b_burst(argv[2], int(argv[3]), int(argv[4]), argv[5])
     elif cmd == "status-loop":
         status_loop(argv[2])
     elif cmd == "submit" and len(argv) == 6:

@@ -8,7 +8,8 @@
 #      issue 42's transport items: 42a a request over the message limit
 #      refused from its prefix (a raw HTTP/2 client claiming 1.5 GB, grpcio
 #      sending 300 MB; the daemon's peak RSS must not grow), 42b GetStatus
-#      latency while eight 250 MB SubmitProofs arrive;
+#      latency while eight 250 MB SubmitProofs arrive (and the daemon's
+#      peak RSS, which must stay within its request pool);
 #   5  SIGTERM with jobs nobody awaits: the short one completes within the
 #      grace period, the long ones are cancelled, the last log line counts
 #      every job;
