@@ -37,8 +37,6 @@
 #include "daemon/h2.h"
 
 #include <errno.h>
-#include <libgen.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <nghttp2/nghttp2.h>
@@ -49,18 +47,16 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cuzk/err.h"
+#include "daemon/listen.h"
 #include "daemon/log.h"
 #include "daemon/rpc.h"
 #include "util/clock.h"
 
 #define MAX_ADDRS       8
-#define MAX_SOCKS       4         /* listening sockets of one address (its resolutions) */
 #define MAX_CONNS       1024      /* beyond: accepted and closed at once */
 #define READ_TURN       (256u << 10) /* bytes read from one connection per loop turn */
 #define BULK_MESSAGE    (1u << 20)   /* a message over this makes its connection a bulk one */
@@ -146,7 +142,7 @@ struct cz_h2 {
     cz_h2_handlers h;
     int ep, efd;
     pthread_t thread;
-    listener ls[MAX_ADDRS * MAX_SOCKS];
+    listener ls[MAX_ADDRS * CZ_LISTEN_SOCKS];
     size_t n_ls;
     int ports[MAX_ADDRS];
     size_t n_addrs;
@@ -1030,7 +1026,7 @@ static void flush_dirty(cz_h2 *t)
 
 static bool is_listener(const cz_h2 *t, const void *p)
 {
-    return p >= (const void *)t->ls && p < (const void *)(t->ls + MAX_ADDRS * MAX_SOCKS);
+    return p >= (const void *)t->ls && p < (const void *)(t->ls + MAX_ADDRS * CZ_LISTEN_SOCKS);
 }
 
 /* Are answers or commands waiting? */
@@ -1109,202 +1105,31 @@ static void *loop(void *arg)
     return NULL;
 }
 
-/* ------------------------------------------------------- listening --- */
+/* ------------------------------------------------------------ start --- */
 
-static const char *unix_path_of(const char *addr)
+/* Listens on addrs[i] (daemon/listen.h), the loop's epoll watching. */
+static int add_listeners(cz_h2 *t, size_t i, const char *addr, char *err, size_t errlen)
 {
-    if (strncmp(addr, "unix://", 7) == 0)
-        return addr + 7;
-    if (strncmp(addr, "unix:", 5) == 0)
-        return addr + 5;
-    return NULL;
-}
-
-/* May a server listen on the unix socket path?  Refused: a path that
- * exists and is not a socket (never deleted), a socket someone answers on,
- * a missing or unwritable directory.  A stale socket (nobody listening) is
- * removed. */
-static int claim_unix(const char *path, char *err, size_t errlen)
-{
-    struct sockaddr_un sa;
-    if (strlen(path) == 0 || strlen(path) >= sizeof sa.sun_path) {
-        cz_msgf(err, errlen, "unix:%s: a socket path needs 1 to %zu bytes", path,
-                sizeof sa.sun_path - 1);
-        return CZ_ERR_INVALID_ARG;
-    }
-    char dir[sizeof sa.sun_path];
-    snprintf(dir, sizeof dir, "%s", path);
-    const char *d = dirname(dir);
-    struct stat st;
-    if (stat(d, &st) != 0) {
-        cz_msgf(err, errlen, "unix:%s: the directory %s %s", path, d,
-                errno == ENOENT ? "does not exist" : strerror(errno));
-        return CZ_ERR_IO;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        cz_msgf(err, errlen, "unix:%s: %s is not a directory", path, d);
-        return CZ_ERR_IO;
-    }
-    if (access(d, W_OK | X_OK) != 0) {
-        cz_msgf(err, errlen, "unix:%s: cannot create a socket in %s: %s", path, d,
-                strerror(errno));
-        return CZ_ERR_IO;
-    }
-    if (lstat(path, &st) != 0) {
-        if (errno == ENOENT)
-            return CZ_OK;
-        cz_msgf(err, errlen, "unix:%s: %s", path, strerror(errno));
-        return CZ_ERR_IO;
-    }
-    if (!S_ISSOCK(st.st_mode)) {
-        cz_msgf(err, errlen, "unix:%s exists and is not a socket (%s): refusing to replace it",
-                path, S_ISREG(st.st_mode) ? "a regular file" : S_ISDIR(st.st_mode) ? "a directory"
-                                                                                 : "not a socket");
-        return CZ_ERR_INVALID_ARG;
-    }
-    memset(&sa, 0, sizeof sa);
-    sa.sun_family = AF_UNIX;
-    memcpy(sa.sun_path, path, strlen(path));
-    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-    if (fd < 0) {
-        cz_msgf(err, errlen, "socket: %s", strerror(errno));
-        return CZ_ERR_IO;
-    }
-    int r = connect(fd, (struct sockaddr *)&sa, sizeof sa);
-    int e = errno;
-    close(fd);
-    if (r == 0) {
-        cz_msgf(err, errlen, "another server is listening on unix:%s: refusing to start", path);
-        return CZ_ERR_BUSY;
-    }
-    if (e == ECONNREFUSED)
-        unlink(path); /* stale */
-    return CZ_OK;
-}
-
-static int add_listener(cz_h2 *t, int fd, size_t addr)
-{
-    listener *l = &t->ls[t->n_ls];
-    struct epoll_event e = {.events = EPOLLIN, .data.ptr = l};
-    if (listen(fd, SOMAXCONN) != 0 || epoll_ctl(t->ep, EPOLL_CTL_ADD, fd, &e) != 0)
-        return errno;
-    l->fd = fd;
-    l->addr = addr;
-    t->n_ls++;
-    return 0;
-}
-
-static int listen_unix(cz_h2 *t, size_t i, const char *addr, const char *path, char *err,
-                       size_t errlen)
-{
-    int rc = claim_unix(path, err, errlen);
+    cz_listener l;
+    int rc = cz_listen_open(&l, addr, err, errlen);
     if (rc != CZ_OK)
         return rc;
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    memcpy(sa.sun_path, path, strlen(path));
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    int e = fd < 0 ? errno : 0;
-    if (fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0)
-        e = errno;
-    else if (fd >= 0)
-        snprintf(t->unix_paths[t->n_unix++], sizeof t->unix_paths[0], "%s", path);
-    if (e == 0)
-        e = add_listener(t, fd, i);
-    if (e != 0) {
-        if (fd >= 0)
-            close(fd);
-        cz_msgf(err, errlen, "cannot listen on %s: %s", addr, strerror(e));
-        return e == EADDRINUSE ? CZ_ERR_BUSY : CZ_ERR_IO;
+    t->n_addrs = i + 1;
+    t->ports[i] = l.port;
+    if (l.unix_path[0])
+        snprintf(t->unix_paths[t->n_unix++], sizeof t->unix_paths[0], "%s", l.unix_path);
+    for (size_t k = 0; k < l.n; k++) {
+        listener *ls = &t->ls[t->n_ls++];
+        ls->fd = l.fds[k];
+        ls->addr = i;
+        struct epoll_event e = {.events = EPOLLIN, .data.ptr = ls};
+        if (epoll_ctl(t->ep, EPOLL_CTL_ADD, ls->fd, &e) != 0 && rc == CZ_OK) {
+            cz_msgf(err, errlen, "cannot listen on %s: epoll: %s", addr, strerror(errno));
+            rc = CZ_ERR_IO;
+        }
     }
-    return CZ_OK;
+    return rc;
 }
-
-/* "host:port", "[v6]:port", ":port": every address host resolves to (at
- * most MAX_SOCKS), on one port (port 0: the first bind's).  A resolution
- * that cannot be bound is skipped (an IPv6 localhost without IPv6) unless
- * it is in use or none can be bound. */
-static int listen_tcp(cz_h2 *t, size_t i, const char *addr, char *err, size_t errlen)
-{
-    char host[256];
-    const char *colon = strrchr(addr, ':');
-    if (colon == NULL || (size_t)(colon - addr) >= sizeof host || colon[1] == 0) {
-        cz_msgf(err, errlen, "cannot listen on %s: not HOST:PORT", addr);
-        return CZ_ERR_INVALID_ARG;
-    }
-    memcpy(host, addr, (size_t)(colon - addr));
-    host[colon - addr] = 0;
-    size_t hl = strlen(host);
-    if (hl >= 2 && host[0] == '[' && host[hl - 1] == ']') {
-        memmove(host, host + 1, hl - 2);
-        host[hl - 2] = 0;
-    }
-    struct addrinfo hints = {0}, *res = NULL;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_PASSIVE;
-    int g = getaddrinfo(host[0] ? host : NULL, colon + 1, &hints, &res);
-    if (g != 0) {
-        cz_msgf(err, errlen, "cannot listen on %s: %s", addr, gai_strerror(g));
-        return CZ_ERR_INVALID_ARG;
-    }
-    bool v4 = false;
-    for (struct addrinfo *a = res; a; a = a->ai_next)
-        v4 |= a->ai_family == AF_INET;
-    int port = 0, first_err = 0, bound = 0;
-    for (struct addrinfo *a = res; a && bound < MAX_SOCKS; a = a->ai_next) {
-        if (a->ai_family != AF_INET && a->ai_family != AF_INET6)
-            continue;
-        struct sockaddr_storage ss;
-        memcpy(&ss, a->ai_addr, a->ai_addrlen);
-        if (port != 0) {
-            if (a->ai_family == AF_INET)
-                ((struct sockaddr_in *)&ss)->sin_port = htons((uint16_t)port);
-            else
-                ((struct sockaddr_in6 *)&ss)->sin6_port = htons((uint16_t)port);
-        }
-        int fd = socket(a->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0), e = 0;
-        int one = 1, v6only = v4; /* "[::]" alone listens for IPv4 too, as gRPC does */
-        if (fd < 0)
-            e = errno;
-        else if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
-                 (a->ai_family == AF_INET6 &&
-                  setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof v6only) != 0) ||
-                 bind(fd, (struct sockaddr *)&ss, a->ai_addrlen) != 0)
-            e = errno;
-        if (e == 0 && port == 0) {
-            socklen_t sl = sizeof ss;
-            if (getsockname(fd, (struct sockaddr *)&ss, &sl) != 0)
-                e = errno;
-            else
-                port = ntohs(ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
-                                                     : ((struct sockaddr_in6 *)&ss)->sin6_port);
-        }
-        if (e == 0)
-            e = add_listener(t, fd, i);
-        if (e != 0) {
-            if (fd >= 0)
-                close(fd);
-            if (first_err == 0 || e == EADDRINUSE)
-                first_err = e;
-            continue;
-        }
-        bound++;
-    }
-    freeaddrinfo(res);
-    if (first_err == EADDRINUSE) {
-        cz_msgf(err, errlen, "cannot listen on %s: the address is in use (another daemon?)",
-                addr);
-        return CZ_ERR_BUSY;
-    }
-    if (bound == 0) {
-        cz_msgf(err, errlen, "cannot listen on %s: %s", addr,
-                first_err ? strerror(first_err) : "no IPv4 or IPv6 address");
-        return CZ_ERR_IO;
-    }
-    t->ports[i] = port;
-    return CZ_OK;
-}
-
-/* ------------------------------------------------------------ start --- */
 
 static void destroy(cz_h2 *t)
 {
@@ -1354,12 +1179,8 @@ int cz_h2_start(cz_h2 **out, const char *const *addrs, size_t n_addrs, const cz_
     nghttp2_session_callbacks_set_on_frame_send_callback(t->cbs, on_frame_send);
     nghttp2_session_callbacks_set_on_stream_close_callback(t->cbs, on_stream_close);
     int rc = CZ_OK;
-    for (size_t i = 0; i < n_addrs && rc == CZ_OK; i++) {
-        const char *up = unix_path_of(addrs[i]);
-        rc = up ? listen_unix(t, i, addrs[i], up, err, errlen)
-                : listen_tcp(t, i, addrs[i], err, errlen);
-        t->n_addrs = i + 1;
-    }
+    for (size_t i = 0; i < n_addrs && rc == CZ_OK; i++)
+        rc = add_listeners(t, i, addrs[i], err, errlen);
     *out = t; /* before the loop starts: the handlers it calls may read it */
     if (rc == CZ_OK && pthread_create(&t->thread, NULL, loop, t) != 0) {
         cz_msgf(err, errlen, "rpc: cannot start the event loop thread");

@@ -67,15 +67,11 @@ typedef struct {
     void (*unref)(cz_h2_call *c);
 } cz_h2_handlers;
 
-/* Listens on every address: "unix:///path" or "unix:/path" (refused when
- * another server answers on it, when the path exists and is not a socket,
- * or when its directory is missing or not writable; a stale socket file is
- * replaced) or "host:port" (TCP, every address the host resolves to, "[::1]"
- * style for IPv6; SO_REUSEPORT off, so a second daemon cannot bind the
- * same port), and starts the loop thread.  Returns CZ_OK, or CZ_ERR_BUSY
- * (in use), CZ_ERR_INVALID_ARG (a bad address, a path that is not a
- * socket), CZ_ERR_IO (a directory problem, a bind failure), CZ_ERR_NOMEM,
- * CZ_ERR_THREAD, with err saying which and why; nothing is left bound. */
+/* Listens on every address (1 to 8 of them, in daemon/listen.h's forms
+ * and with its refusals: "unix:///path", "unix:/path", "host:port") and
+ * starts the loop thread.  Returns CZ_OK, or cz_listen_open's codes,
+ * CZ_ERR_NOMEM, CZ_ERR_THREAD, with err saying which and why; nothing is
+ * left bound then. */
 int cz_h2_start(cz_h2 **out, const char *const *addrs, size_t n_addrs, const cz_h2_handlers *h,
                 char *err, size_t errlen);
 
