@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 pkgs=(build-essential cmake pkg-config clang libclang-rt-14-dev llvm valgrind git ca-certificates
-      libgrpc-dev protobuf-c-compiler libprotobuf-c-dev python3-grpcio python3-grpc-tools curl)
+      libgrpc-dev libnghttp2-dev protobuf-c-compiler libprotobuf-c-dev python3-grpcio python3-grpc-tools
+      python3-h2 curl)
 # Node.js for the oracles: keep an existing node (>= 18), else Debian's.
 if ! command -v node >/dev/null 2>&1; then
     pkgs+=(nodejs npm)

@@ -394,10 +394,11 @@ int main(int argc, char **argv)
 
     /* Between signals, once a second: when calls were served since the
      * last look and none is in flight, the allocator's free memory goes
-     * back to the OS.  gRPC's message buffers and call records are small
-     * untracked allocations that glibc would otherwise keep after a burst
-     * (untracked RSS ratcheted up after floods); large buffers are mmap'd
-     * by the tracked allocator and never need this. */
+     * back to the OS.  Small requests, call and stream records and
+     * nghttp2's buffers are untracked allocations that glibc would
+     * otherwise keep after a burst (untracked RSS ratcheted up after
+     * floods); large buffers are mmap'd by the tracked allocator and never
+     * need this. */
     uint64_t served_at_trim = 0;
     for (;;) {
         struct timespec tick = {1, 0};

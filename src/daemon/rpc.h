@@ -1,27 +1,39 @@
-/* The gRPC side of cuzk-daemon: the cuzk.v1.ProvingEngine server on gRPC's
- * core C library, and a small blocking client for cuzk-bench and tests.
- * Internal to the daemon (not part of libcuzk's public API).
+/* The gRPC side of cuzk-daemon: the cuzk.v1.ProvingEngine server on our
+ * own HTTP/2 transport (daemon/h2.h, on nghttp2), and a small blocking
+ * client on gRPC's core C library for cuzk-bench and tests.  Internal to
+ * the daemon (not part of libcuzk's public API).
  *
  * Bounds, so that no client can make the server take threads or memory
  * without limit:
- *   - calls are served by a fixed pool of CZ_RPC_HANDLERS threads (and one
- *     more for PreloadSRS, whose loads can take minutes, with at most
- *     CZ_RPC_SLOW_QUEUE of them waiting); AwaitProof and Prove hold no
- *     thread while they wait (an engine watch answers them);
+ *   - calls are served by fixed pools of threads: CZ_RPC_HANDLERS for
+ *     messages up to 64 KiB, CZ_RPC_BULK_HANDLERS for larger ones (their
+ *     decodes never hold up a small call), one for PreloadSRS (whose loads
+ *     can take minutes, with at most CZ_RPC_SLOW_QUEUE of them waiting);
+ *     AwaitProof and Prove hold no thread while they wait (an engine watch
+ *     answers them);
  *   - at most CZ_RPC_MAX_CALLS calls at once (the next is answered
  *     RESOURCE_EXHAUSTED at once, its message unread), at most
- *     CZ_RPC_MAX_STREAMS per connection; gRPC's own buffers for messages
- *     being received are bounded by a resource quota (CZ_RPC_QUOTA);
+ *     CZ_RPC_MAX_STREAMS per connection, 1024 connections, 16 KiB of
+ *     headers per request; a connection that does not complete its HTTP/2
+ *     handshake in 20 s, or leaves a keepalive PING (every 60 s)
+ *     unanswered for 20 s, is closed; one connection is read at most
+ *     256 KiB per turn of the event loop, so none starves the others;
+ *   - messages at most CZ_RPC_MAX_MESSAGE bytes either way, uncompressed:
+ *     a larger one is refused RESOURCE_EXHAUSTED from its 5-byte gRPC
+ *     prefix (or its content-length), before its body is read;
+ *   - a message is received into one buffer allocated when its prefix
+ *     arrives: malloc up to 64 KiB, else the engine's request pool, so a
+ *     large request is charged to the memory budget before a byte of it is
+ *     stored (RESOURCE_EXHAUSTED at once when the pool cannot hold it);
  *   - a request is scanned before it is decoded (daemon/wire.h: at most
  *     CZ_RPC_MAX_FIELDS fields and CZ_RPC_MAX_UNKNOWN unknown ones, strings
  *     UTF-8 without NUL), and decoded into memory of the engine's request
  *     pool sized by that scan, so a request's decoded form is charged to
- *     the memory budget and cannot grow past it;
- *   - messages at most CZ_RPC_MAX_MESSAGE bytes either way, uncompressed.
+ *     the memory budget and cannot grow past it.
  * A Prove whose client goes away (cancels, disconnects, passes its
- * deadline; dead connections are found by keepalive pings) cancels its job
- * unless another call awaits it or it was also submitted with
- * SubmitProof. */
+ * deadline (grpc-timeout); dead connections are found by keepalive pings)
+ * cancels its job unless another call awaits it or it was also submitted
+ * with SubmitProof. */
 #ifndef CZ_DAEMON_RPC_H
 #define CZ_DAEMON_RPC_H
 
@@ -33,14 +45,14 @@
 /* Message limit both ways (cuzk's is 128 MiB; C1 outputs are ~50 MB). */
 #define CZ_RPC_MAX_MESSAGE (256u << 20)
 #define CZ_RPC_HANDLERS    4
+#define CZ_RPC_BULK_HANDLERS 2
 #define CZ_RPC_SLOW_QUEUE  8
 #define CZ_RPC_MAX_CALLS   4096
 #define CZ_RPC_MAX_STREAMS 1024
-#define CZ_RPC_QUOTA       ((size_t)1 << 30)
 #define CZ_RPC_MAX_FIELDS  65536
 #define CZ_RPC_MAX_UNKNOWN 256
 
-/* gRPC status codes used here (grpc_status_code values). */
+/* gRPC status codes used here (gRPC's status.proto values). */
 enum {
     CZ_RPC_OK = 0,
     CZ_RPC_CANCELLED = 1,

@@ -1,12 +1,11 @@
-/* Between the gRPC server's transport (rpc_server.c: calls, completion
- * queue, handler pools) and its methods (rpc_methods.c). */
+/* Between the gRPC server's calls (rpc_server.c: calls, handler pools,
+ * over the transport of h2.c) and its methods (rpc_methods.c). */
 #ifndef CZ_DAEMON_RPC_INTERNAL_H
 #define CZ_DAEMON_RPC_INTERNAL_H
 
 #include <stdatomic.h>
 #include <stdbool.h>
 
-#include <grpc/grpc.h>
 #include <protobuf-c/protobuf-c.h>
 
 #include "cuzk/engine.h"

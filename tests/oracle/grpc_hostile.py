@@ -1,15 +1,27 @@
 #!/usr/bin/python3
-"""cuzk-daemon against a hostile client (Debian's python3-grpcio): each check
-is an attack from issue 16's list and the answer a daemon must give.  Run by
+"""cuzk-daemon against a hostile client (Debian's python3-grpcio, and
+python3-h2 for raw HTTP/2): each check is an attack from issue 16's list
+(or issue 42's, on the transport) and the answer a daemon must give.  Run by
 tests/oracle/run_hostile.sh, which starts the daemons.
 
-  grpc_hostile.py main TARGET STATUS_PORT PID [--rss]
+  grpc_hostile.py main TARGET STATUS_PORT PID [--rss] [--build TYPE]
       against a daemon with daemon.synthetic on, max_queued_jobs 40,
       max_queued_partitions 300 and circuit "mul" (tests/data/zkey/mul.zkey):
       1 ids, 2 reused ids (Curio's), 3 unsatisfied witnesses, 4 amplification,
       7 bounds (threads, queues, departed clients, floods; --rss: idle
       untracked RSS after the floods under 64 MiB), 8 trickling status
-      clients, 9 Curio's fields, and the smaller items
+      clients, 9 Curio's fields, the smaller items, 42a a request over the
+      message limit refused from its gRPC prefix (a raw HTTP/2 stream
+      claiming 1.5 GB, grpcio sending 300 MB) with the daemon's peak RSS
+      growing under 16 MiB, 42b GetStatus while eight 250 MB SubmitProofs
+      arrive on their own connections (its max under 100 ms when TYPE is
+      Release, the default; 1 s otherwise), the daemon's peak RSS growing
+      by less than its request pool and 64 MiB (not checked when TYPE is
+      Tsan)
+  grpc_hostile.py burst TARGET STATUS_PORT PID TYPE
+      42b alone
+  grpc_hostile.py status-loop TARGET
+      42b's GetStatus loop (a process of its own): until stdin closes
   grpc_hostile.py submit TARGET N LOG_ROWS PARTS
       N jobs by SubmitProof, nobody awaiting them (prints their ids)
   grpc_hostile.py flood TARGET STATUS_PORT N ROUNDS
@@ -24,12 +36,20 @@ each failure is printed as "grpc_hostile.py: FAIL: ...".
 import concurrent.futures
 import os
 import re
+import select
 import socket
+import struct
+import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 
 import grpc
+import h2.config
+import h2.connection
+import h2.events
+import h2.exceptions
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import grpc_client as gc  # noqa: E402  (stubs generated from our proto)
@@ -441,7 +461,170 @@ def smaller(ch, st):
         check(code == C.NOT_FOUND, "PreloadSRS %s: %s" % (alias, code))
 
 
-def main_suite(target, status_port, pid, rss):
+# ------------------------------------------------- the HTTP/2 transport ---
+
+def h2_connect(target):
+    if target.startswith("unix:"):
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(target[7:] if target.startswith("unix://") else target[5:])
+    else:
+        host, port = target.rsplit(":", 1)
+        s = socket.create_connection((host.strip("[]"), int(port)))
+    s.settimeout(60)
+    return s
+
+
+def h2_claim(target, method, claim, cap):
+    """A raw HTTP/2 client (python3-h2, no gRPC library): a stream of method
+    whose gRPC prefix claims claim bytes, then zeros as fast as the windows
+    allow, until the stream is answered or cap bytes are sent.  Returns
+    (grpc-status, grpc-message, bytes sent, RST_STREAM code or None); the
+    status None when no answer came."""
+    s = h2_connect(target)
+    conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True,
+                                                                header_encoding="utf-8"))
+    conn.initiate_connection()
+    sid = conn.get_next_available_stream_id()
+    conn.send_headers(sid, [(":method", "POST"), (":scheme", "http"), (":path", SERVICE + method),
+                            (":authority", "cuzk"), ("content-type", "application/grpc"),
+                            ("te", "trailers")])
+    s.sendall(conn.data_to_send())
+    head, sent, ended, reset = {}, 0, False, None
+    zeros = bytes(1 << 14)
+    body = struct.pack(">BI", 0, claim)  # what is left of the first frame
+    while not ended:
+        window = 0
+        if sent < cap and reset is None:
+            try:
+                window = min(conn.local_flow_control_window(sid), conn.max_outbound_frame_size,
+                             cap - sent)
+            except h2.exceptions.StreamClosedError:
+                window = 0
+        if window > 0:
+            data = (body + zeros)[:window]
+            body = b""
+            conn.send_data(sid, data)
+            sent += len(data)
+            s.sendall(conn.data_to_send())
+        r, _, _ = select.select([s], [], [], 0 if window > 0 else 30)
+        if not r:
+            if window > 0:
+                continue
+            break  # nothing for 30 s with nothing left to send
+        b = s.recv(1 << 16)
+        if not b:
+            break
+        for ev in conn.receive_data(b):
+            if isinstance(ev, (h2.events.ResponseReceived, h2.events.TrailersReceived)):
+                head.update(dict(ev.headers))
+            elif isinstance(ev, h2.events.DataReceived):
+                conn.acknowledge_received_data(ev.flow_controlled_length, ev.stream_id)
+            elif isinstance(ev, h2.events.StreamEnded) and ev.stream_id == sid:
+                ended = True
+            elif isinstance(ev, h2.events.StreamReset) and ev.stream_id == sid:
+                reset = ev.error_code
+        s.sendall(conn.data_to_send())
+    s.close()
+    code = head.get("grpc-status")
+    return (int(code) if code is not None else None,
+            urllib.parse.unquote(head.get("grpc-message", "")), sent, reset)
+
+
+def peak_rss_reset(pid):
+    with open("/proc/%d/clear_refs" % pid, "w") as f:
+        f.write("5")  # resets the peak RSS (VmHWM) to the RSS now
+    return proc_status(pid, "VmHWM")
+
+
+def item42a_oversized(ch, target, pid):
+    step("42a: a request over the message limit is refused from its prefix, never buffered")
+    limit = 256 << 20
+    hwm0 = peak_rss_reset(pid)
+    code, det, sent, reset = h2_claim(target, "SubmitProof", 1610612736, 64 << 20)
+    grew = (proc_status(pid, "VmHWM") - hwm0) / 1024
+    step("42a: a prefix claiming 1610612736 bytes: status %s after %d KiB sent (RST_STREAM %s), "
+         "peak RSS grew by %.1f MiB: %s" % (code, sent >> 10, reset, grew, det))
+    check(code == 8 and "1610612736" in det and str(limit) in det,
+          "42a: a 1.5 GB prefix: status %s %r (want 8 naming 1610612736 and %d)" % (code, det, limit))
+    check(sent < 16 << 20, "42a: the client could send %.1f MiB before the answer" % (sent / 2**20))
+    check(grew < 16, "42a: peak RSS grew by %.1f MiB for a refused 1.5 GB request" % grew)
+    big = bytes(300 * 10**6)
+    hwm0 = peak_rss_reset(pid)
+    t0 = time.time()
+    code, det = err_of(raw(ch, "SubmitProof"), big, timeout=120)
+    grew = (proc_status(pid, "VmHWM") - hwm0) / 1024
+    step("42a: grpcio sending 300 MB: %s in %.2f s, peak RSS grew by %.1f MiB: %s" %
+         (code, time.time() - t0, grew, det))
+    check(code == C.RESOURCE_EXHAUSTED and "300000000" in det and str(limit) in det,
+          "42a: a 300 MB message from grpcio: %s %r" % (code, det))
+    check(grew < 16, "42a: peak RSS grew by %.1f MiB for a refused 300 MB message" % grew)
+
+
+def item42b_burst(target, status_port, pid, build):
+    step("42b: GetStatus stays fast while eight 250 MB SubmitProofs are received and decoded; "
+         "they take no memory beyond the request pool")
+    bound = 0.1 if build == "Release" else 1.0
+    size = 250 * 10**6
+    big = pb.SubmitProofRequest(proof_kind=pb.SYNTHETIC, synthetic_log_rows=10,
+                                vanilla_proof=b"\x5a" * size).SerializeToString()
+    chans = [gc.channel(target, private=True) for _ in range(8)]
+    for c in chans:  # connected before the burst
+        pbg.ProvingEngineStub(c).GetStatus(pb.GetStatusRequest(), timeout=30)
+    pool = metrics(status_port).get("cuzk_request_pool_bytes", 0)
+    # the GetStatus loop in a process of its own: this one's GIL is held
+    # for long stretches while grpcio copies the 250 MB messages
+    loop = subprocess.Popen([sys.executable, os.path.abspath(__file__), "status-loop", target],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    check(loop.stdout.readline().strip() == "ready", "42b: the GetStatus loop did not start")
+    hwm0 = peak_rss_reset(pid)
+    t0 = time.time()
+    futs = [raw(c, "SubmitProof").future(big, timeout=300) for c in chans]
+    res = []
+    for f in futs:
+        try:
+            f.result()
+            res.append((None, ""))
+        except grpc.RpcError as e:
+            res.append((e.code(), e.details() or ""))
+    t1 = time.time()
+    grew = (proc_status(pid, "VmHWM") - hwm0) / 1024
+    out, _ = loop.communicate("")
+    for c in chans:
+        c.close()
+    calls = [line.split() for line in out.splitlines() if line[:1].isdigit()]
+    lat = sorted(float(ms) for at, ms in calls if t0 <= float(at) <= t1)
+    named = sum(1 for c, d in res if c == C.INVALID_ARGUMENT and "vanilla_proof (10)" in d)
+    short = sum(1 for c, d in res if c == C.RESOURCE_EXHAUSTED and "request pool" in d)
+    if not check(lat, "42b: no GetStatus call during the burst"):
+        return
+    step("42b: 8 x %d bytes in %.2f s (request pool %.0f MiB): %d decoded and refused by name, "
+         "%d refused for the pool; peak RSS grew by %.0f MiB; GetStatus during the burst: %d "
+         "calls, p50 %.1f ms, max %.1f ms" % (size, t1 - t0, pool / 2**20, named, short, grew,
+                                              len(lat), lat[len(lat) // 2], lat[-1]))
+    check(named + short == 8, "42b: the burst's answers: %r" % [(c, d[:80]) for c, d in res])
+    if build != "Tsan":  # ThreadSanitizer's shadow of written memory is counted in RSS
+        check(grew < pool / 2**20 + 64, "42b: peak RSS grew by %.0f MiB, the request pool is "
+              "%.0f MiB" % (grew, pool / 2**20))
+    check(lat[-1] < 1e3 * bound, "42b: GetStatus took %.1f ms during the burst (bound %.0f ms)" %
+          (lat[-1], 1e3 * bound))
+
+
+def status_loop(target):
+    """GetStatus in a loop (5 ms apart) until stdin closes; then each call's
+    start time and milliseconds, a line each."""
+    st = pbg.ProvingEngineStub(gc.channel(target, private=True))
+    st.GetStatus(pb.GetStatusRequest(), timeout=30)
+    print("ready", flush=True)
+    lat = []
+    while not select.select([sys.stdin], [], [], 0)[0]:
+        at, t0 = time.time(), time.perf_counter()
+        st.GetStatus(pb.GetStatusRequest(), timeout=30)
+        lat.append((at, 1e3 * (time.perf_counter() - t0)))
+        time.sleep(0.005)
+    for at, ms in lat:
+        print("%.4f %.2f" % (at, ms))
+
+def main_suite(target, status_port, pid, rss, build):
     ch = gc.channel(target)
     st = pbg.ProvingEngineStub(ch)
     for name, fn in (("ids", lambda: item1_ids(st)), ("reuse", lambda: item2_reuse(st)),
@@ -450,7 +633,9 @@ def main_suite(target, status_port, pid, rss):
                      ("bounds", lambda: item7_bounds(ch, st, target, pid, status_port, rss)),
                      ("trickle", lambda: item8_trickle(status_port)),
                      ("curio fields", lambda: item9_curio_fields(st)),
-                     ("smaller", lambda: smaller(ch, st))):
+                     ("smaller", lambda: smaller(ch, st)),
+                     ("oversized", lambda: item42a_oversized(ch, target, pid)),
+                     ("burst", lambda: item42b_burst(target, status_port, pid, build))):
         try:
             fn()
         except grpc.RpcError as e:
@@ -512,7 +697,13 @@ def main(argv):
         return 2
     cmd = argv[1]
     if cmd == "main" and len(argv) >= 5:
-        main_suite(argv[2], int(argv[3]), int(argv[4]), "--rss" in argv[5:])
+        opts = argv[5:]
+        build = opts[opts.index("--build") + 1] if "--build" in opts[:-1] else "Release"
+        main_suite(argv[2], int(argv[3]), int(argv[4]), "--rss" in opts, build)
+    elif cmd == "burst" and len(argv) == 6:
+        item42b_burst(argv[2], int(argv[3]), int(argv[4]), argv[5])
+    elif cmd == "status-loop":
+        status_loop(argv[2])
     elif cmd == "submit" and len(argv) == 6:
         submit_n(argv[2], int(argv[3]), int(argv[4]), int(argv[5]))
     elif cmd == "flood" and len(argv) == 6:

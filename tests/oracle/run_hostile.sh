@@ -4,7 +4,12 @@
 # tests/oracle/grpc_hostile.py, with the answer a daemon must give:
 #   1, 2, 3, 4, 7, 8, 9 and the smaller request items: grpc_hostile.py main
 #      against a daemon with the synthetic kind on, max_queued_jobs 40,
-#      max_queued_partitions 300 and the circom circuit "mul";
+#      max_queued_partitions 300 and the circom circuit "mul"; with them
+#      issue 42's transport items: 42a a request over the message limit
+#      refused from its prefix (a raw HTTP/2 client claiming 1.5 GB, grpcio
+#      sending 300 MB; the daemon's peak RSS must not grow), 42b GetStatus
+#      latency while eight 250 MB SubmitProofs arrive (and the daemon's
+#      peak RSS, which must stay within its request pool);
 #   5  SIGTERM with jobs nobody awaits: the short one completes within the
 #      grace period, the long ones are cancelled, the last log line counts
 #      every job;
@@ -19,8 +24,9 @@
 #   tests/oracle/run_hostile.sh PATH/TO/cuzk-daemon [BUILD_TYPE]
 #   CZ_HOSTILE_KEEP=1   keep the work directory and logs (always on failure)
 # BUILD_TYPE Release (or empty) also checks the idle untracked RSS after the
-# floods (sanitizer builds inflate RSS).  Needs /usr/bin/python3 with
-# python3-grpcio and python3-grpc-tools.  Builds nothing.
+# floods (sanitizer builds inflate RSS) and holds 42b's GetStatus to 100 ms
+# (1 s in other builds).  Needs /usr/bin/python3 with python3-grpcio,
+# python3-grpc-tools and python3-h2.  Builds nothing.
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ ! -x "$1" ]; then
@@ -34,7 +40,7 @@ py=/usr/bin/python3
 hostile=$root/tests/oracle/grpc_hostile.py
 # shellcheck source=tests/oracle/client_deps.sh
 . "$root/tests/oracle/client_deps.sh"
-need_clients run_hostile "$root"
+need_clients run_hostile "$root" h2
 
 me=run_hostile
 keep=CZ_HOSTILE_KEEP
@@ -77,8 +83,10 @@ mpid=$dpid
 port=$(port_of main)
 sport=$(status_port_of main)
 [ -n "$port" ] && [ -n "$sport" ] || die "no ports in the daemon's log: $(cat "$work/main.err")"
-rss=()
-[ "$build_type" = Release ] && rss=(--rss)
+# grpc_hostile.py's options: the build type (42b's bound), in Release the
+# idle RSS check
+rss=(--build "$build_type")
+[ "$build_type" = Release ] && rss+=(--rss)
 $py "$hostile" main "127.0.0.1:$port" "$sport" "$mpid" "${rss[@]}" || fail "grpc_hostile.py main"
 grep -q "job job-[0-9]* \[wdpost-1000-0-.*\] submitted: synthetic synthetic-10-0, 2 partitions, priority NORMAL" \
     "$work/main.err" || fail "no per-job 'submitted' log line (handle and label)"
