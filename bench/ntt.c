@@ -2,8 +2,9 @@
  * (--gpu) on the current CUDA device.
  *
  *   cuzk-bench ntt [--log N | --from A --to B] [--threads T] [--inverse]
- *                  [--coset] [--order NN|NR|RN|RR] [--reps K] [--gpu [--batch B]]
- *   cuzk-bench h   --log N [--threads T] [--n COUNT] [--reps K] [--gpu]
+ *                  [--coset] [--order NN|NR|RN|RR] [--reps K]
+ *                  [--gpu [--batch B] [--compact]]
+ *   cuzk-bench h   --log N [--threads T] [--n COUNT] [--reps K] [--gpu [--compact]]
  *
  * --gpu: the data stays on the device; after two untimed runs (which also
  * upload the twiddles), K runs (default 10) are timed one by one with CUDA
@@ -11,7 +12,10 @@
  * vectors of the size per call (cz_cuda_ntt_batch).  h --gpu also times the
  * host-to-device copy of a, b, c from pinned memory and, by wall clock, the
  * end-to-end cz_cuda_groth16_h (uploads overlapped with the transforms, the
- * m coefficients copied out) from pinned and from pageable memory.  Each GPU size
+ * m coefficients copied out) from pinned and from pageable memory.
+ * --compact: the device's compact tables (cz_cuda_ntt_compact: each
+ * twiddle a product of two small tables' entries, the plans' choice when
+ * short of memory) instead of the full twiddle table.  Each GPU size
  * ends with a machine-readable line "RESULT <what> <log> <median ms>".
  *
  * T counts the calling thread: T = 1 runs without a pool, T > 1 on a pool of
@@ -32,7 +36,7 @@
 
 typedef struct {
     unsigned from, to, threads, reps;
-    int gpu;
+    int gpu, compact;
     size_t n;     /* h: evaluations before padding, 0 = all */
     size_t batch; /* ntt --gpu: transforms per call */
     cz_ntt_kind kind;
@@ -65,6 +69,8 @@ static int parse(int argc, char **argv, opts *o, int is_h)
             o->batch = (size_t)strtoull(v, NULL, 0), i++;
         } else if (!strcmp(a, "--gpu")) {
             o->gpu = 1;
+        } else if (!strcmp(a, "--compact")) {
+            o->compact = 1;
         } else if (!strcmp(a, "--inverse") && !is_h) {
             inverse = 1;
         } else if (!strcmp(a, "--coset") && !is_h) {
@@ -83,7 +89,7 @@ static int parse(int argc, char **argv, opts *o, int is_h)
     }
     o->kind = (cz_ntt_kind)((coset ? 2 : 0) + inverse);
     if (o->from < 1 || o->to > CZ_NTT_MAX_LOG || o->from > o->to || o->threads < 1 ||
-        o->threads > 1024 || o->batch < 1 || (o->batch > 1 && !o->gpu))
+        o->threads > 1024 || o->batch < 1 || ((o->batch > 1 || o->compact) && !o->gpu))
         return -1;
     return 0;
 }
@@ -196,6 +202,8 @@ static int gpu_ntt(const opts *o, const char *what)
         rc = x ? cz_ntt_domain_new(&d, k) : CZ_ERR_NOMEM;
         if (!rc)
             rc = cz_cuda_prepare(d);
+        if (!rc && o->compact)
+            rc = cz_cuda_ntt_compact(d);
         if (!rc)
             rc = cz_cuda_malloc((void **)&dev, total * sizeof(cz_fr), CZ_BUF_OTHER);
         if (!rc) {
@@ -251,6 +259,8 @@ static int gpu_h(const opts *o, unsigned k, size_t n)
         rc = cz_ntt_domain_new(&d, k);
     if (!rc)
         rc = cz_cuda_prepare(d);
+    if (!rc && o->compact)
+        rc = cz_cuda_ntt_compact(d);
     if (!rc)
         rc = cz_cuda_host_alloc((void **)&host, 3 * bytes);
     if (!rc)
@@ -325,7 +335,8 @@ int cz_bench_ntt(int argc, char **argv)
     if (parse(argc, argv, &o, 0)) {
         fprintf(stderr,
                 "usage: cuzk-bench ntt [--log N | --from A --to B] [--threads T] "
-                "[--inverse] [--coset] [--order NN|NR|RN|RR] [--reps K] [--gpu [--batch B]]\n");
+                "[--inverse] [--coset] [--order NN|NR|RN|RR] [--reps K] "
+                "[--gpu [--batch B] [--compact]]\n");
         return 2;
     }
     char what[32];
@@ -370,7 +381,8 @@ int cz_bench_h(int argc, char **argv)
     opts o;
     if (parse(argc, argv, &o, 1)) {
         fprintf(stderr,
-                "usage: cuzk-bench h --log N [--threads T] [--n COUNT] [--reps K] [--gpu]\n");
+                "usage: cuzk-bench h --log N [--threads T] [--n COUNT] [--reps K] "
+                "[--gpu [--compact]]\n");
         return 2;
     }
     unsigned k = o.from, reps = o.reps ? o.reps : default_reps(k);

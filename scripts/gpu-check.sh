@@ -16,7 +16,8 @@
 #                                   seeded proof from it, from build/gpu and
 #                                   from the CPU, compared byte for byte
 #   PARTS=plans                     device memory plans (not in the default):
-#                                   the 2^27 partition at budgets from the
+#                                   NTT and H at 2^27 with full and compact
+#                                   twiddles, the 2^27 partition at budgets from the
 #                                   card's down to 10 GiB (BUDGETS=list),
 #                                   witness-like, and uniform (a
 #                                   WindowPoSt-like witness) at 16 GiB
@@ -222,7 +223,18 @@ fi
 # Device memory plans (docs/device-memory.md; their proofs against the
 # CPU's are in the tests part): the 2^27 partition at budgets from the
 # card's down (BENCHMARKS.md's table).
+run_bench() {
+    echo "-- cuzk-bench $*"
+    timeout "${BENCH_TIMEOUT:-150}" "$BENCH" "$@" 2>&1 | tee -a "$OUT/bench.log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "gpu-check: BENCH FAILED: $*"; fail=1; }
+}
+
 if part plans; then
+    echo "== the NTT and H at 2^27 with full and compact twiddle tables"
+    for c in "" --compact; do
+        run_bench ntt --gpu --log 27 $c
+        run_bench h --gpu --log 27 $c
+    done
     echo "== the 2^27 partition at device budgets"
     timeout "${PLAN_TIMEOUT:-420}" "$BENCH" gpu-partition --log 27 --reps 2 \
         --budgets "${BUDGETS:-card,48GiB,32GiB,24GiB,16GiB,14.5GiB,12GiB,10GiB}" 2>&1 | tee -a "$OUT/bench.log"
@@ -233,12 +245,6 @@ if part plans; then
         [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "gpu-check: BENCH FAILED: gpu-partition --uniform"; fail=1; }
     fi
 fi
-
-run_bench() {
-    echo "-- cuzk-bench $*"
-    timeout "${BENCH_TIMEOUT:-150}" "$BENCH" "$@" 2>&1 | tee -a "$OUT/bench.log"
-    [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "gpu-check: BENCH FAILED: $*"; fail=1; }
-}
 
 # ------------------------------------------------------------- benchmarks --
 if part bench; then

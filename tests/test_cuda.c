@@ -109,13 +109,17 @@ static int gpu_ntt(const cz_ntt_domain *d, cz_fr *out, const cz_fr *x, cz_ntt_ki
 }
 
 /* Every kind and order at 2^lo..2^hi against cz_ntt; when only_one, one
- * kind drawn at random, in orders NR, RN and NN (the tiled bit reversal). */
-static void check_ntt_sizes(unsigned lo, unsigned hi, unsigned root, int only_one)
+ * kind drawn at random, in orders NR, RN and NN (the tiled bit reversal);
+ * with compact, from the compact tables (each twiddle a product of two
+ * small tables' entries), the full ones restored afterwards. */
+static void check_ntt_sizes(unsigned lo, unsigned hi, unsigned root, int only_one, bool compact)
 {
     for (unsigned k = lo; k <= hi; k++) {
         size_t n = (size_t)1 << k;
         cz_ntt_domain *d;
         TF_CHECK(cz_ntt_domain_new_root(&d, k, root) == CZ_OK);
+        if (compact)
+            TF_CHECK(cz_cuda_ntt_compact(d) == CZ_OK);
         cz_fr *x = vec(n), *want = vec(n), *got = vec(n), *dev = NULL;
         int rc = cz_cuda_malloc((void **)&dev, n * sizeof(cz_fr), CZ_BUF_OTHER);
         TF_CHECK_MSG(rc == CZ_OK, "cz_cuda_malloc 2^%u: %s", k, cz_strerror(rc));
@@ -143,9 +147,11 @@ static void check_ntt_sizes(unsigned lo, unsigned hi, unsigned root, int only_on
                 }
             }
         }
-        printf("test_cuda: ntt 2^%-2u root %u: %u/%u kind x order combinations equal the CPU\n", k,
-               root, runs - bad, runs);
+        printf("test_cuda: ntt 2^%-2u root %u%s: %u/%u kind x order combinations equal the CPU\n",
+               k, root, compact ? " compact" : "", runs - bad, runs);
         fflush(stdout);
+        if (compact)
+            TF_CHECK(cz_cuda_prepare(d) == CZ_OK);
         cz_cuda_free(dev);
         free(x);
         free(want);
@@ -158,10 +164,14 @@ static void test_ntt_vs_cpu(void)
 {
     if (!gpu())
         return;
-    check_ntt_sizes(1, 20, CZ_NTT_ROOT_BELLPERSON, 0); /* 2^1: one butterfly */
-    check_ntt_sizes(12, 12, CZ_NTT_ROOT_SNARKJS, 0);   /* other roots: tables replaced */
-    check_ntt_sizes(12, 12, CZ_NTT_ROOT_BELLPERSON, 0);
-    check_ntt_sizes(24, 24, CZ_NTT_ROOT_BELLPERSON, 1);
+    check_ntt_sizes(1, 20, CZ_NTT_ROOT_BELLPERSON, 0, false); /* 2^1: one butterfly */
+    check_ntt_sizes(12, 12, CZ_NTT_ROOT_SNARKJS, 0, false);   /* other roots: tables replaced */
+    check_ntt_sizes(12, 12, CZ_NTT_ROOT_BELLPERSON, 0, false);
+    check_ntt_sizes(24, 24, CZ_NTT_ROOT_BELLPERSON, 1, false);
+    /* compact twiddles: every pass shape, both roots */
+    check_ntt_sizes(1, 20, CZ_NTT_ROOT_BELLPERSON, 0, true);
+    check_ntt_sizes(13, 13, CZ_NTT_ROOT_SNARKJS, 0, true);
+    check_ntt_sizes(23, 23, CZ_NTT_ROOT_BELLPERSON, 1, true);
 }
 
 /* Batches: count transforms of 2^k in one call, each equal to the CPU's
@@ -266,12 +276,14 @@ static void test_round_trip(void)
 /* GPU H against the CPU's, bellperson's or with odd snarkjs's (its
  * domain's roots, the odd coset); the inputs in page-locked memory when
  * pinned (fully asynchronous uploads) or in ordinary memory. */
-static void check_h(unsigned k, size_t n, int pinned, bool odd)
+static void check_h(unsigned k, size_t n, int pinned, bool odd, bool compact)
 {
     size_t m = (size_t)1 << k;
     cz_ntt_domain *d;
     TF_CHECK(cz_ntt_domain_new_root(&d, k, odd ? CZ_NTT_ROOT_SNARKJS : CZ_NTT_ROOT_BELLPERSON) ==
              CZ_OK);
+    if (compact)
+        TF_CHECK(cz_cuda_ntt_compact(d) == CZ_OK);
     cz_fr *v[3], *w[3], *host = NULL;
     if (pinned)
         TF_CHECK(cz_cuda_host_alloc((void **)&host, 3 * m * sizeof(cz_fr)) == CZ_OK);
@@ -291,8 +303,9 @@ static void check_h(unsigned k, size_t n, int pinned, bool odd)
                  "GPU H%s 2^%u n=%zu: %s, first difference at %zu, %zu of %zu differ",
                  odd ? " (odd coset)" : "", k, n, cz_strerror(rc), i,
                  rc ? m : count_diff(v[0], w[0], m), m);
-    printf("test_cuda: h%s 2^%-2u n=%-9zu %s %s\n", odd ? " odd coset" : "", k, n,
-           pinned ? "pinned  " : "pageable", !rc && i == m ? "equals the CPU" : "DIFFERS");
+    printf("test_cuda: h%s 2^%-2u n=%-9zu %s%s %s\n", odd ? " odd coset" : "", k, n,
+           pinned ? "pinned  " : "pageable", compact ? " compact" : "",
+           !rc && i == m ? "equals the CPU" : "DIFFERS");
     fflush(stdout);
     for (int j = 0; j < 3; j++) {
         if (!host)
@@ -310,11 +323,12 @@ static void test_h_vs_cpu(void)
     for (unsigned k = 10; k <= 20; k++) {
         size_t m = (size_t)1 << k;
         size_t n = k % 3 == 0 ? m : m - 1 - cz_prng_next(&tf_rng) % (m / 2);
-        check_h(k, n, k % 2, false);
-        check_h(k, n, !(k % 2), true);
+        check_h(k, n, k % 2, false, k % 4 == 1);
+        check_h(k, n, !(k % 2), true, k % 4 == 3);
     }
-    check_h(24, ((size_t)1 << 24) - 12345, 1, false);
-    check_h(24, ((size_t)1 << 24) - 54321, 0, true);
+    check_h(24, ((size_t)1 << 24) - 12345, 1, false, false);
+    check_h(24, ((size_t)1 << 24) - 54321, 0, true, false);
+    check_h(22, ((size_t)1 << 22) - 777, 0, false, true);
     /* contract */
     cz_ntt_domain *d;
     TF_CHECK(cz_ntt_domain_new(&d, 10) == CZ_OK);

@@ -59,7 +59,9 @@ static cz_devplan_shape random_shape(void)
     s.r1cs = cz_prng_next(&tf_rng) % 4 != 0;
     s.r1cs_bytes = s.r1cs ? (uint64_t)s.m * (20 + cz_prng_next(&tf_rng) % 40) : 0;
     s.r1cs_stream_bytes = s.r1cs ? s.r1cs_bytes / 8 + 4096 : 0;
-    s.tables_bytes = (uint64_t)s.m * 16;
+    s.tables_bytes = (uint64_t)s.m / 8;
+    s.twiddles_bytes = (uint64_t)s.m * 16;
+    s.spill = s.r1cs && cz_prng_next(&tf_rng) % 4 != 0;
     s.dense = cz_prng_next(&tf_rng) % 2;
     return s;
 }
@@ -82,9 +84,12 @@ static void check_fits(const cz_devplan *p, const cz_devplan_shape *s, const cz_
     TF_CHECK(again.kept_bytes == p->kept_bytes && again.proof_bytes == p->proof_bytes &&
              again.model_ms == p->model_ms && again.link_bytes == p->link_bytes);
     TF_CHECK(p->proof_bytes == (p->h_phase > p->msm_phase ? p->h_phase : p->msm_phase));
-    TF_CHECK(p->h_vectors == 3 || (p->h_vectors == 2 && s->r1cs));
+    TF_CHECK(p->h_vectors == 3 || (p->h_vectors == 2 && s->r1cs) ||
+             (p->h_vectors == 1 && s->r1cs && s->spill));
+    TF_CHECK(p->kept_bytes >= s->tables_bytes + (p->twiddles_full ? s->twiddles_bytes : 0));
     bool streamed = false;
     uint64_t link = s->r1cs && !p->r1cs_resident ? s->r1cs_bytes : 0;
+    link += p->h_vectors == 1 ? 4 * (uint64_t)s->m * 32 : 0; /* parked both ways */
     for (int q = 0; q < CZ_Q_COUNT; q++) {
         streamed |= !p->resident[q];
         link += p->resident[q] ? 0 : cz_devplan_query_bytes(s, q);
@@ -92,6 +97,8 @@ static void check_fits(const cz_devplan *p, const cz_devplan_shape *s, const cz_
     TF_CHECK(link == p->link_bytes && (p->buf_bytes > 0) == streamed);
     TF_CHECK(!p->r1cs_resident || s->r1cs);
 }
+
+static void rc_ok(int rc, const char *err) { TF_CHECK_MSG(rc == CZ_OK, "%s", err); }
 
 static void test_budgets(void)
 {
@@ -142,7 +149,7 @@ static void test_fixed(void)
         if (rc == CZ_OK) {
             check_fits(&p, &s, &d, less);
             TF_CHECK(memcmp(p.resident, big.resident, sizeof p.resident) == 0 &&
-                     p.r1cs_resident == big.r1cs_resident);
+                     p.r1cs_resident == big.r1cs_resident && p.twiddles_full == big.twiddles_full);
             TF_CHECK(p.kept_bytes == big.kept_bytes);
         } else {
             TF_CHECK_MSG(rc == CZ_ERR_TOO_BIG && strstr(err, "with this residency"), "%s", err);
@@ -150,10 +157,36 @@ static void test_fixed(void)
     }
 }
 
+/* Host memory to park H's values in never makes the smallest plan larger
+ * and is used only by plans with one vector; without it no plan has one. */
+static void test_spill(void)
+{
+    for (int it = 0; it < 40; it++) {
+        cz_devplan_shape s = random_shape();
+        s.r1cs = true;
+        s.r1cs_bytes = (uint64_t)s.m * 30;
+        s.r1cs_stream_bytes = s.r1cs_bytes / 8 + 4096;
+        cz_devplan_device d = random_device();
+        s.spill = false;
+        uint64_t without = cz_devplan_min_bytes(&s, &COSTS);
+        s.spill = true;
+        uint64_t with = cz_devplan_min_bytes(&s, &COSTS);
+        TF_CHECK_MSG(with <= without, "m 2^%d: %llu with a spill, %llu without",
+                     __builtin_ctzll(s.m), (unsigned long long)with, (unsigned long long)without);
+        cz_devplan p;
+        char err[256];
+        TF_CHECK(cz_devplan_make(&p, &s, &COSTS, &d, with, NULL, err, sizeof err) == CZ_OK);
+        check_fits(&p, &s, &d, with);
+        if (with < without)
+            TF_CHECK_MSG(p.h_vectors == 1, "%u vectors at the smallest", p.h_vectors);
+    }
+}
+
 /* The 32GiB PoRep partition (2^27, issue 43's figures): 130,278,541
- * assignment values, 6.47 GiB of matrices, 2 GiB of tables; on an H200
- * every array stays; on an H100 with its 78 GiB some stream at almost no
- * modelled cost; 16 GiB gets a plan. */
+ * assignment values, 6.47 GiB of matrices, 2 GiB of full twiddles; on an
+ * H200 every array stays; on an H100 with its 78 GiB some stream at
+ * almost no modelled cost; 16 GiB gets a plan, and so does 10 GiB (one H
+ * vector, compact twiddles). */
 static void test_porep(void)
 {
     cz_devplan_shape s;
@@ -169,7 +202,9 @@ static void test_porep(void)
     s.r1cs = true;
     s.r1cs_bytes = (uint64_t)(6.47 * (1ull << 30));
     s.r1cs_stream_bytes = (uint64_t)1 << 29;
-    s.tables_bytes = (uint64_t)2 << 30;
+    s.tables_bytes = (uint64_t)1 << 20;
+    s.twiddles_bytes = (uint64_t)2 << 30;
+    s.spill = true;
     cz_devplan_device h200 = {1.0, 50.0}, h100 = {0.92, 50.0};
     cz_devplan p;
     char err[256], d[400];
@@ -193,8 +228,18 @@ static void test_porep(void)
              CZ_OK);
     cz_devplan_describe(&p, d, sizeof d);
     printf("  H100, 16 GiB: %s\n", d);
-    printf("  smallest plan: %.2f GiB\n",
+    for (int gb = 12; gb >= 10; gb -= 2) {
+        rc_ok(cz_devplan_make(&p, &s, &COSTS, &h100, (uint64_t)gb << 30, NULL, err, sizeof err),
+              err);
+        cz_devplan_describe(&p, d, sizeof d);
+        printf("  H100, %d GiB: %s\n", gb, d);
+    }
+    TF_CHECK(p.h_vectors == 1 && !p.twiddles_full);
+    uint64_t least = cz_devplan_min_bytes(&s, &COSTS);
+    s.spill = false;
+    printf("  smallest plan: %.2f GiB (%.2f GiB without host memory to park H's values in)\n",
+           (double)least / (double)(1ull << 30),
            (double)cz_devplan_min_bytes(&s, &COSTS) / (double)(1ull << 30));
 }
 
-TF_MAIN(TF_TEST(test_budgets), TF_TEST(test_fixed), TF_TEST(test_porep))
+TF_MAIN(TF_TEST(test_budgets), TF_TEST(test_fixed), TF_TEST(test_spill), TF_TEST(test_porep))

@@ -135,10 +135,18 @@ int cz_cuda_memcpy_d2h(void *dst_host, const void *src_dev, size_t bytes);
 int cz_cuda_sync(void);
 
 /* Builds (once) and uploads the twiddle and coset tables of d's size and
- * roots on the current device: about 16 n bytes (2 GiB at 2^27).  The
+ * roots on the current device: about 16 n bytes (2 GiB at 2^27), the
+ * full twiddle table included.  The
  * transforms call it themselves; call it first to keep it out of a
  * timing. */
 int cz_cuda_prepare(const cz_ntt_domain *d);
+/* The compact form of d's tables on the current device: the full twiddle
+ * table (n/2 elements, 2 GiB at 2^27) freed, each twiddle then computed
+ * from two tables of about sqrt(n) elements, with the same bits.  Plans
+ * short of device memory build only this form; tests and benchmarks
+ * call it to compare both.  No transform of d may be running or queued
+ * meanwhile. */
+int cz_cuda_ntt_compact(const cz_ntt_domain *d);
 /* Frees every table cz_cuda_prepare kept and the upload staging slots
  * (src/cuda/upload.cuh: 128 MiB of page-locked memory per device used for
  * copies from pageable memory), on every device. */
@@ -300,7 +308,7 @@ typedef struct {
     cz_g2 b_g2;
     cz_cuda_groth16_times ms;
 } cz_cuda_groth16_sums;
-/* A proof's pauses (y may be NULL: none): fn(ctx) is called after the
+/* A proof's options (y may be NULL: none of them).  Its pauses: fn(ctx) is called after the
  * SpMV (start_r1cs), after H, inside the H MSM when the parameters are
  * resident (after its sort and halfway through its bucket sums: it is the
  * longest step, 0.96 s at 2^27) and after each G1 query's MSM, with the
@@ -312,11 +320,16 @@ typedef struct {
     void (*fn)(void *ctx);
     void *ctx;
     bool no_wait;
-} cz_cuda_yield;
+    /* start_r1cs: host memory of m elements (pageable or not) where a plan
+     * with one H vector parks a's and then a b's values; NULL: none, and
+     * the proof is cut with two vectors or more
+     * (cz_cuda_groth16_spill_bytes says when a plan wants it) */
+    cz_fr *spill;
+} cz_cuda_proof_opts;
 int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                           const cz_ntt_domain *d, const cz_fr *a, const cz_fr *b, const cz_fr *c,
                           size_t rows, int odd_coset, const cz_fr *w, size_t n_in, size_t n_aux,
-                          const uint64_t *dens[3], const cz_cuda_yield *y, char *err,
+                          const uint64_t *dens[3], const cz_cuda_proof_opts *y, char *err,
                           size_t errlen);
 /* The same for the bellperson flavour with a, b, c computed on the device:
  * w (host, n_in + n_aux values) is uploaded once and serves the products
@@ -330,7 +343,7 @@ int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *
 int cz_cuda_groth16_start_r1cs(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                                const cz_ntt_domain *d, const cz_cuda_r1cs_view *r,
                                const cz_fr *w, size_t n_in, size_t n_aux, const uint64_t *dens[3],
-                               const cz_cuda_yield *y, char *err, size_t errlen);
+                               const cz_cuda_proof_opts *y, char *err, size_t errlen);
 /* Makes now, on the current device, the plan and the copies the first
  * proof with p there would make (a proof of n_in + n_aux values over a
  * domain of m points; r: the bellperson flavour's matrices, NULL for the
@@ -361,6 +374,10 @@ typedef struct {
     char text[400];
 } cz_cuda_plan_info;
 int cz_cuda_groth16_plan(const void *key, cz_cuda_plan_info *out);
+/* The host bytes a proof with key should lend start_r1cs as its spill
+ * (cz_cuda_proof_opts): m elements when key's plan on some device keeps
+ * one H vector, else 0 (also before any plan is made and without CUDA). */
+size_t cz_cuda_groth16_spill_bytes(const void *key);
 /* Frees the device copies of the parameter set key on every device (waits
  * for proofs using them).  cz_groth16_params_free calls it; a no-op for
  * keys never used on a device and in builds without CUDA. */

@@ -284,7 +284,7 @@ typedef struct {
     /* Preemption at step bounds: yield(yield_ctx) is called on the
      * calling thread between prove_start's steps (after H and after each
      * MSM that another follows: 4 calls on the CPU; on the GPU also after
-     * the SpMV and twice inside the H MSM, cz_cuda_yield: 8 calls with the
+     * the SpMV and twice inside the H MSM, cz_cuda_proof_opts: 8 calls with the
      * BELLPERSON flavor and resident parameters), with nothing of this
      * proof queued on the device and no lock of the
      * prover's held, so the caller may run a more urgent proof there, to
@@ -346,8 +346,11 @@ void cz_groth16_pending_free(cz_groth16_pending *pending);
  * The NTT domain's twiddles (cz_ntt_domain_bytes, at most 35 MiB) and the
  * small handle itself come from malloc.  nthreads: cz_msm_nthreads of the
  * pool used.  With backend CZ_BACKEND_GPU every MSM runs on the device
- * (the others are 0) and for the bellperson flavor a, b, c too: nothing is
- * allocated on the host (abc 0; snarkjs: abc only). */
+ * and for the bellperson flavor a, b, c too: nothing is allocated on the
+ * host (abc 0; snarkjs: abc only) but, when a device's plan keeps one H
+ * vector, start_scratch: the 2^k x 32 bytes it parks H's values in
+ * (cz_cuda_groth16_spill_bytes; the plans are made when the circuit is
+ * prepared on the devices, so ask after that). */
 typedef struct {
     size_t abc, start_scratch, b2_scalars, finish_scratch;
 } cz_groth16_prove_sizes;

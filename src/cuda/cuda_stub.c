@@ -88,6 +88,7 @@ int cz_cuda_memcpy_d2h(void *dst_host, const void *src_dev, size_t bytes)
 int cz_cuda_sync(void) { return CZ_ERR_UNSUPPORTED; }
 
 int cz_cuda_prepare(const cz_ntt_domain *d) { return CZ_ERR_UNSUPPORTED; }
+int cz_cuda_ntt_compact(const cz_ntt_domain *d) { return CZ_ERR_UNSUPPORTED; }
 
 void cz_cuda_release(void) {}
 
@@ -216,7 +217,7 @@ int cz_cuda_g2_msm_density(cz_g2 *out, const cz_g2_affine *bases_dev, size_t n_b
 int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                           const cz_ntt_domain *d, const cz_fr *a, const cz_fr *b, const cz_fr *c,
                           size_t rows, int odd_coset, const cz_fr *w, size_t n_in, size_t n_aux,
-                          const uint64_t *dens[3], const cz_cuda_yield *y, char *err,
+                          const uint64_t *dens[3], const cz_cuda_proof_opts *y, char *err,
                           size_t errlen)
 {
     return cz_fail(err, errlen, CZ_ERR_UNSUPPORTED, "this build has no CUDA back end");
@@ -241,7 +242,7 @@ int cz_cuda_r1cs_spmv(const cz_cuda_r1cs_view *r, const cz_fr *w_dev, cz_fr *con
 int cz_cuda_groth16_start_r1cs(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                                const cz_ntt_domain *d, const cz_cuda_r1cs_view *r,
                                const cz_fr *w, size_t n_in, size_t n_aux, const uint64_t *dens[3],
-                               const cz_cuda_yield *y, char *err, size_t errlen)
+                               const cz_cuda_proof_opts *y, char *err, size_t errlen)
 {
     return cz_fail(err, errlen, CZ_ERR_UNSUPPORTED, "this build has no CUDA back end");
 }
@@ -266,6 +267,8 @@ int cz_cuda_groth16_plan(const void *key, cz_cuda_plan_info *out)
         memset(out, 0, sizeof *out);
     return CZ_ERR_UNSUPPORTED;
 }
+
+size_t cz_cuda_groth16_spill_bytes(const void *key) { return 0; }
 
 size_t cz_cuda_msm_scratch_bytes(size_t n, bool g2, bool density, size_t n_scalars, unsigned c,
                                  size_t sort)

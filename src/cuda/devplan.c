@@ -22,6 +22,11 @@
 #define H_MS_2_27    336.0
 #define SPMV_MS_2_27 25.0
 #define H2_FACTOR    1.04
+/* the one-vector H's parked values cross the link four times through the
+ * pageable staging (upload.cuh), modelled at most this rate, GB/s; compact
+ * twiddles add this share of H's time (a multiplication a twiddle) */
+#define STAGED_GBPS     12.0
+#define COMPACT_H_SHARE 0.10
 /* a sort piece's fixed cost: launches and the bucket additions of a piece */
 #define PIECE_MS 3.0
 
@@ -30,6 +35,12 @@ static const size_t SORTS[] = {CZ_DEVPLAN_SORT_ALL, (size_t)1 << 26, (size_t)1 <
                                (size_t)1 << 21,     (size_t)1 << 20};
 static const uint64_t BUFS[] = {(uint64_t)3 << 30, (uint64_t)3 << 29, (uint64_t)3 << 28,
                                 (uint64_t)3 << 27, (uint64_t)3 << 26, (uint64_t)3 << 25};
+
+uint64_t cz_devplan_spill_piece(size_t m)
+{
+    uint64_t quarter = (uint64_t)(m > 4 ? m / 4 : 1) * FR_BYTES, most = (uint64_t)128 << 20;
+    return quarter < most ? quarter : most;
+}
 
 static unsigned psize(int q) { return q == CZ_Q_B_G2 ? G2_POINT : G1_POINT; }
 
@@ -146,15 +157,17 @@ void cz_devplan_measure(cz_devplan *p, const cz_devplan_shape *s, const cz_devpl
     uint64_t vec = (uint64_t)s->m * FR_BYTES;
     bool r_streamed = s->r1cs && !p->r1cs_resident;
     p->r1cs = s->r1cs;
-    p->h_phase = w + p->h_vectors * vec + (r_streamed ? s->r1cs_stream_bytes : 0);
+    p->h_phase = w + p->h_vectors * vec + (r_streamed ? s->r1cs_stream_bytes : 0) +
+                 (p->h_vectors == 1 ? 2 * cz_devplan_spill_piece(s->m) : 0);
     /* H's scalars: one vector (with the matrices the others are freed
      * after H; from the host the three are one buffer) */
     uint64_t h_keep = s->r1cs ? vec : 3 * vec;
     p->msm_phase = w + h_keep + cz_devplan_scratch_bytes(p, s, c) +
                    (any_streamed(p) ? 2 * p->buf_bytes : 0);
     p->proof_bytes = p->h_phase > p->msm_phase ? p->h_phase : p->msm_phase;
-    p->kept_bytes = s->tables_bytes + (s->r1cs && p->r1cs_resident ? s->r1cs_bytes : 0);
-    p->link_bytes = r_streamed ? s->r1cs_bytes : 0;
+    p->kept_bytes = s->tables_bytes + (p->twiddles_full ? s->twiddles_bytes : 0) +
+                    (s->r1cs && p->r1cs_resident ? s->r1cs_bytes : 0);
+    p->link_bytes = (r_streamed ? s->r1cs_bytes : 0) + (p->h_vectors == 1 ? 4 * vec : 0);
     for (int q = 0; q < CZ_Q_COUNT; q++) {
         if (p->resident[q])
             p->kept_bytes += cz_devplan_query_bytes(s, q);
@@ -166,7 +179,12 @@ void cz_devplan_measure(cz_devplan *p, const cz_devplan_shape *s, const cz_devpl
     while (((size_t)1 << lg) < s->m)
         lg++;
     double scale = (double)s->m / (double)((size_t)1 << 27) * lg / 27.0 / d->speed;
-    double h = H_MS_2_27 * scale * (p->h_vectors == 2 ? H2_FACTOR : 1.0);
+    double h = H_MS_2_27 * scale * (p->h_vectors < 3 ? H2_FACTOR : 1.0) *
+               (p->twiddles_full ? 1.0 : 1.0 + COMPACT_H_SHARE);
+    if (p->h_vectors == 1) {
+        double gbps = d->link_gbps < STAGED_GBPS ? d->link_gbps : STAGED_GBPS;
+        h += (double)(4 * vec) / (gbps * 1e6);
+    }
     double spmv = s->r1cs ? SPMV_MS_2_27 * (double)s->m / (double)((size_t)1 << 27) / d->speed : 0;
     if (r_streamed && link_ms(s->r1cs_bytes, d) > spmv)
         spmv = link_ms(s->r1cs_bytes, d);
@@ -183,7 +201,33 @@ static bool better(const cz_devplan *a, const cz_devplan *b)
     return a->kept_bytes + a->proof_bytes < b->kept_bytes + b->proof_bytes;
 }
 
-/* Calls fn(ctx, candidate) for every combination (residency fixed to
+/* Calls fn(ctx, candidate) for every cut of a proof (H's vectors, the
+ * sort, the buffers) under p's kept part. */
+static void each_cut(cz_devplan p, size_t most, const cz_devplan_shape *s,
+                     const cz_devplan_costs *c, const cz_devplan_device *d,
+                     void (*fn)(void *ctx, const cz_devplan *p), void *ctx)
+{
+    for (unsigned hv = 3; hv >= 1; hv--) {
+        if (hv < 3 && !s->r1cs)
+            break;
+        if (hv == 1 && !s->spill)
+            break;
+        p.h_vectors = hv;
+        for (size_t si = 0; si < sizeof SORTS / sizeof SORTS[0]; si++) {
+            if (si > 0 && SORTS[si] >= most)
+                continue; /* the same as sorting all at once */
+            p.sort_points = SORTS[si];
+            bool streams = any_streamed(&p);
+            for (size_t bi = 0; bi < (streams ? sizeof BUFS / sizeof BUFS[0] : 1); bi++) {
+                p.buf_bytes = streams ? BUFS[bi] : 0;
+                cz_devplan_measure(&p, s, c, d);
+                fn(ctx, &p);
+            }
+        }
+    }
+}
+
+/* Calls fn(ctx, candidate) for every combination (the kept part fixed to
  * fixed's when given). */
 static void each_plan(const cz_devplan_shape *s, const cz_devplan_costs *c,
                       const cz_devplan_device *d, const cz_devplan *fixed,
@@ -206,21 +250,11 @@ static void each_plan(const cz_devplan_shape *s, const cz_devplan_costs *c,
             if (fixed && (bool)rr != fixed->r1cs_resident)
                 continue;
             p.r1cs_resident = s->r1cs && rr;
-            for (unsigned hv = 3; hv >= 2; hv--) {
-                if (hv == 2 && !s->r1cs)
-                    break;
-                p.h_vectors = hv;
-                for (size_t si = 0; si < sizeof SORTS / sizeof SORTS[0]; si++) {
-                    if (si > 0 && SORTS[si] >= most)
-                        continue; /* the same as sorting all at once */
-                    p.sort_points = SORTS[si];
-                    bool streams = any_streamed(&p);
-                    for (size_t bi = 0; bi < (streams ? sizeof BUFS / sizeof BUFS[0] : 1); bi++) {
-                        p.buf_bytes = streams ? BUFS[bi] : 0;
-                        cz_devplan_measure(&p, s, c, d);
-                        fn(ctx, &p);
-                    }
-                }
+            for (int tf = 1; tf >= 0; tf--) {
+                if (fixed && (bool)tf != fixed->twiddles_full)
+                    continue;
+                p.twiddles_full = tf;
+                each_cut(p, most, s, c, d, fn, ctx);
             }
         }
     }
@@ -296,11 +330,13 @@ void cz_devplan_describe(const cz_devplan *p, char *out, size_t len)
     else
         snprintf(sort, sizeof sort, "2^%d", __builtin_ctzll((unsigned long long)p->sort_points));
     snprintf(out, len,
-             "resident [%s], streamed [%s], matrices %s, %u H vectors, sorts of %s points, "
+             "resident [%s], streamed [%s], matrices %s, %s twiddles, %u H vector%s, "
+             "sorts of %s points, "
              "buffers 2 x %.2f GiB: kept %.2f GiB + proof %.2f GiB (H %.2f, MSM %.2f), "
              "%.2f GiB over the link, model %.0f ms",
              res, str, !p->r1cs ? "on the host" : p->r1cs_resident ? "resident" : "streamed",
-             p->h_vectors, sort,
+             p->twiddles_full ? "full" : "compact", p->h_vectors, p->h_vectors == 1 ? "" : "s",
+             sort,
              gib(p->buf_bytes), gib(p->kept_bytes), gib(p->proof_bytes), gib(p->h_phase),
              gib(p->msm_phase), gib(p->link_bytes), p->model_ms);
 }

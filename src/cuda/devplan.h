@@ -6,19 +6,23 @@
  * A proof's device memory is of two kinds:
  *   kept      across proofs, per device: the query arrays that stay
  *             resident, the matrices' copy when it stays resident, the
- *             NTT tables of the domain;
+ *             NTT tables of the domain (with or without the full twiddle
+ *             table: without, each twiddle is a product of two small
+ *             tables' entries);
  *   proof     one reservation per proof, its peak over two phases:
  *               H    the witness, the H vectors (3: a, b, c at once; 2: b's
- *                    products and transforms share one vector with c's),
- *                    the matrices' streaming buffers when not resident;
+ *                    products and transforms share one vector with c's;
+ *                    1: a's and then a b's values parked in host memory
+ *                    and brought back through two piece buffers), the
+ *                    matrices' streaming buffers when not resident;
  *               MSM  the witness, H's scalars (one vector), the scratch of
  *                    the largest MSM (its sort, at most sort_points points
  *                    at a time, and its buckets) and, when a query is
  *                    streamed, two buffers of buf_bytes its bases travel in.
  * A plan says what is kept and how the proof is cut; it is chosen among
  * every combination (each query resident or streamed, the matrices
- * resident or streamed, 3 or 2 H vectors, the sort's size, the buffers'
- * size) as the one of least modelled time that fits the budget, ties going
+ * resident or streamed, the full twiddle table or not, 3, 2 or 1 H
+ * vectors, the sort's size, the buffers' size) as the one of least modelled time that fits the budget, ties going
  * to the one of fewer bytes.  So a larger budget never gets a plan the
  * model finds slower, and every budget from the smallest plan's bytes up
  * gets one.
@@ -30,7 +34,9 @@
  * buffers ahead of the MSMs (simulated chunk by chunk), so a compute-bound
  * MSM hides its copies and those of the next MSM's first chunks; a sort in
  * pieces costs a fixed overhead a piece; streamed matrices cost their bytes
- * on the link beside the products. */
+ * on the link beside the products; one H vector costs its parked values'
+ * four crossings of the link through the staging slots; compact twiddles
+ * a share of H's time. */
 #ifndef CZ_CUDA_DEVPLAN_H
 #define CZ_CUDA_DEVPLAN_H
 
@@ -54,7 +60,11 @@ typedef struct {
     bool r1cs;                  /* a, b, c made on the device from the matrices */
     uint64_t r1cs_bytes;        /* the matrices' device copy (r1cs) */
     uint64_t r1cs_stream_bytes; /* their two streaming buffer sets (r1cs) */
-    uint64_t tables_bytes;      /* the NTT tables of m not yet on the device */
+    uint64_t tables_bytes;      /* the NTT tables of m not yet on the device, but the full
+                                   twiddle table */
+    uint64_t twiddles_bytes;    /* the full twiddle table of m, when not on the device yet */
+    bool spill;                 /* (r1cs) a proof has m elements of host memory to park H's
+                                   values in: one H vector allowed */
     bool dense;                 /* model the witness as dense (as random as H's scalars) */
 } cz_devplan_shape;
 
@@ -82,13 +92,15 @@ typedef struct {
     bool resident[CZ_Q_COUNT];
     bool r1cs;                /* the shape's: a, b, c from the matrices on the device */
     bool r1cs_resident;       /* (r1cs) */
-    unsigned h_vectors;       /* 3 or 2 (2 only with r1cs) */
+    unsigned h_vectors;       /* 3, 2 or 1 (2 and 1 only with r1cs; 1 with the shape's spill) */
+    bool twiddles_full;       /* the full twiddle table kept */
     size_t sort_points;       /* CZ_DEVPLAN_SORT_ALL or a power of two */
     uint64_t buf_bytes;       /* each of the two base buffers (0: nothing streamed) */
     uint64_t kept_bytes;      /* resident queries, resident matrices, tables */
     uint64_t proof_bytes;     /* one proof's reservation: max(h_phase, msm_phase) */
     uint64_t h_phase, msm_phase;
-    uint64_t link_bytes;      /* bases and matrices a proof moves to the device */
+    uint64_t link_bytes;      /* bases and matrices a proof moves to the device, and H's
+                                 parked values both ways */
     double model_ms;          /* the time model's estimate of a proof */
 } cz_devplan;
 
@@ -104,9 +116,14 @@ uint64_t cz_devplan_scratch_bytes(const cz_devplan *p, const cz_devplan_shape *s
 void cz_devplan_measure(cz_devplan *p, const cz_devplan_shape *s, const cz_devplan_costs *c,
                         const cz_devplan_device *d);
 
+/* The bytes of one of the two device buffers the one-vector H brings its
+ * parked values back through: a quarter of a vector of m elements, at
+ * most 128 MiB. */
+uint64_t cz_devplan_spill_piece(size_t m);
+
 /* The plan of least model time whose kept_bytes + proof_bytes fit budget,
  * among every combination; with fixed_kept (may be NULL) the kept part is
- * fixed_kept's (its resident, r1cs_resident) and only the proof's cut is
+ * fixed_kept's (its resident, r1cs_resident, twiddles_full) and only the proof's cut is
  * chosen, its proof_bytes within budget minus the kept bytes (a proof's
  * fallback when the room is short).  CZ_OK, or CZ_ERR_TOO_BIG with err
  * naming the smallest plan's bytes and the room it was given. */

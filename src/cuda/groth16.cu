@@ -255,8 +255,12 @@ static void shape_of(cz_devplan_shape *s, const cz_cuda_params_view *p, size_t m
     s->r1cs = r != NULL;
     s->r1cs_bytes = r ? cz_cuda_r1cs_bytes(r) : 0;
     s->r1cs_stream_bytes = r ? cz_cuda_r1cs_stream_bytes(r) : 0;
-    s->tables_bytes =
-        cz_cuda_ntt_tables_ready(log2_of(m)) ? 0 : cz_cuda_ntt_tables_bytes(log2_of(m));
+    unsigned k = log2_of(m);
+    int state = cz_cuda_ntt_tables_state(k);
+    uint64_t small = cz_cuda_ntt_tables_bytes(k, false), full = cz_cuda_ntt_tables_bytes(k, true);
+    s->tables_bytes = state ? 0 : small;
+    s->twiddles_bytes = state == 2 ? 0 : full - small;
+    s->spill = r != NULL; /* the proof's caller lends it (cz_cuda_groth16_spill_bytes) */
 }
 
 /* p's entry on the current device, made on first use: its plan from the
@@ -297,6 +301,7 @@ static int get_params(const cz_cuda_params_view *p, size_t m, const cz_cuda_r1cs
     for (int q = 0; q < CZ_Q_COUNT; q++)
         fixed.resident[q] = !host;
     fixed.r1cs_resident = !force && r;
+    fixed.twiddles_full = true;
     if (!rc)
         rc = cz_devplan_make(&d->plan, &d->shape, &COSTS, &d->model,
                              budget > held ? budget - held : 0, force || !host ? &fixed : NULL,
@@ -446,6 +451,17 @@ int cz_cuda_groth16_plan(const void *key, cz_cuda_plan_info *out)
     return rc;
 }
 
+size_t cz_cuda_groth16_spill_bytes(const void *key)
+{
+    size_t most = 0;
+    pthread_mutex_lock(&list_lock);
+    for (dev_params *d = params_list; d; d = d->next)
+        if (d->key == key && d->plan.h_vectors == 1 && d->shape.m * sizeof(cz_fr) > most)
+            most = d->shape.m * sizeof(cz_fr);
+    pthread_mutex_unlock(&list_lock);
+    return most;
+}
+
 void cz_cuda_params_release(const void *p)
 {
     pthread_mutex_lock(&params_lock);
@@ -480,9 +496,80 @@ void cz_cuda_params_release(const void *p)
 
 } /* extern "C" */
 
+/* x[i] = op(host[i], x[i]) for i < m (op: a product or a difference, the
+ * host operand first), the host values brought a piece at a time into
+ * the two device buffers piece[] (cz_devplan_spill_piece bytes each) on
+ * stream cp while stream st applies op to the piece before: a piece's
+ * upload waits for the op that last read its buffer, the op for its
+ * upload.  Returns once every byte has left host (the ops may still run
+ * on st). */
+static int from_host(cz_fr *x, const cz_fr *host, size_t m, bool mul, cz_fr *const piece[2],
+                     cudaStream_t st, cudaStream_t cp)
+{
+    const size_t per = (size_t)(cz_devplan_spill_piece(m) / sizeof(cz_fr));
+    cudaEvent_t ev[4] = {NULL, NULL, NULL, NULL}; /* uploaded into piece b; op on piece b done */
+    int rc = CZ_OK;
+    for (int i = 0; i < 4 && !rc; i++)
+        rc = cuda_err(cudaEventCreateWithFlags(&ev[i], cudaEventDisableTiming));
+    for (size_t off = 0, k = 0; off < m && !rc; off += per, k++) {
+        size_t len = m - off < per ? m - off : per;
+        int b = (int)(k & 1);
+        if (k >= 2)
+            rc = cuda_err(cudaStreamWaitEvent(cp, ev[2 + b], 0));
+        if (!rc)
+            rc = cz_cuda_upload(piece[b], host + off, len * sizeof(cz_fr), cp);
+        if (!rc)
+            rc = cuda_err(cudaEventRecord(ev[b], cp));
+        if (!rc)
+            rc = cuda_err(cudaStreamWaitEvent(st, ev[b], 0));
+        if (!rc)
+            rc = mul ? cz_cuda_h_mul_from(x + off, piece[b], len, st)
+                     : cz_cuda_h_sub_from(x + off, piece[b], len, st);
+        if (!rc)
+            rc = cuda_err(cudaEventRecord(ev[2 + b], st));
+    }
+    /* an event may be destroyed while work waiting on it is queued */
+    for (int i = 0; i < 4; i++)
+        if (ev[i])
+            cudaEventDestroy(ev[i]);
+    return rc;
+}
+
+/* H with one vector x of m elements on the device (a plan short of
+ * memory): A w's values on the coset are parked in host memory spill, B
+ * w's are multiplied by them a piece at a time and the product parked in
+ * their place, C w's are subtracted from it a piece at a time, and the
+ * difference taken to H's coefficients in x: cz_cuda_h_finish's result
+ * bit for bit (h_internal.cuh).  st[0] computes, st[1] carries the
+ * pieces; *spmv_ms gets the products' time.  H's scalars end in x. */
+static int h_one_vector(const cz_ntt_domain *d, const cz_cuda_r1cs_view *r,
+                        const cz_cuda_r1cs_use *ru, const cz_fr *wd, cz_fr *x, size_t rows,
+                        cz_fr *spill, cz_fr *const piece[2], cudaStream_t st[2], double *spmv_ms)
+{
+    size_t m = cz_ntt_domain_size(d), bytes = m * sizeof(cz_fr);
+    int rc = CZ_OK;
+    *spmv_ms = 0;
+    for (int k = 0; k < 3 && !rc; k++) {
+        fr_t *o[3] = {NULL, NULL, NULL};
+        o[k] = (fr_t *)x;
+        double t = now_ms();
+        rc = cz_cuda_r1cs_spmv_on(r, ru, (const fr_t *)wd, o, st[0]);
+        if (!rc)
+            rc = cuda_err(cudaStreamSynchronize(st[0]));
+        *spmv_ms += now_ms() - t;
+        if (!rc)
+            rc = cz_cuda_h_eval(d, x, rows, st[0]);
+        if (!rc && k > 0) /* b = a b, then c = a b - c */
+            rc = from_host(x, spill, m, k == 1, piece, st[0], st[1]);
+        if (!rc && k < 2) /* park a, then a b (the downloads wait for st[0]'s work) */
+            rc = cz_cuda_download(spill, x, bytes, st[0]);
+    }
+    return rc ? rc : cz_cuda_h_finish_diff(d, x, st[0]);
+}
+
 /* A proof's pauses: y's hook, and the time spent in it. */
 struct pauser {
-    const cz_cuda_yield *y;
+    const cz_cuda_proof_opts *y;
     double paused; /* ms */
 };
 
@@ -541,7 +628,7 @@ static int cut(msm_call *x, size_t pts)
 static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const cz_ntt_domain *d,
                  const cz_cuda_r1cs_view *r, const cz_fr *a, const cz_fr *b, const cz_fr *c,
                  size_t rows, bool odd_coset, const cz_fr *w, size_t n_in, size_t n_aux,
-                 const uint64_t *dens[3], const cz_cuda_yield *y, char *err, size_t errlen)
+                 const uint64_t *dens[3], const cz_cuda_proof_opts *y, char *err, size_t errlen)
 {
     size_t m = d ? cz_ntt_domain_size(d) : 0, n = n_in + n_aux;
     if (!out || !p || !p->key || !d || !w || !dens || rows > m || p->n_h > m || p->n_l != n_aux ||
@@ -566,18 +653,20 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
     cba = p->n_b_g1 - cbi;
     bool dense = witness_dense(w + n_in, n_aux);
 
-    /* the tables first: kept on the device, so the room below counts them */
-    int rc = cz_cuda_prepare(d);
+    /* the plan, then the tables it keeps (before the room below is read) */
+    int rc = CZ_OK;
+    cz_fr *spill = r && y ? y->spill : NULL;
     pthread_mutex_lock(&params_lock);
     dev_params *dp = NULL;
-    if (!rc)
-        rc = get_params(p, m, r, n_in, n_aux, &dp, err, errlen);
+    rc = get_params(p, m, r, n_in, n_aux, &dp, err, errlen);
     if (!rc)
         dp->users++;
     pthread_mutex_unlock(&params_lock);
     cz_devplan plan;
     memset(&plan, 0, sizeof plan);
     cz_cuda_r1cs_use ru = {NULL};
+    if (!rc)
+        rc = cz_cuda_ntt_tables(d, dp->plan.twiddles_full);
     if (!rc) {
         plan = dp->plan;
         if (r)
@@ -594,9 +683,11 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
         uint64_t held = 0, budget = 0;
         rc = cz_cuda_mem_kept(&held, &budget);
         uint64_t room = budget > held ? budget - held : 0;
-        if (!rc && plan.proof_bytes > room)
-            rc = cz_devplan_make(&plan, &dp->shape, &COSTS, &dp->model, plan.kept_bytes + room,
-                                 &dp->plan, err, errlen);
+        cz_devplan_shape sh = dp->shape;
+        sh.spill = spill != NULL;
+        if (!rc && (plan.proof_bytes > room || (plan.h_vectors == 1 && !spill)))
+            rc = cz_devplan_make(&plan, &sh, &COSTS, &dp->model, plan.kept_bytes + room, &dp->plan,
+                                 err, errlen);
         if (!rc)
             rc = cz_cuda_mem_reserve(&resv, plan.proof_bytes, no_wait ? 0 : -1);
         if (rc == CZ_ERR_BUSY && tries < 3)
@@ -606,7 +697,7 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
     }
     if (rc == CZ_ERR_TIMEOUT && no_wait)
         rc = CZ_ERR_BUSY;
-    cz_fr *v[3] = {NULL, NULL, NULL}, *abc = NULL, *wd = NULL;
+    cz_fr *v[3] = {NULL, NULL, NULL}, *abc = NULL, *wd = NULL, *piece[2] = {NULL, NULL};
     uint64_t *ddv = NULL;
     cudaStream_t st[2] = {NULL, NULL}; /* compute, copy */
     if (!rc)
@@ -618,6 +709,8 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
         rc = cz_cuda_malloc((void **)&abc, 3 * m * sizeof(cz_fr), CZ_BUF_ABC);
     for (unsigned i = 0; r && i < plan.h_vectors && !rc; i++)
         rc = cz_cuda_malloc((void **)&v[i], m * sizeof(cz_fr), CZ_BUF_ABC);
+    for (int i = 0; r && plan.h_vectors == 1 && i < 2 && !rc; i++)
+        rc = cz_cuda_malloc((void **)&piece[i], cz_devplan_spill_piece(m), CZ_BUF_STAGING);
     for (int i = 0; i < 2 && !rc; i++)
         rc = cuda_err(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
     uint64_t *d_a = ddv, *d_bi = ddv + words_aux, *d_ba = ddv + words_aux + words_in;
@@ -641,31 +734,37 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
             rc = cuda_err(cudaStreamSynchronize(st[0]));
         double tu = clock();
         tm->upload = tu - t0;
-        /* 3 vectors: A, B, C w at once; 2: A, B w, and C w once A B is formed */
-        fr_t *o[3] = {(fr_t *)v[0], (fr_t *)v[1], plan.h_vectors == 3 ? (fr_t *)v[2] : NULL};
-        if (!rc)
-            rc = cz_cuda_r1cs_spmv_on(r, &ru, (const fr_t *)wd, o, st[0]);
-        if (!rc)
-            rc = cuda_err(cudaStreamSynchronize(st[0]));
-        double ts = clock();
-        tm->spmv = ts - tu;
-        pause();
-        t0 = clock();
-        for (int i = 0; i < 2 && !rc; i++)
-            rc = cz_cuda_h_eval(d, v[i], rows, st[0]);
-        if (!rc)
-            rc = cz_cuda_h_mul(d, v[0], v[1], st[0]);
-        cz_fr *cv = plan.h_vectors == 3 ? v[2] : v[1];
-        if (!rc && plan.h_vectors == 2) {
-            fr_t *const oc[3] = {NULL, NULL, (fr_t *)cv};
-            double tc = clock();
-            rc = cz_cuda_r1cs_spmv_on(r, &ru, (const fr_t *)wd, oc, st[0]);
-            tm->spmv += clock() - tc;
+        if (plan.h_vectors == 1) {
+            if (!rc)
+                rc = h_one_vector(d, r, &ru, wd, v[0], rows, spill, piece, st, &tm->spmv);
+            t0 = tu + tm->spmv;
+        } else {
+            /* 3 vectors: A, B, C w at once; 2: A, B w, and C w once A B is formed */
+            fr_t *o[3] = {(fr_t *)v[0], (fr_t *)v[1], plan.h_vectors == 3 ? (fr_t *)v[2] : NULL};
+            if (!rc)
+                rc = cz_cuda_r1cs_spmv_on(r, &ru, (const fr_t *)wd, o, st[0]);
+            if (!rc)
+                rc = cuda_err(cudaStreamSynchronize(st[0]));
+            double ts = clock();
+            tm->spmv = ts - tu;
+            pause();
+            t0 = clock();
+            for (int i = 0; i < 2 && !rc; i++)
+                rc = cz_cuda_h_eval(d, v[i], rows, st[0]);
+            if (!rc)
+                rc = cz_cuda_h_mul(d, v[0], v[1], st[0]);
+            cz_fr *cv = plan.h_vectors == 3 ? v[2] : v[1];
+            if (!rc && plan.h_vectors == 2) {
+                fr_t *const oc[3] = {NULL, NULL, (fr_t *)cv};
+                double tc = clock();
+                rc = cz_cuda_r1cs_spmv_on(r, &ru, (const fr_t *)wd, oc, st[0]);
+                tm->spmv += clock() - tc;
+            }
+            if (!rc)
+                rc = cz_cuda_h_eval(d, cv, rows, st[0]);
+            if (!rc)
+                rc = cz_cuda_h_finish(d, v[0], cv, st[0]);
         }
-        if (!rc)
-            rc = cz_cuda_h_eval(d, cv, rows, st[0]);
-        if (!rc)
-            rc = cz_cuda_h_finish(d, v[0], cv, st[0]);
     } else {
         /* H first, then the assignment on the copy stream; H's transforms
          * on the compute stream meanwhile */
@@ -688,10 +787,14 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
         }
     }
     cz_cuda_r1cs_put(&ru);
-    /* H's other vectors are done with */
+    /* H's other vectors and its piece buffers are done with */
     for (int i = 1; i < 3; i++) {
         cz_cuda_free(v[i]);
         v[i] = NULL;
+    }
+    for (int i = 0; i < 2; i++) {
+        cz_cuda_free(piece[i]);
+        piece[i] = NULL;
     }
     double t1 = clock();
     tm->h = t1 - t0;
@@ -816,6 +919,8 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
     cz_cuda_free(abc);
     cz_cuda_free(wd);
     cz_cuda_free(ddv);
+    for (int i = 0; i < 2; i++)
+        cz_cuda_free(piece[i]);
     cz_cuda_mem_release(resv);
     if (dp) {
         pthread_mutex_lock(&params_lock);
@@ -833,7 +938,7 @@ extern "C" {
 int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                           const cz_ntt_domain *d, const cz_fr *a, const cz_fr *b, const cz_fr *c,
                           size_t rows, int odd_coset, const cz_fr *w, size_t n_in, size_t n_aux,
-                          const uint64_t *dens[3], const cz_cuda_yield *y, char *err,
+                          const uint64_t *dens[3], const cz_cuda_proof_opts *y, char *err,
                           size_t errlen)
 {
     if (err && errlen)
@@ -847,7 +952,7 @@ int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *
 int cz_cuda_groth16_start_r1cs(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                                const cz_ntt_domain *d, const cz_cuda_r1cs_view *r, const cz_fr *w,
                                size_t n_in, size_t n_aux, const uint64_t *dens[3],
-                               const cz_cuda_yield *y, char *err, size_t errlen)
+                               const cz_cuda_proof_opts *y, char *err, size_t errlen)
 {
     if (err && errlen)
         err[0] = 0;

@@ -34,11 +34,27 @@ extern "C" int cz_cuda_h_eval(const cz_ntt_domain *d, cz_fr *x, size_t n, cudaSt
 extern "C" int cz_cuda_h_mul(const cz_ntt_domain *d, cz_fr *a, const cz_fr *b, cudaStream_t st);
 extern "C" int cz_cuda_h_finish(const cz_ntt_domain *d, cz_fr *ab, const cz_fr *c,
                                 cudaStream_t st);
+/* H in steps with one vector on the device (groth16.cu), the others'
+ * values parked in host memory and brought back a piece at a time:
+ * h_mul_from sets b[i] = a[i] b[i] and h_sub_from c[i] = ab[i] - c[i]
+ * over n elements (a piece of the vector, a its host values' copy);
+ * h_finish_diff takes the difference ab - c (all m values, in x) to H's
+ * coefficients.  h_eval(a), h_eval(b), h_mul_from(b, a), h_eval(c),
+ * h_sub_from(c, ab), h_finish_diff(c) is h_finish's result bit for bit. */
+extern "C" int cz_cuda_h_mul_from(cz_fr *b, const cz_fr *a, size_t n, cudaStream_t st);
+extern "C" int cz_cuda_h_sub_from(cz_fr *c, const cz_fr *ab, size_t n, cudaStream_t st);
+extern "C" int cz_cuda_h_finish_diff(const cz_ntt_domain *d, cz_fr *x, cudaStream_t st);
 
 /* The device bytes of the NTT tables of 2^k points (what a domain's first
- * use on a device keeps: the twiddles and the coset tables), and whether
- * the current device has them. */
-extern "C" size_t cz_cuda_ntt_tables_bytes(unsigned k);
-extern "C" bool cz_cuda_ntt_tables_ready(unsigned k);
+ * use on a device keeps: the coset tables, two small twiddle tables and,
+ * with full, the full twiddle table of 2^(k-1) elements), and what the
+ * current device has of them: 0 nothing, 1 all but the full twiddle
+ * table, 2 everything. */
+extern "C" size_t cz_cuda_ntt_tables_bytes(unsigned k, bool full);
+extern "C" int cz_cuda_ntt_tables_state(unsigned k);
+/* Builds d's tables on the current device now, with full the full twiddle
+ * table (kept from then on; without it each twiddle is the product of two
+ * small tables' entries, the same bits, one multiplication more). */
+extern "C" int cz_cuda_ntt_tables(const cz_ntt_domain *d, bool full);
 
 #endif /* CZ_CUDA_H_INTERNAL_CUH */

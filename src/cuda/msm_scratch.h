@@ -34,7 +34,7 @@ extern "C" {
  * fit and went to cz_cuda_malloc.  pause (NULL: none), set by the proof
  * around an MSM too long to wait for: that MSM calls pause(pause_ctx)
  * twice, after its sort and halfway through its bucket sums, with its
- * queued work finished (the proof's preemption points, cz_cuda_yield);
+ * queued work finished (the proof's preemption points, cz_cuda_proof_opts);
  * its buffers stay taken meanwhile. */
 typedef struct {
     char *base;

@@ -66,7 +66,9 @@ struct scale_args {
 
 struct pass_args {
     fr_t *x;
-    const fr_t *w; /* omega_n^e, e < n/2 */
+    const fr_t *w;        /* omega_n^e, e < n/2; NULL: from wlo, whi */
+    const fr_t *wlo, *whi; /* omega_n^e = wlo[e mod 2^ws] whi[e >> ws] */
+    unsigned ws;
     bool inv;      /* the inverse's twiddles, omega_n^-e = -omega_n^(n/2 - e) (e > 0) */
     unsigned k, b, t;
     scale_args pre, post;
@@ -117,14 +119,25 @@ struct sm_halves {
  * (p - v of a fully reduced v) and so bit for bit the value a table of
  * inverse twiddles would hold; it saves that table, n/2 elements (2 GiB
  * at 2^27). */
+/* omega_n^e, e < n/2: the full table's entry, or without it the product
+ * power_table forms that entry from (the same operands in the same
+ * order, so the same bits): one multiplication more a twiddle for a table
+ * of 2 (2^(k/2)) elements instead of 2^(k-1). */
+__device__ __forceinline__ fr_t twiddle_at(const pass_args &a, size_t e)
+{
+    if (a.w)
+        return a.w[e];
+    return fr_mul(fr_load(a.wlo + (e & (((size_t)1 << a.ws) - 1))), fr_load(a.whi + (e >> a.ws)));
+}
+
 __device__ __forceinline__ fr_t twiddle(const pass_args &a, unsigned pos, unsigned q, unsigned u,
                                         size_t lo)
 {
     unsigned p = q + u;
     size_t e = (((size_t)pos << u) + lo) << (a.k - 1 - p);
     if (!a.inv || e == 0)
-        return a.w[e];
-    return fr_sub(fr_t{{0, 0, 0, 0, 0, 0, 0, 0}}, a.w[((size_t)1 << (a.k - 1)) - e]);
+        return twiddle_at(a, e);
+    return fr_sub(fr_t{{0, 0, 0, 0, 0, 0, 0, 0}}, twiddle_at(a, ((size_t)1 << (a.k - 1)) - e));
 }
 
 /* One radix-2 butterfly: DIF (x0 + x1, (x0 - x1) w), DIT (x0 + x1 w,
@@ -364,7 +377,9 @@ static const int ct_base[CT_COUNT] = {BASE_G, BASE_G, BASE_GI, BASE_GI, BASE_W};
 struct dev_domain {
     unsigned k;
     cz_fr omega;         /* identifies the roots (bellperson's or snarkjs's) */
-    fr_t *w;             /* omega^e for e < n/2 (the inverse's: twiddle) */
+    fr_t *w;             /* omega^e for e < n/2 (the inverse's: twiddle); NULL: compact */
+    fr_t *wlo, *whi;     /* omega^e = wlo[e mod 2^ws] whi[e >> ws], e < n/2 */
+    unsigned ws;
     fr_t *clo[BASE_COUNT]; /* g^e, g^-e, omega_2m^e for e < 2^cs */
     fr_t *chi[CT_COUNT]; /* c gamma^(e 2^cs) for e < 2^(k-cs) */
     unsigned cs;
@@ -389,6 +404,8 @@ static void dev_domain_free(dev_domain *dd)
     if (!dd)
         return;
     cz_cuda_free(dd->w);
+    cz_cuda_free(dd->wlo);
+    cz_cuda_free(dd->whi);
     for (int i = 0; i < BASE_COUNT; i++)
         cz_cuda_free(dd->clo[i]);
     for (int i = 0; i < CT_COUNT; i++)
@@ -422,7 +439,26 @@ static int upload(fr_t **dst, const cz_fr *src, size_t count)
     return cuda_err(cudaMemcpy(*dst, src, count * sizeof(fr_t), cudaMemcpyHostToDevice));
 }
 
-static int dev_domain_build(dev_domain *dd, const cz_ntt_domain *d)
+/* dd's full twiddle table, from its two small ones. */
+static int build_full(dev_domain *dd)
+{
+    size_t half = (size_t)1 << (dd->k - 1);
+    fr_t *w = NULL;
+    int rc = dev_alloc((void **)&w, half * sizeof(fr_t));
+    if (!rc) {
+        power_table<<<(unsigned)((half + 255) / 256), 256>>>(w, dd->wlo, dd->whi, dd->ws, half);
+        rc = cuda_err(cudaGetLastError());
+    }
+    if (!rc)
+        rc = cuda_err(cudaDeviceSynchronize());
+    if (rc)
+        cz_cuda_free(w);
+    else
+        __atomic_store_n(&dd->w, w, __ATOMIC_RELEASE);
+    return rc;
+}
+
+static int dev_domain_build(dev_domain *dd, const cz_ntt_domain *d, bool full)
 {
     unsigned k = d->log_n;
     unsigned lh = k - 1, ws = lh / 2; /* n/2 = 2^lh twiddles = 2^ws x 2^(lh-ws) */
@@ -430,7 +466,6 @@ static int dev_domain_build(dev_domain *dd, const cz_ntt_domain *d)
     size_t nlo = (size_t)1 << (ws > cs ? ws : cs),
            nhi = (size_t)1 << (lh - ws > k - cs ? lh - ws : k - cs);
     cz_fr *h = (cz_fr *)malloc((nlo + nhi) * sizeof(cz_fr));
-    fr_t *lo_d = NULL, *hi_d = NULL;
     if (!h)
         return CZ_ERR_NOMEM;
     cz_fr *hh = h + nlo;
@@ -439,26 +474,17 @@ static int dev_domain_build(dev_domain *dd, const cz_ntt_domain *d)
     dd->omega = d->omega[0];
     dd->cs = cs;
     dd->n_inv = to_dev(d->n_inv);
-    /* twiddles: built on the device from two small tables */
-    {
-        size_t half = (size_t)1 << lh;
-        host_powers(h, &d->omega[0], NULL, (size_t)1 << ws);
-        cz_fr step = pow2k(d->omega[0], ws);
-        host_powers(hh, &step, NULL, (size_t)1 << (lh - ws));
-        rc = upload(&lo_d, h, (size_t)1 << ws);
-        if (!rc)
-            rc = upload(&hi_d, hh, (size_t)1 << (lh - ws));
-        if (!rc)
-            rc = dev_alloc((void **)&dd->w, half * sizeof(fr_t));
-        if (!rc) {
-            power_table<<<(unsigned)((half + 255) / 256), 256>>>(dd->w, lo_d, hi_d, ws, half);
-            rc = cuda_err(cudaGetLastError());
-        }
-        if (!rc)
-            rc = cuda_err(cudaDeviceSynchronize());
-        cz_cuda_free(lo_d);
-        cz_cuda_free(hi_d);
-    }
+    /* twiddles: two small tables, and the full one built from them on
+     * the device when asked for */
+    dd->ws = ws;
+    host_powers(h, &d->omega[0], NULL, (size_t)1 << ws);
+    cz_fr step = pow2k(d->omega[0], ws);
+    host_powers(hh, &step, NULL, (size_t)1 << (lh - ws));
+    rc = upload(&dd->wlo, h, (size_t)1 << ws);
+    if (!rc)
+        rc = upload(&dd->whi, hh, (size_t)1 << (lh - ws));
+    if (!rc && full)
+        rc = build_full(dd);
     /* coset tables */
     cz_fr zn;
     cz_fr_mul(&zn, &d->z_inv, &d->n_inv);
@@ -477,8 +503,15 @@ static int dev_domain_build(dev_domain *dd, const cz_ntt_domain *d)
     return rc;
 }
 
-/* The tables of d on the current device, built on first use. */
-static int get_tables(const cz_ntt_domain *d, dev_domain **out)
+/* What get_tables builds of the full twiddle table: nothing more (a new
+ * domain's tables compact), the table when the domain's tables are new,
+ * or the table whether or not they are. */
+enum { TW_ANY, TW_FULL_IF_NEW, TW_FULL };
+
+/* The tables of d on the current device, built on first use, the full
+ * twiddle table as want says (kept once built: transforms queued by other
+ * threads may read it). */
+static int get_tables(const cz_ntt_domain *d, dev_domain **out, int want)
 {
     int dev, rc;
     *out = NULL;
@@ -495,11 +528,13 @@ static int get_tables(const cz_ntt_domain *d, dev_domain **out)
     }
     if (!*slot) {
         dev_domain *dd = (dev_domain *)calloc(1, sizeof *dd);
-        rc = dd ? dev_domain_build(dd, d) : CZ_ERR_NOMEM;
+        rc = dd ? dev_domain_build(dd, d, want != TW_ANY) : CZ_ERR_NOMEM;
         if (rc)
             dev_domain_free(dd);
         else
             *slot = dd;
+    } else if (want == TW_FULL && !(*slot)->w) {
+        rc = build_full(*slot);
     }
     *out = *slot;
     pthread_mutex_unlock(&tables_lock);
@@ -548,7 +583,10 @@ static int run_transform(const dev_domain *dd, fr_t *x, size_t count, bool dit, 
         unsigned t = bits[i];
         pass_args a;
         a.x = x;
-        a.w = dd->w;
+        a.w = __atomic_load_n(&dd->w, __ATOMIC_ACQUIRE);
+        a.wlo = dd->wlo;
+        a.whi = dd->whi;
+        a.ws = dd->ws;
         a.inv = inv;
         a.k = k;
         a.t = t;
@@ -603,10 +641,12 @@ static bool has_device(void)
 }
 
 /* d's tables on the current device (get_tables), CZ_ERR_UNSUPPORTED
- * without a device: the entry points' common start. */
+ * without a device: the entry points' common start.  A domain's first
+ * use by the public transforms builds the full twiddle table; compact
+ * tables (cz_cuda_ntt_compact) stay compact. */
 static int device_tables(const cz_ntt_domain *d, dev_domain **dd)
 {
-    return has_device() ? get_tables(d, dd) : CZ_ERR_UNSUPPORTED;
+    return has_device() ? get_tables(d, dd, TW_FULL_IF_NEW) : CZ_ERR_UNSUPPORTED;
 }
 
 /* ------------------------------------------------------------------ API */
@@ -688,8 +728,31 @@ int cz_cuda_prepare(const cz_ntt_domain *d)
 {
     if (!d)
         return CZ_ERR_INVALID_ARG;
+    if (!has_device())
+        return CZ_ERR_UNSUPPORTED;
     dev_domain *dd;
-    return device_tables(d, &dd);
+    return get_tables(d, &dd, TW_FULL);
+}
+
+int cz_cuda_ntt_compact(const cz_ntt_domain *d)
+{
+    if (!d)
+        return CZ_ERR_INVALID_ARG;
+    if (!has_device())
+        return CZ_ERR_UNSUPPORTED;
+    dev_domain *dd;
+    int rc = get_tables(d, &dd, TW_ANY);
+    if (rc)
+        return rc;
+    pthread_mutex_lock(&tables_lock);
+    fr_t *w = dd->w;
+    if (w) {
+        rc = cuda_err(cudaDeviceSynchronize());
+        __atomic_store_n(&dd->w, (fr_t *)NULL, __ATOMIC_RELEASE);
+        cz_cuda_free(w);
+    }
+    pthread_mutex_unlock(&tables_lock);
+    return rc;
 }
 
 void cz_cuda_release(void)
@@ -824,7 +887,7 @@ int cz_cuda_h_from_host(const cz_ntt_domain *d, cz_fr *dev, const cz_fr *a, cons
 {
     size_t m = d->n;
     dev_domain *dd;
-    int rc = get_tables(d, &dd);
+    int rc = get_tables(d, &dd, TW_ANY);
     cudaEvent_t ev[3] = {NULL, NULL, NULL};
     for (int i = 0; i < 3 && !rc; i++)
         rc = cuda_err(cudaEventCreateWithFlags(&ev[i], cudaEventDisableTiming));
@@ -874,10 +937,54 @@ __global__ void sub_bitrev(fr_t *a, const fr_t *c, unsigned k)
     fr_store(a + j, vi);
 }
 
+/* x[i] = y[i] x[i] and x[i] = y[i] - x[i] over n elements: the products
+ * and differences of the one-vector H, whose first operand comes from
+ * host memory a piece at a time (y) while the second stays on the device
+ * (x); the operands in h_mul's and sub_bitrev's order. */
+__global__ void mul_from(fr_t *x, const fr_t *y, size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        fr_store(x + i, fr_mul(fr_load(y + i), fr_load(x + i)));
+}
+
+__global__ void sub_from(fr_t *x, const fr_t *y, size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        fr_store(x + i, fr_sub(fr_load(y + i), fr_load(x + i)));
+}
+
+int cz_cuda_h_mul_from(cz_fr *b, const cz_fr *a, size_t n, cudaStream_t st)
+{
+    if (n)
+        mul_from<<<(unsigned)((n + 255) / 256), 256, 0, st>>>((fr_t *)b, (const fr_t *)a, n);
+    return cuda_err(cudaGetLastError());
+}
+
+int cz_cuda_h_sub_from(cz_fr *c, const cz_fr *ab, size_t n, cudaStream_t st)
+{
+    if (n)
+        sub_from<<<(unsigned)((n + 255) / 256), 256, 0, st>>>((fr_t *)c, (const fr_t *)ab, n);
+    return cuda_err(cudaGetLastError());
+}
+
+int cz_cuda_h_finish_diff(const cz_ntt_domain *d, cz_fr *x, cudaStream_t st)
+{
+    dev_domain *dd;
+    int rc = get_tables(d, &dd, TW_ANY);
+    if (!rc)
+        rc = run_bitrev((fr_t *)x, dd->k, 1, st);
+    if (rc)
+        return rc;
+    return run_transform(dd, (fr_t *)x, 1, true, true, no_scale(),
+                         coset_scale(dd, CT_GI_ZNINV, false), st);
+}
+
 int cz_cuda_h_eval(const cz_ntt_domain *d, cz_fr *x, size_t n, cudaStream_t st)
 {
     dev_domain *dd;
-    int rc = get_tables(d, &dd);
+    int rc = get_tables(d, &dd, TW_ANY);
     return rc ? rc : h_eval_coset(dd, (fr_t *)x, n, false, st, NULL);
 }
 
@@ -891,7 +998,7 @@ int cz_cuda_h_mul(const cz_ntt_domain *d, cz_fr *a, const cz_fr *b, cudaStream_t
 int cz_cuda_h_finish(const cz_ntt_domain *d, cz_fr *ab, const cz_fr *c, cudaStream_t st)
 {
     dev_domain *dd;
-    int rc = get_tables(d, &dd);
+    int rc = get_tables(d, &dd, TW_ANY);
     if (rc)
         return rc;
     sub_bitrev<<<(unsigned)((d->n + 255) / 256), 256, 0, st>>>((fr_t *)ab, (const fr_t *)c,
@@ -902,31 +1009,43 @@ int cz_cuda_h_finish(const cz_ntt_domain *d, cz_fr *ab, const cz_fr *c, cudaStre
                          coset_scale(dd, CT_GI_ZNINV, false), st);
 }
 
-size_t cz_cuda_ntt_tables_bytes(unsigned k)
+size_t cz_cuda_ntt_tables_bytes(unsigned k, bool full)
 {
-    unsigned lh = k ? k - 1 : 0, cs = (k + 1) / 2;
-    return (((size_t)1 << lh) + BASE_COUNT * ((size_t)1 << cs) + CT_COUNT * ((size_t)1 << (k - cs))) *
-           sizeof(fr_t);
+    unsigned lh = k ? k - 1 : 0, ws = lh / 2, cs = (k + 1) / 2;
+    size_t n = ((size_t)1 << ws) + ((size_t)1 << (lh - ws)) + BASE_COUNT * ((size_t)1 << cs) +
+               CT_COUNT * ((size_t)1 << (k - cs));
+    return (n + (full ? (size_t)1 << lh : 0)) * sizeof(fr_t);
 }
 
-bool cz_cuda_ntt_tables_ready(unsigned k)
+int cz_cuda_ntt_tables_state(unsigned k)
 {
     int dev;
     if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= MAX_DEVICES || k > CZ_NTT_MAX_LOG) {
         cudaGetLastError();
-        return false;
+        return 0;
     }
     pthread_mutex_lock(&tables_lock);
-    bool ready = tables[dev][k] != NULL;
+    const dev_domain *dd = tables[dev][k];
+    int state = !dd ? 0 : dd->w ? 2 : 1;
     pthread_mutex_unlock(&tables_lock);
-    return ready;
+    return state;
+}
+
+int cz_cuda_ntt_tables(const cz_ntt_domain *d, bool full)
+{
+    if (!d)
+        return CZ_ERR_INVALID_ARG;
+    if (!has_device())
+        return CZ_ERR_UNSUPPORTED;
+    dev_domain *dd;
+    return get_tables(d, &dd, full ? TW_FULL : TW_ANY);
 }
 
 int cz_cuda_h_on_device(const cz_ntt_domain *d, cz_fr *dev, size_t n, cudaStream_t st)
 {
     size_t m = d->n;
     dev_domain *dd;
-    int rc = get_tables(d, &dd);
+    int rc = get_tables(d, &dd, TW_ANY);
     fr_t *v[3] = {(fr_t *)dev, (fr_t *)dev + m, (fr_t *)dev + 2 * m};
     for (int i = 0; i < 3 && !rc; i++)
         rc = h_eval_coset(dd, v[i], n, false, st, NULL);
@@ -944,7 +1063,10 @@ static int host_h(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size_t n
     size_t m = d->n, bytes = m * sizeof(cz_fr);
     void *buf = NULL;
     cudaStream_t st[2] = {NULL, NULL};
-    int rc = dev_alloc(&buf, 3 * bytes);
+    dev_domain *dd;
+    int rc = device_tables(d, &dd); /* a public entry: full twiddles when new */
+    if (!rc)
+        rc = dev_alloc(&buf, 3 * bytes);
     for (int i = 0; i < 2 && !rc; i++)
         rc = cuda_err(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
     if (!rc)

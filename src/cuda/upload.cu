@@ -91,6 +91,39 @@ static void *stripe_run(void *arg)
     return NULL;
 }
 
+/* One stripe downwards: queue the DMA of a piece into one slot, then empty
+ * the other slot's earlier piece into the destination once its DMA is
+ * done (so one piece travels while the previous is copied out). */
+static void *stripe_down(void *arg)
+{
+    stripe *s = (stripe *)arg;
+    int rc = cuda_err(cudaSetDevice(s->dev));
+    size_t prev_off = 0, prev_len = 0;
+    int prev_k = -1;
+    /* an upload's DMAs may still read the slots */
+    for (int k = 0; k < 2 && !rc; k++)
+        rc = cuda_err(cudaEventSynchronize(s->done[k]));
+    for (size_t off = 0, k = 0; off <= s->bytes && !rc; off += CZ_UPLOAD_SLOT, k ^= 1) {
+        size_t len = off < s->bytes ? (s->bytes - off < CZ_UPLOAD_SLOT ? s->bytes - off
+                                                                       : CZ_UPLOAD_SLOT)
+                                    : 0;
+        if (len) {
+            rc = cuda_err(cudaMemcpyAsync(s->slot[k], s->src + off, len, cudaMemcpyDeviceToHost,
+                                          s->st));
+            if (!rc)
+                rc = cuda_err(cudaEventRecord(s->done[k], s->st));
+        }
+        if (!rc && prev_k >= 0) {
+            rc = cuda_err(cudaEventSynchronize(s->done[prev_k]));
+            if (!rc)
+                memcpy(s->dst + prev_off, s->slot[prev_k], prev_len);
+        }
+        prev_off = off, prev_len = len, prev_k = len ? (int)k : -1;
+    }
+    s->rc = rc;
+    return NULL;
+}
+
 static bool page_locked(const void *p)
 {
     cudaPointerAttributes at;
@@ -101,17 +134,12 @@ static bool page_locked(const void *p)
     return at.type == cudaMemoryTypeHost;
 }
 
-int cz_cuda_upload(void *dst, const void *src, size_t bytes, cudaStream_t st)
+/* bytes from src to dst through the current device's slots, one stripe a
+ * thread running run (stripe_run upwards, stripe_down downwards). */
+static int staged(int dev, char *dst, const char *src, size_t bytes, cudaStream_t st,
+                  void *(*run)(void *))
 {
-    if (!bytes)
-        return CZ_OK;
-    int dev = 0;
-    int rc = cuda_err(cudaGetDevice(&dev));
-    if (rc)
-        return rc;
-    /* small or page-locked sources: the DMA engine reads them directly */
-    if (dev >= MAX_DEVICES || bytes <= CZ_UPLOAD_SLOT || page_locked(src))
-        return cuda_err(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, st));
+    int rc;
     pthread_mutex_lock(&staging_lock[dev]);
     staging *sg = NULL;
     rc = staging_get(dev, &sg);
@@ -130,16 +158,16 @@ int cz_cuda_upload(void *dst, const void *src, size_t bytes, cudaStream_t st)
         size_t off = t * per < bytes ? t * per : bytes;
         size_t len = bytes - off < per ? bytes - off : per;
         sp[t] = stripe{dev,
-                       (char *)dst + off,
-                       (const char *)src + off,
+                       dst + off,
+                       src + off,
                        len,
                        st,
                        {sg->slot[2 * t], sg->slot[2 * t + 1]},
                        {sg->done[2 * t], sg->done[2 * t + 1]},
                        CZ_OK};
-        started[t] = pthread_create(&th[t], NULL, stripe_run, &sp[t]) == 0;
+        started[t] = pthread_create(&th[t], NULL, run, &sp[t]) == 0;
         if (!started[t])
-            stripe_run(&sp[t]); /* no thread: this one copies it */
+            run(&sp[t]); /* no thread: this one copies it */
     }
     for (unsigned t = 0; t < nt; t++) {
         if (started[t])
@@ -148,6 +176,35 @@ int cz_cuda_upload(void *dst, const void *src, size_t bytes, cudaStream_t st)
     }
     pthread_mutex_unlock(&staging_lock[dev]);
     return rc;
+}
+
+int cz_cuda_upload(void *dst, const void *src, size_t bytes, cudaStream_t st)
+{
+    if (!bytes)
+        return CZ_OK;
+    int dev = 0;
+    int rc = cuda_err(cudaGetDevice(&dev));
+    if (rc)
+        return rc;
+    /* small or page-locked sources: the DMA engine reads them directly */
+    if (dev >= MAX_DEVICES || bytes <= CZ_UPLOAD_SLOT || page_locked(src))
+        return cuda_err(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, st));
+    return staged(dev, (char *)dst, (const char *)src, bytes, st, stripe_run);
+}
+
+int cz_cuda_download(void *dst, const void *src, size_t bytes, cudaStream_t st)
+{
+    if (!bytes)
+        return CZ_OK;
+    int dev = 0;
+    int rc = cuda_err(cudaGetDevice(&dev));
+    if (rc)
+        return rc;
+    if (dev >= MAX_DEVICES || bytes <= CZ_UPLOAD_SLOT || page_locked(dst)) {
+        rc = cuda_err(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, st));
+        return rc ? rc : cuda_err(cudaStreamSynchronize(st));
+    }
+    return staged(dev, (char *)dst, (const char *)src, bytes, st, stripe_down);
 }
 
 void cz_cuda_upload_release(void)

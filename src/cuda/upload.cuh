@@ -1,5 +1,6 @@
 /* Host-to-device copies for the CUDA back end's large per-proof vectors
- * (a, b, c, the assignment), fast also from pageable memory.
+ * (a, b, c, the assignment), fast also from pageable memory, and the
+ * device-to-host copies of the one-vector H's parked values.
  *
  * From page-locked memory (cz_cuda_host_alloc, cudaHostRegister) a copy is
  * one cudaMemcpyAsync.  From pageable memory the driver's own path stages
@@ -28,6 +29,12 @@
  * work that needs dst waits on st.  Uploads to one device from several
  * threads take turns on its slots. */
 int cz_cuda_upload(void *dst, const void *src, size_t bytes, cudaStream_t st);
+
+/* Copies bytes from device src (current device) to host dst after the
+ * work queued on stream st, through the same slots from pageable memory
+ * (each stripe's thread empties one slot while the next piece travels
+ * into the other); returns once every byte is in dst. */
+int cz_cuda_download(void *dst, const void *src, size_t bytes, cudaStream_t st);
 
 /* Frees every device's staging slots (waiting for their DMAs). */
 void cz_cuda_upload_release(void);

@@ -129,7 +129,9 @@ void cz_groth16_prove_sizes_of(cz_groth16_prove_sizes *s, const cz_groth16_param
     if (backend == CZ_BACKEND_GPU) { /* every MSM on the device */
         if (p->flavor == CZ_GROTH16_BELLPERSON)
             s->abc = 0; /* and a, b, c */
-        s->start_scratch = s->b2_scalars = s->finish_scratch = 0;
+        s->b2_scalars = s->finish_scratch = 0;
+        /* where a device plan with one H vector parks its values */
+        s->start_scratch = p->flavor == CZ_GROTH16_BELLPERSON ? cz_cuda_groth16_spill_bytes(p) : 0;
         return;
     }
     s->start_scratch = round_align(cz_g1_msm_scratch_bytes(big ? big : 1, nthreads, 0));
@@ -239,8 +241,8 @@ int cz_groth16_device_plan_bytes(const cz_groth16_params *p, const cz_r1cs *r1cs
  * prove_finish. */
 static int gpu_start(cz_groth16_pending *pd, const cz_ntt_domain *dom, const cz_fr *abc,
                      size_t rows, const cz_fr *w, size_t n_in, size_t n_aux, const cz_r1cs *r1cs,
-                     const cz_groth16_prove_opts *opts, cz_groth16_timings *tm, char *err,
-                     size_t errlen)
+                     cz_fr *spill, const cz_groth16_prove_opts *opts, cz_groth16_timings *tm,
+                     char *err, size_t errlen)
 {
     const cz_groth16_params *p = pd->p;
     size_t cnt;
@@ -253,7 +255,7 @@ static int gpu_start(cz_groth16_pending *pd, const cz_ntt_domain *dom, const cz_
     if (rc != CZ_OK)
         return rc;
     cz_cuda_groth16_sums s;
-    cz_cuda_yield y = {opts->yield, opts->yield_ctx, opts->no_wait};
+    cz_cuda_proof_opts y = {opts->yield, opts->yield_ctx, opts->no_wait, spill};
     if (abc == NULL) {
         rc = cz_cuda_groth16_start_r1cs(&s, &v, dom, &rv, w, n_in, n_aux, dens, &y, err,
                                         errlen);
@@ -325,6 +327,13 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
                              "host copy was dropped): the CPU back end cannot use them");
         return CZ_ERR_UNSUPPORTED;
     }
+    if (opts->backend == CZ_BACKEND_GPU && p->flavor == CZ_GROTH16_BELLPERSON) {
+        /* the device's plan first (made once): whether it parks H's values
+         * in host memory decides the sizes below */
+        bool resident;
+        if ((rc = cz_groth16_prepare_device(p, r1cs, &resident, err, errlen)) != CZ_OK)
+            return rc;
+    }
 
     size_t rows = cz_r1cs_num_constraints(r1cs);
     unsigned logm = cz_groth16_log_domain(rows);
@@ -373,7 +382,8 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
     double t0 = now();
     if (abc == NULL) { /* the GPU computes a, b, c itself */
         why[0] = 0;
-        rc = gpu_start(pd, dom, NULL, rows, w, n_in, n_aux, r1cs, opts, &tm, why, sizeof why);
+        rc = gpu_start(pd, dom, NULL, rows, w, n_in, n_aux, r1cs, scratch, opts, &tm, why,
+                       sizeof why);
         if (rc != CZ_OK) {
             cz_msgf(err, errlen, "prove: GPU back end failed: %s", why[0] ? why : cz_strerror(rc));
             goto fail;
@@ -394,7 +404,8 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
     tm.spmv = t1 - t0;
     if (opts->backend == CZ_BACKEND_GPU) { /* snarkjs: H and the MSMs on the device */
         why[0] = 0;
-        rc = gpu_start(pd, dom, abc, rows, w, n_in, n_aux, r1cs, opts, &tm, why, sizeof why);
+        rc = gpu_start(pd, dom, abc, rows, w, n_in, n_aux, r1cs, NULL, opts, &tm, why,
+                       sizeof why);
         if (rc != CZ_OK) {
             cz_msgf(err, errlen, "prove: GPU back end failed: %s", why[0] ? why : cz_strerror(rc));
             goto fail;
