@@ -717,9 +717,11 @@ int cz_cuda_memcpy_h2d(void *dst_dev, const void *src_host, size_t bytes)
     return cuda_err(cudaMemcpy(dst_dev, src_host, bytes, cudaMemcpyHostToDevice));
 }
 
+/* through the staging slots from pageable memory (cz_cuda_download), so
+ * every test that reads a large result back checks them */
 int cz_cuda_memcpy_d2h(void *dst_host, const void *src_dev, size_t bytes)
 {
-    return cuda_err(cudaMemcpy(dst_host, src_dev, bytes, cudaMemcpyDeviceToHost));
+    return cz_cuda_download(dst_host, src_dev, bytes, 0);
 }
 
 int cz_cuda_sync(void) { return cuda_err(cudaDeviceSynchronize()); }

@@ -103,10 +103,11 @@ static void *stripe_down(void *arg)
     /* an upload's DMAs may still read the slots */
     for (int k = 0; k < 2 && !rc; k++)
         rc = cuda_err(cudaEventSynchronize(s->done[k]));
-    for (size_t off = 0, k = 0; off <= s->bytes && !rc; off += CZ_UPLOAD_SLOT, k ^= 1) {
-        size_t len = off < s->bytes ? (s->bytes - off < CZ_UPLOAD_SLOT ? s->bytes - off
-                                                                       : CZ_UPLOAD_SLOT)
-                                    : 0;
+    size_t pieces = (s->bytes + CZ_UPLOAD_SLOT - 1) / CZ_UPLOAD_SLOT;
+    for (size_t i = 0, k = 0; i <= pieces && !rc; i++, k ^= 1) { /* the last turn only empties */
+        size_t off = i * CZ_UPLOAD_SLOT;
+        size_t len = i == pieces ? 0 : s->bytes - off < CZ_UPLOAD_SLOT ? s->bytes - off
+                                                                       : CZ_UPLOAD_SLOT;
         if (len) {
             rc = cuda_err(cudaMemcpyAsync(s->slot[k], s->src + off, len, cudaMemcpyDeviceToHost,
                                           s->st));
