@@ -612,7 +612,10 @@ static void check_gpu_backend(size_t n_cons, bool unused_aux, cz_groth16_flavor 
         cz_fr rs[2];
         cz_fr_random(&rs[0], &tf_rng);
         cz_fr_random(&rs[1], &tf_rng);
-        cz_groth16_prove_opts cpu = {.rs = rs}, gpu = {.rs = rs, .backend = CZ_BACKEND_GPU};
+        cz_groth16_timings tm;
+        memset(&tm, 0xff, sizeof tm);
+        cz_groth16_prove_opts cpu = {.rs = rs},
+                              gpu = {.rs = rs, .backend = CZ_BACKEND_GPU, .timings = &tm};
         cz_groth16_proof a, b;
         char err[256] = "";
         TF_CHECK(cz_groth16_prove(&a, &p, c.r, c.w, c.n, &cpu, NULL, 0) == CZ_OK);
@@ -627,6 +630,13 @@ static void check_gpu_backend(size_t n_cons, bool unused_aux, cz_groth16_flavor 
         cz_groth16_proof_to_bytes(ea, &a);
         cz_groth16_proof_to_bytes(eb, &b);
         TF_CHECK_MEM(ea, eb, 192);
+        /* the bases that crossed the link: every query's once when streamed */
+        uint64_t all = (uint64_t)(p.n_h + p.n_l + p.n_a + p.n_b_g1) * sizeof(cz_g1_affine) +
+                       (uint64_t)p.n_b_g2 * sizeof(cz_g2_affine);
+        TF_CHECK_MSG(streamed ? tm.link_bytes == all && tm.link_s > 0
+                              : tm.link_bytes == 0 && tm.link_s == 0,
+                     "%llu bytes streamed in %.6f s (the queries: %llu)",
+                     (unsigned long long)tm.link_bytes, tm.link_s, (unsigned long long)all);
         cz_groth16_pvk pvk;
         TF_CHECK(cz_groth16_pvk_prepare(&pvk, &p.vk) == CZ_OK);
         TF_CHECK(cz_groth16_verify(&pvk, &b, c.w + 1, c.n_in - 1) == CZ_OK);

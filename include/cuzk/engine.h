@@ -622,6 +622,11 @@ typedef struct {
         char busy_job[CZ_JOB_ID_MAX];   /* its handle */
         char busy_label[CZ_JOB_ID_MAX]; /* its label ("" when none) */
         cz_job_kind busy_kind;
+        /* since start: the bases its proofs streamed from host memory, and
+         * the copy engine's busy seconds moving them (bytes / seconds: the
+         * link's achieved rate) */
+        uint64_t link_bytes;
+        double link_seconds;
     } devices[CZ_ENGINE_MAX_DEVICES];
 } cz_engine_status;
 

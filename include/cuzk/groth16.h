@@ -265,9 +265,13 @@ void cz_groth16_setup_sizes_bound(size_t n_in, size_t n_aux, size_t rows, cz_gro
 
 /* ------------------------------------------------------------ prover --- */
 
-/* Seconds spent per phase (filled by the prover when opts->timings is set). */
+/* Seconds spent per phase (filled by the prover when opts->timings is set);
+ * on the GPU also the bases its device plan streamed from host memory and
+ * the copy engine's busy time moving them (their ratio: the link's rate). */
 typedef struct {
     double spmv, h, msm_h, msm_l, msm_a, msm_b_g1, msm_b_g2, assemble;
+    uint64_t link_bytes;
+    double link_s;
 } cz_groth16_timings;
 
 typedef struct {

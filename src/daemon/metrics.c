@@ -222,6 +222,12 @@ static void dev_sample(cz_strbuf *b, const char *name, int ordinal, const char *
     cz_strbuf_printf(b, "} %llu\n", (unsigned long long)v);
 }
 
+/* The same with a value in seconds. */
+static void dev_sample_f(cz_strbuf *b, const char *name, int ordinal, double v)
+{
+    cz_strbuf_printf(b, "%s{device=\"%d\"} %.6f\n", name, ordinal, v);
+}
+
 /* The GPUs' memory accounts (cz_engine_device_info), one family each;
  * nothing for the CPU back end. */
 static void devices(cz_strbuf *b, const cz_engine_status *s)
@@ -267,6 +273,18 @@ static void devices(cz_strbuf *b, const cz_engine_status *s)
         if (s->devices[d].info.gpu)
             dev_sample(b, "cuzk_gpu_busy", s->devices[d].info.ordinal, NULL,
                        s->devices[d].busy_job[0] != 0);
+    family(b, "cuzk_gpu_streamed_bytes_total", "counter",
+           "Bases the device's proofs streamed from host memory.");
+    for (unsigned d = 0; d < s->n_devices; d++)
+        if (s->devices[d].info.gpu)
+            dev_sample(b, "cuzk_gpu_streamed_bytes_total", s->devices[d].info.ordinal, NULL,
+                       s->devices[d].link_bytes);
+    family(b, "cuzk_gpu_link_busy_seconds_total", "counter",
+           "The copy engine's busy time moving them (bytes / seconds: the link's rate).");
+    for (unsigned d = 0; d < s->n_devices; d++)
+        if (s->devices[d].info.gpu)
+            dev_sample_f(b, "cuzk_gpu_link_busy_seconds_total", s->devices[d].info.ordinal,
+                         s->devices[d].link_seconds);
     family(b, "cuzk_gpu_buffer_bytes", "gauge", "Bytes of live device buffers, by class.");
     for (unsigned d = 0; d < s->n_devices; d++)
         for (int k = 0; k < CZ_BUF__COUNT && s->devices[d].info.gpu; k++)

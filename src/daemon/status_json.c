@@ -78,6 +78,8 @@ static void devices_json(cz_jw *w, const cz_engine_status *s)
             cz_jw_null(w, "busy_kind");
         }
         if (di->gpu) {
+            cz_jw_u64(w, "streamed_bytes", s->devices[d].link_bytes);
+            cz_jw_f64(w, "link_busy_seconds", s->devices[d].link_seconds);
             cz_jw_object(w, "memory");
             cz_jw_u64(w, "total", di->vram_total);
             cz_jw_u64(w, "free", di->vram_free);

@@ -433,6 +433,8 @@ void cz_engine_status_get(cz_engine *e, cz_engine_status *s)
         snprintf(s->devices[d].busy_job, CZ_JOB_ID_MAX, "%s", j ? j->id : "");
         snprintf(s->devices[d].busy_label, CZ_JOB_ID_MAX, "%s", j ? j->label : "");
         s->devices[d].busy_kind = j ? j->kind : 0;
+        s->devices[d].link_bytes = e->dev_link_bytes[d];
+        s->devices[d].link_seconds = e->dev_link_s[d];
     }
     for (circuit *c = e->circuits; c; c = c->next)
         s->circuits_cached++;

@@ -104,6 +104,7 @@ typedef struct part {
     size_t n_w;
     cz_groth16_prove_sizes sz;
     cz_groth16_pending *pend;
+    cz_groth16_timings tm; /* pend's (prove_start and prove_finish write it) */
     cz_fr *pub;
     size_t n_pub;
     bool proved; /* its proof is stored: counted done when it is dropped */
@@ -139,6 +140,10 @@ struct cz_engine {
     /* the job whose prove_start holds each device's lock (NULL idle; its
      * partition in flight keeps it alive), under mu */
     const struct job *dev_job[CZ_ENGINE_MAX_DEVICES];
+    /* bases each device's proofs streamed from host memory, and the copy
+     * engine's busy seconds moving them (cz_groth16_timings) */
+    uint64_t dev_link_bytes[CZ_ENGINE_MAX_DEVICES];
+    double dev_link_s[CZ_ENGINE_MAX_DEVICES];
     cz_budget *budget;
     cz_pool *pool;       /* the prover's (prover_threads) */
     cz_pool *synth_pool; /* synthesis and vanilla verification (synthesis_threads) */

@@ -329,7 +329,9 @@ static start_rc run_start(cz_engine *e, unsigned dev, part *p, const preempt *ou
     cz_buf_tag tag = {j->seq, p->idx, CZ_ENG_STAGE_START};
     cz_resv_allocator_init(&p->ra, p->resv, &tag);
     preempt self = {e, dev, p, 0};
+    memset(&p->tm, 0, sizeof p->tm);
     cz_groth16_prove_opts o = {.pool = e->pool,
+                               .timings = &p->tm, /* prove_finish writes it too */
                                .alloc = &p->ra.a,
                                .yield = preempt_hook,
                                .yield_ctx = &self,
@@ -373,6 +375,8 @@ static start_rc run_start(cz_engine *e, unsigned dev, part *p, const preempt *ou
     cz_eng_timeline(e, j, p->idx, CZ_ENG_STAGE_START, t0, t1);
     pthread_mutex_lock(&e->mu);
     j->prove_ms += t1 - t0 - self.nested_ms;
+    e->dev_link_bytes[dev] += p->tm.link_bytes;
+    e->dev_link_s[dev] += p->tm.link_s;
     pthread_mutex_unlock(&e->mu);
     return STARTED;
 }

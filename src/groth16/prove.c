@@ -273,6 +273,8 @@ static int gpu_start(cz_groth16_pending *pd, const cz_ntt_domain *dom, const cz_
     tm->msm_l = s.ms.msm_l / 1e3;
     tm->msm_a = s.ms.msm_a / 1e3;
     tm->msm_b_g1 = s.ms.msm_b_g1 / 1e3;
+    tm->link_bytes = s.ms.link_bytes;
+    tm->link_s = s.ms.link_ms / 1e3;
     cz_g1_add(&pd->hl_sum, &s.h, &s.l);
     pd->a_sum = s.a;
     pd->b1_sum = s.b_g1;
@@ -463,6 +465,8 @@ done:
         pd->timings->msm_l = tm.msm_l;
         pd->timings->msm_a = tm.msm_a;
         pd->timings->msm_b_g1 = tm.msm_b_g1;
+        pd->timings->link_bytes = tm.link_bytes;
+        pd->timings->link_s = tm.link_s;
     }
     if (abc)
         cz_free(al, abc, sz.abc);
