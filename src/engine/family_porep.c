@@ -24,6 +24,13 @@ typedef struct {
     bool has_c1;
 } porep_input;
 
+static void porep_release(void *p)
+{
+    porep_input *in = p;
+    if (in->has_c1)
+        cz_fc_c1_free(&in->c1);
+}
+
 static int porep_proof(const cz_eng_family *f, const void *req, cz_eng_proof *p, char *err,
                        size_t errlen)
 {
@@ -109,13 +116,6 @@ static int porep_admit(const cz_eng_admit *a, void *p, char *err, size_t errlen)
     cz_fc_porep_id(porep_id, in->pt);
     cz_fc_graph_init(&in->graph, in->pt->shape, porep_id, in->pt->api);
     return CZ_OK;
-}
-
-static void porep_release(void *p)
-{
-    porep_input *in = p;
-    if (in->has_c1)
-        cz_fc_c1_free(&in->c1);
 }
 
 static int porep_witness(const cz_eng_family *f, const void *p, unsigned k, cz_fr *w, size_t n_w,

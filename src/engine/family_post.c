@@ -39,9 +39,17 @@ typedef struct {
     cz_post_shape s;
     uint8_t randomness[32];
     unsigned k;
-    cz_post_vanilla *blobs;
-    unsigned n_blobs, n_read; /* given; read so far */
+    cz_post_vanilla *blobs; /* n_blobs (zeroed: unread) */
+    unsigned n_blobs;
 } post_input;
+
+static void post_release(void *p)
+{
+    post_input *in = p;
+    for (unsigned i = 0; in->blobs && i < in->n_blobs; i++)
+        cz_post_vanilla_free(&in->blobs[i]);
+    free(in->blobs);
+}
 
 static int post_proof(const cz_eng_family *f, const void *req, cz_eng_proof *p, char *err,
                       size_t errlen)
@@ -139,7 +147,6 @@ static int read_blob(const cz_eng_admit *a, void *p, size_t i, char *why, size_t
                                   why, whylen);
     if (rc != CZ_OK)
         return rc;
-    in->n_read++; /* release frees it */
     /* the verifier's list is ascending distinct sector numbers, so the one
      * at position p = k x sector_count + i is at least p */
     uint64_t pos = cz_post_sector_index(&in->s, in->k, i), id = in->blobs[i].sector_id;
@@ -191,14 +198,6 @@ static int post_admit(const cz_eng_admit *a, void *p, char *err, size_t errlen)
                            : "",
                        why);
     return rc;
-}
-
-static void post_release(void *p)
-{
-    post_input *in = p;
-    for (unsigned i = 0; i < in->n_read; i++)
-        cz_post_vanilla_free(&in->blobs[i]);
-    free(in->blobs);
 }
 
 static int post_witness(const cz_eng_family *f, const void *p, unsigned k, cz_fr *w, size_t n_w,

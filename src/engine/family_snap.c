@@ -22,10 +22,17 @@
 
 typedef struct {
     cz_fc_update_shape u;
-    cz_fc_update_public pub; /* k set per partition */
-    cz_fc_update_partition_proof *proofs;
-    unsigned n_proofs; /* read so far */
+    cz_fc_update_public pub;              /* k set per partition */
+    cz_fc_update_partition_proof *proofs; /* one per partition (zeroed: unread) */
 } snap_input;
+
+static void snap_release(void *p)
+{
+    snap_input *in = p;
+    for (unsigned k = 0; in->proofs && k < in->u.partitions; k++)
+        cz_fc_update_proof_free(&in->proofs[k]);
+    free(in->proofs);
+}
 
 static const char *const UPDATE_NAME[CZ_FC__SHAPES] = {"StackedDrg2KiBV1", "StackedDrg8MiBV1",
                                                        "StackedDrg512MiBV1", "StackedDrg32GiBV1",
@@ -121,11 +128,8 @@ static int read_proof(const cz_eng_admit *a, void *p, size_t k, char *why, size_
 {
     const cz_job_snap *r = a->req;
     snap_input *in = p;
-    int rc = cz_fc_update_proof_read(&in->proofs[k], &in->u, r->vanilla[k], r->vanilla_len[k],
-                                     a->alloc, why, whylen);
-    if (rc == CZ_OK)
-        in->n_proofs++; /* release frees it */
-    return rc;
+    return cz_fc_update_proof_read(&in->proofs[k], &in->u, r->vanilla[k], r->vanilla_len[k],
+                                   a->alloc, why, whylen);
 }
 
 static int verify_proof(const cz_eng_admit *a, void *p, size_t k, char *why, size_t whylen)
@@ -156,14 +160,6 @@ static int snap_admit(const cz_eng_admit *a, void *p, char *err, size_t errlen)
                        "comm_r_old, comm_d_new and comm_r_new: %s",
                        k, why);
     return rc;
-}
-
-static void snap_release(void *p)
-{
-    snap_input *in = p;
-    for (unsigned k = 0; k < in->n_proofs; k++)
-        cz_fc_update_proof_free(&in->proofs[k]);
-    free(in->proofs);
 }
 
 static int snap_witness(const cz_eng_family *f, const void *p, unsigned k, cz_fr *w, size_t n_w,
