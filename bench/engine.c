@@ -497,7 +497,7 @@ int cz_bench_engine(int argc, char **argv)
     }
     cz_job_synthetic in = {.circuit = {.log_rows = o.log, .n_public = 4, .seed = 1},
                            .partitions = o.parts};
-    cz_job_request req = {.priority = CZ_PRIO_NORMAL, .kind = CZ_KIND_SYNTHETIC, .input = &in};
+    cz_job_request req = {.kind = CZ_KIND_SYNTHETIC, .input = &in};
     cz_job_porep pin = {0};
     cz_bench_snap snap = {0};
     uint8_t *c1 = NULL;
@@ -536,6 +536,7 @@ int cz_bench_engine(int argc, char **argv)
         req.kind = CZ_KIND_SNAP;
         req.input = &snap.req;
     }
+    req.priority = cz_job_kind_priority(req.kind);
     cz_bench_post_in post = {0};
     cz_job_request post_req = {0}, *side = NULL;
     if (o.post) {
@@ -546,9 +547,7 @@ int cz_bench_engine(int argc, char **argv)
             return 2;
         }
         post_req = (cz_job_request){
-            .priority = post.kind == CZ_KIND_WINNING_POST ? CZ_PRIO_CRITICAL : CZ_PRIO_HIGH,
-            .kind = post.kind,
-            .input = &post.req};
+            .priority = cz_job_kind_priority(post.kind), .kind = post.kind, .input = &post.req};
         if (o.porep || o.snap) {
             side = &post_req;
         } else {

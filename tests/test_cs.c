@@ -1466,6 +1466,121 @@ static int write_seeds(const char *dir)
     return bad;
 }
 
+/* ----------------------------------------- witnesses of alike parts --- */
+
+/* A toy circuit of a header and n parts of two segments: the header
+ * allocates hi inputs and ha aux; segment 0 of part i one input and ka aux
+ * (phase 0), summing them into acc[i]; segment 1 (phase 1) kb aux read
+ * from acc[i].  fail_at: the part whose segment 1 fails (SIZE_MAX: none). */
+typedef struct {
+    unsigned hi, ha, ka, kb;
+    cz_fr h0, acc[64];
+    size_t fail_at;
+} toy;
+
+static int toy_header(void *ctx, cz_cs *cs)
+{
+    toy *t = ctx;
+    cz_fr v = t->h0;
+    for (unsigned i = 0; i < t->hi; i++, cz_fr_add(&v, &v, &CZ_FR_ONE))
+        cz_cs_alloc_input(cs, &v);
+    for (unsigned i = 0; i < t->ha; i++, cz_fr_add(&v, &v, &v))
+        cz_cs_alloc_aux(cs, &v);
+    return CZ_OK;
+}
+
+static int toy_segment(void *ctx, cz_cs *cs, size_t part, unsigned seg, void *scratch)
+{
+    toy *t = ctx;
+    cz_fr *tmp = scratch;
+    if (seg == 1) {
+        if (part == t->fail_at)
+            return CZ_ERR_BAD_PROOF;
+        for (unsigned k = 0; k < t->kb; k++)
+            cz_cs_alloc_aux(cs, &t->acc[part]);
+        return CZ_OK;
+    }
+    cz_fr_from_u64(tmp, part + 1);
+    cz_fr_mul(tmp, tmp, &t->h0);
+    cz_cs_alloc_input(cs, tmp);
+    t->acc[part] = *tmp;
+    for (unsigned k = 0; k < t->ka; k++) {
+        cz_fr_add(tmp, tmp, &t->h0);
+        cz_cs_alloc_aux(cs, tmp);
+        cz_fr_add(&t->acc[part], &t->acc[part], tmp);
+    }
+    return CZ_OK;
+}
+
+/* cz_cs_parts_run's assignment equals the sequential one (the header,
+ * then each part's segments in order on one cs), on 0 and 3 threads; the
+ * counts are measured once; a failing piece and a wrong length are named. */
+static void test_parts(void)
+{
+    static cz_cs_parts_cache cache = CZ_CS_PARTS_CACHE_INIT;
+    cz_pool *pool;
+    TF_CHECK(cz_pool_new(&pool, 3) == CZ_OK);
+    for (unsigned iter = 0; iter < 20 * tf_scale; iter++) {
+        toy t = {.fail_at = SIZE_MAX};
+        t.hi = (unsigned)rnd(3);
+        t.ha = (unsigned)rnd(4);
+        t.ka = (unsigned)rnd(5);
+        t.kb = (unsigned)rnd(3);
+        cz_fr_random(&t.h0, &tf_rng);
+        size_t n = rnd(65);
+        cz_cs_parts p = {.header = t.hi + t.ha ? toy_header : NULL,
+                         .segment = toy_segment,
+                         .scratch = sizeof(cz_fr),
+                         .n_seg = 2,
+                         .phase = {0, 1},
+                         .what = "toy witness",
+                         .part = "part"};
+        const uint64_t key[CZ_CS_PARTS_KEY] = {t.hi, t.ha, t.ka, t.kb, p.header != NULL};
+        cz_cs_parts_counts c;
+        TF_CHECK(cz_cs_parts_counts_get(&cache, key, &p, &t, &c) == CZ_OK);
+        TF_CHECK(c.hdr.in == 1 + t.hi && c.hdr.aux == t.ha && c.seg[0].in == 1 &&
+                 c.seg[0].aux == t.ka && c.seg[1].in == 0 && c.seg[1].aux == t.kb);
+        size_t n_in, n_aux;
+        cz_cs_parts_size(&p, &c, n, &n_in, &n_aux);
+        TF_CHECK(n_in == 1 + t.hi + n && n_aux == t.ha + n * (t.ka + t.kb));
+        cz_cs *cs;
+        cz_fr tmp;
+        TF_CHECK(cz_cs_new(&cs, CZ_CS_WITNESS, 0) == CZ_OK);
+        toy_header(&t, cs);
+        for (size_t i = 0; i < n; i++)
+            for (unsigned s = 0; s < 2; s++)
+                toy_segment(&t, cs, i, s, &tmp);
+        TF_CHECK(cz_cs_num_inputs(cs) == n_in && cz_cs_num_aux(cs) == n_aux);
+        cz_fr *want = malloc((n_in + n_aux) * sizeof *want),
+              *w = malloc((n_in + n_aux) * sizeof *w);
+        cz_cs_write_assignment(cs, want);
+        cz_cs_free(cs);
+        char err[200];
+        for (int th = 0; th < 2; th++) {
+            memset(w, 0xa5, (n_in + n_aux) * sizeof *w);
+            TF_CHECK(cz_cs_parts_run(&p, &c, n, &t, w, n_in + n_aux, th ? pool : NULL, NULL, err,
+                                     sizeof err) == CZ_OK);
+            TF_CHECK_MSG(memcmp(w, want, (n_in + n_aux) * sizeof *w) == 0,
+                         "%zu parts, %d threads: the assignments differ", n, 3 * th);
+        }
+        TF_CHECK(cz_cs_parts_run(&p, &c, n, &t, w, n_in + n_aux + 1, pool, NULL, err, sizeof err) ==
+                     CZ_ERR_INVALID_ARG &&
+                 strstr(err, "toy witness: ") && strstr(err, "values for a circuit of"));
+        if (n > 0) {
+            t.fail_at = rnd(n);
+            cz_cs_parts_at at;
+            char want_msg[80];
+            snprintf(want_msg, sizeof want_msg, "toy witness: part %zu, segment 1: ", t.fail_at);
+            TF_CHECK(cz_cs_parts_run(&p, &c, n, &t, w, n_in + n_aux, pool, &at, err, sizeof err) ==
+                     CZ_ERR_BAD_PROOF);
+            TF_CHECK_MSG(at.part == t.fail_at && at.seg == 1 && strstr(err, want_msg), "%s", err);
+        }
+        free(w);
+        free(want);
+    }
+    cz_pool_free(pool);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
@@ -1476,7 +1591,7 @@ int main(int argc, char **argv)
         TF_TEST(test_witness_at), TF_TEST(test_check_random),   TF_TEST(test_dictionary),
         TF_TEST(test_errors),     TF_TEST(test_pce_roundtrip),  TF_TEST(test_shape_only),
         TF_TEST(test_repeat),     TF_TEST(test_repeat_refused), TF_TEST(test_pce_corrupt),
-        TF_TEST(test_pce_v1),
+        TF_TEST(test_pce_v1),     TF_TEST(test_parts),
     };
     return tf_run(argc, argv, tests, sizeof tests / sizeof tests[0]);
 }

@@ -206,6 +206,86 @@ void cz_cs_mark_here(const cz_cs *cs, cz_cs_mark *mark);
  * earlier error. */
 int cz_cs_repeat(cz_cs *cs, const cz_cs_mark *mark, size_t times);
 
+/* ---------------------------------------- witnesses of alike parts --- */
+
+/* A circuit whose shape does not depend on its values, made of a header
+ * and n alike parts (a PoRep or SnapDeals challenge, a PoSt sector), each
+ * part the same sequence of segments (PoRep: a challenge's prefix, its
+ * labels, its suffix), has an assignment w = [inputs | aux] of fixed
+ * slices: the inputs ONE, the header's, then part 0's segments in order,
+ * part 1's ...; the auxiliaries the same way.  So its witness can be
+ * synthesized in pieces at once, each in a witness-only cs over its own
+ * slices (cz_cs_new_witness_at), the values landing in place: the header
+ * on the calling thread, then every (part, segment) on a pool, phase by
+ * phase (a segment may read what its part's segments of earlier phases
+ * wrote, by value).  src/cs/parts.c; used by the Filecoin witnesses. */
+#define CZ_CS_PARTS_MAX_SEGS 17 /* PoRep: the prefix, 15 labels, the suffix */
+
+typedef struct {
+    /* the header into cs (NULL: none, ONE alone), its state kept in ctx */
+    int (*header)(void *ctx, cz_cs *cs);
+    /* segment seg of part `part` into cs; scratch holds `scratch` bytes of
+     * the calling thread's own (uninitialised) */
+    int (*segment)(void *ctx, cz_cs *cs, size_t part, unsigned seg, void *scratch);
+    size_t scratch;
+    unsigned n_seg;                            /* 1 .. CZ_CS_PARTS_MAX_SEGS */
+    unsigned char phase[CZ_CS_PARTS_MAX_SEGS]; /* each segment's, 0 first */
+    const char *what;                          /* in messages: "PoRep witness" */
+    const char *part;                          /* a part, in messages: "challenge" */
+} cz_cs_parts;
+
+/* Inputs and auxiliaries: the header's (ONE included) and each segment's. */
+typedef struct {
+    size_t in, aux;
+} cz_cs_count;
+
+typedef struct {
+    cz_cs_count hdr, seg[CZ_CS_PARTS_MAX_SEGS];
+} cz_cs_parts_counts;
+
+/* Counts by shape, measured once per process (16 shapes; more are
+ * measured each time).  A static one: CZ_CS_PARTS_CACHE_INIT. */
+#define CZ_CS_PARTS_KEY 8
+typedef struct {
+    pthread_mutex_t mu;
+    unsigned n;
+    struct {
+        uint64_t key[CZ_CS_PARTS_KEY];
+        cz_cs_parts_counts c;
+    } e[16];
+} cz_cs_parts_cache;
+#define CZ_CS_PARTS_CACHE_INIT {.mu = PTHREAD_MUTEX_INITIALIZER}
+
+/* The counts of p's circuit of shape key (a caller's encoding, zero
+ * padded): cached, or measured by a blank run (p's header, then part 0's
+ * segments in order on one witness-only cs, ctx the blank circuit's) and
+ * cached.  Thread-safe.  CZ_OK, CZ_ERR_NOMEM, or a segment's error. */
+int cz_cs_parts_counts_get(cz_cs_parts_cache *cache, const uint64_t key[CZ_CS_PARTS_KEY],
+                           const cz_cs_parts *p, void *ctx, cz_cs_parts_counts *out);
+
+/* The circuit's inputs (ONE included) and auxiliaries with n parts. */
+void cz_cs_parts_size(const cz_cs_parts *p, const cz_cs_parts_counts *c, size_t n, size_t *n_in,
+                      size_t *n_aux);
+
+/* Where a run failed: part CZ_CS_PARTS_HEADER, or a part and segment. */
+#define CZ_CS_PARTS_HEADER SIZE_MAX
+typedef struct {
+    size_t part;
+    unsigned seg;
+} cz_cs_parts_at;
+
+/* The witness of the circuit of n parts into w (w_len values, the size
+ * cz_cs_parts_size gives): w[0] = 1, the header on this thread, then each
+ * phase's (part, segment) pieces on pool (NULL: this thread), every piece
+ * checked to fill exactly its slices.  CZ_OK; or the error of the first
+ * piece that failed (the header, then by phase, segment and part), *at
+ * (may be NULL) naming it and err "<what>: the header: ..." or "<what>:
+ * <part> <i>[, segment <s>]: ..."; CZ_ERR_INVALID_ARG for w_len,
+ * CZ_ERR_NOMEM, with err set. */
+int cz_cs_parts_run(const cz_cs_parts *p, const cz_cs_parts_counts *c, size_t n, void *ctx,
+                    cz_fr *w, size_t w_len, cz_pool *pool, cz_cs_parts_at *at, char *err,
+                    size_t errlen);
+
 /* RECORD mode: appends the input constraints, assigns the columns, computes
  * the densities and moves the R1CS into *out (the cs keeps its assignment,
  * but accepts no further allocations or constraints).  Returns the sticky

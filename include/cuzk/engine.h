@@ -281,6 +281,14 @@ typedef enum {
 /* "synthetic", "groth16", "porep", "snap", "window-post", "winning-post";
  * "?" otherwise. */
 const char *cz_job_kind_name(cz_job_kind k);
+/* The name of k's queue in the daemon's GetStatus: the Rust cuzk's (its
+ * ProofKind's Display: "porep-c2", "snap-update", "window-post",
+ * "winning-post"), cz_job_kind_name for the others; "?" otherwise. */
+const char *cz_job_kind_queue(cz_job_kind k);
+/* The priority a request of kind k that leaves it unset gets (the Rust
+ * cuzk's Priority::default_for): CRITICAL for WinningPoSt (a block
+ * reward), HIGH for WindowPoSt (a deadline), NORMAL otherwise. */
+cz_priority cz_job_kind_priority(cz_job_kind k);
 
 /* The built-in synthetic circuit family (cuzk/synthetic.h): circuit.seed
  * picks the witnesses; the circuit (and its insecure parameters) depends
@@ -382,7 +390,8 @@ typedef struct {
  * verify_window_post / verify_winning_post recompute (checked) and the
  * proof verifies under the .vk: the result is one 192-byte proof.
  * Priority: a request at CZ_PRIO_LOW..CRITICAL as given; the daemon maps
- * an unset one to HIGH (Window) and CRITICAL (Winning). */
+ * an unset one to the kind's (cz_job_kind_priority: HIGH for Window,
+ * CRITICAL for Winning). */
 typedef struct {
     uint64_t registered_proof;
     uint64_t sector_size; /* 0: not given; else the registered proof's */

@@ -564,15 +564,20 @@ int cz_fc_porep_witness(cz_fr *w, size_t w_len, const cz_fc_c1 *c1, unsigned k, 
 #define CZ_FC_PARAMS_ID 320
 size_t cz_fc_porep_params_identifier(char *out, size_t n, const cz_fc_shape *s);
 
-/* The base name of Filecoin's parameter files for shape s, to which
- * ".params", ".vk" (the keys of rust-fil-proofs' parameters.json) or
- * ".meta" are appended (parameter_cache.rs parameter_id, cache_identifier;
- * StackedCompound::cache_prefix):
- *   "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-<sub>-
- *   <top>-sha256_hasher-" and the 64 hex digits of the SHA-256 of
- *   cz_fc_porep_params_identifier.
- * out holds the name, a suffix of up to 8 bytes and the NUL. */
+/* The base name of a parameter set's files, to which ".params", ".vk"
+ * (the keys of rust-fil-proofs' parameters.json) or ".meta" are appended
+ * (parameter_cache.rs parameter_id, cache_identifier; src/filecoin/
+ * param_files.c): "v28-<circuit>-merkletree-poseidon_hasher-8-<sub>-
+ * <top>" (TreeR's display, 0 for an arity it lacks), "-<hasher>" when
+ * hasher is not NULL, "-" and the 64 hex digits of the SHA-256 of the
+ * circuit's PublicParams identifier.  out holds the name, a suffix of up
+ * to 8 bytes and the NUL. */
 #define CZ_FC_PARAMS_NAME 160
+void cz_fc_params_name(char out[CZ_FC_PARAMS_NAME], const char *circuit, unsigned sub,
+                       unsigned top, const char *hasher, const char *identifier);
+/* The PoRep circuit's (src/filecoin/shapes.c; StackedCompound's
+ * cache_prefix): circuit "stacked-proof-of-replication", hasher
+ * "sha256_hasher", the identifier cz_fc_porep_params_identifier's. */
 void cz_fc_porep_params_name(char out[CZ_FC_PARAMS_NAME], const cz_fc_shape *s);
 
 /* Digests of parameter files.  Filecoin's parameters.json publishes, per
@@ -610,6 +615,37 @@ int cz_fc_params_record_generated(const char *dir, const char *file_name,
 int cz_fc_params_check(const char *dir, const char *file_name, const uint8_t blake2b[64],
                        bool *insecure, char *err, size_t errlen);
 
+/* A parameter set in a param cache dir: <dir>/<base>.params, .vk and .pce
+ * (the pre-compiled circuit, which `cuzk-bench params --pce-only` writes),
+ * base a cz_fc_*params_name. */
+enum { CZ_FC_PARAM_PARAMS, CZ_FC_PARAM_VK, CZ_FC_PARAM_PCE, CZ_FC_PARAM_FILES };
+/* The three are regular files: CZ_OK, or CZ_ERR_NOT_FOUND with err "the
+ * <what> parameters are missing: <path> (<why>)", for the .pce with
+ * pce_cmd, the command that writes it. */
+int cz_fc_param_files_present(const char *dir, const char *base, const char *what,
+                              const char *pce_cmd, char *err, size_t errlen);
+/* What a load holds: the bytes the .params decodes to (its layout walked
+ * over a mapping, no point read) and the .pce's (mapped).  CZ_OK,
+ * CZ_ERR_IO or the decoder's error, err naming the file. */
+int cz_fc_param_files_sizes(const char *dir, const char *base, size_t *params, size_t *pce,
+                            char *err, size_t errlen);
+typedef struct {
+    const cz_allocator *alloc; /* the decoded parameters' memory */
+    cz_pool *pool;             /* decoding's (NULL: this thread) */
+    const char *what;          /* the circuit, in messages: "32GiB PoRep" */
+    size_t n_in, n_aux;        /* its counts (inputs with ONE) */
+} cz_fc_param_load;
+/* Loads the set: the .params decoded (query points curve-checked, not
+ * subgroup-checked: the digest stands for them), the .params and .vk
+ * accepted by digest (cz_fc_params_check; bit CZ_FC_PARAM_PARAMS / _VK
+ * of *insecure set for a generated one), the .vk equal to the .params'
+ * own, the .pce mapped and validated, the counts o's.  CZ_OK, *params and
+ * *r1cs the caller's (cz_groth16_params_free, cz_r1cs_free); otherwise
+ * nothing is held and err says what is wrong, naming the file. */
+int cz_fc_param_files_load(const char *dir, const char *base, const cz_fc_param_load *o,
+                           cz_groth16_params *params, cz_r1cs **r1cs, unsigned *insecure,
+                           char *err, size_t errlen);
+
 /* ------------------------------ EmptySectorUpdate (SnapDeals): shapes --- */
 
 /* The update circuit's shape for a sector of sector_nodes 32-byte nodes
@@ -643,11 +679,11 @@ uint64_t cz_fc_update_k_and_h(const cz_fc_update_shape *s, unsigned k, unsigned 
  * StackedDrg 2KiB, 8MiB, 512MiB, 32GiB, 64GiB V1): the sector's PoRep
  * shape, NULL for another number. */
 const cz_fc_shape *cz_fc_update_proof_shape(uint64_t registered_update_proof);
-/* The base name of the update circuit's parameter files (as
- * cz_fc_porep_params_name; src/filecoin/params_name.c):
- *   "v28-empty-sector-update-merkletree-poseidon_hasher-8-<sub>-<top>-"
- * and the SHA-256 of "empty_sector_update::PublicParams{ sector_nodes:
- * <nodes> }" in hex (vanilla.rs PublicParams::identifier). */
+/* The base name of the update circuit's parameter files
+ * (cz_fc_params_name; src/filecoin/update_shape.c): circuit
+ * "empty-sector-update", the identifier "empty_sector_update::
+ * PublicParams{ sector_nodes: <nodes> }" (vanilla.rs
+ * PublicParams::identifier). */
 void cz_fc_update_params_name(char out[CZ_FC_PARAMS_NAME], const cz_fc_update_shape *u);
 
 /* --------------------------- EmptySectorUpdate: randomness, challenges --- */

@@ -1,12 +1,13 @@
 /* cuzk.v1.ProvingEngine's methods over the engine (see rpc.h).
  *
- * SubmitProof / Prove check the request field by field before the engine
- * sees it: the priority must be a Priority value (0 means NORMAL), the
- * request_id an id (cz_job_id_check), the kind known, and every field the
+ * SubmitProof / Prove take the request through its proto kind's row
+ * (PROTO_KINDS): the priority must be a Priority value (0: the kind's,
+ * cz_job_kind_priority), the kind one of the table's, and every field the
  * kind does not use left unset, so a field this daemon would ignore is
- * refused by name rather than dropped.  AwaitProof and Prove wait through
- * an engine watch (no thread held); Prove's job is cancelled when its
- * client goes away (cz_job_request.cancel_unwatched). */
+ * refused by name rather than dropped; the engine checks the rest.
+ * AwaitProof and Prove wait through an engine watch (no thread held);
+ * Prove's job is cancelled when its client goes away
+ * (cz_job_request.cancel_unwatched). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,26 +51,6 @@ static int rpc_code_of(int rc)
 static cz_engine *engine_of(rpc_call *c) { return cz_rpc_call_ctx(c)->engine; }
 
 /* --------------------------------------------------------- submission --- */
-
-static const char *kind_name(int k)
-{
-    switch (k) {
-    case CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT:
-        return "POREP_SEAL_COMMIT";
-    case CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE:
-        return "SNAP_DEALS_UPDATE";
-    case CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION:
-        return "WINDOW_POST_PARTITION";
-    case CUZK__V1__PROOF_KIND__WINNING_POST:
-        return "WINNING_POST";
-    case CUZK__V1__PROOF_KIND__GROTH16_GENERIC:
-        return "GROTH16_GENERIC";
-    case CUZK__V1__PROOF_KIND__SYNTHETIC:
-        return "SYNTHETIC";
-    default:
-        return NULL;
-    }
-}
 
 /* Is field f of message m set (non-default, as proto3 reads it)? */
 static bool field_set(const ProtobufCMessage *m, const ProtobufCFieldDescriptor *f)
@@ -122,174 +103,190 @@ static bool only_fields(const Cuzk__V1__SubmitProofRequest *r, const char *const
     return true;
 }
 
+/* A request's engine input, of the kind's type. */
+typedef union {
+    cz_job_porep porep;
+    cz_job_snap snap;
+    cz_job_post post;
+    cz_job_groth16 g;
+    cz_job_synthetic syn;
+} job_input;
+
+/* r's vanilla_proofs, as the engine takes them (NULL when none). */
+typedef struct {
+    const uint8_t **b;
+    size_t *len;
+} blobs;
+
+static int porep_of(const Cuzk__V1__SubmitProofRequest *r, const blobs *v, job_input *u, char *msg,
+                    size_t msglen)
+{
+    u->porep = (cz_job_porep){.registered_proof = r->registered_proof,
+                              .sector_size = r->sector_size,
+                              .sector_number = r->sector_number,
+                              .miner_id = r->miner_id,
+                              .c1 = r->vanilla_proof.data,
+                              .c1_len = r->vanilla_proof.len};
+    return CZ_OK;
+}
+
+static int snap_of(const Cuzk__V1__SubmitProofRequest *r, const blobs *v, job_input *u, char *msg,
+                   size_t msglen)
+{
+    u->snap = (cz_job_snap){.registered_proof = r->registered_proof,
+                            .sector_size = r->sector_size,
+                            .sector_number = r->sector_number,
+                            .miner_id = r->miner_id,
+                            .vanilla = v->b,
+                            .vanilla_len = v->len,
+                            .n_vanilla = r->n_vanilla_proofs,
+                            .comm_r_old = r->comm_r_old.data,
+                            .comm_r_old_len = r->comm_r_old.len,
+                            .comm_d_new = r->comm_d_new.data,
+                            .comm_d_new_len = r->comm_d_new.len,
+                            .comm_r_new = r->comm_r_new.data,
+                            .comm_r_new_len = r->comm_r_new.len};
+    return CZ_OK;
+}
+
+static int post_of(const Cuzk__V1__SubmitProofRequest *r, const blobs *v, job_input *u, char *msg,
+                   size_t msglen)
+{
+    u->post = (cz_job_post){.registered_proof = r->registered_proof,
+                            .sector_size = r->sector_size,
+                            .miner_id = r->miner_id,
+                            .randomness = r->randomness.data,
+                            .randomness_len = r->randomness.len,
+                            .partition_index = r->partition_index,
+                            .vanilla = v->b,
+                            .vanilla_len = v->len,
+                            .n_vanilla = r->n_vanilla_proofs};
+    return CZ_OK;
+}
+
+static int groth16_of(const Cuzk__V1__SubmitProofRequest *r, const blobs *v, job_input *u,
+                      char *msg, size_t msglen)
+{
+    uint32_t parts = r->partitions ? r->partitions : 1;
+    size_t len = r->witness.len;
+    if (len == 0 || len % ((size_t)32 * parts) != 0)
+        return cz_fail(msg, msglen, CZ_ERR_INVALID_ARG,
+                       "witness: %zu bytes is not %u partitions of 32-byte values", len, parts);
+    u->g = (cz_job_groth16){.circuit = r->circuit_id,
+                            .w_le = r->witness.data,
+                            .n_w = len / 32 / parts,
+                            .partitions = parts};
+    return CZ_OK;
+}
+
+static int synthetic_of(const Cuzk__V1__SubmitProofRequest *r, const blobs *v, job_input *u,
+                        char *msg, size_t msglen)
+{
+    u->syn = (cz_job_synthetic){.circuit = {.log_rows = r->synthetic_log_rows,
+                                            .n_public = r->synthetic_public,
+                                            .seed = r->synthetic_seed},
+                                .partitions = r->partitions ? r->partitions : 1};
+    return CZ_OK;
+}
+
+/* One row per proto kind: the engine's kind, the request fields it reads
+ * besides request_id, proof_kind and priority (any other set field is
+ * refused by name rather than dropped), and its engine input from them. */
+static const struct {
+    Cuzk__V1__ProofKind proto;
+    cz_job_kind kind;
+    const char *fields[9];
+    int (*input)(const Cuzk__V1__SubmitProofRequest *r, const blobs *v, job_input *u, char *msg,
+                 size_t msglen);
+} PROTO_KINDS[] = {
+    /* as Curio sends it (lib/ffi/cuzk_funcs.go): the C1 in its wrapper (or
+     * raw), the registered proof, sector number and miner id */
+    {CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT,
+     CZ_KIND_POREP,
+     {"vanilla_proof", "registered_proof", "sector_size", "sector_number", "miner_id"},
+     porep_of},
+    /* as Curio sends it (tasks/snap ProveUpdateCuzk, the proof share
+     * market): one vanilla PartitionProof per partition, the
+     * RegisteredUpdateProof, the commitments (raw or as CIDs) */
+    {CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE,
+     CZ_KIND_SNAP,
+     {"vanilla_proofs", "registered_proof", "sector_size", "sector_number", "miner_id",
+      "comm_r_old", "comm_r_new", "comm_d_new"},
+     snap_of},
+    /* as Curio sends them (lib/ffi/cuzk_funcs.go WindowPoStCuzk,
+     * WinningPoStCuzk): one FallbackPoStSectorProof per sector, the
+     * RegisteredPoStProof, the miner, the randomness, Window's partition
+     * index */
+    {CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION,
+     CZ_KIND_WINDOW_POST,
+     {"vanilla_proofs", "registered_proof", "sector_size", "miner_id", "randomness",
+      "partition_index"},
+     post_of},
+    {CUZK__V1__PROOF_KIND__WINNING_POST,
+     CZ_KIND_WINNING_POST,
+     {"vanilla_proofs", "registered_proof", "sector_size", "miner_id", "randomness"},
+     post_of},
+    {CUZK__V1__PROOF_KIND__GROTH16_GENERIC,
+     CZ_KIND_GROTH16,
+     {"circuit_id", "witness", "partitions"},
+     groth16_of},
+    {CUZK__V1__PROOF_KIND__SYNTHETIC,
+     CZ_KIND_SYNTHETIC,
+     {"partitions", "synthetic_log_rows", "synthetic_public", "synthetic_seed"},
+     synthetic_of},
+};
+
 /* Submits r's job (cancel_unwatched for Prove); on success id holds its
  * id.  Otherwise *code and msg say why. */
 static int submit(rpc_call *c, const Cuzk__V1__SubmitProofRequest *r, bool sync,
                   char id[CZ_JOB_ID_MAX], int *code, char *msg, size_t msglen)
 {
-    static const cz_priority prio[] = {CZ_PRIO_NORMAL, CZ_PRIO_LOW, CZ_PRIO_NORMAL, CZ_PRIO_HIGH,
-                                       CZ_PRIO_CRITICAL};
+    static const cz_priority prio[] = {CZ_PRIO_LOW, CZ_PRIO_NORMAL, CZ_PRIO_HIGH, CZ_PRIO_CRITICAL};
     *code = CZ_RPC_INVALID_ARGUMENT;
-    if ((unsigned)r->priority > CUZK__V1__PRIORITY__CRITICAL) {
-        cz_msgf(msg, msglen,
-                "priority %d is not a Priority: 1 LOW, 2 NORMAL, 3 HIGH, 4 CRITICAL (0: the "
-                "kind's default, HIGH for WindowPoSt, CRITICAL for WinningPoSt, else NORMAL)",
-                (int)r->priority);
+    if ((unsigned)r->priority > CUZK__V1__PRIORITY__CRITICAL)
+        return cz_fail(msg, msglen, CZ_ERR_INVALID_ARG,
+                       "priority %d is not a Priority: 1 LOW, 2 NORMAL, 3 HIGH, 4 CRITICAL (0: "
+                       "the kind's default, HIGH for WindowPoSt, CRITICAL for WinningPoSt, else "
+                       "NORMAL)",
+                       (int)r->priority);
+    size_t k = 0, n_kinds = sizeof PROTO_KINDS / sizeof PROTO_KINDS[0];
+    while (k < n_kinds && PROTO_KINDS[k].proto != r->proof_kind)
+        k++;
+    if (k == n_kinds)
+        return cz_fail(msg, msglen, CZ_ERR_INVALID_ARG, "unknown proof kind %d",
+                       (int)r->proof_kind);
+    const char *kn =
+        protobuf_c_enum_descriptor_get_value(&cuzk__v1__proof_kind__descriptor, r->proof_kind)
+            ->name;
+    if (!only_fields(r, PROTO_KINDS[k].fields, kn, msg, msglen))
         return CZ_ERR_INVALID_ARG;
+    size_t n = r->n_vanilla_proofs;
+    blobs v = {NULL, NULL};
+    if (n > 0 && (!(v.b = malloc(n * sizeof *v.b)) || !(v.len = malloc(n * sizeof *v.len)))) {
+        free(v.b);
+        *code = CZ_RPC_RESOURCE_EXHAUSTED;
+        return cz_fail(msg, msglen, CZ_ERR_NOMEM, "out of memory");
     }
-    cz_job_request jr = {.priority = prio[r->priority], .cancel_unwatched = sync};
-    /* unset: what is at stake decides (the Rust cuzk's Priority::default_for):
-     * a WinningPoSt's block reward, a WindowPoSt's deadline */
-    if (r->priority == CUZK__V1__PRIORITY__PRIORITY_UNSPECIFIED)
-        jr.priority = r->proof_kind == CUZK__V1__PROOF_KIND__WINNING_POST ? CZ_PRIO_CRITICAL
-                      : r->proof_kind == CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION
-                          ? CZ_PRIO_HIGH
-                          : CZ_PRIO_NORMAL;
-    if (r->request_id && r->request_id[0]) {
-        char why[160];
-        if (cz_job_id_check(r->request_id, strlen(r->request_id), why, sizeof why) != CZ_OK) {
-            cz_msgf(msg, msglen, "request_id: %s", why);
-            return CZ_ERR_INVALID_ARG;
-        }
-        jr.id = r->request_id;
+    for (size_t i = 0; i < n; i++) {
+        v.b[i] = r->vanilla_proofs[i].data;
+        v.len[i] = r->vanilla_proofs[i].len;
     }
-    const char *kn = kind_name(r->proof_kind);
-    cz_job_synthetic syn;
-    cz_job_groth16 g;
-    cz_job_porep por;
-    cz_job_snap snap;
-    cz_job_post post;
-    const uint8_t **blobs = NULL;
-    size_t *blob_len = NULL;
-    bool is_post = r->proof_kind == CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION ||
-                   r->proof_kind == CUZK__V1__PROOF_KIND__WINNING_POST;
-    if (r->proof_kind == CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE || is_post) {
-        size_t n = r->n_vanilla_proofs;
-        blobs = malloc((n ? n : 1) * sizeof *blobs);
-        blob_len = malloc((n ? n : 1) * sizeof *blob_len);
-        if (blobs == NULL || blob_len == NULL) {
-            free(blobs);
-            free(blob_len);
-            *code = CZ_RPC_RESOURCE_EXHAUSTED;
-            cz_msgf(msg, msglen, "out of memory");
-            return CZ_ERR_NOMEM;
-        }
-        for (size_t i = 0; i < n; i++) {
-            blobs[i] = r->vanilla_proofs[i].data;
-            blob_len[i] = r->vanilla_proofs[i].len;
-        }
+    job_input u;
+    int rc = PROTO_KINDS[k].input(r, &v, &u, msg, msglen);
+    if (rc == CZ_OK) {
+        /* the engine checks the rest, the request_id among them */
+        cz_job_kind kind = PROTO_KINDS[k].kind;
+        cz_job_request jr = {.id = r->request_id && r->request_id[0] ? r->request_id : NULL,
+                             .priority =
+                                 r->priority ? prio[r->priority - 1] : cz_job_kind_priority(kind),
+                             .kind = kind,
+                             .input = &u,
+                             .cancel_unwatched = sync};
+        rc = cz_engine_submit(engine_of(c), &jr, id, NULL, msg, msglen);
+        *code = rpc_code_of(rc);
     }
-    if (r->proof_kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT) {
-        /* as Curio sends it (lib/ffi/cuzk_funcs.go): the C1 in its wrapper
-         * (or raw), the registered proof, sector number and miner id */
-        static const char *const used[] = {"vanilla_proof", "registered_proof", "sector_size",
-                                           "sector_number", "miner_id", NULL};
-        if (!only_fields(r, used, kn, msg, msglen))
-            return CZ_ERR_INVALID_ARG;
-        por = (cz_job_porep){.registered_proof = r->registered_proof,
-                             .sector_size = r->sector_size,
-                             .sector_number = r->sector_number,
-                             .miner_id = r->miner_id,
-                             .c1 = r->vanilla_proof.data,
-                             .c1_len = r->vanilla_proof.len};
-        jr.kind = CZ_KIND_POREP;
-        jr.input = &por;
-    } else if (r->proof_kind == CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE) {
-        /* as Curio sends it (tasks/snap ProveUpdateCuzk, the proof share
-         * market): one vanilla PartitionProof per partition, the
-         * RegisteredUpdateProof, the commitments (raw or as CIDs) */
-        static const char *const used[] = {"vanilla_proofs", "registered_proof", "sector_size",
-                                           "sector_number", "miner_id", "comm_r_old",
-                                           "comm_r_new", "comm_d_new", NULL};
-        if (!only_fields(r, used, kn, msg, msglen)) {
-            free(blobs);
-            free(blob_len);
-            return CZ_ERR_INVALID_ARG;
-        }
-        size_t n = r->n_vanilla_proofs;
-        snap = (cz_job_snap){.registered_proof = r->registered_proof,
-                             .sector_size = r->sector_size,
-                             .sector_number = r->sector_number,
-                             .miner_id = r->miner_id,
-                             .vanilla = blobs,
-                             .vanilla_len = blob_len,
-                             .n_vanilla = n,
-                             .comm_r_old = r->comm_r_old.data,
-                             .comm_r_old_len = r->comm_r_old.len,
-                             .comm_d_new = r->comm_d_new.data,
-                             .comm_d_new_len = r->comm_d_new.len,
-                             .comm_r_new = r->comm_r_new.data,
-                             .comm_r_new_len = r->comm_r_new.len};
-        jr.kind = CZ_KIND_SNAP;
-        jr.input = &snap;
-    } else if (is_post) {
-        /* as Curio sends them (lib/ffi/cuzk_funcs.go WindowPoStCuzk,
-         * WinningPoStCuzk): one FallbackPoStSectorProof per sector, the
-         * RegisteredPoStProof, the miner, the randomness, Window's
-         * partition index */
-        static const char *const window[] = {"vanilla_proofs", "registered_proof", "sector_size",
-                                             "miner_id", "randomness", "partition_index", NULL};
-        static const char *const winning[] = {"vanilla_proofs", "registered_proof",
-                                              "sector_size",    "miner_id",
-                                              "randomness",     NULL};
-        bool win = r->proof_kind == CUZK__V1__PROOF_KIND__WINNING_POST;
-        if (!only_fields(r, win ? winning : window, kn, msg, msglen)) {
-            free(blobs);
-            free(blob_len);
-            return CZ_ERR_INVALID_ARG;
-        }
-        post = (cz_job_post){.registered_proof = r->registered_proof,
-                             .sector_size = r->sector_size,
-                             .miner_id = r->miner_id,
-                             .randomness = r->randomness.data,
-                             .randomness_len = r->randomness.len,
-                             .partition_index = r->partition_index,
-                             .vanilla = blobs,
-                             .vanilla_len = blob_len,
-                             .n_vanilla = r->n_vanilla_proofs};
-        jr.kind = win ? CZ_KIND_WINNING_POST : CZ_KIND_WINDOW_POST;
-        jr.input = &post;
-    } else if (r->proof_kind == CUZK__V1__PROOF_KIND__SYNTHETIC) {
-        static const char *const used[] = {"partitions", "synthetic_log_rows", "synthetic_public",
-                                           "synthetic_seed", NULL};
-        if (!only_fields(r, used, kn, msg, msglen))
-            return CZ_ERR_INVALID_ARG;
-        memset(&syn, 0, sizeof syn);
-        syn.circuit.log_rows = r->synthetic_log_rows;
-        syn.circuit.n_public = r->synthetic_public;
-        syn.circuit.seed = r->synthetic_seed;
-        syn.partitions = r->partitions ? r->partitions : 1;
-        jr.kind = CZ_KIND_SYNTHETIC;
-        jr.input = &syn;
-    } else if (r->proof_kind == CUZK__V1__PROOF_KIND__GROTH16_GENERIC) {
-        static const char *const used[] = {"circuit_id", "witness", "partitions", NULL};
-        if (!only_fields(r, used, kn, msg, msglen))
-            return CZ_ERR_INVALID_ARG;
-        uint32_t parts = r->partitions ? r->partitions : 1;
-        size_t len = r->witness.len;
-        if (len == 0 || len % ((size_t)32 * parts) != 0) {
-            cz_msgf(msg, msglen, "witness: %zu bytes is not %u partitions of 32-byte values", len,
-                    parts);
-            return CZ_ERR_INVALID_ARG;
-        }
-        g = (cz_job_groth16){.circuit = r->circuit_id,
-                             .w_le = r->witness.data,
-                             .n_w = len / 32 / parts,
-                             .partitions = parts};
-        jr.kind = CZ_KIND_GROTH16;
-        jr.input = &g;
-    } else {
-        *code = kn ? CZ_RPC_UNIMPLEMENTED : CZ_RPC_INVALID_ARGUMENT;
-        if (kn)
-            cz_msgf(msg, msglen, "proof kind %s is not supported by this build yet", kn);
-        else
-            cz_msgf(msg, msglen, "unknown proof kind %d", (int)r->proof_kind);
-        return kn ? CZ_ERR_UNSUPPORTED : CZ_ERR_INVALID_ARG;
-    }
-    int rc = cz_engine_submit(engine_of(c), &jr, id, NULL, msg, msglen);
-    free(blobs);
-    free(blob_len);
-    *code = rpc_code_of(rc);
+    free(v.b);
+    free(v.len);
     return rc;
 }
 
@@ -459,15 +456,6 @@ static void rpc_cancel(rpc_call *c, const ProtobufCMessage *req)
     cz_rpc_reply_msg(c, &o.base);
 }
 
-/* QueueStatus.proof_kind of engine kind k: the Rust cuzk's name where it
- * has the kind (its ProofKind's Display: "porep-c2"), else the engine's. */
-static const char *queue_name(cz_job_kind k)
-{
-    return k == CZ_KIND_POREP  ? "porep-c2"
-           : k == CZ_KIND_SNAP ? "snap-update"
-                               : cz_job_kind_name(k);
-}
-
 /* GetStatus: loaded_srs lists every cached circuit (HOT, or WARM while it
  * loads); queues has one entry per kind the engine accepts, pending its
  * queued jobs and in_progress its running ones (Curio adds both up over
@@ -543,7 +531,7 @@ static void rpc_status(rpc_call *c, const ProtobufCMessage *req)
         if (!ks->enabled)
             continue;
         cuzk__v1__queue_status__init(&q[nq]);
-        q[nq].proof_kind = (char *)queue_name(ks->kind);
+        q[nq].proof_kind = (char *)cz_job_kind_queue(ks->kind);
         q[nq].pending = ks->jobs_queued;
         q[nq].in_progress = ks->jobs_running;
         qp[nq] = &q[nq];
@@ -590,7 +578,7 @@ static void rpc_status(rpc_call *c, const ProtobufCMessage *req)
         gs[ng].current_job_id =
             st.devices[d].busy_label[0] ? st.devices[d].busy_label : st.devices[d].busy_job;
         gs[ng].current_proof_kind =
-            st.devices[d].busy_job[0] ? (char *)queue_name(st.devices[d].busy_kind) : "";
+            st.devices[d].busy_job[0] ? (char *)cz_job_kind_queue(st.devices[d].busy_kind) : "";
         gsp[ng] = &gs[ng];
         ng++;
     }

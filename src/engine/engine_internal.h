@@ -7,8 +7,9 @@
  *   circuit.c  the circuit cache: loading, pinning, eviction, registration
  *   worker.c   the stages: synthesis, prove_start, prove_finish workers
  *   backend.c  the CPU and CUDA back ends
- *   kind*.c    the job kinds (kind.h): synthetic, groth16, porep, snap, post
- *   param_files.c  a Filecoin circuit's files in the param cache
+ *   kind*.c    the job kinds (kind.h): synthetic, groth16, and the Filecoin
+ *              proof families' one kind (kind_family.c) over their rows
+ *              (family.h; family_porep.c, family_snap.c, family_post.c)
  *
  * Locking: e->mu guards jobs, queues, the circuit cache and the counters
  * (functions named _locked expect it held); e->tl_mu the timeline. */
@@ -22,7 +23,6 @@
 #include <time.h>
 
 #include "cuzk/engine.h"
-#include "cuzk/filecoin.h"
 #include "engine/kind.h"
 #include "util/clock.h"
 
@@ -320,23 +320,6 @@ void cz_eng_circuit_put(cz_engine *e, circuit *c);
 
 /* worker.c: the stage workers (thread functions; the prover's argument is
  * a malloc'd cz_eng_prover_arg it frees) and partition teardown. */
-/* param_files.c: a Filecoin circuit's three files in the param cache
- * under <base> (what: the circuit's name in messages, e.g. "32GiB PoRep";
- * pce_cmd: the command that writes the .pce).  present: CZ_OK or
- * CZ_ERR_NOT_FOUND naming the first missing one.  load: c loaded for j
- * (one reservation; digests, the .vk, the counts n_in / n_aux checked),
- * or the error with c->load_msg set. */
-/* Circuit ids of the Filecoin kinds: prefix then cuzk's size name ("2k",
- * "8m", "512m", "32g", "64g"); of_id: the shape of such an id, or
- * CZ_ERR_NOT_FOUND naming the ids of what (e.g. "PoRep"). */
-void cz_eng_fc_circuit_id(char out[CZ_JOB_ID_MAX], const char *prefix, const cz_fc_shape *s);
-int cz_eng_fc_shape_of_id(const cz_fc_shape **s, const char *id, const char *prefix,
-                          const char *what, char *err, size_t errlen);
-int cz_eng_param_files_present(const cz_engine *e, const char *base, const char *what,
-                               const char *pce_cmd, char *err, size_t errlen);
-int cz_eng_param_files_load(cz_engine *e, circuit *c, const job *j, const char *base,
-                            const char *what, size_t n_in, size_t n_aux);
-
 /* The synthesis workers: cz_eng_synth_worker serves every job within the
  * synthesis limit, cz_eng_urgent_worker (one) HIGH and CRITICAL ones only,
  * outside the limit. */

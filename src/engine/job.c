@@ -11,6 +11,7 @@
 #include "cuzk/sha256.h"
 #include "cuzk/utf8.h"
 #include "engine/engine_internal.h"
+#include "engine/family.h"
 
 const char *cz_job_state_name(cz_job_state s)
 {
@@ -25,9 +26,13 @@ const char *cz_priority_name(cz_priority p)
 }
 
 /* in cz_job_kind order (kind.h) */
-const cz_eng_kind *const cz_eng_kinds[] = {
-    &cz_eng_kind_synthetic,   &cz_eng_kind_groth16,      &cz_eng_kind_porep, &cz_eng_kind_snap,
-    &cz_eng_kind_window_post, &cz_eng_kind_winning_post, NULL};
+const cz_eng_kind *const cz_eng_kinds[] = {&cz_eng_kind_synthetic,
+                                             &cz_eng_kind_groth16,
+                                             &cz_eng_families[CZ_ENG_POREP].kind,
+                                             &cz_eng_families[CZ_ENG_SNAP].kind,
+                                             &cz_eng_families[CZ_ENG_WINDOW_POST].kind,
+                                             &cz_eng_families[CZ_ENG_WINNING_POST].kind,
+                                             NULL};
 _Static_assert(sizeof cz_eng_kinds / sizeof cz_eng_kinds[0] == CZ_JOB_KINDS + 1,
                "one table row per kind");
 _Static_assert(CZ_KIND_SYNTHETIC == 1 && CZ_KIND_GROTH16 == 2 && CZ_KIND_POREP == 3 &&
@@ -43,6 +48,18 @@ const char *cz_job_kind_name(cz_job_kind k)
 {
     const cz_eng_kind *kd = cz_eng_kind_of(k);
     return kd ? kd->name : "?";
+}
+
+const char *cz_job_kind_queue(cz_job_kind k)
+{
+    const cz_eng_kind *kd = cz_eng_kind_of(k);
+    return kd ? kd->queue : "?";
+}
+
+cz_priority cz_job_kind_priority(cz_job_kind k)
+{
+    const cz_eng_kind *kd = cz_eng_kind_of(k);
+    return kd ? kd->priority : CZ_PRIO_NORMAL;
 }
 
 int cz_eng_pool_full(const cz_engine *e, const char *what, char *err, size_t errlen)

@@ -3,6 +3,9 @@
  * A kind is one table row; the engine's parts call only these functions and
  * never branch on a job's kind:
  *
+ *   name        the engine's ("porep"); queue its queue's in GetStatus,
+ *               priority the one an unset request priority means
+ *               (cz_job_kind_queue, cz_job_kind_priority)
  *   check       at submit, before the id is looked up: the request is
  *               well-formed; fills the job's circuit id and partition count
  *               and feeds what determines its proofs into the digest
@@ -32,8 +35,9 @@
  *               (check refuses them otherwise): the status reports it.
  *               NULL: always.
  *
- * The kinds: kind_synthetic.c, kind_groth16.c, kind_porep.c, kind_snap.c,
- * kind_post.c (WindowPoSt and WinningPoSt). */
+ * The kinds: kind_synthetic.c, kind_groth16.c, and the Filecoin proof
+ * families' (family.h): one generic kind (kind_family.c) over the family
+ * table (families.c), each row beginning with its kind's. */
 #ifndef CZ_ENGINE_KIND_H
 #define CZ_ENGINE_KIND_H
 
@@ -50,7 +54,8 @@ struct circuit;
 
 typedef struct cz_eng_kind {
     cz_job_kind kind;
-    const char *name;
+    const char *name, *queue;
+    cz_priority priority;
     const char *circuit_prefix;
     int (*check)(cz_engine *e, const cz_job_request *req, struct job *j, cz_sha256_ctx *digest,
                  char *err, size_t errlen);
@@ -65,8 +70,7 @@ typedef struct cz_eng_kind {
     bool (*enabled)(const cz_engine *e);
 } cz_eng_kind;
 
-extern const cz_eng_kind cz_eng_kind_synthetic, cz_eng_kind_groth16, cz_eng_kind_porep,
-    cz_eng_kind_snap, cz_eng_kind_window_post, cz_eng_kind_winning_post;
+extern const cz_eng_kind cz_eng_kind_synthetic, cz_eng_kind_groth16;
 
 /* The kind of k, NULL if none. */
 const cz_eng_kind *cz_eng_kind_of(cz_job_kind k);

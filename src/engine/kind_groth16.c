@@ -136,6 +136,8 @@ static int g16_synthesize(cz_engine *e, const job *j, part *p, char *msg, size_t
 const cz_eng_kind cz_eng_kind_groth16 = {
     .kind = CZ_KIND_GROTH16,
     .name = "groth16",
+    .queue = "groth16",
+    .priority = CZ_PRIO_NORMAL,
     .check = g16_check,
     .admit = g16_admit,
     .release = g16_release,

@@ -166,6 +166,8 @@ static bool syn_enabled(const cz_engine *e) { return !e->cfg.no_synthetic; }
 const cz_eng_kind cz_eng_kind_synthetic = {
     .kind = CZ_KIND_SYNTHETIC,
     .name = "synthetic",
+    .queue = "synthetic",
+    .priority = CZ_PRIO_NORMAL,
     .circuit_prefix = CZ_CIRCUIT_ID_SYNTHETIC,
     .check = syn_check,
     .release = syn_release,

@@ -1,18 +1,45 @@
-/* Filecoin's parameter files: the digests rust-fil-proofs' parameters.json
- * publishes for them (BLAKE2b-512 of the file, the first 32 hex digits:
- * filecoin-proofs src/param.rs get_digest_for_file_within_cache), and the
- * param cache's own list of the INSECURE files cuzk-bench params generates
- * (see cuzk/filecoin.h, docs/filecoin.md "Parameter files"). */
+/* Filecoin's parameter files (see cuzk/filecoin.h, docs/filecoin.md
+ * "Parameter files"): their names, the digests rust-fil-proofs'
+ * parameters.json publishes for them (BLAKE2b-512 of the file, the first
+ * 32 hex digits: filecoin-proofs src/param.rs
+ * get_digest_for_file_within_cache), the param cache's own list of the
+ * INSECURE files cuzk-bench params generates, and a set's three files in
+ * a param cache: there, their sizes, loaded and checked.
+ *
+ * A loaded set's query points get the curve check, not the subgroup
+ * check: the digest stands for them (rust-fil-proofs reads them unchecked
+ * too), and the engine verifies every proof before it leaves. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cuzk/blake2b.h"
 #include "cuzk/err.h"
 #include "cuzk/filecoin.h"
+#include "cuzk/sha256.h"
+
+/* -------------------------------------------------------------- names --- */
+
+/* rust-fil-proofs @87348a74 storage-proofs-core src/parameter_cache.rs
+ * (VERSION 28, parameter_id, cache_identifier), src/merkle/tree.rs
+ * (MerkleTreeWrapper::display: the base arity 8 and Poseidon). */
+void cz_fc_params_name(char out[CZ_FC_PARAMS_NAME], const char *circuit, unsigned sub,
+                       unsigned top, const char *hasher, const char *identifier)
+{
+    uint8_t d[32];
+    cz_sha256(d, (const uint8_t *)identifier, strlen(identifier));
+    int n = snprintf(out, CZ_FC_PARAMS_NAME, "v28-%s-merkletree-poseidon_hasher-8-%u-%u%s%s-",
+                     circuit, sub, top, hasher ? "-" : "", hasher ? hasher : "");
+    for (int i = 0; i < 32 && n > 0 && n + 2 * i + 2 < CZ_FC_PARAMS_NAME; i++)
+        snprintf(out + n + 2 * i, 3, "%02x", d[i]);
+}
+
+/* ------------------------------------------------------------ digests --- */
 
 /* Every entry of parameters.json (v28, as shipped in data/parameters.json;
  * test_fc_params compares the two), sorted by name. */
@@ -178,7 +205,7 @@ int cz_fc_file_blake2b(const char *path, uint8_t out[64], char *err, size_t errl
     return rc;
 }
 
-/* ------------------------------------------------ the generated list --- */
+/* ------------------------------------------------- the generated list --- */
 
 /* The list's lines: "<32 hex digits>  <file name>"; '#' starts a comment
  * line.  *text (malloc'd, NUL-terminated) is NULL when the file is absent. */
@@ -319,4 +346,146 @@ int cz_fc_params_check(const char *dir, const char *file_name, const uint8_t bla
             got, official ? official : "none published", CZ_FC_GENERATED_DIGESTS,
             rc == CZ_OK ? listed : "not listed", dir, file_name);
     return CZ_ERR_BAD_FORMAT;
+}
+
+/* ---------------------------------------------- a set in a param cache --- */
+
+static const char *const EXT[CZ_FC_PARAM_FILES] = {".params", ".vk", ".pce"};
+
+static void file_path(char *out, size_t n, const char *dir, const char *base, int i)
+{
+    snprintf(out, n, "%s/%s%s", dir, base, EXT[i]);
+}
+
+int cz_fc_param_files_present(const char *dir, const char *base, const char *what,
+                              const char *pce_cmd, char *err, size_t errlen)
+{
+    for (int i = 0; i < CZ_FC_PARAM_FILES; i++) {
+        char path[4096];
+        struct stat st;
+        file_path(path, sizeof path, dir, base, i);
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+            bool pce = i == CZ_FC_PARAM_PCE;
+            return cz_fail(err, errlen, CZ_ERR_NOT_FOUND,
+                           "the %s parameters are missing: %s (%s)%s%s%s", what, path,
+                           strerror(errno ? errno : ENOENT), pce ? "; `" : "", pce ? pce_cmd : "",
+                           pce ? "` writes the pre-compiled circuit" : "");
+        }
+    }
+    return CZ_OK;
+}
+
+int cz_fc_param_files_sizes(const char *dir, const char *base, size_t *params, size_t *pce,
+                            char *err, size_t errlen)
+{
+    char pp[4096], cp[4096];
+    file_path(pp, sizeof pp, dir, base, CZ_FC_PARAM_PARAMS);
+    file_path(cp, sizeof cp, dir, base, CZ_FC_PARAM_PCE);
+    /* the .params' layout walked over a mapping, no point read */
+    struct stat st;
+    int fd = open(pp, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        cz_msgf(err, errlen, "%s: %s", pp, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return CZ_ERR_IO;
+    }
+    void *m = st.st_size > 0 ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)
+                             : MAP_FAILED;
+    close(fd);
+    if (m == MAP_FAILED)
+        return cz_fail(err, errlen, CZ_ERR_IO, "%s: cannot map it (%llu bytes)", pp,
+                       (unsigned long long)st.st_size);
+    char why[200];
+    int rc = cz_groth16_params_decoded_size(params, m, (size_t)st.st_size, 0, why, sizeof why);
+    munmap(m, (size_t)st.st_size);
+    if (rc != CZ_OK)
+        return cz_fail(err, errlen, rc, "%s: %s", pp, why);
+    if (stat(cp, &st) != 0)
+        return cz_fail(err, errlen, CZ_ERR_IO, "%s: %s", cp, strerror(errno));
+    *pce = (size_t)st.st_size;
+    return CZ_OK;
+}
+
+static bool vk_equal(const cz_groth16_vk *a, const cz_groth16_vk *b)
+{
+    return a->n_ic == b->n_ic && !memcmp(&a->alpha_g1, &b->alpha_g1, sizeof a->alpha_g1) &&
+           !memcmp(&a->beta_g1, &b->beta_g1, sizeof a->beta_g1) &&
+           !memcmp(&a->beta_g2, &b->beta_g2, sizeof a->beta_g2) &&
+           !memcmp(&a->gamma_g2, &b->gamma_g2, sizeof a->gamma_g2) &&
+           !memcmp(&a->delta_g1, &b->delta_g1, sizeof a->delta_g1) &&
+           !memcmp(&a->delta_g2, &b->delta_g2, sizeof a->delta_g2) &&
+           !memcmp(a->ic, b->ic, a->n_ic * sizeof *a->ic);
+}
+
+/* File i of the set (at path), of digest b2, accepted; bit i of *insecure
+ * set for a generated one. */
+static int digest_ok(const char *dir, const char *path, int i, const uint8_t b2[64],
+                     unsigned *insecure, char *err, size_t errlen)
+{
+    bool gen;
+    int rc = cz_fc_params_check(dir, strrchr(path, '/') + 1, b2, &gen, err, errlen);
+    if (rc == CZ_OK && gen)
+        *insecure |= 1u << i;
+    return rc;
+}
+
+/* The .vk at vp, accepted by digest, is the one params holds. */
+static int vk_check(const char *dir, const char *vp, const cz_groth16_params *params,
+                    unsigned *insecure, char *err, size_t errlen)
+{
+    uint8_t b2[64];
+    char why[600];
+    cz_groth16_vk vk;
+    int rc = cz_fc_file_blake2b(vp, b2, why, sizeof why);
+    if (rc == CZ_OK &&
+        (rc = digest_ok(dir, vp, CZ_FC_PARAM_VK, b2, insecure, why, sizeof why)) != CZ_OK)
+        return cz_fail(err, errlen, rc, "%s", why);
+    if (rc == CZ_OK)
+        rc = cz_groth16_vk_read_file(&vk, vp, why, sizeof why);
+    if (rc != CZ_OK)
+        return cz_fail(err, errlen, rc, "%s: %s", vp, why);
+    bool same = vk_equal(&vk, &params->vk);
+    cz_groth16_vk_free(&vk);
+    return same ? CZ_OK : CZ_ERR_BAD_FORMAT;
+}
+
+int cz_fc_param_files_load(const char *dir, const char *base, const cz_fc_param_load *o,
+                           cz_groth16_params *params, cz_r1cs **r1cs, unsigned *insecure,
+                           char *err, size_t errlen)
+{
+    char path[CZ_FC_PARAM_FILES][4096], why[600];
+    for (int i = 0; i < CZ_FC_PARAM_FILES; i++)
+        file_path(path[i], sizeof path[i], dir, base, i);
+    const char *pp = path[CZ_FC_PARAM_PARAMS], *vp = path[CZ_FC_PARAM_VK],
+               *cp = path[CZ_FC_PARAM_PCE];
+    *insecure = 0;
+    *r1cs = NULL;
+    uint8_t b2[64];
+    cz_params_read_opts ro = {
+        .flags = CZ_DECODE_SKIP_SUBGROUP, .pool = o->pool, .alloc = o->alloc, .blake2b = b2};
+    int rc = cz_groth16_params_read_file_ex(params, pp, &ro, why, sizeof why);
+    if (rc != CZ_OK)
+        return cz_fail(err, errlen, rc, "%s: %s", pp, why);
+    rc = digest_ok(dir, pp, CZ_FC_PARAM_PARAMS, b2, insecure, err, errlen);
+    if (rc == CZ_OK && (rc = vk_check(dir, vp, params, insecure, err, errlen)) == CZ_ERR_BAD_FORMAT)
+        cz_msgf(err, errlen, "%s is not the verifying key of %s", vp, pp);
+    if (rc == CZ_OK && (rc = cz_pce_load(r1cs, cp, 0, why, sizeof why)) != CZ_OK)
+        cz_msgf(err, errlen, "%s: %s", cp, why);
+    if (rc == CZ_OK &&
+        (cz_r1cs_num_inputs(*r1cs) != o->n_in || cz_r1cs_num_aux(*r1cs) != o->n_aux ||
+         params->vk.n_ic != o->n_in || params->n_l != o->n_aux)) {
+        cz_msgf(err, errlen,
+                "the files are not of the %s circuit (%zu inputs, %zu aux): the .pce has %zu and "
+                "%zu, the .params %zu IC and %zu L points",
+                o->what, o->n_in, o->n_aux, cz_r1cs_num_inputs(*r1cs), cz_r1cs_num_aux(*r1cs),
+                params->vk.n_ic, params->n_l);
+        rc = CZ_ERR_BAD_FORMAT;
+    }
+    if (rc != CZ_OK) {
+        cz_r1cs_free(*r1cs);
+        *r1cs = NULL;
+        cz_groth16_params_free(params);
+    }
+    return rc;
 }

@@ -13,7 +13,6 @@
 
 #include "cuzk/err.h"
 #include "cuzk/post.h"
-#include "cuzk/sha256.h"
 
 static unsigned window_sectors(const cz_fc_shape *sector)
 {
@@ -101,16 +100,10 @@ const cz_post_proof_type *cz_post_proof_by_id(uint64_t id)
 void cz_post_params_name(char out[CZ_FC_PARAMS_NAME], const cz_post_shape *s)
 {
     char id[128];
-    unsigned c = s->challenge_count, n = s->sector_count;
-    int len = snprintf(id, sizeof id,
-                       "FallbackPoSt::PublicParams{sector_size: %llu, challenge_count: %u, "
-                       "sector_count: %u}",
-                       (unsigned long long)s->tree.sector_size, c, n);
-    uint8_t d[32];
-    cz_sha256(d, (const uint8_t *)id, (size_t)len);
-    int k = snprintf(out, CZ_FC_PARAMS_NAME,
-                     "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-%u-%u-",
-                     s->tree.sub_arity, s->tree.top_arity);
-    for (int i = 0; i < 32; i++)
-        snprintf(out + k + 2 * i, 3, "%02x", d[i]);
+    snprintf(id, sizeof id,
+             "FallbackPoSt::PublicParams{sector_size: %llu, challenge_count: %u, sector_count: "
+             "%u}",
+             (unsigned long long)s->tree.sector_size, s->challenge_count, s->sector_count);
+    cz_fc_params_name(out, "proof-of-spacetime-fallback", s->tree.sub_arity, s->tree.top_arity,
+                      NULL, id);
 }

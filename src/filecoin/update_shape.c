@@ -1,7 +1,10 @@
 /* The EmptySectorUpdate (SnapDeals) circuit's shape per sector size
  * (include/cuzk/filecoin.h; storage-proofs-update constants.rs:
  * partition_count, challenge_count, hs, apex_leaf_count and the TreeR
- * arities its validate_tree_r_shape expects). */
+ * arities its validate_tree_r_shape expects), and its parameter files
+ * (vanilla.rs PublicParams::identifier, compound.rs
+ * EmptySectorUpdateCompound::cache_prefix). */
+#include <stdio.h>
 #include <string.h>
 
 #include "cuzk/err.h"
@@ -79,4 +82,12 @@ const cz_fc_shape *cz_fc_update_proof_shape(uint64_t registered_update_proof)
     return registered_update_proof < CZ_FC__SHAPES
                ? cz_fc_shape_get((cz_fc_shape_id)registered_update_proof)
                : NULL;
+}
+
+void cz_fc_update_params_name(char out[CZ_FC_PARAMS_NAME], const cz_fc_update_shape *u)
+{
+    char id[96];
+    snprintf(id, sizeof id, "empty_sector_update::PublicParams{ sector_nodes: %llu }",
+             (unsigned long long)u->sector_nodes);
+    cz_fc_params_name(out, "empty-sector-update", u->tree_r[1], u->tree_r[2], NULL, id);
 }

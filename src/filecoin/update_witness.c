@@ -3,164 +3,76 @@
  *
  * The circuit's shape does not depend on its values (update_circuit.h):
  * the header allocates every input and a fixed number of auxiliaries, and
- * each challenge the same number of auxiliaries and no input.  So
- * challenge c owns aux[hdr + c x ch .. hdr + (c + 1) x ch): the header runs
- * on the calling thread into the first slices, then every challenge in a
- * witness-only cs over its own slice (cz_cs_new_witness_at), reading the
+ * each challenge the same number of auxiliaries and no input, so it is a
+ * header and alike parts (cuzk/cs.h cz_cs_parts): the header runs on the
+ * calling thread, then every challenge over its own slice, reading the
  * header's variables (phi, the roots, the apex leaves, the challenge bits)
  * by number.  86 challenges of ~940,000 constraints at 32GiB. */
-#include <pthread.h>
-#include <stdlib.h>
-
 #include "cuzk/err.h"
 #include "cuzk/filecoin.h"
 #include "filecoin/update_circuit.h"
 
 typedef struct {
-    uint64_t sector_nodes;
-    size_t hdr_in, hdr_aux, ch_aux;
-} counts;
+    const cz_fc_update_shape *u;
+    const cz_fc_update_public *pub; /* NULL: the blank circuit */
+    const cz_fc_update_partition_proof *p;
+    cz_update_header h; /* cz_update_header_free'd after every run */
+} wit;
 
-#define N_CACHED 16
-static counts cache[N_CACHED];
-static size_t n_cache;
-static pthread_mutex_t cache_mu = PTHREAD_MUTEX_INITIALIZER;
-
-/* A blank witness-only run of the header and challenge 0. */
-static int measure(const cz_fc_update_shape *u, counts *c)
+static int header(void *ctx, cz_cs *cs)
 {
-    cz_cs *cs;
-    int rc = cz_cs_new(&cs, CZ_CS_WITNESS, 0);
-    if (rc != CZ_OK)
-        return rc;
-    cz_update_header h;
-    rc = cz_update_header_synth(cs, u, NULL, NULL, &h);
-    c->sector_nodes = u->sector_nodes;
-    c->hdr_in = cz_cs_num_inputs(cs);
-    c->hdr_aux = cz_cs_num_aux(cs);
-    if (rc == CZ_OK)
-        rc = cz_update_challenge(cs, u, &h, NULL, 0);
-    if (rc == CZ_OK)
-        rc = cz_cs_error(cs);
-    if (rc == CZ_OK && cz_cs_num_inputs(cs) != c->hdr_in)
-        rc = CZ_ERR_INVALID_ARG; /* a challenge allocates no input */
-    c->ch_aux = cz_cs_num_aux(cs) - c->hdr_aux;
-    cz_update_header_free(&h);
-    cz_cs_free(cs);
-    return rc;
+    wit *j = ctx;
+    return cz_update_header_synth(cs, j->u, j->pub, j->p, &j->h);
 }
 
-static int get_counts(const cz_fc_update_shape *u, counts *out)
+static int challenge(void *ctx, cz_cs *cs, size_t i, unsigned seg, void *scratch)
 {
-    pthread_mutex_lock(&cache_mu);
-    for (size_t i = 0; i < n_cache; i++)
-        if (cache[i].sector_nodes == u->sector_nodes) {
-            *out = cache[i];
-            pthread_mutex_unlock(&cache_mu);
-            return CZ_OK;
-        }
-    pthread_mutex_unlock(&cache_mu);
-    int rc = measure(u, out);
-    if (rc != CZ_OK)
-        return rc;
-    pthread_mutex_lock(&cache_mu);
-    if (n_cache < N_CACHED)
-        cache[n_cache++] = *out;
-    pthread_mutex_unlock(&cache_mu);
-    return CZ_OK;
+    (void)seg, (void)scratch;
+    wit *j = ctx;
+    return cz_update_challenge(cs, j->u, &j->h, j->p ? &j->p->challenges[i] : NULL, (unsigned)i);
+}
+
+static const cz_cs_parts PARTS = {.header = header,
+                                  .segment = challenge,
+                                  .n_seg = 1,
+                                  .what = "update witness",
+                                  .part = "challenge"};
+
+static int counts_of(const cz_fc_update_shape *u, cz_cs_parts_counts *c)
+{
+    static cz_cs_parts_cache cache = CZ_CS_PARTS_CACHE_INIT;
+    const uint64_t key[CZ_CS_PARTS_KEY] = {u->sector_nodes};
+    wit blank = {.u = u};
+    int rc = cz_cs_parts_counts_get(&cache, key, &PARTS, &blank, c);
+    cz_update_header_free(&blank.h);
+    return rc;
 }
 
 int cz_fc_update_counts(const cz_fc_update_shape *u, size_t *n_inputs, size_t *n_aux)
 {
     if (u == NULL || u->challenges == 0)
         return CZ_ERR_INVALID_ARG;
-    counts c;
-    int rc = get_counts(u, &c);
-    if (rc != CZ_OK)
-        return rc;
-    *n_inputs = c.hdr_in;
-    *n_aux = c.hdr_aux + (size_t)u->challenges * c.ch_aux;
-    return CZ_OK;
-}
-
-typedef struct {
-    const cz_fc_update_shape *u;
-    const cz_fc_update_partition_proof *p;
-    const cz_update_header *h;
-    counts c;
-    cz_fr *w;
-    int *rc; /* per challenge */
-} job;
-
-static void run_challenges(void *ctx, size_t begin, size_t end)
-{
-    job *j = ctx;
-    for (size_t i = begin; i < end; i++) {
-        size_t a0 = j->c.hdr_aux + i * j->c.ch_aux;
-        cz_cs *cs;
-        int rc = cz_cs_new_witness_at(&cs, j->w, j->c.hdr_in, j->c.hdr_in, j->w + j->c.hdr_in, a0,
-                                      a0 + j->c.ch_aux);
-        if (rc == CZ_OK) {
-            rc = cz_update_challenge(cs, j->u, j->h, &j->p->challenges[i], (unsigned)i);
-            if (rc == CZ_OK)
-                rc = cz_cs_error(cs);
-            if (rc == CZ_OK && cz_cs_num_aux(cs) != a0 + j->c.ch_aux)
-                rc = CZ_ERR_INVALID_ARG; /* cannot happen: the shape is fixed */
-            cz_cs_free(cs);
-        }
-        j->rc[i] = rc;
-    }
+    cz_cs_parts_counts c;
+    int rc = counts_of(u, &c);
+    if (rc == CZ_OK)
+        cz_cs_parts_size(&PARTS, &c, u->challenges, n_inputs, n_aux);
+    return rc;
 }
 
 int cz_fc_update_witness(cz_fr *w, size_t w_len, const cz_fc_update_shape *u,
                          const cz_fc_update_public *pub, const cz_fc_update_partition_proof *p,
                          cz_pool *pool, char *err, size_t errlen)
 {
-    if (w == NULL || pub == NULL || p == NULL) {
-        cz_msgf(err, errlen, "update witness: NULL argument");
-        return CZ_ERR_INVALID_ARG;
-    }
+    if (w == NULL || pub == NULL || p == NULL)
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "update witness: NULL argument");
     int rc = cz_update_check(u, pub, p, err, errlen);
     if (rc != CZ_OK)
         return rc;
-    job j = {.u = u, .p = p, .w = w};
-    if ((rc = get_counts(u, &j.c)) != CZ_OK) {
-        cz_msgf(err, errlen, "update witness: %s", cz_strerror(rc));
-        return rc;
-    }
-    size_t n = j.c.hdr_in + j.c.hdr_aux + (size_t)u->challenges * j.c.ch_aux;
-    if (w_len != n) {
-        cz_msgf(err, errlen, "update witness: %zu values for a circuit of %zu", w_len, n);
-        return CZ_ERR_INVALID_ARG;
-    }
-    j.rc = malloc(u->challenges * sizeof *j.rc);
-    if (j.rc == NULL) {
-        cz_msgf(err, errlen, "update witness: out of memory");
-        return CZ_ERR_NOMEM;
-    }
-    w[0] = CZ_FR_ONE;
-    cz_cs *cs;
-    cz_update_header h;
-    rc = cz_cs_new_witness_at(&cs, w, 1, j.c.hdr_in, w + j.c.hdr_in, 0, j.c.hdr_aux);
-    if (rc == CZ_OK) {
-        rc = cz_update_header_synth(cs, u, pub, p, &h);
-        if (rc == CZ_OK)
-            rc = cz_cs_error(cs);
-        cz_cs_free(cs);
-        if (rc != CZ_OK)
-            cz_update_header_free(&h);
-    }
-    if (rc != CZ_OK) {
-        cz_msgf(err, errlen, "update witness: the header: %s", cz_strerror(rc));
-        free(j.rc);
-        return rc;
-    }
-    j.h = &h;
-    cz_pool_parallel_for(pool, u->challenges, 1, run_challenges, &j);
-    for (unsigned i = 0; i < u->challenges && rc == CZ_OK; i++)
-        if ((rc = j.rc[i]) != CZ_OK)
-            cz_msgf(err, errlen, "update witness: challenge %u: %s", i, cz_strerror(rc));
-    cz_update_header_free(&h);
-    free(j.rc);
+    cz_cs_parts_counts c;
+    if ((rc = counts_of(u, &c)) != CZ_OK)
+        return cz_fail(err, errlen, rc, "update witness: %s", cz_strerror(rc));
+    wit j = {.u = u, .pub = pub, .p = p};
+    rc = cz_cs_parts_run(&PARTS, &c, u->challenges, &j, w, w_len, pool, NULL, err, errlen);
+    cz_update_header_free(&j.h);
     return rc;
 }
