@@ -30,7 +30,7 @@
 #include "cuzk/engine.h"
 #include "cuzk/err.h"
 #include "cuzk/http.h"
-#include "daemon/json_out.h"
+#include "util/json_write.h"
 #include "engine_common.h"
 #include "formats/json.h"
 #include "tf.h"

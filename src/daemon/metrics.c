@@ -9,7 +9,7 @@
 
 #include "cuzk/err.h"
 #include "cuzk/http.h"
-#include "daemon/json_out.h"
+#include "util/strbuf.h"
 
 /* Upper bounds (seconds) of the duration buckets; +Inf follows. */
 static const double BUCKETS[] = {0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,

@@ -4,7 +4,7 @@
 
 #include "cuzk/err.h"
 #include "cuzk/http.h"
-#include "daemon/json_out.h"
+#include "util/json_write.h"
 #include "util/clock.h"
 
 static void busy_total(cz_jw *w, const char *key, uint64_t busy, uint64_t total)
