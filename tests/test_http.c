@@ -30,10 +30,10 @@
 #include "cuzk/engine.h"
 #include "cuzk/err.h"
 #include "cuzk/http.h"
-#include "util/json_write.h"
 #include "engine_common.h"
-#include "formats/json.h"
 #include "tf.h"
+#include "util/json_tree.h"
+#include "util/json_write.h"
 
 #define BUDGET  ((uint64_t)256 << 20)
 #define VERSION "0.1.0 \"q\" \\ \t\x01 caf\xc3\xa9"

@@ -10,7 +10,7 @@
 #include "binfile.h"
 #include "cuzk/err.h"
 #include "cuzk/snarkjs.h"
-#include "json.h"
+#include "util/json_tree.h"
 #include "util/json_write.h"
 
 #define MAX_DEPTH 16

@@ -1,5 +1,5 @@
-/* The C1's pull JSON reader (see c1_json.h). */
-#include "filecoin/c1_json.h"
+/* The pull JSON reader (contract in json_read.h). */
+#include "util/json_read.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +19,7 @@ void cz_jr_init(cz_jr *r, const uint8_t *text, size_t len, const char *prefix, c
     r->err = err;
     r->errlen = errlen;
     r->prefix = prefix ? prefix : "";
+    r->lines = false;
     if (err && errlen)
         err[0] = 0;
 }
@@ -84,6 +85,19 @@ void cz_jr_path(const cz_jr *r, char *out, size_t cap)
     out[o < cap ? o : cap - 1] = 0;
 }
 
+/* "line L, column C" of the byte where reading stopped. */
+static void line_col(const cz_jr *r, char *out, size_t cap)
+{
+    size_t line = 1;
+    const uint8_t *start = r->base;
+    for (const uint8_t *q = r->base; q < r->p; q++)
+        if (*q == '\n') {
+            line++;
+            start = q + 1;
+        }
+    snprintf(out, cap, "line %zu, column %zu", line, (size_t)(r->p - start) + 1);
+}
+
 int cz_jr_fail(cz_jr *r, int rc, const char *fmt, ...)
 {
     if (r->rc != CZ_OK)
@@ -96,6 +110,11 @@ int cz_jr_fail(cz_jr *r, int rc, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
+    if (r->lines) {
+        line_col(r, path, sizeof path);
+        snprintf(r->err, r->errlen, "%s%s: %s", r->prefix, path, what);
+        return rc;
+    }
     cz_jr_path(r, path, sizeof path);
     snprintf(tail, sizeof tail, ": %s (byte %zu)", what, (size_t)(r->p - r->base));
     /* a path too long for the message loses its middle, so the message
@@ -466,6 +485,17 @@ int cz_jr_uint(cz_jr *r, uint64_t max, const char *type, uint64_t *out)
     return CZ_OK;
 }
 
+int cz_jr_num(cz_jr *r, const uint8_t **lex, size_t *n)
+{
+    int c = start(r);
+    if (c < 0)
+        return r->rc;
+    if (c != '-' && !digit((uint8_t)c))
+        return expected(r, "a number");
+    bool plain;
+    return number(r, lex, n, &plain);
+}
+
 int cz_jr_d32(cz_jr *r, uint8_t out[32])
 {
     int c = start(r);
@@ -565,6 +595,17 @@ int cz_jr_null(cz_jr *r)
     return literal(r, "null");
 }
 
+int cz_jr_bool(cz_jr *r, bool *out)
+{
+    int c = start(r);
+    if (c < 0)
+        return r->rc;
+    if (c != 't' && c != 'f')
+        return expected(r, "a boolean");
+    *out = c == 't';
+    return literal(r, c == 't' ? "true" : "false");
+}
+
 /* ------------------------------------------------------- containers --- */
 
 int cz_jr_obj_begin(cz_jr *r, cz_jr_obj *o)
@@ -612,6 +653,16 @@ static int member(cz_jr *r, cz_jr_obj *o, const uint8_t **key, size_t *klen, boo
     r->p++;
     o->members++;
     return 1;
+}
+
+int cz_jr_member(cz_jr *r, cz_jr_obj *o, const uint8_t **key, size_t *klen, bool *escaped)
+{
+    if (r->rc)
+        return -1;
+    int m = member(r, o, key, klen, escaped);
+    if (m == 1)
+        cz_jr_push_key(r, (const char *)*key, *klen);
+    return m;
 }
 
 /* The index of a key among names[0..n), or -1. */
@@ -773,19 +824,43 @@ int cz_jr_arr_count(cz_jr *r, const cz_jr_arr *a, uint64_t expected_n, const cha
     return CZ_OK;
 }
 
-int cz_jr_skip(cz_jr *r)
+int cz_jr_peek(cz_jr *r)
 {
     int c = start(r);
     if (c < 0)
-        return r->rc;
+        return CZ_JR_ERROR;
     switch (c) {
-    case '{': {
+    case '{':
+        return CZ_JSON_OBJECT;
+    case '[':
+        return CZ_JSON_ARRAY;
+    case '"':
+        return CZ_JSON_STRING;
+    case 't':
+        return CZ_JSON_TRUE;
+    case 'f':
+        return CZ_JSON_FALSE;
+    case 'n':
+        return CZ_JSON_NULL;
+    default:
+        break;
+    }
+    if (c == '-' || digit((uint8_t)c))
+        return CZ_JSON_NUMBER;
+    expected(r, "a value");
+    return CZ_JR_ERROR;
+}
+
+int cz_jr_skip(cz_jr *r)
+{
+    switch (cz_jr_peek(r)) {
+    case CZ_JSON_OBJECT: {
         cz_jr_obj o;
         if (cz_jr_obj_begin(r, &o))
             return r->rc;
         return cz_jr_obj_next(r, &o, NULL, 0) == CZ_JR_END ? CZ_OK : r->rc;
     }
-    case '[': {
+    case CZ_JSON_ARRAY: {
         cz_jr_arr a;
         int m;
         if (cz_jr_arr_begin(r, &a))
@@ -798,27 +873,26 @@ int cz_jr_skip(cz_jr *r)
         }
         return m == 0 ? CZ_OK : r->rc;
     }
-    case '"': {
+    case CZ_JSON_STRING: {
         const uint8_t *s;
         size_t n;
         return cz_jr_str(r, &s, &n, NULL);
     }
-    case 't':
-        return literal(r, "true");
-    case 'f':
-        return literal(r, "false");
-    case 'n':
-        return literal(r, "null");
-    default:
-        break;
+    case CZ_JSON_TRUE:
+    case CZ_JSON_FALSE: {
+        bool v;
+        return cz_jr_bool(r, &v);
     }
-    if (c == '-' || digit((uint8_t)c)) {
+    case CZ_JSON_NULL:
+        return cz_jr_null(r);
+    case CZ_JSON_NUMBER: {
         const uint8_t *lex;
         size_t n;
-        bool plain;
-        return number(r, &lex, &n, &plain);
+        return cz_jr_num(r, &lex, &n);
     }
-    return expected(r, "a value");
+    default:
+        return r->rc;
+    }
 }
 
 int cz_jr_finish(cz_jr *r)
