@@ -1,5 +1,6 @@
 /* The Prometheus text of /metrics and the gRPC GetMetrics call, with the
  * stage-duration histograms kept across scrapes (contract in cuzk/http.h). */
+#include <assert.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -164,13 +165,12 @@ static void device_label(cz_strbuf *l, int ordinal)
     label(l, "device", n);
 }
 
-/* The samples of family f from obj (a struct of f's section) with the
- * labels l (NULL: none) before each row's own; the family's HELP and TYPE
- * before its first sample (*begun). */
-static void samples(cz_strbuf *b, const cz_metric_family *f, bool *begun, const void *obj,
-                    const cz_strbuf *l)
+/* The samples of family f among the rows of sec in obj (one of sec's
+ * structs), with the labels l (NULL: none) before each row's own; the
+ * family's HELP and TYPE before its first sample (*begun). */
+static void samples(cz_strbuf *b, const cz_metric_family *f, const cz_status_section *sec,
+                    bool *begun, const void *obj, const cz_strbuf *l)
 {
-    const cz_status_section *sec = f->section;
     for (size_t i = 0; i < sec->n; i++) {
         const cz_status_field *r = &sec->fields[i];
         if (!same(r->metric, f->name) && !same(r->gpu_metric, f->name))
@@ -199,6 +199,26 @@ static void samples(cz_strbuf *b, const cz_metric_family *f, bool *begun, const 
     }
 }
 
+/* The section whose rows name family f, and the scope of those samples;
+ * NULL for none. */
+static const cz_status_section *section_of(const cz_metric_family *f, cz_metric_scope *scope)
+{
+    for (size_t k = 0; k < cz_status_n_sections; k++) {
+        const cz_status_section *sec = cz_status_sections[k];
+        for (size_t i = 0; i < sec->n; i++) {
+            if (same(sec->fields[i].metric, f->name)) {
+                *scope = sec->scope;
+                return sec;
+            }
+            if (same(sec->fields[i].gpu_metric, f->name)) {
+                *scope = sec->gpu_scope;
+                return sec;
+            }
+        }
+    }
+    return NULL;
+}
+
 /* The cached circuits whose plans /metrics shows: at most MAX_CIRCUITS. */
 enum { MAX_CIRCUITS = 64 };
 typedef struct {
@@ -210,28 +230,31 @@ typedef struct {
 static void family_samples(cz_strbuf *b, const cz_metric_family *f, cz_engine *e,
                            const cz_engine_status *s, const circuit_list *cl)
 {
+    cz_metric_scope scope;
+    const cz_status_section *sec = section_of(f, &scope);
     bool begun = false;
     cz_strbuf l;
     cz_strbuf_init(&l);
-    switch (f->scope) {
+    assert(sec != NULL);
+    switch (scope) {
     case CZ_SCOPE_ENGINE:
-        samples(b, f, &begun, s, NULL);
+        samples(b, f, sec, &begun, s, NULL);
         break;
     case CZ_SCOPE_MEMORY:
-        samples(b, f, &begun, &s->mem, NULL);
+        samples(b, f, sec, &begun, &s->mem, NULL);
         break;
     case CZ_SCOPE_KIND:
         for (int k = 0; k < CZ_JOB_KINDS; k++) {
             l.len = 0;
             label(&l, "kind", s->kinds[k].name);
-            samples(b, f, &begun, &s->kinds[k], &l);
+            samples(b, f, sec, &begun, &s->kinds[k], &l);
         }
         break;
     case CZ_SCOPE_CLASS:
         for (int k = 0; k < CZ_BUF__COUNT; k++) {
             l.len = 0;
             label(&l, "class", cz_buf_class_name((cz_buf_class)k));
-            samples(b, f, &begun, &s->mem.cls[k], &l);
+            samples(b, f, sec, &begun, &s->mem.cls[k], &l);
         }
         break;
     case CZ_SCOPE_GPU:
@@ -241,16 +264,16 @@ static void family_samples(cz_strbuf *b, const cz_metric_family *f, cz_engine *e
             const cz_engine_device_status *ds = &s->devices[d];
             if (!ds->info.gpu)
                 continue;
-            for (int k = 0; k < (f->scope == CZ_SCOPE_GPU_CLASS ? CZ_BUF__COUNT : 1); k++) {
+            for (int k = 0; k < (scope == CZ_SCOPE_GPU_CLASS ? CZ_BUF__COUNT : 1); k++) {
                 l.len = 0;
                 device_label(&l, ds->info.ordinal);
-                if (f->scope == CZ_SCOPE_GPU) {
-                    samples(b, f, &begun, ds, &l);
-                } else if (f->scope == CZ_SCOPE_GPU_MEMORY) {
-                    samples(b, f, &begun, &ds->info.mem, &l);
+                if (scope == CZ_SCOPE_GPU) {
+                    samples(b, f, sec, &begun, ds, &l);
+                } else if (scope == CZ_SCOPE_GPU_MEMORY) {
+                    samples(b, f, sec, &begun, &ds->info.mem, &l);
                 } else {
                     label(&l, "class", cz_buf_class_name((cz_buf_class)k));
-                    samples(b, f, &begun, &ds->info.mem.cls[k], &l);
+                    samples(b, f, sec, &begun, &ds->info.mem.cls[k], &l);
                 }
             }
         }
@@ -263,7 +286,7 @@ static void family_samples(cz_strbuf *b, const cz_metric_family *f, cz_engine *e
                 l.len = 0;
                 device_label(&l, pl[k].ordinal);
                 label(&l, "circuit", cl->ci[c].id);
-                samples(b, f, &begun, &pl[k], &l);
+                samples(b, f, sec, &begun, &pl[k], &l);
             }
         }
         break;

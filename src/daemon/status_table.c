@@ -17,7 +17,8 @@
 #define F64(T, m)  FIELD(T, m, CZ_ST_F64, sizeof(double))
 #define SET(T, m)  .type = CZ_ST_SET, .off = offsetof(T, m)
 
-#define SECTION(name, rows) const cz_status_section name = {rows, sizeof rows / sizeof rows[0]}
+#define SECTION(name, rows, scope, gpu_scope)                                                      \
+    const cz_status_section name = {rows, sizeof rows / sizeof rows[0], scope, gpu_scope}
 
 typedef cz_engine_status engine;
 typedef cz_engine_kind_status kind;
@@ -167,123 +168,133 @@ static const cz_status_field vram[] = {
 };
 /* clang-format on */
 
-SECTION(cz_status_jobs, jobs);
-SECTION(cz_status_kind, kinds);
-SECTION(cz_status_workers, workers);
-SECTION(cz_status_queues, queues);
-SECTION(cz_status_cache, cache);
-SECTION(cz_status_circuit, circuits);
-SECTION(cz_status_plan, plans);
-SECTION(cz_status_account, accounts);
-SECTION(cz_status_memory, memory);
-SECTION(cz_status_class, classes);
-SECTION(cz_status_device, devices);
-SECTION(cz_status_vram, vram);
+SECTION(cz_status_jobs, jobs, CZ_SCOPE_ENGINE, CZ_SCOPE_ENGINE);
+SECTION(cz_status_kind, kinds, CZ_SCOPE_KIND, CZ_SCOPE_KIND);
+SECTION(cz_status_workers, workers, CZ_SCOPE_ENGINE, CZ_SCOPE_ENGINE);
+SECTION(cz_status_queues, queues, CZ_SCOPE_ENGINE, CZ_SCOPE_ENGINE);
+SECTION(cz_status_cache, cache, CZ_SCOPE_ENGINE, CZ_SCOPE_ENGINE);
+SECTION(cz_status_circuit, circuits, CZ_SCOPE_ENGINE, CZ_SCOPE_ENGINE); /* no metrics */
+SECTION(cz_status_plan, plans, CZ_SCOPE_PLAN, CZ_SCOPE_PLAN);
+SECTION(cz_status_account, accounts, CZ_SCOPE_MEMORY, CZ_SCOPE_GPU_MEMORY);
+SECTION(cz_status_memory, memory, CZ_SCOPE_ENGINE, CZ_SCOPE_ENGINE);
+SECTION(cz_status_class, classes, CZ_SCOPE_CLASS, CZ_SCOPE_GPU_CLASS);
+SECTION(cz_status_device, devices, CZ_SCOPE_GPU, CZ_SCOPE_GPU);
+SECTION(cz_status_vram, vram, CZ_SCOPE_GPU, CZ_SCOPE_GPU);
+
+const cz_status_section *const cz_status_sections[] = {
+    &cz_status_jobs,   &cz_status_kind,    &cz_status_workers, &cz_status_queues,
+    &cz_status_cache,  &cz_status_circuit, &cz_status_plan,    &cz_status_account,
+    &cz_status_memory, &cz_status_class,   &cz_status_device,  &cz_status_vram,
+};
+const size_t cz_status_n_sections = sizeof cz_status_sections / sizeof cz_status_sections[0];
 
 #define GAUGE   "gauge"
 #define COUNTER "counter"
 
 /* clang-format off */
 const cz_metric_family cz_metric_families[] = {
-    {"cuzk_jobs_total", COUNTER, "Finished jobs by outcome.", "outcome", CZ_SCOPE_ENGINE,
-     &cz_status_jobs},
-    {"cuzk_jobs_submitted_total", COUNTER, "Jobs submitted.", NULL, CZ_SCOPE_ENGINE, &cz_status_jobs},
-    {"cuzk_proofs_total", COUNTER, "Partitions proved.", NULL, CZ_SCOPE_ENGINE, &cz_status_jobs},
-    {"cuzk_jobs_unfinished", GAUGE, "Unfinished jobs by state.", "state", CZ_SCOPE_ENGINE,
-     &cz_status_jobs},
-    {"cuzk_kind_enabled", GAUGE, "1 if jobs of the kind are accepted, else 0.", NULL, CZ_SCOPE_KIND,
-     &cz_status_kind},
-    {"cuzk_kind_jobs_submitted_total", COUNTER, "Jobs submitted, by kind.", NULL, CZ_SCOPE_KIND,
-     &cz_status_kind},
-    {"cuzk_kind_jobs_total", COUNTER, "Finished jobs by kind and outcome.", "outcome", CZ_SCOPE_KIND,
-     &cz_status_kind},
-    {"cuzk_kind_partitions_proved_total", COUNTER, "Partitions proved, by kind.", NULL, CZ_SCOPE_KIND,
-     &cz_status_kind},
-    {"cuzk_kind_jobs_unfinished", GAUGE, "Unfinished jobs by kind and state.", "state",
-     CZ_SCOPE_KIND, &cz_status_kind},
-    {"cuzk_kind_partitions_unfinished", GAUGE,
-     "Partitions of unfinished jobs by kind: waiting for synthesis, or in flight.", "state",
-     CZ_SCOPE_KIND, &cz_status_kind},
-    {"cuzk_queue_depth", GAUGE, "Partitions waiting for a stage.", "stage", CZ_SCOPE_ENGINE,
-     &cz_status_queues},
-    {"cuzk_workers_busy", GAUGE, "Workers at work, by stage.", "stage", CZ_SCOPE_ENGINE,
-     &cz_status_workers},
-    {"cuzk_workers", GAUGE, "Workers, by stage.", "stage", CZ_SCOPE_ENGINE, &cz_status_workers},
-    {"cuzk_circuits_cached", GAUGE, "Circuits in the cache.", NULL, CZ_SCOPE_ENGINE, &cz_status_cache},
-    {"cuzk_partitions_unfinished", GAUGE, "Unfinished partitions of unfinished jobs.", NULL,
-     CZ_SCOPE_ENGINE, &cz_status_jobs},
-    {"cuzk_jobs_limit", GAUGE, "Unfinished jobs accepted at most (max_queued_jobs).", NULL,
-     CZ_SCOPE_ENGINE, &cz_status_jobs},
-    {"cuzk_partitions_limit", GAUGE, "Unfinished partitions accepted at most (max_queued_partitions).",
-     NULL, CZ_SCOPE_ENGINE, &cz_status_jobs},
-    {"cuzk_watches", GAUGE, "Calls awaiting a job (AwaitProof, Prove).", NULL, CZ_SCOPE_ENGINE,
-     &cz_status_jobs},
-    {"cuzk_request_pool_bytes", GAUGE,
-     "The budget's request pool, for job inputs and requests being decoded.", NULL,
-     CZ_SCOPE_ENGINE, &cz_status_memory},
-    {"cuzk_request_pool_used_bytes", GAUGE, "Bytes of the request pool in use.", NULL,
-     CZ_SCOPE_ENGINE, &cz_status_memory},
-    {"cuzk_memory_budget_bytes", GAUGE, "Memory budget.", NULL, CZ_SCOPE_MEMORY, &cz_status_account},
-    {"cuzk_memory_reserved_bytes", GAUGE, "Bytes reserved from the budget.", NULL, CZ_SCOPE_MEMORY,
-     &cz_status_account},
-    {"cuzk_memory_peak_reserved_bytes", GAUGE, "Highest reserved bytes.", NULL, CZ_SCOPE_MEMORY,
-     &cz_status_account},
-    {"cuzk_memory_tracked_bytes", GAUGE, "Bytes of live tracked buffers.", NULL, CZ_SCOPE_MEMORY,
-     &cz_status_account},
-    {"cuzk_memory_peak_tracked_bytes", GAUGE, "Highest tracked bytes.", NULL, CZ_SCOPE_MEMORY,
-     &cz_status_account},
-    {"cuzk_memory_reservations", GAUGE, "Live reservations.", NULL, CZ_SCOPE_MEMORY,
-     &cz_status_account},
-    {"cuzk_memory_waiters", GAUGE, "Reservations waiting for memory.", NULL, CZ_SCOPE_MEMORY,
-     &cz_status_account},
-    {"cuzk_buffer_bytes", GAUGE, "Bytes of live buffers, by class.", NULL, CZ_SCOPE_CLASS,
-     &cz_status_class},
-    {"cuzk_buffer_live", GAUGE, "Live buffers, by class.", NULL, CZ_SCOPE_CLASS, &cz_status_class},
-    {"cuzk_buffer_high_water_bytes", GAUGE, "Highest live bytes, by class.", NULL, CZ_SCOPE_CLASS,
-     &cz_status_class},
-    {"cuzk_buffer_allocs_total", COUNTER, "Buffers allocated, by class.", NULL, CZ_SCOPE_CLASS,
-     &cz_status_class},
-    {"cuzk_gpu_memory_total_bytes", GAUGE, "Device memory.", NULL, CZ_SCOPE_GPU, &cz_status_vram},
-    {"cuzk_gpu_memory_free_bytes", GAUGE, "Device memory free now (all processes).", NULL,
-     CZ_SCOPE_GPU, &cz_status_vram},
-    {"cuzk_gpu_memory_budget_bytes", GAUGE, "Device memory budget.", NULL, CZ_SCOPE_GPU_MEMORY,
-     &cz_status_account},
-    {"cuzk_gpu_memory_reserved_bytes", GAUGE, "Bytes reserved from the device budget.", NULL,
-     CZ_SCOPE_GPU_MEMORY, &cz_status_account},
-    {"cuzk_gpu_memory_peak_reserved_bytes", GAUGE, "Highest reserved device bytes.", NULL,
-     CZ_SCOPE_GPU_MEMORY, &cz_status_account},
-    {"cuzk_gpu_memory_allocated_bytes", GAUGE, "Bytes of live device buffers.", NULL,
-     CZ_SCOPE_GPU_MEMORY, &cz_status_account},
-    {"cuzk_gpu_memory_peak_allocated_bytes", GAUGE, "Highest live device bytes.", NULL,
-     CZ_SCOPE_GPU_MEMORY, &cz_status_account},
-    {"cuzk_gpu_memory_waiters", GAUGE, "Device reservations waiting.", NULL, CZ_SCOPE_GPU_MEMORY,
-     &cz_status_account},
-    {"cuzk_gpu_busy", GAUGE, "1 while a partition's prove_start holds the device.", NULL,
-     CZ_SCOPE_GPU, &cz_status_device},
-    {"cuzk_gpu_streamed_bytes_total", COUNTER, "Bases the device's proofs streamed from host memory.",
-     NULL, CZ_SCOPE_GPU, &cz_status_device},
-    {"cuzk_gpu_link_busy_seconds_total", COUNTER,
-     "The copy engine's busy time moving them (bytes / seconds: the link's rate).", NULL,
-     CZ_SCOPE_GPU, &cz_status_device},
-    {"cuzk_gpu_buffer_bytes", GAUGE, "Bytes of live device buffers, by class.", NULL,
-     CZ_SCOPE_GPU_CLASS, &cz_status_class},
-    {"cuzk_gpu_buffer_high_water_bytes", GAUGE, "Highest live device bytes, by class.", NULL,
-     CZ_SCOPE_GPU_CLASS, &cz_status_class},
-    {"cuzk_gpu_plan_kept_bytes", GAUGE,
-     "Device bytes a circuit's plan keeps there (resident arrays, matrices, tables).", NULL,
-     CZ_SCOPE_PLAN, &cz_status_plan},
-    {"cuzk_gpu_plan_proof_bytes", GAUGE, "Device bytes one proof of the plan reserves.", NULL,
-     CZ_SCOPE_PLAN, &cz_status_plan},
-    {"cuzk_gpu_plan_streamed_bytes", GAUGE,
-     "Bytes of bases and matrices one proof of the plan streams to the device.", NULL,
-     CZ_SCOPE_PLAN, &cz_status_plan},
-    {"cuzk_rss_bytes", GAUGE, "Resident set size.", NULL, CZ_SCOPE_ENGINE, &cz_status_memory},
-    {"cuzk_untracked_rss_bytes", GAUGE, "Resident set size minus tracked bytes.", NULL,
-     CZ_SCOPE_ENGINE, &cz_status_memory},
-    {"cuzk_peak_rss_bytes", GAUGE, "Highest sampled resident set size.", NULL, CZ_SCOPE_ENGINE,
-     &cz_status_memory},
-    {"cuzk_peak_untracked_rss_bytes", GAUGE, "Highest sampled untracked bytes.", NULL,
-     CZ_SCOPE_ENGINE, &cz_status_memory},
+    {"cuzk_jobs_total", COUNTER, "outcome",
+     "Finished jobs by outcome."},
+    {"cuzk_jobs_submitted_total", COUNTER, "",
+     "Jobs submitted."},
+    {"cuzk_proofs_total", COUNTER, "",
+     "Partitions proved."},
+    {"cuzk_jobs_unfinished", GAUGE, "state",
+     "Unfinished jobs by state."},
+    {"cuzk_kind_enabled", GAUGE, "",
+     "1 if jobs of the kind are accepted, else 0."},
+    {"cuzk_kind_jobs_submitted_total", COUNTER, "",
+     "Jobs submitted, by kind."},
+    {"cuzk_kind_jobs_total", COUNTER, "outcome",
+     "Finished jobs by kind and outcome."},
+    {"cuzk_kind_partitions_proved_total", COUNTER, "",
+     "Partitions proved, by kind."},
+    {"cuzk_kind_jobs_unfinished", GAUGE, "state",
+     "Unfinished jobs by kind and state."},
+    {"cuzk_kind_partitions_unfinished", GAUGE, "state",
+     "Partitions of unfinished jobs by kind: waiting for synthesis, or in flight."},
+    {"cuzk_queue_depth", GAUGE, "stage",
+     "Partitions waiting for a stage."},
+    {"cuzk_workers_busy", GAUGE, "stage",
+     "Workers at work, by stage."},
+    {"cuzk_workers", GAUGE, "stage",
+     "Workers, by stage."},
+    {"cuzk_circuits_cached", GAUGE, "",
+     "Circuits in the cache."},
+    {"cuzk_partitions_unfinished", GAUGE, "",
+     "Unfinished partitions of unfinished jobs."},
+    {"cuzk_jobs_limit", GAUGE, "",
+     "Unfinished jobs accepted at most (max_queued_jobs)."},
+    {"cuzk_partitions_limit", GAUGE, "",
+     "Unfinished partitions accepted at most (max_queued_partitions)."},
+    {"cuzk_watches", GAUGE, "",
+     "Calls awaiting a job (AwaitProof, Prove)."},
+    {"cuzk_request_pool_bytes", GAUGE, "",
+     "The budget's request pool, for job inputs and requests being decoded."},
+    {"cuzk_request_pool_used_bytes", GAUGE, "",
+     "Bytes of the request pool in use."},
+    {"cuzk_memory_budget_bytes", GAUGE, "",
+     "Memory budget."},
+    {"cuzk_memory_reserved_bytes", GAUGE, "",
+     "Bytes reserved from the budget."},
+    {"cuzk_memory_peak_reserved_bytes", GAUGE, "",
+     "Highest reserved bytes."},
+    {"cuzk_memory_tracked_bytes", GAUGE, "",
+     "Bytes of live tracked buffers."},
+    {"cuzk_memory_peak_tracked_bytes", GAUGE, "",
+     "Highest tracked bytes."},
+    {"cuzk_memory_reservations", GAUGE, "",
+     "Live reservations."},
+    {"cuzk_memory_waiters", GAUGE, "",
+     "Reservations waiting for memory."},
+    {"cuzk_buffer_bytes", GAUGE, "",
+     "Bytes of live buffers, by class."},
+    {"cuzk_buffer_live", GAUGE, "",
+     "Live buffers, by class."},
+    {"cuzk_buffer_high_water_bytes", GAUGE, "",
+     "Highest live bytes, by class."},
+    {"cuzk_buffer_allocs_total", COUNTER, "",
+     "Buffers allocated, by class."},
+    {"cuzk_gpu_memory_total_bytes", GAUGE, "",
+     "Device memory."},
+    {"cuzk_gpu_memory_free_bytes", GAUGE, "",
+     "Device memory free now (all processes)."},
+    {"cuzk_gpu_memory_budget_bytes", GAUGE, "",
+     "Device memory budget."},
+    {"cuzk_gpu_memory_reserved_bytes", GAUGE, "",
+     "Bytes reserved from the device budget."},
+    {"cuzk_gpu_memory_peak_reserved_bytes", GAUGE, "",
+     "Highest reserved device bytes."},
+    {"cuzk_gpu_memory_allocated_bytes", GAUGE, "",
+     "Bytes of live device buffers."},
+    {"cuzk_gpu_memory_peak_allocated_bytes", GAUGE, "",
+     "Highest live device bytes."},
+    {"cuzk_gpu_memory_waiters", GAUGE, "",
+     "Device reservations waiting."},
+    {"cuzk_gpu_busy", GAUGE, "",
+     "1 while a partition's prove_start holds the device."},
+    {"cuzk_gpu_streamed_bytes_total", COUNTER, "",
+     "Bases the device's proofs streamed from host memory."},
+    {"cuzk_gpu_link_busy_seconds_total", COUNTER, "",
+     "The copy engine's busy time moving them (bytes / seconds: the link's rate)."},
+    {"cuzk_gpu_buffer_bytes", GAUGE, "",
+     "Bytes of live device buffers, by class."},
+    {"cuzk_gpu_buffer_high_water_bytes", GAUGE, "",
+     "Highest live device bytes, by class."},
+    {"cuzk_gpu_plan_kept_bytes", GAUGE, "",
+     "Device bytes a circuit's plan keeps there (resident arrays, matrices, tables)."},
+    {"cuzk_gpu_plan_proof_bytes", GAUGE, "",
+     "Device bytes one proof of the plan reserves."},
+    {"cuzk_gpu_plan_streamed_bytes", GAUGE, "",
+     "Bytes of bases and matrices one proof of the plan streams to the device."},
+    {"cuzk_rss_bytes", GAUGE, "",
+     "Resident set size."},
+    {"cuzk_untracked_rss_bytes", GAUGE, "",
+     "Resident set size minus tracked bytes."},
+    {"cuzk_peak_rss_bytes", GAUGE, "",
+     "Highest sampled resident set size."},
+    {"cuzk_peak_untracked_rss_bytes", GAUGE, "",
+     "Highest sampled untracked bytes."},
 };
 /* clang-format on */
 

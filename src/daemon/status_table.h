@@ -7,9 +7,9 @@
  * A section is the rows of one struct of the engine's status, in /status
  * order: the struct's figures there, a figure being a field of the struct
  * (cz_status_u64 / cz_status_f64 read it).  A family is one metric of
- * /metrics: its name, type and help, and its samples, the rows of its
- * section that name it, once per object of its scope; the families are
- * in /metrics order, and one without samples (no GPU, no plan) is not
+ * /metrics: its name, type and help; its samples are the rows that name
+ * it, once per object of their section's scope.  The families are in
+ * /metrics order, and one without samples (no GPU, no plan) is not
  * written. */
 #ifndef CZ_DAEMON_STATUS_TABLE_H
 #define CZ_DAEMON_STATUS_TABLE_H
@@ -41,9 +41,25 @@ typedef struct {
                                message its section maps to); NULL: none */
 } cz_status_field;
 
+/* The objects a section's rows' samples come from in /metrics, and the
+ * labels each adds before the row's own. */
+typedef enum {
+    CZ_SCOPE_ENGINE,     /* the cz_engine_status */
+    CZ_SCOPE_MEMORY,     /* its mem (the host's account) */
+    CZ_SCOPE_KIND,       /* each of its kinds: kind="NAME" */
+    CZ_SCOPE_CLASS,      /* each class of its mem: class="NAME" */
+    CZ_SCOPE_GPU,        /* each GPU among its devices: device="ORDINAL" */
+    CZ_SCOPE_GPU_MEMORY, /* each GPU's account: device="ORDINAL" */
+    CZ_SCOPE_GPU_CLASS,  /* each class of each GPU's: device="ORDINAL",class="NAME" */
+    CZ_SCOPE_PLAN,       /* each cached circuit's plan on each device that made
+                            one: device="ORDINAL",circuit="ID" */
+} cz_metric_scope;
+
 typedef struct {
     const cz_status_field *fields;
     size_t n;
+    cz_metric_scope scope;     /* of its rows' metric samples */
+    cz_metric_scope gpu_scope; /* of its rows' gpu_metric samples (if any) */
 } cz_status_section;
 
 /* The sections, by the struct they read and where /status shows it. */
@@ -60,25 +76,17 @@ extern const cz_status_section cz_status_class;   /* cz_buf_class_stats: "classe
 extern const cz_status_section cz_status_device;  /* cz_engine_device_status: a GPU's */
 extern const cz_status_section cz_status_vram;    /* cz_engine_device_status: a GPU's "memory" */
 
-/* The objects a family's samples come from, and the labels each adds
- * before the row's own. */
-typedef enum {
-    CZ_SCOPE_ENGINE,     /* the cz_engine_status */
-    CZ_SCOPE_MEMORY,     /* its mem (the host's account) */
-    CZ_SCOPE_KIND,       /* each of its kinds: kind="NAME" */
-    CZ_SCOPE_CLASS,      /* each class of its mem: class="NAME" */
-    CZ_SCOPE_GPU,        /* each GPU among its devices: device="ORDINAL" */
-    CZ_SCOPE_GPU_MEMORY, /* each GPU's account: device="ORDINAL" */
-    CZ_SCOPE_GPU_CLASS,  /* each class of each GPU's: device="ORDINAL",class="NAME" */
-    CZ_SCOPE_PLAN,       /* each cached circuit's plan on each device that made
-                            one: device="ORDINAL",circuit="ID" */
-} cz_metric_scope;
+/* Every section (for the families' rows). */
+extern const cz_status_section *const cz_status_sections[];
+extern const size_t cz_status_n_sections;
 
+/* A family's samples are the rows that name it (as metric or gpu_metric),
+ * all in one section. */
 typedef struct {
-    const char *name, *type, *help; /* type: "counter" or "gauge" */
-    const char *label;              /* the name of its rows' own label; NULL: none */
-    cz_metric_scope scope;
-    const cz_status_section *section;
+    const char *name;
+    const char *type;  /* "counter" or "gauge" */
+    const char *label; /* the name of its rows' own label; "": none */
+    const char *help;
 } cz_metric_family;
 
 extern const cz_metric_family cz_metric_families[];

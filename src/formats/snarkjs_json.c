@@ -259,13 +259,13 @@ static path_buf sub(const char *parent, size_t i)
     return p;
 }
 
-/* A decimal string into nl limbs (nl - 1 of value plus one that must stay
- * zero for the value to be in range): BAD_FORMAT unless it is digits only
- * without a leading zero; NOT_CANONICAL when longer than max_digits or it
- * overflows nl - 1 limbs. */
-static int rd_dec(const ctx *c, uint64_t *l, size_t nl, size_t max_digits, const cz_json_value *v,
+/* A decimal string into the 8 nl bytes b, little-endian: BAD_FORMAT
+ * unless it is digits only without a leading zero; NOT_CANONICAL when
+ * longer than max_digits or at least 2^(64 nl) (nl <= FP_LIMBS). */
+static int rd_dec(const ctx *c, uint8_t *b, size_t nl, size_t max_digits, const cz_json_value *v,
                   const char *path, const char *mod)
 {
+    uint64_t l[FP_LIMBS + 1] = {0}; /* one limb more, which must stay zero */
     if (v->type != CZ_JSON_STRING)
         return bad(c, CZ_ERR_BAD_FORMAT, path, "expected a decimal string");
     if (v->len == 0 || (v->len > 1 && v->str[0] == '0'))
@@ -275,51 +275,38 @@ static int rd_dec(const ctx *c, uint64_t *l, size_t nl, size_t max_digits, const
             return bad(c, CZ_ERR_BAD_FORMAT, path, "not a string of decimal digits");
     if (v->len > max_digits)
         return bad(c, CZ_ERR_NOT_CANONICAL, path, "value >= %s", mod);
-    memset(l, 0, nl * sizeof *l);
     for (size_t i = 0; i < v->len; i++) {
         unsigned __int128 carry = (unsigned)(v->str[i] - '0');
-        for (size_t k = 0; k < nl; k++) {
+        for (size_t k = 0; k <= nl; k++) {
             carry += (unsigned __int128)l[k] * 10;
             l[k] = (uint64_t)carry;
             carry >>= 64;
         }
     }
-    if (l[nl - 1] != 0)
+    if (l[nl] != 0)
         return bad(c, CZ_ERR_NOT_CANONICAL, path, "value >= %s", mod);
+    for (size_t i = 0; i < 8 * nl; i++)
+        b[i] = (uint8_t)(l[i / 8] >> 8 * (i % 8));
     return CZ_OK;
 }
 
-static void limbs_le(uint8_t *out, const uint64_t *l, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = 0; j < 8; j++)
-            out[8 * i + j] = (uint8_t)(l[i] >> 8 * j);
-}
-
+/* Field elements: canonical decimals below the modulus. */
 static int rd_fp(const ctx *c, cz_fp *r, const cz_json_value *v, const char *path)
 {
-    uint64_t l[FP_LIMBS + 1];
     uint8_t b[CZ_FP_BYTES];
-    int rc = rd_dec(c, l, FP_LIMBS + 1, FP_MAX_DIGITS, v, path, "p");
-    if (rc != CZ_OK)
-        return rc;
-    limbs_le(b, l, FP_LIMBS);
-    if (cz_fp_from_bytes_le(r, b) != CZ_OK)
-        return bad(c, CZ_ERR_NOT_CANONICAL, path, "value >= p");
-    return CZ_OK;
+    int rc = rd_dec(c, b, FP_LIMBS, FP_MAX_DIGITS, v, path, "p");
+    return rc == CZ_OK && cz_fp_from_bytes_le(r, b) != CZ_OK
+               ? bad(c, CZ_ERR_NOT_CANONICAL, path, "value >= p")
+               : rc;
 }
 
 static int rd_fr(const ctx *c, cz_fr *r, const cz_json_value *v, const char *path)
 {
-    uint64_t l[FR_LIMBS + 1];
     uint8_t b[CZ_FR_BYTES];
-    int rc = rd_dec(c, l, FR_LIMBS + 1, FR_MAX_DIGITS, v, path, "r");
-    if (rc != CZ_OK)
-        return rc;
-    limbs_le(b, l, FR_LIMBS);
-    if (cz_fr_from_bytes_le(r, b) != CZ_OK)
-        return bad(c, CZ_ERR_NOT_CANONICAL, path, "value >= r");
-    return CZ_OK;
+    int rc = rd_dec(c, b, FR_LIMBS, FR_MAX_DIGITS, v, path, "r");
+    return rc == CZ_OK && cz_fr_from_bytes_le(r, b) != CZ_OK
+               ? bad(c, CZ_ERR_NOT_CANONICAL, path, "value >= r")
+               : rc;
 }
 
 static int want_array(const ctx *c, const cz_json_value *v, size_t n, const char *path,
@@ -616,52 +603,62 @@ int cz_snarkjs_vk_read_mem(cz_groth16_vk *vk, const char *text, size_t len, char
     return rc;
 }
 
-/* Maps path for a _read_file function. */
-static int map_file(cz_binfile_map *m, const char *path, char *err, size_t errlen)
+/* A _read_mem function as the _read_file ones call it: the text into out. */
+typedef int read_mem_fn(void *out, const char *text, size_t len, char *err, size_t errlen);
+
+/* The file at path mapped and read by rd into out. */
+static int read_file(read_mem_fn *rd, void *out, const char *path, char *err, size_t errlen)
 {
+    cz_binfile_map m;
     if (path == NULL)
         return CZ_ERR_INVALID_ARG;
-    return cz_binfile_map_open(m, path, err, errlen);
+    int rc = cz_binfile_map_open(&m, path, err, errlen);
+    if (rc != CZ_OK)
+        return rc;
+    rc = rd(out, (const char *)m.data, m.len, err, errlen);
+    cz_binfile_map_close(&m);
+    return rc;
+}
+
+static int proof_mem(void *out, const char *text, size_t len, char *err, size_t errlen)
+{
+    return cz_snarkjs_proof_read_mem(out, text, len, err, errlen);
 }
 
 int cz_snarkjs_proof_read_file(cz_groth16_proof *proof, const char *path, char *err, size_t errlen)
 {
-    cz_binfile_map m;
-    int rc = map_file(&m, path, err, errlen);
-    if (rc != CZ_OK) {
-        if (proof != NULL)
-            memset(proof, 0, sizeof *proof);
-        return rc;
-    }
-    rc = cz_snarkjs_proof_read_mem(proof, (const char *)m.data, m.len, err, errlen);
-    cz_binfile_map_close(&m);
-    return rc;
+    if (proof != NULL)
+        memset(proof, 0, sizeof *proof);
+    return read_file(proof_mem, proof, path, err, errlen);
+}
+
+typedef struct {
+    cz_fr **pub;
+    size_t *n;
+} public_out;
+
+static int public_mem(void *out, const char *text, size_t len, char *err, size_t errlen)
+{
+    public_out *o = out;
+    return cz_snarkjs_public_read_mem(o->pub, o->n, text, len, err, errlen);
 }
 
 int cz_snarkjs_public_read_file(cz_fr **pub, size_t *n, const char *path, char *err, size_t errlen)
 {
-    cz_binfile_map m;
-    int rc = map_file(&m, path, err, errlen);
-    if (rc != CZ_OK) {
-        if (pub != NULL && n != NULL)
-            *pub = NULL, *n = 0;
-        return rc;
-    }
-    rc = cz_snarkjs_public_read_mem(pub, n, (const char *)m.data, m.len, err, errlen);
-    cz_binfile_map_close(&m);
-    return rc;
+    public_out o = {pub, n};
+    if (pub != NULL && n != NULL)
+        *pub = NULL, *n = 0;
+    return read_file(public_mem, &o, path, err, errlen);
+}
+
+static int vk_mem(void *out, const char *text, size_t len, char *err, size_t errlen)
+{
+    return cz_snarkjs_vk_read_mem(out, text, len, err, errlen);
 }
 
 int cz_snarkjs_vk_read_file(cz_groth16_vk *vk, const char *path, char *err, size_t errlen)
 {
-    cz_binfile_map m;
-    int rc = map_file(&m, path, err, errlen);
-    if (rc != CZ_OK) {
-        if (vk != NULL)
-            memset(vk, 0, sizeof *vk);
-        return rc;
-    }
-    rc = cz_snarkjs_vk_read_mem(vk, (const char *)m.data, m.len, err, errlen);
-    cz_binfile_map_close(&m);
-    return rc;
+    if (vk != NULL)
+        memset(vk, 0, sizeof *vk);
+    return read_file(vk_mem, vk, path, err, errlen);
 }

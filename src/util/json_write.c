@@ -14,6 +14,10 @@ static size_t utf8_len(const unsigned char *s, size_t n)
     return n >= len && cz_utf8_valid(s, len, NULL) ? len : 0;
 }
 
+/* The characters with a short escape, and the letter after the backslash;
+ * other control characters are written \u00XX. */
+static const char SHORT[] = "\"\\\n\r\t\b\f", SHORT_AS[] = "\"\\nrtbf";
+
 void cz_json_quote(cz_strbuf *b, const char *str, size_t n)
 {
     const unsigned char *s = (const unsigned char *)str;
@@ -40,31 +44,12 @@ void cz_json_quote(cz_strbuf *b, const char *str, size_t n)
             }
             continue;
         }
-        switch (c) {
-        case '"':
-            cz_strbuf_puts(b, "\\\"");
-            break;
-        case '\\':
-            cz_strbuf_puts(b, "\\\\");
-            break;
-        case '\n':
-            cz_strbuf_puts(b, "\\n");
-            break;
-        case '\r':
-            cz_strbuf_puts(b, "\\r");
-            break;
-        case '\t':
-            cz_strbuf_puts(b, "\\t");
-            break;
-        case '\b':
-            cz_strbuf_puts(b, "\\b");
-            break;
-        case '\f':
-            cz_strbuf_puts(b, "\\f");
-            break;
-        default:
+        const char *at = c != 0 ? strchr(SHORT, c) : NULL;
+        if (at != NULL) {
+            char e[2] = {'\\', SHORT_AS[at - SHORT]};
+            cz_strbuf_put(b, e, 2);
+        } else {
             cz_strbuf_printf(b, "\\u%04x", c);
-            break;
         }
         i++;
     }
