@@ -1,6 +1,6 @@
 /* snarkjs JSON files for Groth16 (format and contracts in
  * include/cuzk/snarkjs.h): a writer that reproduces bfj's layout, and
- * readers on the strict JSON tree of json.h. */
+ * readers on the strict JSON tree of util/json_tree.h. */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -158,9 +158,9 @@ int cz_json_parse(cz_json_doc *doc, const char *text, size_t len, unsigned max_d
 
 void cz_json_free(cz_json_doc *doc)
 {
-    if (doc == NULL)
-        return;
-    free(doc->nodes);
-    free(doc->pool);
-    memset(doc, 0, sizeof *doc);
+    if (doc != NULL) {
+        free(doc->nodes);
+        free(doc->pool);
+        *doc = (cz_json_doc){NULL, NULL};
+    }
 }
