@@ -89,9 +89,10 @@ typedef struct {
 } cz_bench_post_in;
 int cz_bench_post_load(cz_bench_post_in *p, const char *dir, const char *cmd);
 void cz_bench_post_free(cz_bench_post_in *p);
-/* The value of "key" in the bench's own JSON files (update.json,
- * post.json: no nesting of the key's name, no spaces): a number, or a hex
- * string of 32 bytes.  0 or -1. */
+/* The value of member "key" of the object that j begins with (the bench's
+ * own JSON files, update.json and post.json, or a sector object of
+ * post.json): an unsigned number, or a string of 32 bytes in hex.  0 or
+ * -1. */
 int cz_bench_json_u64(const char *j, const char *key, uint64_t *v);
 int cz_bench_json_hex32(const char *j, const char *key, uint8_t out[32]);
 /* The whole file at path (malloc'd; *len its bytes), or NULL with a

@@ -32,7 +32,6 @@
  *     the vanilla proofs): exit 0 and "valid", 1 and "invalid: REASON", 2
  *     for a usage error or an unreadable file. */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +41,7 @@
 #include "cuzk/err.h"
 #include "cuzk/filecoin.h"
 #include "cuzk/rand.h"
+#include "util/json_read.h"
 
 typedef struct {
     const char *size, *out, *miner_id, *sector_id, *ticket, *seed, *new_data, *new_data_seed, *h;
@@ -384,29 +384,36 @@ static int cmd_verify(const opts *o, int nfiles, char **files)
     return 0;
 }
 
+/* A reader of j at the value of member key of the object j begins with. */
+static int json_member(cz_jr *r, const char *j, const char *key)
+{
+    const char *const names[] = {key};
+    cz_jr_obj o;
+    cz_jr_init(r, (const uint8_t *)j, strlen(j), NULL, NULL, 0);
+    return cz_jr_obj_begin(r, &o) == CZ_OK && cz_jr_obj_next(r, &o, names, 1) == 0 ? 0 : -1;
+}
+
 int cz_bench_json_u64(const char *j, const char *key, uint64_t *v)
 {
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\":", key);
-    const char *at = strstr(j, pat);
-    return at && sscanf(at + strlen(pat), "%" SCNu64, v) == 1 ? 0 : -1;
+    cz_jr r;
+    return json_member(&r, j, key) == 0 && cz_jr_uint(&r, UINT64_MAX, "u64", v) == CZ_OK ? 0 : -1;
 }
 
 int cz_bench_json_hex32(const char *j, const char *key, uint8_t out[32])
 {
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\":\"", key);
-    const char *at = strstr(j, pat);
-    if (at == NULL)
+    cz_jr r;
+    const uint8_t *s;
+    size_t n;
+    bool esc;
+    if (json_member(&r, j, key) != 0 || cz_jr_str(&r, &s, &n, &esc) != CZ_OK || esc || n != 64)
         return -1;
-    at += strlen(pat);
     for (int i = 0; i < 32; i++) {
         unsigned b;
-        if (sscanf(at + 2 * i, "%2x", &b) != 1)
+        if (sscanf((const char *)s + 2 * i, "%2x", &b) != 1)
             return -1;
         out[i] = (uint8_t)b;
     }
-    return at[64] == '"' ? 0 : -1;
+    return 0;
 }
 
 void cz_bench_snap_free(cz_bench_snap *u)

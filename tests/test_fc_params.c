@@ -17,8 +17,8 @@
 #include "cuzk/blake2b.h"
 #include "cuzk/err.h"
 #include "cuzk/filecoin.h"
-#include "formats/json.h"
 #include "tf.h"
+#include "util/json_tree.h"
 
 static void identifiers(void)
 {

@@ -10,7 +10,10 @@
  * head in pieces, HEAD, the head size limit (431), the head deadline that
  * trickled bytes do not extend, eviction at the per-address and total
  * connection limits, and the trickle attack that took libmicrohttpd down,
- * with client sockets bound to other 127.0.0.0/8 addresses. */
+ * with client sockets bound to other 127.0.0.0/8 addresses.  The status
+ * table behind /status, /metrics and GetStatus is consistent: every row's
+ * family exists and every family has rows, labels where the family has
+ * one, GetStatus fields that exist in the section's message. */
 #define _GNU_SOURCE /* strcasestr */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -30,10 +33,12 @@
 #include "cuzk/engine.h"
 #include "cuzk/err.h"
 #include "cuzk/http.h"
-#include "daemon/json_out.h"
+#include "cuzk/v1/proving.pb-c.h"
+#include "daemon/status_table.h"
 #include "engine_common.h"
-#include "formats/json.h"
 #include "tf.h"
+#include "util/json_tree.h"
+#include "util/json_write.h"
 
 #define BUDGET  ((uint64_t)256 << 20)
 #define VERSION "0.1.0 \"q\" \\ \t\x01 caf\xc3\xa9"
@@ -1351,9 +1356,72 @@ static void test_json_quote(void)
     free(out);
 }
 
+/* The family named name, or NULL. */
+static const cz_metric_family *family_named(const char *name)
+{
+    for (size_t i = 0; i < cz_metric_n_families; i++)
+        if (strcmp(cz_metric_families[i].name, name) == 0)
+            return &cz_metric_families[i];
+    return NULL;
+}
+
+static void test_status_table(void)
+{
+    /* the GetStatus message each section's proto names are fields of */
+    const struct {
+        const cz_status_section *sec;
+        const ProtobufCMessageDescriptor *msg;
+    } maps[] = {
+        {&cz_status_jobs, &cuzk__v1__get_status_response__descriptor},
+        {&cz_status_account, &cuzk__v1__get_status_response__descriptor},
+        {&cz_status_memory, &cuzk__v1__get_status_response__descriptor},
+        {&cz_status_kind, &cuzk__v1__queue_status__descriptor},
+        {&cz_status_class, &cuzk__v1__buffer_class_status__descriptor},
+        {&cz_status_vram, &cuzk__v1__gpustatus__descriptor},
+        {&cz_status_circuit, &cuzk__v1__srsstatus__descriptor},
+        {&cz_status_plan, &cuzk__v1__device_plan__descriptor},
+    };
+    size_t rows_of[64] = {0};
+    TF_CHECK(cz_metric_n_families <= 64);
+    for (size_t k = 0; k < cz_status_n_sections; k++) {
+        const cz_status_section *sec = cz_status_sections[k];
+        const ProtobufCMessageDescriptor *msg = NULL;
+        for (size_t m = 0; m < sizeof maps / sizeof maps[0]; m++)
+            if (maps[m].sec == sec)
+                msg = maps[m].msg;
+        for (size_t i = 0; i < sec->n; i++) {
+            const cz_status_field *f = &sec->fields[i];
+            const char *names[2] = {f->metric, f->gpu_metric};
+            for (int j = 0; j < 2; j++) {
+                if (names[j] == NULL)
+                    continue;
+                const cz_metric_family *fam = family_named(names[j]);
+                TF_CHECK_MSG(fam != NULL, "row %s: no family %s", f->key, names[j]);
+                if (fam == NULL)
+                    continue;
+                rows_of[fam - cz_metric_families]++;
+                TF_CHECK_MSG((fam->label[0] != '\0') == (f->label != NULL),
+                             "row %s of %s: label %s, the family's %s", f->key, fam->name,
+                             f->label ? f->label : "none", fam->label);
+            }
+            TF_CHECK_MSG(f->key != NULL || f->metric != NULL, "section %zu row %zu shows nothing",
+                         k, i);
+            if (f->proto == NULL)
+                continue;
+            const ProtobufCFieldDescriptor *fd =
+                msg ? protobuf_c_message_descriptor_get_field_by_name(msg, f->proto) : NULL;
+            TF_CHECK_MSG(fd != NULL && (fd->type == PROTOBUF_C_TYPE_UINT32 ||
+                                        fd->type == PROTOBUF_C_TYPE_UINT64),
+                         "row %s: GetStatus field %s", f->key, f->proto);
+        }
+    }
+    for (size_t i = 0; i < cz_metric_n_families; i++)
+        TF_CHECK_MSG(rows_of[i] > 0, "family %s has no rows", cz_metric_families[i].name);
+}
+
 TF_MAIN(TF_TEST(test_status), TF_TEST(test_metrics), TF_TEST(test_status_live),
         TF_TEST(test_metrics_window),
         TF_TEST(test_errors), TF_TEST(test_bad_addresses), TF_TEST(test_concurrent),
         TF_TEST(test_protocol), TF_TEST(test_head), TF_TEST(test_head_limit),
         TF_TEST(test_head_deadline), TF_TEST(test_evict_addr), TF_TEST(test_evict_total),
-        TF_TEST(test_trickle_attack), TF_TEST(test_json_quote))
+        TF_TEST(test_trickle_attack), TF_TEST(test_json_quote), TF_TEST(test_status_table))

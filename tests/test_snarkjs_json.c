@@ -20,8 +20,8 @@
 #include "cuzk/snarkjs.h"
 #include "cuzk/zkey.h"
 #include "fixture.h"
-#include "formats/json.h"
 #include "tf.h"
+#include "util/json_tree.h"
 
 /* ------------------------------------------------------------- helpers --- */
 

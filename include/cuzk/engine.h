@@ -607,6 +607,20 @@ typedef struct {
     uint32_t partitions_waiting, partitions_in_flight;
 } cz_engine_kind_status;
 
+/* One of the back end's devices, and the job whose partition holds it now
+ * (busy_job "" when idle). */
+typedef struct {
+    cz_engine_device_info info;
+    char busy_job[CZ_JOB_ID_MAX];   /* its handle */
+    char busy_label[CZ_JOB_ID_MAX]; /* its label ("" when none) */
+    cz_job_kind busy_kind;
+    /* since start: the bases its proofs streamed from host memory, and the
+     * copy engine's busy seconds moving them (bytes / seconds: the link's
+     * achieved rate) */
+    uint64_t link_bytes;
+    double link_seconds;
+} cz_engine_device_status;
+
 typedef struct {
     uint64_t jobs_submitted, jobs_completed, jobs_failed, jobs_cancelled;
     uint64_t partitions_proved;
@@ -623,20 +637,8 @@ typedef struct {
     uint64_t rss, untracked;           /* RSS, and RSS minus tracked allocations */
     uint64_t peak_rss, peak_untracked; /* over every reading (>= rss, untracked) */
     cz_mem_snapshot mem;
-    /* the back end's devices, and the job whose partition holds each now
-     * (busy_job "" when idle) */
-    unsigned n_devices;
-    struct {
-        cz_engine_device_info info;
-        char busy_job[CZ_JOB_ID_MAX];   /* its handle */
-        char busy_label[CZ_JOB_ID_MAX]; /* its label ("" when none) */
-        cz_job_kind busy_kind;
-        /* since start: the bases its proofs streamed from host memory, and
-         * the copy engine's busy seconds moving them (bytes / seconds: the
-         * link's achieved rate) */
-        uint64_t link_bytes;
-        double link_seconds;
-    } devices[CZ_ENGINE_MAX_DEVICES];
+    unsigned n_devices; /* the back end's */
+    cz_engine_device_status devices[CZ_ENGINE_MAX_DEVICES];
 } cz_engine_status;
 
 void cz_engine_status_get(cz_engine *e, cz_engine_status *s);

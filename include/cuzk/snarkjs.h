@@ -36,7 +36,7 @@
  * write the same bytes to path (CZ_ERR_IO when that fails).
  *
  * Readers take text[0..len) (need not be NUL-terminated) or a file.  They
- * check the whole text is strict JSON (see src/formats/json.h) nested at
+ * check the whole text is strict JSON (see src/util/json_read.h) nested at
  * most 16 levels deep (else CZ_ERR_BAD_FORMAT, with "line L, column C"),
  * then that every key above is present exactly once (vk_alphabeta_12 may be
  * missing) and no other key is (CZ_ERR_BAD_FORMAT), then "protocol" and

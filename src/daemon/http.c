@@ -30,8 +30,8 @@
 #include <unistd.h>
 
 #include "cuzk/err.h"
-#include "daemon/json_out.h"
 #include "util/clock.h"
+#include "util/json_write.h"
 
 #define ACCEPT_BATCH    16  /* accepts per loop round, so connections are served meanwhile */
 #define ACCEPT_PAUSE_MS 100 /* out of file descriptors: wait this long before accepting again */

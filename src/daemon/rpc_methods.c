@@ -8,6 +8,7 @@
  * AwaitProof and Prove wait through an engine watch (no thread held);
  * Prove's job is cancelled when its client goes away
  * (cz_job_request.cancel_unwatched). */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "cuzk/http.h"
 #include "cuzk/v1/proving.pb-c.h"
 #include "daemon/rpc_internal.h"
+#include "daemon/status_table.h"
 #include "util/clock.h"
 
 static int rpc_code_of(int rc)
@@ -456,6 +458,29 @@ static void rpc_cancel(rpc_call *c, const ProtobufCMessage *req)
     cz_rpc_reply_msg(c, &o.base);
 }
 
+/* Sets the fields of m that the rows of sec name (cz_status_field.proto)
+ * to their figures in obj (a struct of sec). */
+static void proto_fill(ProtobufCMessage *m, const cz_status_section *sec, const void *obj)
+{
+    for (size_t i = 0; i < sec->n; i++) {
+        const cz_status_field *f = &sec->fields[i];
+        if (f->proto == NULL)
+            continue;
+        const ProtobufCFieldDescriptor *fd =
+            protobuf_c_message_descriptor_get_field_by_name(m->descriptor, f->proto);
+        assert(fd != NULL &&
+               (fd->type == PROTOBUF_C_TYPE_UINT32 || fd->type == PROTOBUF_C_TYPE_UINT64));
+        char *at = (char *)m + fd->offset;
+        uint64_t v = cz_status_u64(f, obj);
+        if (fd->type == PROTOBUF_C_TYPE_UINT32) {
+            uint32_t v32 = (uint32_t)v;
+            memcpy(at, &v32, sizeof v32);
+        } else {
+            memcpy(at, &v, sizeof v);
+        }
+    }
+}
+
 /* GetStatus: loaded_srs lists every cached circuit (HOT, or WARM while it
  * loads); queues has one entry per kind the engine accepts, pending its
  * queued jobs and in_progress its running ones (Curio adds both up over
@@ -502,8 +527,7 @@ static void rpc_status(rpc_call *c, const ProtobufCMessage *req)
         srs[i].circuit_id = ci[i].id;
         srs[i].tier =
             ci[i].loading ? CUZK__V1__SRSSTATUS__TIER__WARM : CUZK__V1__SRSSTATUS__TIER__HOT;
-        srs[i].size_bytes = ci[i].bytes;
-        srs[i].ref_count = ci[i].refs;
+        proto_fill(&srs[i].base, &cz_status_circuit, &ci[i]);
         size_t base = i * CZ_ENGINE_MAX_DEVICES;
         size_t n = cz_engine_circuit_plans(e, ci[i].id, pl + base, CZ_ENGINE_MAX_DEVICES);
         if (n > CZ_ENGINE_MAX_DEVICES)
@@ -512,9 +536,7 @@ static void rpc_status(rpc_call *c, const ProtobufCMessage *req)
             Cuzk__V1__DevicePlan *d = &dp[base + j];
             cuzk__v1__device_plan__init(d);
             d->ordinal = (uint32_t)pl[base + j].ordinal;
-            d->kept_bytes = pl[base + j].kept_bytes;
-            d->proof_bytes = pl[base + j].proof_bytes;
-            d->streamed_bytes = pl[base + j].streamed_bytes;
+            proto_fill(&d->base, &cz_status_plan, &pl[base + j]);
             d->plan = pl[base + j].text;
             dpp[base + j] = d;
         }
@@ -532,31 +554,21 @@ static void rpc_status(rpc_call *c, const ProtobufCMessage *req)
             continue;
         cuzk__v1__queue_status__init(&q[nq]);
         q[nq].proof_kind = (char *)cz_job_kind_queue(ks->kind);
-        q[nq].pending = ks->jobs_queued;
-        q[nq].in_progress = ks->jobs_running;
+        proto_fill(&q[nq].base, &cz_status_kind, ks);
         qp[nq] = &q[nq];
         nq++;
     }
     o.n_queues = nq;
     o.queues = qp;
-    o.total_proofs_completed = st.jobs_completed;
-    o.total_proofs_failed = st.jobs_failed;
-    o.total_proofs_cancelled = st.jobs_cancelled;
+    proto_fill(&o.base, &cz_status_jobs, &st);
+    proto_fill(&o.base, &cz_status_account, &st.mem);
+    proto_fill(&o.base, &cz_status_memory, &st);
     o.uptime_seconds = (uint64_t)(cz_clock_s(CLOCK_MONOTONIC) - ctx->start_time);
-    o.memory_budget_bytes = st.mem.total;
-    o.memory_reserved_bytes = st.mem.reserved;
-    o.memory_tracked_bytes = st.mem.allocated;
-    o.rss_bytes = st.rss;
-    o.untracked_rss_bytes = st.untracked;
     Cuzk__V1__BufferClassStatus bc[CZ_BUF__COUNT], *bcp[CZ_BUF__COUNT];
     for (int k = 0; k < CZ_BUF__COUNT; k++) {
         cuzk__v1__buffer_class_status__init(&bc[k]);
         bc[k].name = (char *)cz_buf_class_name((cz_buf_class)k);
-        bc[k].live_count = st.mem.cls[k].live_count;
-        bc[k].live_bytes = st.mem.cls[k].live_bytes;
-        bc[k].high_water_bytes = st.mem.cls[k].high_water_bytes;
-        bc[k].total_allocs = st.mem.cls[k].total_allocs;
-        bc[k].total_frees = st.mem.cls[k].total_frees;
+        proto_fill(&bc[k].base, &cz_status_class, &st.mem.cls[k]);
         bcp[k] = &bc[k];
     }
     o.n_buffer_classes = CZ_BUF__COUNT;
@@ -571,8 +583,7 @@ static void rpc_status(rpc_call *c, const ProtobufCMessage *req)
         cuzk__v1__gpustatus__init(&gs[ng]);
         gs[ng].ordinal = (uint32_t)di->ordinal;
         gs[ng].name = (char *)di->name;
-        gs[ng].vram_total_bytes = di->vram_total;
-        gs[ng].vram_free_bytes = di->vram_free;
+        proto_fill(&gs[ng].base, &cz_status_vram, &st.devices[d]);
         /* the client's label where it gave one (the Rust cuzk's job id is
          * the request_id), else the handle */
         gs[ng].current_job_id =

@@ -1,17 +1,52 @@
 /* The /status document (contract in cuzk/http.h). */
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "cuzk/err.h"
 #include "cuzk/http.h"
-#include "daemon/json_out.h"
+#include "daemon/status_table.h"
 #include "util/clock.h"
+#include "util/json_write.h"
 
-static void busy_total(cz_jw *w, const char *key, uint64_t busy, uint64_t total)
+static bool same(const char *a, const char *b)
+{
+    return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* The members of obj that section sec shows, in its order; the rows of a
+ * group in an object of the group's name. */
+static void fields_json(cz_jw *w, const cz_status_section *sec, const void *obj)
+{
+    const char *group = NULL;
+    for (size_t i = 0; i < sec->n; i++) {
+        const cz_status_field *f = &sec->fields[i];
+        if (f->key == NULL)
+            continue;
+        if (!same(f->group, group)) {
+            if (group)
+                cz_jw_end(w);
+            if (f->group)
+                cz_jw_object(w, f->group);
+            group = f->group;
+        }
+        if (f->type == CZ_ST_F64)
+            cz_jw_f64(w, f->key, cz_status_f64(f, obj));
+        else if (f->type == CZ_ST_BOOL)
+            cz_jw_bool(w, f->key, cz_status_u64(f, obj) != 0);
+        else
+            cz_jw_u64(w, f->key, cz_status_u64(f, obj));
+    }
+    if (group)
+        cz_jw_end(w);
+}
+
+/* An object key of sec's members of obj. */
+static void section_json(cz_jw *w, const char *key, const cz_status_section *sec, const void *obj)
 {
     cz_jw_object(w, key);
-    cz_jw_u64(w, "busy", busy);
-    cz_jw_u64(w, "total", total);
+    fields_json(w, sec, obj);
     cz_jw_end(w);
 }
 
@@ -19,48 +54,29 @@ static void busy_total(cz_jw *w, const char *key, uint64_t busy, uint64_t total)
 static void classes_json(cz_jw *w, const cz_buf_class_stats cls[CZ_BUF__COUNT])
 {
     cz_jw_object(w, "classes");
-    for (int k = 0; k < CZ_BUF__COUNT; k++) {
-        const cz_buf_class_stats *c = &cls[k];
-        cz_jw_object(w, cz_buf_class_name((cz_buf_class)k));
-        cz_jw_u64(w, "live_count", c->live_count);
-        cz_jw_u64(w, "live_bytes", c->live_bytes);
-        cz_jw_u64(w, "high_water", c->high_water_bytes);
-        cz_jw_u64(w, "allocs", c->total_allocs);
-        cz_jw_u64(w, "frees", c->total_frees);
-        cz_jw_u64(w, "alloc_bytes", c->total_alloc_bytes);
-        cz_jw_u64(w, "free_bytes", c->total_free_bytes);
-        cz_jw_end(w);
-    }
+    for (int k = 0; k < CZ_BUF__COUNT; k++)
+        section_json(w, cz_buf_class_name((cz_buf_class)k), &cz_status_class, &cls[k]);
     cz_jw_end(w);
 }
 
+/* "memory": the budget's account, the request pool, RSS, the classes. */
 static void memory_json(cz_jw *w, const cz_engine_status *s)
 {
     cz_jw_object(w, "memory");
-    cz_jw_u64(w, "budget", s->mem.total);
-    cz_jw_u64(w, "reserved", s->mem.reserved);
-    cz_jw_u64(w, "peak_reserved", s->mem.peak_reserved);
-    cz_jw_u64(w, "allocated", s->mem.allocated);
-    cz_jw_u64(w, "peak_allocated", s->mem.peak_allocated);
-    cz_jw_u64(w, "reservations", s->mem.reservations);
-    cz_jw_u64(w, "waiters", s->mem.waiters);
-    cz_jw_u64(w, "request_pool", s->request_pool);
-    cz_jw_u64(w, "request_pool_used", s->request_used);
-    cz_jw_u64(w, "rss", s->rss);
-    cz_jw_u64(w, "untracked", s->untracked);
-    cz_jw_u64(w, "peak_rss", s->peak_rss);
-    cz_jw_u64(w, "peak_untracked", s->peak_untracked);
+    fields_json(w, &cz_status_account, &s->mem);
+    fields_json(w, &cz_status_memory, s);
     classes_json(w, s->mem.cls);
     cz_jw_end(w);
 }
 
 /* The back end's devices: name, the job holding it, and for a GPU its
- * memory account by class. */
+ * link's figures and memory account by class. */
 static void devices_json(cz_jw *w, const cz_engine_status *s)
 {
     cz_jw_array(w, "devices");
     for (unsigned d = 0; d < s->n_devices; d++) {
-        const cz_engine_device_info *di = &s->devices[d].info;
+        const cz_engine_device_status *ds = &s->devices[d];
+        const cz_engine_device_info *di = &ds->info;
         cz_jw_object(w, NULL);
         cz_jw_str(w, "kind", di->gpu ? "gpu" : "cpu");
         if (di->gpu)
@@ -68,28 +84,15 @@ static void devices_json(cz_jw *w, const cz_engine_status *s)
         else
             cz_jw_null(w, "ordinal");
         cz_jw_str(w, "name", di->name);
-        if (s->devices[d].busy_job[0]) {
-            cz_jw_str(w, "busy_job", s->devices[d].busy_job);
-            cz_jw_str(w, "busy_label", s->devices[d].busy_label);
-            cz_jw_str(w, "busy_kind", cz_job_kind_name(s->devices[d].busy_kind));
-        } else {
-            cz_jw_null(w, "busy_job");
-            cz_jw_null(w, "busy_label");
-            cz_jw_null(w, "busy_kind");
-        }
+        bool busy = ds->busy_job[0] != '\0';
+        cz_jw_str(w, "busy_job", busy ? ds->busy_job : NULL);
+        cz_jw_str(w, "busy_label", busy ? ds->busy_label : NULL);
+        cz_jw_str(w, "busy_kind", busy ? cz_job_kind_name(ds->busy_kind) : NULL);
         if (di->gpu) {
-            cz_jw_u64(w, "streamed_bytes", s->devices[d].link_bytes);
-            cz_jw_f64(w, "link_busy_seconds", s->devices[d].link_seconds);
+            fields_json(w, &cz_status_device, ds);
             cz_jw_object(w, "memory");
-            cz_jw_u64(w, "total", di->vram_total);
-            cz_jw_u64(w, "free", di->vram_free);
-            cz_jw_u64(w, "budget", di->mem.total);
-            cz_jw_u64(w, "reserved", di->mem.reserved);
-            cz_jw_u64(w, "peak_reserved", di->mem.peak_reserved);
-            cz_jw_u64(w, "allocated", di->mem.allocated);
-            cz_jw_u64(w, "peak_allocated", di->mem.peak_allocated);
-            cz_jw_u64(w, "reservations", di->mem.reservations);
-            cz_jw_u64(w, "waiters", di->mem.waiters);
+            fields_json(w, &cz_status_vram, ds);
+            fields_json(w, &cz_status_account, &di->mem);
             classes_json(w, di->mem.cls);
             cz_jw_end(w);
         }
@@ -101,19 +104,32 @@ static void devices_json(cz_jw *w, const cz_engine_status *s)
 static void kinds_json(cz_jw *w, const cz_engine_status *s)
 {
     cz_jw_object(w, "kinds");
-    for (int i = 0; i < CZ_JOB_KINDS; i++) {
-        const cz_engine_kind_status *k = &s->kinds[i];
-        cz_jw_object(w, k->name);
-        cz_jw_bool(w, "enabled", k->enabled);
-        cz_jw_u64(w, "queued", k->jobs_queued);
-        cz_jw_u64(w, "running", k->jobs_running);
-        cz_jw_u64(w, "partitions_waiting", k->partitions_waiting);
-        cz_jw_u64(w, "partitions_in_flight", k->partitions_in_flight);
-        cz_jw_u64(w, "submitted", k->jobs_submitted);
-        cz_jw_u64(w, "completed", k->jobs_completed);
-        cz_jw_u64(w, "failed", k->jobs_failed);
-        cz_jw_u64(w, "cancelled", k->jobs_cancelled);
-        cz_jw_u64(w, "partitions_proved", k->partitions_proved);
+    for (int i = 0; i < CZ_JOB_KINDS; i++)
+        section_json(w, s->kinds[i].name, &cz_status_kind, &s->kinds[i]);
+    cz_jw_end(w);
+}
+
+/* The cached circuits, each with its device memory plan on each GPU that
+ * made one. */
+static void circuits_json(cz_jw *w, cz_engine *e, const cz_engine_circuit_info *circ, size_t n)
+{
+    cz_jw_array(w, "circuits");
+    for (size_t i = 0; i < n; i++) {
+        cz_jw_object(w, NULL);
+        cz_jw_str(w, "id", circ[i].id);
+        cz_jw_str(w, "kind", cz_job_kind_name(circ[i].kind));
+        fields_json(w, &cz_status_circuit, &circ[i]);
+        cz_engine_plan pl[CZ_ENGINE_MAX_DEVICES];
+        size_t np = cz_engine_circuit_plans(e, circ[i].id, pl, CZ_ENGINE_MAX_DEVICES);
+        cz_jw_array(w, "plans");
+        for (size_t k = 0; k < np; k++) {
+            cz_jw_object(w, NULL);
+            cz_jw_u64(w, "device", (uint64_t)pl[k].ordinal);
+            fields_json(w, &cz_status_plan, &pl[k]);
+            cz_jw_str(w, "plan", pl[k].text);
+            cz_jw_end(w);
+        }
+        cz_jw_end(w);
         cz_jw_end(w);
     }
     cz_jw_end(w);
@@ -191,60 +207,13 @@ int cz_status_json(cz_engine *e, const cz_http_info *info, char **out)
         cz_jw_null(&w, "uptime_s");
     }
 
-    cz_jw_object(&w, "jobs");
-    cz_jw_u64(&w, "submitted", s.jobs_submitted);
-    cz_jw_u64(&w, "completed", s.jobs_completed);
-    cz_jw_u64(&w, "failed", s.jobs_failed);
-    cz_jw_u64(&w, "cancelled", s.jobs_cancelled);
-    cz_jw_u64(&w, "queued", s.jobs_queued);
-    cz_jw_u64(&w, "running", s.jobs_running);
-    cz_jw_u64(&w, "partitions_proved", s.partitions_proved);
-    cz_jw_u64(&w, "partitions_unfinished", s.partitions_unfinished);
-    cz_jw_u64(&w, "max_jobs", s.max_jobs);
-    cz_jw_u64(&w, "max_partitions", s.max_partitions);
-    cz_jw_u64(&w, "watches", s.watches);
-    cz_jw_end(&w);
+    section_json(&w, "jobs", &cz_status_jobs, &s);
     kinds_json(&w, &s);
     live_jobs_json(&w, jobs, jobs_shown, n_jobs);
-
-    cz_jw_object(&w, "workers");
-    busy_total(&w, "synthesis", s.synth_busy, s.synth_workers);
-    busy_total(&w, "provers", s.prove_busy, s.prove_workers);
-    busy_total(&w, "finalizers", s.final_busy, s.finalizers);
-    cz_jw_end(&w);
-    cz_jw_object(&w, "queues");
-    cz_jw_u64(&w, "prove", s.prove_queue);
-    cz_jw_u64(&w, "final", s.final_queue);
-    cz_jw_end(&w);
-    cz_jw_u64(&w, "circuits_cached", s.circuits_cached);
-    cz_jw_array(&w, "circuits");
-    for (size_t i = 0; i < n_circ; i++) {
-        cz_jw_object(&w, NULL);
-        cz_jw_str(&w, "id", circ[i].id);
-        cz_jw_str(&w, "kind", cz_job_kind_name(circ[i].kind));
-        cz_jw_u64(&w, "bytes", circ[i].bytes);
-        cz_jw_u64(&w, "refs", circ[i].refs);
-        cz_jw_bool(&w, "registered", circ[i].registered);
-        cz_jw_bool(&w, "loading", circ[i].loading);
-        cz_jw_f64(&w, "idle_ms", circ[i].idle_ms);
-        /* its device memory plan on each GPU that made one */
-        cz_engine_plan pl[CZ_ENGINE_MAX_DEVICES];
-        size_t np = cz_engine_circuit_plans(e, circ[i].id, pl, CZ_ENGINE_MAX_DEVICES);
-        cz_jw_array(&w, "plans");
-        for (size_t k = 0; k < np; k++) {
-            cz_jw_object(&w, NULL);
-            cz_jw_u64(&w, "device", (uint64_t)pl[k].ordinal);
-            cz_jw_u64(&w, "kept_bytes", pl[k].kept_bytes);
-            cz_jw_u64(&w, "proof_bytes", pl[k].proof_bytes);
-            cz_jw_u64(&w, "streamed_bytes", pl[k].streamed_bytes);
-            cz_jw_str(&w, "plan", pl[k].text);
-            cz_jw_end(&w);
-        }
-        cz_jw_end(&w);
-        cz_jw_end(&w);
-    }
-    cz_jw_end(&w);
-
+    section_json(&w, "workers", &cz_status_workers, &s);
+    section_json(&w, "queues", &cz_status_queues, &s);
+    fields_json(&w, &cz_status_cache, &s);
+    circuits_json(&w, e, circ, n_circ);
     memory_json(&w, &s);
     devices_json(&w, &s);
 

@@ -2,7 +2,7 @@
  * cuzk/filecoin.h; the format and where each fact comes from are in
  * docs/filecoin.md, "C1 format").
  *
- * The reader is recursive descent over c1_json.h's pull reader: each
+ * The reader is recursive descent over util/json_read.h's pull reader: each
  * function reads one type of the Rust model and validates it as it goes,
  * into arrays sized by the shape before a value of them is read, so a
  * hostile count is refused at the first element past the shape's and
@@ -20,8 +20,8 @@
 
 #include "cuzk/err.h"
 #include "cuzk/filecoin.h"
-#include "filecoin/c1_json.h"
 #include "util/base64.h"
+#include "util/json_read.h"
 
 /* ----------------------------------------------------------- memory --- */
 

@@ -11,206 +11,105 @@
 
 #include "cuzk/err.h"
 #include "cuzk/filecoin.h"
+#include "util/json_write.h"
 
-typedef struct {
-    char *p;
-    size_t n, cap;
-    bool oom;
-} wbuf;
-
-static bool grow(wbuf *w, size_t more)
-{
-    if (w->oom)
-        return false;
-    if (w->cap - w->n >= more)
-        return true;
-    size_t cap = w->cap ? w->cap : 4096;
-    while (cap - w->n < more) {
-        if (cap > SIZE_MAX / 2) {
-            w->oom = true;
-            return false;
-        }
-        cap *= 2;
-    }
-    char *p = realloc(w->p, cap);
-    if (!p) {
-        w->oom = true;
-        return false;
-    }
-    w->p = p;
-    w->cap = cap;
-    return true;
-}
-
-__attribute__((noinline)) static void put(wbuf *w, const char *s, size_t n)
-{
-    if (!grow(w, n))
-        return;
-    memcpy(w->p + w->n, s, n);
-    w->n += n;
-}
-
-/* lit must be a string literal (concatenated with "" to make sure) */
-#define PUTS(w, lit) put((w), "" lit, sizeof("" lit) - 1)
-
-static void put_u64(wbuf *w, uint64_t v)
-{
-    char t[20];
-    int k = 20;
-    do {
-        t[--k] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    put(w, t + k, (size_t)(20 - k));
-}
-
-/* [b0,b1,...,b31]: at most 32 * 4 + 1 bytes. */
-static void put_d(wbuf *w, const uint8_t b[32])
-{
-    if (!grow(w, 32 * 4 + 1))
-        return;
-    char *o = w->p + w->n;
-    *o++ = '[';
-    for (int i = 0; i < 32; i++) {
-        unsigned v = b[i];
-        if (v >= 100) {
-            *o++ = (char)('0' + v / 100);
-            *o++ = (char)('0' + v / 10 % 10);
-        } else if (v >= 10) {
-            *o++ = (char)('0' + v / 10);
-        }
-        *o++ = (char)('0' + v % 10);
-        *o++ = i < 31 ? ',' : ']';
-    }
-    w->n = (size_t)(o - w->p);
-}
-
-static void put_key(wbuf *w, const char *k, bool first)
-{
-    if (!first)
-        PUTS(w, ",");
-    PUTS(w, "\"");
-    put(w, k, strlen(k));
-    PUTS(w, "\":");
-}
+/* A D, Commitment or Ticket: an array of its 32 bytes. */
+static void put_d(cz_jw *w, const char *key, const uint8_t b[32]) { cz_jw_u8s(w, key, b, 32); }
 
 /* InclusionPath {"path":[{"hashes":[..],"index":i},...]} of lv[0..n). */
-static void put_path(wbuf *w, const cz_fc_path_el *lv, uint32_t n)
+static void put_path(cz_jw *w, const char *key, const cz_fc_path_el *lv, uint32_t n)
 {
-    PUTS(w, "{\"path\":[");
+    cz_jw_object(w, key);
+    cz_jw_array(w, "path");
     for (uint32_t l = 0; l < n; l++) {
-        if (l)
-            PUTS(w, ",");
-        PUTS(w, "{\"hashes\":[");
-        for (unsigned h = 0; h + 1u < lv[l].arity; h++) {
-            if (h)
-                PUTS(w, ",");
-            put_d(w, lv[l].hashes[h].b);
-        }
-        PUTS(w, "],\"index\":");
-        put_u64(w, lv[l].index);
-        PUTS(w, "}");
+        cz_jw_object(w, NULL);
+        cz_jw_array(w, "hashes");
+        for (unsigned h = 0; h + 1u < lv[l].arity; h++)
+            put_d(w, NULL, lv[l].hashes[h].b);
+        cz_jw_end(w);
+        cz_jw_u64(w, "index", lv[l].index);
+        cz_jw_end(w);
     }
-    PUTS(w, "]}");
+    cz_jw_end(w);
+    cz_jw_end(w);
 }
 
-static void put_mp(wbuf *w, const cz_fc_merkle_proof *mp)
+/* MerkleProof {"data": {"Single" | "Sub" | "Top": {...}}}: the base path,
+ * then the sub and top paths of one level each. */
+static void put_mp(cz_jw *w, const char *key, const cz_fc_merkle_proof *mp)
 {
+    static const char *const form[] = {"Single", "Sub", "Top"};
     uint32_t n = mp->n_levels;
-    switch (mp->form) {
-    case CZ_FC_PROOF_SINGLE:
-        PUTS(w, "{\"data\":{\"Single\":{\"root\":");
-        put_d(w, mp->root.b);
-        PUTS(w, ",\"leaf\":");
-        put_d(w, mp->leaf.b);
-        PUTS(w, ",\"path\":");
-        put_path(w, mp->levels, n);
-        break;
-    case CZ_FC_PROOF_SUB:
-        PUTS(w, "{\"data\":{\"Sub\":{\"base_proof\":");
-        put_path(w, mp->levels, n - 1);
-        PUTS(w, ",\"sub_proof\":");
-        put_path(w, mp->levels + n - 1, 1);
-        PUTS(w, ",\"root\":");
-        put_d(w, mp->root.b);
-        PUTS(w, ",\"leaf\":");
-        put_d(w, mp->leaf.b);
-        break;
-    case CZ_FC_PROOF_TOP:
-        PUTS(w, "{\"data\":{\"Top\":{\"base_proof\":");
-        put_path(w, mp->levels, n - 2);
-        PUTS(w, ",\"sub_proof\":");
-        put_path(w, mp->levels + n - 2, 1);
-        PUTS(w, ",\"top_proof\":");
-        put_path(w, mp->levels + n - 1, 1);
-        PUTS(w, ",\"root\":");
-        put_d(w, mp->root.b);
-        PUTS(w, ",\"leaf\":");
-        put_d(w, mp->leaf.b);
-        break;
+    cz_jw_object(w, key);
+    cz_jw_object(w, "data");
+    cz_jw_object(w, form[mp->form]);
+    if (mp->form == CZ_FC_PROOF_SINGLE) {
+        put_d(w, "root", mp->root.b);
+        put_d(w, "leaf", mp->leaf.b);
+        put_path(w, "path", mp->levels, n);
+    } else {
+        uint32_t up = mp->form == CZ_FC_PROOF_TOP ? 2 : 1;
+        put_path(w, "base_proof", mp->levels, n - up);
+        put_path(w, "sub_proof", mp->levels + n - up, 1);
+        if (mp->form == CZ_FC_PROOF_TOP)
+            put_path(w, "top_proof", mp->levels + n - 1, 1);
+        put_d(w, "root", mp->root.b);
+        put_d(w, "leaf", mp->leaf.b);
     }
-    PUTS(w, "}}}");
+    cz_jw_end(w);
+    cz_jw_end(w);
+    cz_jw_end(w);
 }
 
-static void put_cp(wbuf *w, const cz_fc_column_proof *cp, unsigned layers)
+static void put_cp(cz_jw *w, const char *key, const cz_fc_column_proof *cp, unsigned layers)
 {
-    PUTS(w, "{\"column\":{\"index\":");
-    put_u64(w, cp->index);
-    PUTS(w, ",\"rows\":[");
-    for (unsigned i = 0; i < layers; i++) {
-        if (i)
-            PUTS(w, ",");
-        put_d(w, cp->rows[i].b);
-    }
-    PUTS(w, "],\"_h\":null},\"inclusion_proof\":");
-    put_mp(w, &cp->inclusion);
-    PUTS(w, "}");
+    cz_jw_object(w, key);
+    cz_jw_object(w, "column");
+    cz_jw_u64(w, "index", cp->index);
+    cz_jw_array(w, "rows");
+    for (unsigned i = 0; i < layers; i++)
+        put_d(w, NULL, cp->rows[i].b);
+    cz_jw_end(w);
+    cz_jw_null(w, "_h");
+    cz_jw_end(w);
+    put_mp(w, "inclusion_proof", &cp->inclusion);
+    cz_jw_end(w);
 }
 
-static void put_lp(wbuf *w, const cz_fc_labeling_proof *lp)
+static void put_lp(cz_jw *w, const char *key, const cz_fc_labeling_proof *lp)
 {
-    PUTS(w, "{\"parents\":[");
-    for (int i = 0; i < CZ_FC_LABEL_PARENTS; i++) {
-        if (i)
-            PUTS(w, ",");
-        put_d(w, lp->parents[i].b);
-    }
-    PUTS(w, "],\"layer_index\":");
-    put_u64(w, lp->layer_index);
-    PUTS(w, ",\"node\":");
-    put_u64(w, lp->node);
-    PUTS(w, "}");
+    cz_jw_object(w, key);
+    cz_jw_array(w, "parents");
+    for (int i = 0; i < CZ_FC_LABEL_PARENTS; i++)
+        put_d(w, NULL, lp->parents[i].b);
+    cz_jw_end(w);
+    cz_jw_u64(w, "layer_index", lp->layer_index);
+    cz_jw_u64(w, "node", lp->node);
+    cz_jw_end(w);
 }
 
-static void put_proof(wbuf *w, const cz_fc_vanilla_proof *v, unsigned layers)
+static void put_proof(cz_jw *w, const cz_fc_vanilla_proof *v, unsigned layers)
 {
-    PUTS(w, "{\"comm_d_proofs\":");
-    put_mp(w, &v->comm_d_proof);
-    PUTS(w, ",\"comm_r_last_proof\":");
-    put_mp(w, &v->comm_r_last_proof);
-    PUTS(w, ",\"replica_column_proofs\":{\"c_x\":");
-    put_cp(w, &v->c_x, layers);
-    PUTS(w, ",\"drg_parents\":[");
-    for (int i = 0; i < CZ_FC_DRG_DEGREE; i++) {
-        if (i)
-            PUTS(w, ",");
-        put_cp(w, &v->drg[i], layers);
-    }
-    PUTS(w, "],\"exp_parents\":[");
-    for (int i = 0; i < CZ_FC_EXP_DEGREE; i++) {
-        if (i)
-            PUTS(w, ",");
-        put_cp(w, &v->exp[i], layers);
-    }
-    PUTS(w, "]},\"labeling_proofs\":[");
-    for (unsigned i = 0; i < layers; i++) {
-        if (i)
-            PUTS(w, ",");
-        put_lp(w, &v->labeling[i]);
-    }
-    PUTS(w, "],\"encoding_proof\":");
-    put_lp(w, &v->encoding);
-    PUTS(w, "}");
+    cz_jw_object(w, NULL);
+    put_mp(w, "comm_d_proofs", &v->comm_d_proof);
+    put_mp(w, "comm_r_last_proof", &v->comm_r_last_proof);
+    cz_jw_object(w, "replica_column_proofs");
+    put_cp(w, "c_x", &v->c_x, layers);
+    cz_jw_array(w, "drg_parents");
+    for (int i = 0; i < CZ_FC_DRG_DEGREE; i++)
+        put_cp(w, NULL, &v->drg[i], layers);
+    cz_jw_end(w);
+    cz_jw_array(w, "exp_parents");
+    for (int i = 0; i < CZ_FC_EXP_DEGREE; i++)
+        put_cp(w, NULL, &v->exp[i], layers);
+    cz_jw_end(w);
+    cz_jw_end(w);
+    cz_jw_array(w, "labeling_proofs");
+    for (unsigned i = 0; i < layers; i++)
+        put_lp(w, NULL, &v->labeling[i]);
+    cz_jw_end(w);
+    put_lp(w, "encoding_proof", &v->encoding);
+    cz_jw_end(w);
 }
 
 /* ------------------------------------------------- shape of the input --- */
@@ -262,48 +161,39 @@ int cz_fc_c1_write(const cz_fc_c1 *c1, char **out, size_t *len)
         if (!proof_ok(&c1->proofs[i], s->layers))
             return CZ_ERR_INVALID_ARG;
 
-    wbuf w = {0};
+    cz_strbuf b;
+    cz_jw w;
+    cz_strbuf_init(&b);
+    cz_jw_init(&w, &b);
     /* about 115 bytes a D: reserve for the D count of the shape's proofs */
     size_t per = (size_t)(s->log_nodes + 2) + 7 * (s->base_levels + 2) + 2 +
                  15 * (s->layers + 7 * (s->base_levels + 2) + 2) +
                  (s->layers + 1) * CZ_FC_LABEL_PARENTS;
     if (count < SIZE_MAX / 128 / per)
-        grow(&w, count * per * 118 + 4096);
-    PUTS(&w, "{\"registered_proof\":\"");
-    put(&w, c1->proof_type->name, strlen(c1->proof_type->name));
-    PUTS(&w, "\",\"vanilla_proofs\":{\"");
-    put(&w, s->vanilla_key, strlen(s->vanilla_key));
-    PUTS(&w, "\":[");
+        cz_strbuf_reserve(&b, count * per * 118 + 4096);
+    cz_jw_object(&w, NULL);
+    cz_jw_str(&w, "registered_proof", c1->proof_type->name);
+    cz_jw_object(&w, "vanilla_proofs");
+    cz_jw_array(&w, s->vanilla_key);
     for (uint32_t p = 0; p < c1->partitions; p++) {
-        if (p)
-            PUTS(&w, ",");
-        PUTS(&w, "[");
-        for (uint32_t c = 0; c < c1->challenges; c++) {
-            if (c)
-                PUTS(&w, ",");
+        cz_jw_array(&w, NULL);
+        for (uint32_t c = 0; c < c1->challenges; c++)
             put_proof(&w, &c1->proofs[(size_t)p * c1->challenges + c], s->layers);
-        }
-        PUTS(&w, "]");
+        cz_jw_end(&w);
     }
-    PUTS(&w, "]}");
-    put_key(&w, "comm_r", false);
-    put_d(&w, c1->comm_r.b);
-    put_key(&w, "comm_d", false);
-    put_d(&w, c1->comm_d.b);
-    put_key(&w, "replica_id", false);
-    put_d(&w, c1->replica_id.b);
-    put_key(&w, "seed", false);
-    put_d(&w, c1->seed);
-    put_key(&w, "ticket", false);
-    put_d(&w, c1->ticket);
-    PUTS(&w, "}");
-    if (grow(&w, 1))
-        w.p[w.n] = 0; /* a NUL after the text, not counted */
-    if (w.oom) {
-        free(w.p);
+    cz_jw_end(&w);
+    cz_jw_end(&w);
+    put_d(&w, "comm_r", c1->comm_r.b);
+    put_d(&w, "comm_d", c1->comm_d.b);
+    put_d(&w, "replica_id", c1->replica_id.b);
+    put_d(&w, "seed", c1->seed);
+    put_d(&w, "ticket", c1->ticket);
+    cz_jw_end(&w);
+    /* the text is NUL-terminated, the NUL not counted */
+    *out = cz_strbuf_take(&b, len);
+    if (*out == NULL) {
+        *len = 0;
         return CZ_ERR_NOMEM;
     }
-    *out = w.p;
-    *len = w.n;
     return CZ_OK;
 }

@@ -1,6 +1,6 @@
 /* snarkjs JSON files for Groth16 (format and contracts in
  * include/cuzk/snarkjs.h): a writer that reproduces bfj's layout, and
- * readers on the strict JSON tree of json.h. */
+ * readers on the strict JSON tree of util/json_tree.h. */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -10,7 +10,8 @@
 #include "binfile.h"
 #include "cuzk/err.h"
 #include "cuzk/snarkjs.h"
-#include "json.h"
+#include "util/json_tree.h"
+#include "util/json_write.h"
 
 #define MAX_DEPTH 16
 #define FP_LIMBS  6
@@ -19,271 +20,134 @@
  * >= the modulus. */
 #define FP_MAX_DIGITS 116
 #define FR_MAX_DIGITS 78
-#define DEC_BYTES     (FP_MAX_DIGITS + 1)
-
-/* ------------------------------------------------------------ decimal --- */
-
-/* Canonical limbs l[0..n) (n <= 6) -> decimal, NUL-terminated: chunks of 19
- * digits by long division by 10^19. */
-static void limbs_to_dec(char out[DEC_BYTES], const uint64_t *l, size_t n)
-{
-    const uint64_t ten19 = 10000000000000000000ull;
-    uint64_t t[FP_LIMBS], chunk[8];
-    size_t k = 0, top = n, at;
-    memcpy(t, l, n * sizeof *t);
-    while (top > 0 && t[top - 1] == 0)
-        top--;
-    while (top > 0) {
-        unsigned __int128 rem = 0;
-        for (size_t i = top; i-- > 0;) {
-            unsigned __int128 cur = rem << 64 | t[i];
-            t[i] = (uint64_t)(cur / ten19);
-            rem = cur % ten19;
-        }
-        chunk[k++] = (uint64_t)rem;
-        while (top > 0 && t[top - 1] == 0)
-            top--;
-    }
-    if (k == 0) {
-        strcpy(out, "0");
-        return;
-    }
-    at = (size_t)snprintf(out, DEC_BYTES, "%llu", (unsigned long long)chunk[k - 1]);
-    for (size_t i = k - 1; i-- > 0;)
-        at += (size_t)snprintf(out + at, DEC_BYTES - at, "%019llu", (unsigned long long)chunk[i]);
-}
-
-static void fp_to_dec(char out[DEC_BYTES], const cz_fp *a)
-{
-    uint64_t l[FP_LIMBS];
-    cz_fp_to_canonical(l, a);
-    limbs_to_dec(out, l, FP_LIMBS);
-}
-
-static void fr_to_dec(char out[DEC_BYTES], const cz_fr *a)
-{
-    uint64_t l[FR_LIMBS];
-    cz_fr_to_canonical(l, a);
-    limbs_to_dec(out, l, FR_LIMBS);
-}
 
 /* ------------------------------------------------------------- writer --- */
 
-/* bfj's streamify with space = 1: a value inside a container goes on a new
- * line indented by its depth, after a comma if it is not the first; a
- * member's value follows "key": and one space; a closing bracket goes on
- * its own line at the container's depth. */
-typedef struct {
-    char *buf;
-    size_t len, cap;
-    unsigned depth;
-    bool comma;     /* the next value is not its container's first */
-    bool after_key; /* the next value is a member's, after "key": */
-    bool oom;
-} emitter;
+/* snarkjs writes its files with bfj's streamify, space = 1: the indented
+ * layout of json_write.h.  Field elements are decimal strings of their
+ * canonical values. */
 
-static void put(emitter *e, const char *s, size_t n)
+static void fp_val(cz_jw *w, const cz_fp *a)
 {
-    if (e->oom)
-        return;
-    if (e->cap - e->len <= n) {
-        size_t cap = e->cap ? e->cap : 1024;
-        while (cap - e->len <= n)
-            cap *= 2;
-        char *b = realloc(e->buf, cap);
-        if (b == NULL) {
-            e->oom = true;
-            return;
-        }
-        e->buf = b;
-        e->cap = cap;
-    }
-    memcpy(e->buf + e->len, s, n);
-    e->len += n;
-    e->buf[e->len] = 0;
+    uint64_t l[FP_LIMBS];
+    cz_fp_to_canonical(l, a);
+    cz_jw_dec(w, NULL, l, FP_LIMBS);
 }
 
-static void newline(emitter *e)
+static void fp2_val(cz_jw *w, const cz_fp2 *a)
 {
-    put(e, "\n", 1);
-    for (unsigned i = 0; i < e->depth; i++)
-        put(e, " ", 1);
-}
-
-static void before(emitter *e)
-{
-    if (e->after_key) {
-        e->after_key = false;
-        put(e, " ", 1);
-        return;
-    }
-    if (e->comma)
-        put(e, ",", 1);
-    if (e->depth > 0)
-        newline(e);
-}
-
-static void emit_open(emitter *e, char c)
-{
-    before(e);
-    put(e, &c, 1);
-    e->depth++;
-    e->comma = false;
-}
-
-static void emit_close(emitter *e, char c)
-{
-    e->depth--;
-    newline(e);
-    put(e, &c, 1);
-    e->comma = true;
-}
-
-static void key(emitter *e, const char *k)
-{
-    before(e);
-    put(e, "\"", 1);
-    put(e, k, strlen(k));
-    put(e, "\":", 2);
-    e->comma = true;
-    e->after_key = true;
-}
-
-static void str(emitter *e, const char *s)
-{
-    before(e);
-    put(e, "\"", 1);
-    put(e, s, strlen(s));
-    put(e, "\"", 1);
-    e->comma = true;
-}
-
-/* A number, its digits given. */
-static void num(emitter *e, const char *digits)
-{
-    before(e);
-    put(e, digits, strlen(digits));
-    e->comma = true;
-}
-
-static void fp_val(emitter *e, const cz_fp *a)
-{
-    char d[DEC_BYTES];
-    fp_to_dec(d, a);
-    str(e, d);
-}
-
-static void fp2_val(emitter *e, const cz_fp2 *a)
-{
-    emit_open(e, '[');
-    fp_val(e, &a->c0);
-    fp_val(e, &a->c1);
-    emit_close(e, ']');
+    cz_jw_array(w, NULL);
+    fp_val(w, &a->c0);
+    fp_val(w, &a->c1);
+    cz_jw_end(w);
 }
 
 /* ffjavascript's toObject: affine with z = 1, infinity as (0, 1, 0). */
-static void g1_val(emitter *e, const cz_g1_affine *p)
+static void g1_val(cz_jw *w, const char *key, const cz_g1_affine *p)
 {
-    bool inf = cz_g1_affine_is_inf(p);
-    emit_open(e, '[');
-    if (inf) {
-        str(e, "0");
-        str(e, "1");
-        str(e, "0");
+    cz_jw_array(w, key);
+    if (cz_g1_affine_is_inf(p)) {
+        cz_jw_str(w, NULL, "0");
+        cz_jw_str(w, NULL, "1");
+        cz_jw_str(w, NULL, "0");
     } else {
-        fp_val(e, &p->x);
-        fp_val(e, &p->y);
-        str(e, "1");
+        fp_val(w, &p->x);
+        fp_val(w, &p->y);
+        cz_jw_str(w, NULL, "1");
     }
-    emit_close(e, ']');
+    cz_jw_end(w);
 }
 
-static void g2_val(emitter *e, const cz_g2_affine *p)
+static void pair(cz_jw *w, const char *c0, const char *c1)
 {
-    const char *z[2] = {"1", "0"}, *zero[2] = {"0", "0"};
-    const char *const *rows[3] = {zero, z, zero};
+    cz_jw_array(w, NULL);
+    cz_jw_str(w, NULL, c0);
+    cz_jw_str(w, NULL, c1);
+    cz_jw_end(w);
+}
+
+/* The same over Fp2: infinity as ([0, 0], [1, 0], [0, 0]). */
+static void g2_val(cz_jw *w, const char *key, const cz_g2_affine *p)
+{
     bool inf = cz_g2_affine_is_inf(p);
-    emit_open(e, '[');
+    cz_jw_array(w, key);
     if (inf) {
-        for (int i = 0; i < 3; i++) {
-            emit_open(e, '[');
-            str(e, rows[i][0]);
-            str(e, rows[i][1]);
-            emit_close(e, ']');
-        }
+        pair(w, "0", "0");
+        pair(w, "1", "0");
     } else {
-        fp2_val(e, &p->x);
-        fp2_val(e, &p->y);
-        emit_open(e, '[');
-        str(e, z[0]);
-        str(e, z[1]);
-        emit_close(e, ']');
+        fp2_val(w, &p->x);
+        fp2_val(w, &p->y);
     }
-    emit_close(e, ']');
+    pair(w, inf ? "0" : "1", "0");
+    cz_jw_end(w);
 }
 
-static int finish(emitter *e, char **out, size_t *out_len)
+static void start(cz_strbuf *b, cz_jw *w)
 {
-    if (e->oom) {
-        free(e->buf);
+    cz_strbuf_init(b);
+    cz_jw_init_indented(w, b, 1);
+}
+
+static int finish(cz_strbuf *b, char **out, size_t *out_len)
+{
+    size_t len;
+    *out = cz_strbuf_take(b, &len);
+    if (*out == NULL)
         return CZ_ERR_NOMEM;
-    }
-    *out = e->buf;
     if (out_len != NULL)
-        *out_len = e->len;
+        *out_len = len;
     return CZ_OK;
 }
 
-static void header(emitter *e)
+static void header(cz_jw *w)
 {
-    key(e, "protocol");
-    str(e, "groth16");
-    key(e, "curve");
-    str(e, "bls12381");
+    cz_jw_str(w, "protocol", "groth16");
+    cz_jw_str(w, "curve", "bls12381");
 }
 
 int cz_snarkjs_proof_to_json(char **out, size_t *out_len, const cz_groth16_proof *proof)
 {
-    emitter e = {0};
+    cz_strbuf b;
+    cz_jw w;
     if (out == NULL)
         return CZ_ERR_INVALID_ARG;
     *out = NULL;
     if (proof == NULL)
         return CZ_ERR_INVALID_ARG;
-    emit_open(&e, '{');
-    key(&e, "pi_a");
-    g1_val(&e, &proof->a);
-    key(&e, "pi_b");
-    g2_val(&e, &proof->b);
-    key(&e, "pi_c");
-    g1_val(&e, &proof->c);
-    header(&e);
-    emit_close(&e, '}');
-    return finish(&e, out, out_len);
+    start(&b, &w);
+    cz_jw_object(&w, NULL);
+    g1_val(&w, "pi_a", &proof->a);
+    g2_val(&w, "pi_b", &proof->b);
+    g1_val(&w, "pi_c", &proof->c);
+    header(&w);
+    cz_jw_end(&w);
+    return finish(&b, out, out_len);
 }
 
 int cz_snarkjs_public_to_json(char **out, size_t *out_len, const cz_fr *pub, size_t n)
 {
-    emitter e = {0};
-    char d[DEC_BYTES];
+    cz_strbuf b;
+    cz_jw w;
     if (out == NULL)
         return CZ_ERR_INVALID_ARG;
     *out = NULL;
     if (pub == NULL && n > 0)
         return CZ_ERR_INVALID_ARG;
-    emit_open(&e, '[');
-    for (size_t i = 0; i < n && !e.oom; i++) {
-        fr_to_dec(d, &pub[i]);
-        str(&e, d);
+    start(&b, &w);
+    cz_jw_array(&w, NULL);
+    for (size_t i = 0; i < n && !b.failed; i++) {
+        uint64_t l[FR_LIMBS];
+        cz_fr_to_canonical(l, &pub[i]);
+        cz_jw_dec(&w, NULL, l, FR_LIMBS);
     }
-    emit_close(&e, ']');
-    return finish(&e, out, out_len);
+    cz_jw_end(&w);
+    return finish(&b, out, out_len);
 }
 
 int cz_snarkjs_vk_to_json(char **out, size_t *out_len, const cz_groth16_vk *vk)
 {
-    emitter e = {0};
-    char d[24];
+    cz_strbuf b;
+    cz_jw w;
     cz_fp12 ab;
     if (out == NULL)
         return CZ_ERR_INVALID_ARG;
@@ -291,37 +155,30 @@ int cz_snarkjs_vk_to_json(char **out, size_t *out_len, const cz_groth16_vk *vk)
     if (vk == NULL || vk->n_ic == 0 || vk->ic == NULL)
         return CZ_ERR_INVALID_ARG;
     cz_pairing(&ab, &vk->alpha_g1, &vk->beta_g2);
-    emit_open(&e, '{');
-    header(&e);
-    key(&e, "nPublic");
-    snprintf(d, sizeof d, "%zu", vk->n_ic - 1);
-    num(&e, d);
-    key(&e, "vk_alpha_1");
-    g1_val(&e, &vk->alpha_g1);
-    key(&e, "vk_beta_2");
-    g2_val(&e, &vk->beta_g2);
-    key(&e, "vk_gamma_2");
-    g2_val(&e, &vk->gamma_g2);
-    key(&e, "vk_delta_2");
-    g2_val(&e, &vk->delta_g2);
-    key(&e, "vk_alphabeta_12");
-    emit_open(&e, '[');
+    start(&b, &w);
+    cz_jw_object(&w, NULL);
+    header(&w);
+    cz_jw_u64(&w, "nPublic", vk->n_ic - 1);
+    g1_val(&w, "vk_alpha_1", &vk->alpha_g1);
+    g2_val(&w, "vk_beta_2", &vk->beta_g2);
+    g2_val(&w, "vk_gamma_2", &vk->gamma_g2);
+    g2_val(&w, "vk_delta_2", &vk->delta_g2);
+    cz_jw_array(&w, "vk_alphabeta_12");
     for (int i = 0; i < 2; i++) {
         const cz_fp6 *h = i == 0 ? &ab.c0 : &ab.c1;
-        emit_open(&e, '[');
-        fp2_val(&e, &h->c0);
-        fp2_val(&e, &h->c1);
-        fp2_val(&e, &h->c2);
-        emit_close(&e, ']');
+        cz_jw_array(&w, NULL);
+        fp2_val(&w, &h->c0);
+        fp2_val(&w, &h->c1);
+        fp2_val(&w, &h->c2);
+        cz_jw_end(&w);
     }
-    emit_close(&e, ']');
-    key(&e, "IC");
-    emit_open(&e, '[');
-    for (size_t i = 0; i < vk->n_ic && !e.oom; i++)
-        g1_val(&e, &vk->ic[i]);
-    emit_close(&e, ']');
-    emit_close(&e, '}');
-    return finish(&e, out, out_len);
+    cz_jw_end(&w);
+    cz_jw_array(&w, "IC");
+    for (size_t i = 0; i < vk->n_ic && !b.failed; i++)
+        g1_val(&w, NULL, &vk->ic[i]);
+    cz_jw_end(&w);
+    cz_jw_end(&w);
+    return finish(&b, out, out_len);
 }
 
 static int write_text(const char *path, char *text, size_t len)
@@ -402,13 +259,13 @@ static path_buf sub(const char *parent, size_t i)
     return p;
 }
 
-/* A decimal string into nl limbs (nl - 1 of value plus one that must stay
- * zero for the value to be in range): BAD_FORMAT unless it is digits only
- * without a leading zero; NOT_CANONICAL when longer than max_digits or it
- * overflows nl - 1 limbs. */
-static int rd_dec(const ctx *c, uint64_t *l, size_t nl, size_t max_digits, const cz_json_value *v,
+/* A decimal string into the 8 nl bytes b, little-endian: BAD_FORMAT
+ * unless it is digits only without a leading zero; NOT_CANONICAL when
+ * longer than max_digits or at least 2^(64 nl) (nl <= FP_LIMBS). */
+static int rd_dec(const ctx *c, uint8_t *b, size_t nl, size_t max_digits, const cz_json_value *v,
                   const char *path, const char *mod)
 {
+    uint64_t l[FP_LIMBS + 1] = {0}; /* one limb more, which must stay zero */
     if (v->type != CZ_JSON_STRING)
         return bad(c, CZ_ERR_BAD_FORMAT, path, "expected a decimal string");
     if (v->len == 0 || (v->len > 1 && v->str[0] == '0'))
@@ -418,51 +275,38 @@ static int rd_dec(const ctx *c, uint64_t *l, size_t nl, size_t max_digits, const
             return bad(c, CZ_ERR_BAD_FORMAT, path, "not a string of decimal digits");
     if (v->len > max_digits)
         return bad(c, CZ_ERR_NOT_CANONICAL, path, "value >= %s", mod);
-    memset(l, 0, nl * sizeof *l);
     for (size_t i = 0; i < v->len; i++) {
         unsigned __int128 carry = (unsigned)(v->str[i] - '0');
-        for (size_t k = 0; k < nl; k++) {
+        for (size_t k = 0; k <= nl; k++) {
             carry += (unsigned __int128)l[k] * 10;
             l[k] = (uint64_t)carry;
             carry >>= 64;
         }
     }
-    if (l[nl - 1] != 0)
+    if (l[nl] != 0)
         return bad(c, CZ_ERR_NOT_CANONICAL, path, "value >= %s", mod);
+    for (size_t i = 0; i < 8 * nl; i++)
+        b[i] = (uint8_t)(l[i / 8] >> 8 * (i % 8));
     return CZ_OK;
 }
 
-static void limbs_le(uint8_t *out, const uint64_t *l, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = 0; j < 8; j++)
-            out[8 * i + j] = (uint8_t)(l[i] >> 8 * j);
-}
-
+/* Field elements: canonical decimals below the modulus. */
 static int rd_fp(const ctx *c, cz_fp *r, const cz_json_value *v, const char *path)
 {
-    uint64_t l[FP_LIMBS + 1];
     uint8_t b[CZ_FP_BYTES];
-    int rc = rd_dec(c, l, FP_LIMBS + 1, FP_MAX_DIGITS, v, path, "p");
-    if (rc != CZ_OK)
-        return rc;
-    limbs_le(b, l, FP_LIMBS);
-    if (cz_fp_from_bytes_le(r, b) != CZ_OK)
-        return bad(c, CZ_ERR_NOT_CANONICAL, path, "value >= p");
-    return CZ_OK;
+    int rc = rd_dec(c, b, FP_LIMBS, FP_MAX_DIGITS, v, path, "p");
+    return rc == CZ_OK && cz_fp_from_bytes_le(r, b) != CZ_OK
+               ? bad(c, CZ_ERR_NOT_CANONICAL, path, "value >= p")
+               : rc;
 }
 
 static int rd_fr(const ctx *c, cz_fr *r, const cz_json_value *v, const char *path)
 {
-    uint64_t l[FR_LIMBS + 1];
     uint8_t b[CZ_FR_BYTES];
-    int rc = rd_dec(c, l, FR_LIMBS + 1, FR_MAX_DIGITS, v, path, "r");
-    if (rc != CZ_OK)
-        return rc;
-    limbs_le(b, l, FR_LIMBS);
-    if (cz_fr_from_bytes_le(r, b) != CZ_OK)
-        return bad(c, CZ_ERR_NOT_CANONICAL, path, "value >= r");
-    return CZ_OK;
+    int rc = rd_dec(c, b, FR_LIMBS, FR_MAX_DIGITS, v, path, "r");
+    return rc == CZ_OK && cz_fr_from_bytes_le(r, b) != CZ_OK
+               ? bad(c, CZ_ERR_NOT_CANONICAL, path, "value >= r")
+               : rc;
 }
 
 static int want_array(const ctx *c, const cz_json_value *v, size_t n, const char *path,
@@ -759,52 +603,62 @@ int cz_snarkjs_vk_read_mem(cz_groth16_vk *vk, const char *text, size_t len, char
     return rc;
 }
 
-/* Maps path for a _read_file function. */
-static int map_file(cz_binfile_map *m, const char *path, char *err, size_t errlen)
+/* A _read_mem function as the _read_file ones call it: the text into out. */
+typedef int read_mem_fn(void *out, const char *text, size_t len, char *err, size_t errlen);
+
+/* The file at path mapped and read by rd into out. */
+static int read_file(read_mem_fn *rd, void *out, const char *path, char *err, size_t errlen)
 {
+    cz_binfile_map m;
     if (path == NULL)
         return CZ_ERR_INVALID_ARG;
-    return cz_binfile_map_open(m, path, err, errlen);
+    int rc = cz_binfile_map_open(&m, path, err, errlen);
+    if (rc != CZ_OK)
+        return rc;
+    rc = rd(out, (const char *)m.data, m.len, err, errlen);
+    cz_binfile_map_close(&m);
+    return rc;
+}
+
+static int proof_mem(void *out, const char *text, size_t len, char *err, size_t errlen)
+{
+    return cz_snarkjs_proof_read_mem(out, text, len, err, errlen);
 }
 
 int cz_snarkjs_proof_read_file(cz_groth16_proof *proof, const char *path, char *err, size_t errlen)
 {
-    cz_binfile_map m;
-    int rc = map_file(&m, path, err, errlen);
-    if (rc != CZ_OK) {
-        if (proof != NULL)
-            memset(proof, 0, sizeof *proof);
-        return rc;
-    }
-    rc = cz_snarkjs_proof_read_mem(proof, (const char *)m.data, m.len, err, errlen);
-    cz_binfile_map_close(&m);
-    return rc;
+    if (proof != NULL)
+        memset(proof, 0, sizeof *proof);
+    return read_file(proof_mem, proof, path, err, errlen);
+}
+
+typedef struct {
+    cz_fr **pub;
+    size_t *n;
+} public_out;
+
+static int public_mem(void *out, const char *text, size_t len, char *err, size_t errlen)
+{
+    public_out *o = out;
+    return cz_snarkjs_public_read_mem(o->pub, o->n, text, len, err, errlen);
 }
 
 int cz_snarkjs_public_read_file(cz_fr **pub, size_t *n, const char *path, char *err, size_t errlen)
 {
-    cz_binfile_map m;
-    int rc = map_file(&m, path, err, errlen);
-    if (rc != CZ_OK) {
-        if (pub != NULL && n != NULL)
-            *pub = NULL, *n = 0;
-        return rc;
-    }
-    rc = cz_snarkjs_public_read_mem(pub, n, (const char *)m.data, m.len, err, errlen);
-    cz_binfile_map_close(&m);
-    return rc;
+    public_out o = {pub, n};
+    if (pub != NULL && n != NULL)
+        *pub = NULL, *n = 0;
+    return read_file(public_mem, &o, path, err, errlen);
+}
+
+static int vk_mem(void *out, const char *text, size_t len, char *err, size_t errlen)
+{
+    return cz_snarkjs_vk_read_mem(out, text, len, err, errlen);
 }
 
 int cz_snarkjs_vk_read_file(cz_groth16_vk *vk, const char *path, char *err, size_t errlen)
 {
-    cz_binfile_map m;
-    int rc = map_file(&m, path, err, errlen);
-    if (rc != CZ_OK) {
-        if (vk != NULL)
-            memset(vk, 0, sizeof *vk);
-        return rc;
-    }
-    rc = cz_snarkjs_vk_read_mem(vk, (const char *)m.data, m.len, err, errlen);
-    cz_binfile_map_close(&m);
-    return rc;
+    if (vk != NULL)
+        memset(vk, 0, sizeof *vk);
+    return read_file(vk_mem, vk, path, err, errlen);
 }

@@ -1,5 +1,5 @@
-/* The C1's pull JSON reader (see c1_json.h). */
-#include "filecoin/c1_json.h"
+/* The pull JSON reader (contract in json_read.h). */
+#include "util/json_read.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +19,7 @@ void cz_jr_init(cz_jr *r, const uint8_t *text, size_t len, const char *prefix, c
     r->err = err;
     r->errlen = errlen;
     r->prefix = prefix ? prefix : "";
+    r->lines = false;
     if (err && errlen)
         err[0] = 0;
 }
@@ -84,6 +85,19 @@ void cz_jr_path(const cz_jr *r, char *out, size_t cap)
     out[o < cap ? o : cap - 1] = 0;
 }
 
+/* "line L, column C" of the byte where reading stopped. */
+static void line_col(const cz_jr *r, char *out, size_t cap)
+{
+    size_t line = 1;
+    const uint8_t *start = r->base;
+    for (const uint8_t *q = r->base; q < r->p; q++)
+        if (*q == '\n') {
+            line++;
+            start = q + 1;
+        }
+    snprintf(out, cap, "line %zu, column %zu", line, (size_t)(r->p - start) + 1);
+}
+
 int cz_jr_fail(cz_jr *r, int rc, const char *fmt, ...)
 {
     if (r->rc != CZ_OK)
@@ -96,6 +110,11 @@ int cz_jr_fail(cz_jr *r, int rc, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
+    if (r->lines) {
+        line_col(r, path, sizeof path);
+        snprintf(r->err, r->errlen, "%s%s: %s", r->prefix, path, what);
+        return rc;
+    }
     cz_jr_path(r, path, sizeof path);
     snprintf(tail, sizeof tail, ": %s (byte %zu)", what, (size_t)(r->p - r->base));
     /* a path too long for the message loses its middle, so the message
@@ -179,13 +198,6 @@ static int expected(cz_jr *r, const char *what)
     return cz_jr_fail(r, CZ_ERR_BAD_FORMAT, "expected %s, found byte 0x%02x", what, c);
 }
 
-static int enter(cz_jr *r)
-{
-    if (++r->depth > CZ_JR_MAX_DEPTH)
-        return cz_jr_fail(r, CZ_ERR_BAD_FORMAT, "nested more than %d deep", CZ_JR_MAX_DEPTH);
-    return CZ_OK;
-}
-
 /* ---------------------------------------------------------- strings --- */
 
 static int hex4(const uint8_t *p, unsigned *v)
@@ -208,26 +220,20 @@ static int hex4(const uint8_t *p, unsigned *v)
 }
 
 /* One escape at r->p (the byte after the backslash). */
+/* The escapes of one character (after the backslash) and what they stand
+ * for; \uXXXX is the other. */
+static const char ESCAPES[] = "\"\\/bfnrt", ESCAPED[] = "\"\\/\b\f\n\r\t";
+
 static int escape(cz_jr *r)
 {
     if (r->p == r->end)
         return eof(r);
-    switch (*r->p) {
-    case '"':
-    case '\\':
-    case '/':
-    case 'b':
-    case 'f':
-    case 'n':
-    case 'r':
-    case 't':
+    if (*r->p != 0 && strchr(ESCAPES, *r->p) != NULL) {
         r->p++;
         return CZ_OK;
-    case 'u':
-        break;
-    default:
-        return cz_jr_fail(r, CZ_ERR_BAD_FORMAT, "an invalid escape in a string");
     }
+    if (*r->p != 'u')
+        return cz_jr_fail(r, CZ_ERR_BAD_FORMAT, "an invalid escape in a string");
     unsigned u, lo;
     if (r->end - r->p < 5)
         return eof(r);
@@ -328,38 +334,19 @@ size_t cz_jr_unescape(uint8_t *out, const uint8_t *raw, size_t rawlen)
         }
         uint8_t c = raw[i + 1];
         i += 2;
-        switch (c) {
-        case 'b':
-            out[o++] = '\b';
-            break;
-        case 'f':
-            out[o++] = '\f';
-            break;
-        case 'n':
-            out[o++] = '\n';
-            break;
-        case 'r':
-            out[o++] = '\r';
-            break;
-        case 't':
-            out[o++] = '\t';
-            break;
-        case 'u': {
-            unsigned u, lo;
-            hex4(raw + i, &u);
-            i += 4;
-            if (u >= 0xd800 && u <= 0xdbff) {
-                hex4(raw + i + 2, &lo);
-                i += 6;
-                u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
-            }
-            o += put_utf8(out + o, u);
-            break;
+        if (c != 'u') {
+            out[o++] = (uint8_t)ESCAPED[strchr(ESCAPES, c) - ESCAPES];
+            continue;
         }
-        default:
-            out[o++] = c;
-            break; /* " \ / */
+        unsigned u, lo;
+        hex4(raw + i, &u);
+        i += 4;
+        if (u >= 0xd800 && u <= 0xdbff) {
+            hex4(raw + i + 2, &lo);
+            i += 6;
+            u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
         }
+        o += put_utf8(out + o, u);
     }
     return o;
 }
@@ -367,6 +354,24 @@ size_t cz_jr_unescape(uint8_t *out, const uint8_t *raw, size_t rawlen)
 /* ---------------------------------------------------------- numbers --- */
 
 static bool digit(uint8_t c) { return c >= '0' && c <= '9'; }
+
+/* The digits (one or more) at p: the byte after them, or NULL with the
+ * error recorded. */
+static const uint8_t *more_digits(cz_jr *r, const uint8_t *p)
+{
+    const uint8_t *e = r->end;
+    if (p == e || !digit(*p)) {
+        r->p = p;
+        if (p == e)
+            eof(r);
+        else
+            cz_jr_fail(r, CZ_ERR_BAD_FORMAT, "invalid number");
+        return NULL;
+    }
+    while (p < e && digit(*p))
+        p++;
+    return p;
+}
 
 /* A number's lexeme per the RFC's grammar at r->p (a '-' or digit);
  * *plain when it is digits only. */
@@ -378,52 +383,27 @@ static int number(cz_jr *r, const uint8_t **lex, size_t *n, bool *plain)
         pl = false;
         p++;
     }
-    if (p == e) {
-        r->p = p;
-        return eof(r);
-    }
-    if (*p == '0') {
+    if (p < e && *p == '0') {
         p++;
         if (p < e && digit(*p)) {
             r->p = p;
             return cz_jr_fail(r, CZ_ERR_BAD_FORMAT, "invalid number (a leading zero)");
         }
-    } else if (digit(*p)) {
-        while (p < e && digit(*p))
-            p++;
-    } else {
-        r->p = p;
-        return cz_jr_fail(r, CZ_ERR_BAD_FORMAT, "invalid number");
+    } else if ((p = more_digits(r, p)) == NULL) {
+        return r->rc;
     }
     if (p < e && *p == '.') {
         pl = false;
-        p++;
-        if (p == e) {
-            r->p = p;
-            return eof(r);
-        }
-        if (!digit(*p)) {
-            r->p = p;
-            return cz_jr_fail(r, CZ_ERR_BAD_FORMAT, "invalid number");
-        }
-        while (p < e && digit(*p))
-            p++;
+        if ((p = more_digits(r, p + 1)) == NULL)
+            return r->rc;
     }
     if (p < e && (*p == 'e' || *p == 'E')) {
         pl = false;
         p++;
         if (p < e && (*p == '+' || *p == '-'))
             p++;
-        if (p == e) {
-            r->p = p;
-            return eof(r);
-        }
-        if (!digit(*p)) {
-            r->p = p;
-            return cz_jr_fail(r, CZ_ERR_BAD_FORMAT, "invalid number");
-        }
-        while (p < e && digit(*p))
-            p++;
+        if ((p = more_digits(r, p)) == NULL)
+            return r->rc;
     }
     *lex = s;
     *n = (size_t)(p - s);
@@ -464,6 +444,17 @@ int cz_jr_uint(cz_jr *r, uint64_t max, const char *type, uint64_t *out)
     }
     *out = v;
     return CZ_OK;
+}
+
+int cz_jr_num(cz_jr *r, const uint8_t **lex, size_t *n)
+{
+    int c = start(r);
+    if (c < 0)
+        return r->rc;
+    if (c != '-' && !digit((uint8_t)c))
+        return expected(r, "a number");
+    bool plain;
+    return number(r, lex, n, &plain);
 }
 
 int cz_jr_d32(cz_jr *r, uint8_t out[32])
@@ -565,41 +556,71 @@ int cz_jr_null(cz_jr *r)
     return literal(r, "null");
 }
 
-/* ------------------------------------------------------- containers --- */
-
-int cz_jr_obj_begin(cz_jr *r, cz_jr_obj *o)
+int cz_jr_bool(cz_jr *r, bool *out)
 {
     int c = start(r);
     if (c < 0)
         return r->rc;
-    if (c != '{')
-        return expected(r, "an object");
+    if (c != 't' && c != 'f')
+        return expected(r, "a boolean");
+    *out = c == 't';
+    return literal(r, c == 't' ? "true" : "false");
+}
+
+/* ------------------------------------------------------- containers --- */
+
+/* The '{' or '[' (open) of a container: what names it in a message. */
+static int open_container(cz_jr *r, char open, const char *what)
+{
+    int c = start(r);
+    if (c < 0)
+        return r->rc;
+    if (c != open)
+        return expected(r, what);
     r->p++;
+    if (++r->depth > CZ_JR_MAX_DEPTH)
+        return cz_jr_fail(r, CZ_ERR_BAD_FORMAT, "nested more than %d deep", CZ_JR_MAX_DEPTH);
+    return CZ_OK;
+}
+
+int cz_jr_obj_begin(cz_jr *r, cz_jr_obj *o)
+{
     o->seen = 0;
     o->members = 0;
-    return enter(r);
+    return open_container(r, '{', "an object");
+}
+
+/* Before a member or an element of a container closed by close: 0 after
+ * the close, else 1 after the ',' (none before the first) and the
+ * whitespace; -1 on error. */
+static int next_item(cz_jr *r, bool first, char close)
+{
+    ws(r);
+    if (r->p == r->end)
+        return eof(r), -1;
+    if (*r->p == close) {
+        r->p++;
+        r->depth--;
+        return 0;
+    }
+    if (!first) {
+        if (*r->p != ',')
+            return cz_jr_fail(r, CZ_ERR_BAD_FORMAT, "expected ',' or '%c'", close), -1;
+        r->p++;
+        ws(r);
+        if (r->p == r->end)
+            return eof(r), -1;
+    }
+    return 1;
 }
 
 /* The '}', ',' and key before a member: 1 with the key's raw bytes, 0
  * after the '}', -1 on error. */
 static int member(cz_jr *r, cz_jr_obj *o, const uint8_t **key, size_t *klen, bool *esc)
 {
-    ws(r);
-    if (r->p == r->end)
-        return eof(r), -1;
-    if (*r->p == '}') {
-        r->p++;
-        r->depth--;
-        return 0;
-    }
-    if (o->members) {
-        if (*r->p != ',')
-            return cz_jr_fail(r, CZ_ERR_BAD_FORMAT, "expected ',' or '}'"), -1;
-        r->p++;
-        ws(r);
-        if (r->p == r->end)
-            return eof(r), -1;
-    }
+    int m = next_item(r, o->members == 0, '}');
+    if (m <= 0)
+        return m;
     if (*r->p != '"')
         return cz_jr_fail(r, CZ_ERR_BAD_FORMAT, "expected a key (a string)"), -1;
     if (cz_jr_str(r, key, klen, esc))
@@ -612,6 +633,16 @@ static int member(cz_jr *r, cz_jr_obj *o, const uint8_t **key, size_t *klen, boo
     r->p++;
     o->members++;
     return 1;
+}
+
+int cz_jr_member(cz_jr *r, cz_jr_obj *o, const uint8_t **key, size_t *klen, bool *escaped)
+{
+    if (r->rc)
+        return -1;
+    int m = member(r, o, key, klen, escaped);
+    if (m == 1)
+        cz_jr_push_key(r, (const char *)*key, *klen);
+    return m;
 }
 
 /* The index of a key among names[0..n), or -1. */
@@ -723,36 +754,17 @@ int cz_jr_variant_end(cz_jr *r)
 
 int cz_jr_arr_begin(cz_jr *r, cz_jr_arr *a)
 {
-    int c = start(r);
-    if (c < 0)
-        return r->rc;
-    if (c != '[')
-        return expected(r, "an array");
-    r->p++;
     a->n = 0;
-    return enter(r);
+    return open_container(r, '[', "an array");
 }
 
 int cz_jr_arr_next(cz_jr *r, cz_jr_arr *a, uint64_t limit, const char *what)
 {
     if (r->rc)
         return -1;
-    ws(r);
-    if (r->p == r->end)
-        return eof(r), -1;
-    if (*r->p == ']') {
-        r->p++;
-        r->depth--;
-        return 0;
-    }
-    if (a->n) {
-        if (*r->p != ',')
-            return cz_jr_fail(r, CZ_ERR_BAD_FORMAT, "expected ',' or ']'"), -1;
-        r->p++;
-    }
-    ws(r);
-    if (r->p == r->end)
-        return eof(r), -1;
+    int m = next_item(r, a->n == 0, ']');
+    if (m <= 0)
+        return m;
     if (a->n >= limit)
         return cz_jr_fail(r, CZ_ERR_BAD_FORMAT, "more than %llu %s", (unsigned long long)limit,
                           what),
@@ -773,19 +785,43 @@ int cz_jr_arr_count(cz_jr *r, const cz_jr_arr *a, uint64_t expected_n, const cha
     return CZ_OK;
 }
 
-int cz_jr_skip(cz_jr *r)
+int cz_jr_peek(cz_jr *r)
 {
     int c = start(r);
     if (c < 0)
-        return r->rc;
+        return CZ_JR_ERROR;
     switch (c) {
-    case '{': {
+    case '{':
+        return CZ_JSON_OBJECT;
+    case '[':
+        return CZ_JSON_ARRAY;
+    case '"':
+        return CZ_JSON_STRING;
+    case 't':
+        return CZ_JSON_TRUE;
+    case 'f':
+        return CZ_JSON_FALSE;
+    case 'n':
+        return CZ_JSON_NULL;
+    default:
+        break;
+    }
+    if (c == '-' || digit((uint8_t)c))
+        return CZ_JSON_NUMBER;
+    expected(r, "a value");
+    return CZ_JR_ERROR;
+}
+
+int cz_jr_skip(cz_jr *r)
+{
+    switch (cz_jr_peek(r)) {
+    case CZ_JSON_OBJECT: {
         cz_jr_obj o;
         if (cz_jr_obj_begin(r, &o))
             return r->rc;
         return cz_jr_obj_next(r, &o, NULL, 0) == CZ_JR_END ? CZ_OK : r->rc;
     }
-    case '[': {
+    case CZ_JSON_ARRAY: {
         cz_jr_arr a;
         int m;
         if (cz_jr_arr_begin(r, &a))
@@ -798,27 +834,26 @@ int cz_jr_skip(cz_jr *r)
         }
         return m == 0 ? CZ_OK : r->rc;
     }
-    case '"': {
+    case CZ_JSON_STRING: {
         const uint8_t *s;
         size_t n;
         return cz_jr_str(r, &s, &n, NULL);
     }
-    case 't':
-        return literal(r, "true");
-    case 'f':
-        return literal(r, "false");
-    case 'n':
-        return literal(r, "null");
-    default:
-        break;
+    case CZ_JSON_TRUE:
+    case CZ_JSON_FALSE: {
+        bool v;
+        return cz_jr_bool(r, &v);
     }
-    if (c == '-' || digit((uint8_t)c)) {
+    case CZ_JSON_NULL:
+        return cz_jr_null(r);
+    case CZ_JSON_NUMBER: {
         const uint8_t *lex;
         size_t n;
-        bool plain;
-        return number(r, &lex, &n, &plain);
+        return cz_jr_num(r, &lex, &n);
     }
-    return expected(r, "a value");
+    default:
+        return r->rc;
+    }
 }
 
 int cz_jr_finish(cz_jr *r)
