@@ -53,7 +53,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "bench.h"
 #include "cuzk/cs.h"
@@ -277,24 +276,27 @@ static int fingerprint(const char *name, cz_cs_mode mode, cz_r1cs_fingerprint *f
     return rc ? -1 : 0;
 }
 
-int cz_bench_circuit_info(int argc, char **argv)
+typedef struct {
+    int count;
+} opts;
+
+static const cz_cli_flag FLAGS[] = {
+    {"--count", CZ_CLI_SWITCH, offsetof(opts, count), 0},
+};
+
+static int circuit_info(const cz_cli_cmd *self, int argc, char **argv)
 {
-    double t0 = cz_bench_now();
-    const char *name = NULL;
-    bool count = false, bad = false;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--count"))
-            count = true;
-        else if (name == NULL && argv[i][0] != '-')
-            name = argv[i];
-        else
-            bad = true;
-    }
-    if (bad || name == NULL) {
-        fprintf(stderr, "usage: cuzk-bench circuit-info [--count] NAME [--count]\n"
-                        "  NAME: " NAMES "\n");
+    double t0 = cz_cli_now();
+    opts o = {0};
+    int n = cz_cli_parse(self, argc, argv, &o);
+    if (n < 0)
+        return 2;
+    if (n == 0) {
+        cz_cli_usage(stderr, self);
         return 2;
     }
+    const char *name = argv[1];
+    bool count = o.count;
     cz_r1cs_fingerprint fp;
     size_t pre = 0, mem = 0;
     uint64_t dict[3] = {0, 0, 0};
@@ -326,9 +328,17 @@ int cz_bench_circuit_info(int argc, char **argv)
     for (int i = 0; i < 32; i++)
         printf("%02x", fp.digest[i]);
     printf("\n");
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    printf("time         %.2f s, peak RSS %.1f MiB\n", cz_bench_now() - t0,
-           (double)ru.ru_maxrss / 1024.0);
+    printf("time         %.2f s, peak RSS %.1f MiB\n", cz_cli_now() - t0, cz_cli_peak_rss_mib());
     return 0;
 }
+
+const cz_cli_cmd cz_bench_circuit_info = {
+    .name = "circuit-info",
+    .summary = "shape and R1CS digest of a gadget or circuit",
+    .usage = "[--count] NAME\n"
+             "  records NAME (or with --count counts it, in memory that grows with the variables\n"
+             "  only) and prints its shape and the digest of its R1CS.  NAME: " NAMES "\n",
+    .run = circuit_info,
+    CZ_CLI_FLAGS(FLAGS),
+    .max_args = 1,
+};

@@ -32,9 +32,21 @@
 typedef struct {
     int g2;
     size_t n;
-    unsigned threads, window, reps, density;
+    unsigned log, threads, window, reps, density;
     int skewed, gpu, check;
 } msm_opts;
+
+static const cz_cli_flag FLAGS[] = {
+    {"--log", CZ_CLI_UINT, offsetof(msm_opts, log), 0},
+    {"--g2", CZ_CLI_SWITCH, offsetof(msm_opts, g2), 0},
+    {"--threads", CZ_CLI_UINT, offsetof(msm_opts, threads), 0},
+    {"--skewed", CZ_CLI_SWITCH, offsetof(msm_opts, skewed), 0},
+    {"--density", CZ_CLI_UINT, offsetof(msm_opts, density), 0},
+    {"--window", CZ_CLI_UINT, offsetof(msm_opts, window), 0},
+    {"--reps", CZ_CLI_UINT, offsetof(msm_opts, reps), 0},
+    {"--gpu", CZ_CLI_SWITCH, offsetof(msm_opts, gpu), 0},
+    {"--check", CZ_CLI_SWITCH, offsetof(msm_opts, check), 0},
+};
 
 #define GPU_DISTINCT ((size_t)1 << 20)
 
@@ -47,12 +59,6 @@ typedef struct {
     size_t scratch_bytes;
     cz_pool *pool;
 } msm_data;
-
-static void usage_msm(void)
-{
-    fprintf(stderr, "usage: cuzk-bench msm --log N [--g2] [--threads T] [--skewed] [--density P]\n"
-                    "                      [--window C] [--reps R] [--gpu [--check]]\n");
-}
 
 static int cmp_dbl(const void *a, const void *b)
 {
@@ -138,11 +144,11 @@ static int gpu_msm(const msm_opts *o, msm_data *d, unsigned flags)
     if (!rc)
         rc = cz_cuda_memcpy_h2d(kdev, d->k, o->n * sizeof(cz_fr));
     for (unsigned i = 0; i <= reps && !rc; i++) { /* run 0: warm-up */
-        double t0 = cz_bench_now();
+        double t0 = cz_cli_now();
         rc = o->g2 ? cz_cuda_g2_msm(&r2, bdev, kdev, o->n, flags)
                    : cz_cuda_g1_msm(&r1, bdev, kdev, o->n, flags);
         if (i)
-            t[i - 1] = (cz_bench_now() - t0) * 1e3;
+            t[i - 1] = (cz_cli_now() - t0) * 1e3;
     }
     if (!rc && o->check) {
         cz_g1 c1;
@@ -184,7 +190,7 @@ static int run_once(const msm_opts *o, msm_data *d, unsigned flags, double *ms, 
     int err;
     cz_g1 r1;
     cz_g2 r2;
-    double c0 = cpu_now(), t0 = cz_bench_now();
+    double c0 = cpu_now(), t0 = cz_cli_now();
     if (!o->g2)
         err = d->dens ? cz_g1_msm_density(&r1, d->bases, d->nbases, d->k, d->dens, o->n, flags,
                                           d->pool, d->scratch, d->scratch_bytes)
@@ -195,7 +201,7 @@ static int run_once(const msm_opts *o, msm_data *d, unsigned flags, double *ms, 
                                           d->pool, d->scratch, d->scratch_bytes)
                       : cz_g2_msm(&r2, d->bases, d->k, o->n, flags, d->pool, d->scratch,
                                   d->scratch_bytes);
-    *ms = (cz_bench_now() - t0) * 1e3;
+    *ms = (cz_cli_now() - t0) * 1e3;
     *cpu_ms = (cpu_now() - c0) * 1e3 / o->threads;
     return err;
 }
@@ -224,38 +230,17 @@ static int report(const msm_opts *o, msm_data *d, unsigned flags, const char *la
     return 0;
 }
 
-int cz_bench_msm(int argc, char **argv)
+static int msm(const cz_cli_cmd *self, int argc, char **argv)
 {
-    msm_opts o = {0, 0, 1, 0, 3, 0, 0, 0, 0};
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--log") && i + 1 < argc) {
-            o.n = (size_t)1 << atoi(argv[++i]);
-        } else if (!strcmp(argv[i], "--g2")) {
-            o.g2 = 1;
-        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
-            o.threads = (unsigned)atoi(argv[++i]);
-        } else if (!strcmp(argv[i], "--skewed")) {
-            o.skewed = 1;
-        } else if (!strcmp(argv[i], "--density") && i + 1 < argc) {
-            o.density = (unsigned)atoi(argv[++i]);
-        } else if (!strcmp(argv[i], "--window") && i + 1 < argc) {
-            o.window = (unsigned)atoi(argv[++i]);
-        } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
-            o.reps = (unsigned)atoi(argv[++i]);
-        } else if (!strcmp(argv[i], "--gpu")) {
-            o.gpu = 1;
-        } else if (!strcmp(argv[i], "--check")) {
-            o.check = 1;
-        } else {
-            usage_msm();
-            return 2;
-        }
-    }
-    if (!o.n || o.threads < 1 || o.reps < 1 || o.density > 100 || o.window > CZ_MSM_MAX_WINDOW ||
-        (o.gpu && o.density) || (o.check && !o.gpu)) {
-        usage_msm();
+    msm_opts o = {.threads = 1, .reps = 3};
+    if (cz_cli_parse(self, argc, argv, &o) < 0)
+        return 2;
+    if (o.log == 0 || o.log > 40 || o.threads < 1 || o.reps < 1 || o.density > 100 ||
+        o.window > CZ_MSM_MAX_WINDOW || (o.gpu && o.density) || (o.check && !o.gpu)) {
+        cz_cli_usage(stderr, self);
         return 2;
     }
+    o.n = (size_t)1 << o.log;
 
     msm_data d;
     memset(&d, 0, sizeof d);
@@ -304,3 +289,15 @@ int cz_bench_msm(int argc, char **argv)
     free(d.dens);
     return rc;
 }
+
+const cz_cli_cmd cz_bench_msm = {
+    .name = "msm",
+    .summary = "G1/G2 multi-scalar multiplication, CPU or GPU",
+    .usage = "--log N [--g2] [--threads T] [--skewed] [--density P]\n"
+             "           [--window C] [--reps R] [--gpu [--check]]\n"
+             "  the median of R MSMs of 2^N random points (G2 with --g2) on T threads, scalars\n"
+             "  uniform or witness-like (--skewed), P% of them with a base (--density); --gpu on\n"
+             "  the CUDA device, --check against the CPU once\n",
+    .run = msm,
+    CZ_CLI_FLAGS(FLAGS),
+};

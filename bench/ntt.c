@@ -37,61 +37,57 @@
 typedef struct {
     unsigned from, to, threads, reps;
     int gpu, compact;
-    size_t n;     /* h: evaluations before padding, 0 = all */
-    size_t batch; /* ntt --gpu: transforms per call */
+    uint64_t n;     /* h: evaluations before padding, 0 = all */
+    uint64_t batch; /* ntt --gpu: transforms per call */
     cz_ntt_kind kind;
     cz_ntt_order order;
+    unsigned log;
+    int inverse, coset;
+    const char *order_name;
 } opts;
 
-static int parse(int argc, char **argv, opts *o, int is_h)
+enum { NTT = 1, H = 2 };
+
+static const cz_cli_flag FLAGS[] = {
+    {"--log", CZ_CLI_UINT, offsetof(opts, log), 0},
+    {"--from", CZ_CLI_UINT, offsetof(opts, from), NTT},
+    {"--to", CZ_CLI_UINT, offsetof(opts, to), NTT},
+    {"--threads", CZ_CLI_UINT, offsetof(opts, threads), 0},
+    {"--reps", CZ_CLI_UINT, offsetof(opts, reps), 0},
+    {"--n", CZ_CLI_U64, offsetof(opts, n), H},
+    {"--batch", CZ_CLI_U64, offsetof(opts, batch), NTT},
+    {"--gpu", CZ_CLI_SWITCH, offsetof(opts, gpu), 0},
+    {"--compact", CZ_CLI_SWITCH, offsetof(opts, compact), 0},
+    {"--inverse", CZ_CLI_SWITCH, offsetof(opts, inverse), NTT},
+    {"--coset", CZ_CLI_SWITCH, offsetof(opts, coset), NTT},
+    {"--order", CZ_CLI_STR, offsetof(opts, order_name), NTT},
+};
+
+/* argv (argv[0] the command) into *o: 0, or -1 (the usage printed). */
+static int parse(const cz_cli_cmd *self, int argc, char **argv, opts *o)
 {
-    int inverse = 0, coset = 0;
-    memset(o, 0, sizeof *o);
-    o->from = o->to = 20;
-    o->threads = 1;
-    o->order = CZ_NTT_NR;
-    o->batch = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--log") && v) {
-            o->from = o->to = (unsigned)atoi(v), i++;
-        } else if (!strcmp(a, "--from") && v && !is_h) {
-            o->from = (unsigned)atoi(v), i++;
-        } else if (!strcmp(a, "--to") && v && !is_h) {
-            o->to = (unsigned)atoi(v), i++;
-        } else if (!strcmp(a, "--threads") && v) {
-            o->threads = (unsigned)atoi(v), i++;
-        } else if (!strcmp(a, "--reps") && v) {
-            o->reps = (unsigned)atoi(v), i++;
-        } else if (!strcmp(a, "--n") && v && is_h) {
-            o->n = (size_t)strtoull(v, NULL, 0), i++;
-        } else if (!strcmp(a, "--batch") && v && !is_h) {
-            o->batch = (size_t)strtoull(v, NULL, 0), i++;
-        } else if (!strcmp(a, "--gpu")) {
-            o->gpu = 1;
-        } else if (!strcmp(a, "--compact")) {
-            o->compact = 1;
-        } else if (!strcmp(a, "--inverse") && !is_h) {
-            inverse = 1;
-        } else if (!strcmp(a, "--coset") && !is_h) {
-            coset = 1;
-        } else if (!strcmp(a, "--order") && v && !is_h) {
-            static const char *names[] = {"NN", "NR", "RN", "RR"};
-            unsigned k = 0;
-            while (k < 4 && strcmp(v, names[k]))
-                k++;
-            if (k == 4)
-                return -1;
-            o->order = (cz_ntt_order)k, i++;
-        } else {
-            return -1;
-        }
+    *o = (opts){.from = 20, .to = 20, .threads = 1, .order = CZ_NTT_NR, .batch = 1};
+    if (cz_cli_parse(self, argc, argv, o) < 0)
+        return -1;
+    if (o->log)
+        o->from = o->to = o->log;
+    if (o->order_name) {
+        static const char *names[] = {"NN", "NR", "RN", "RR"};
+        unsigned k = 0;
+        while (k < 4 && strcmp(o->order_name, names[k]))
+            k++;
+        if (k == 4)
+            goto bad;
+        o->order = (cz_ntt_order)k;
     }
-    o->kind = (cz_ntt_kind)((coset ? 2 : 0) + inverse);
+    o->kind = (cz_ntt_kind)((o->coset ? 2 : 0) + o->inverse);
     if (o->from < 1 || o->to > CZ_NTT_MAX_LOG || o->from > o->to || o->threads < 1 ||
         o->threads > 1024 || o->batch < 1 || ((o->batch > 1 || o->compact) && !o->gpu))
-        return -1;
+        goto bad;
     return 0;
+bad:
+    cz_cli_usage(stderr, self);
+    return -1;
 }
 
 /* Uniform enough and cheap: 254-bit values (< r) from the PRNG. */
@@ -299,9 +295,9 @@ static int gpu_h(const opts *o, unsigned k, size_t n)
              * memory, then from ordinary pageable memory */
             for (int pg = 0; pg < 2 && !rc; pg++) {
                 cz_fr *src = pg ? pageable : host;
-                double t0 = cz_bench_now();
+                double t0 = cz_cli_now();
                 rc = cz_cuda_groth16_h(d, src, src + m, src + 2 * m, n);
-                (pg ? e2e_pg : e2e)[r] = (float)((cz_bench_now() - t0) * 1e3);
+                (pg ? e2e_pg : e2e)[r] = (float)((cz_cli_now() - t0) * 1e3);
                 if (!rc)
                     fill(src, m, &g); /* a's input again */
             }
@@ -327,18 +323,13 @@ static int gpu_h(const opts *o, unsigned k, size_t n)
     return rc ? 1 : 0;
 }
 
-int cz_bench_ntt(int argc, char **argv)
+static int ntt(const cz_cli_cmd *self, int argc, char **argv)
 {
     static const char *kind_names[] = {"ntt", "intt", "coset-ntt", "coset-intt"};
     static const char *order_names[] = {"NN", "NR", "RN", "RR"};
     opts o;
-    if (parse(argc, argv, &o, 0)) {
-        fprintf(stderr,
-                "usage: cuzk-bench ntt [--log N | --from A --to B] [--threads T] "
-                "[--inverse] [--coset] [--order NN|NR|RN|RR] [--reps K] "
-                "[--gpu [--batch B] [--compact]]\n");
+    if (parse(self, argc, argv, &o))
         return 2;
-    }
     char what[32];
     snprintf(what, sizeof what, "%s %s", kind_names[o.kind], order_names[o.order]);
     if (o.gpu)
@@ -362,10 +353,10 @@ int cz_bench_ntt(int argc, char **argv)
         fill(x, n, &g);
         cz_ntt(d, x, o.kind, o.order, pool);
         for (unsigned r = 0; r < reps; r++) {
-            double t0 = cz_bench_now(), c0 = cpu_now();
+            double t0 = cz_cli_now(), c0 = cpu_now();
             cz_ntt(d, x, o.kind, o.order, pool);
             t[reps + r] = cpu_now() - c0;
-            t[r] = cz_bench_now() - t0;
+            t[r] = cz_cli_now() - t0;
         }
         report(what, k, t, t + reps, reps, (double)(n / 2) * k, o.threads);
         cz_ntt_domain_free(d);
@@ -376,15 +367,11 @@ int cz_bench_ntt(int argc, char **argv)
     return 0;
 }
 
-int cz_bench_h(int argc, char **argv)
+static int h(const cz_cli_cmd *self, int argc, char **argv)
 {
     opts o;
-    if (parse(argc, argv, &o, 1)) {
-        fprintf(stderr,
-                "usage: cuzk-bench h --log N [--threads T] [--n COUNT] [--reps K] "
-                "[--gpu [--compact]]\n");
+    if (parse(self, argc, argv, &o))
         return 2;
-    }
     unsigned k = o.from, reps = o.reps ? o.reps : default_reps(k);
     size_t m = (size_t)1 << k, n = o.n && o.n <= m ? o.n : m;
     if (o.gpu)
@@ -403,10 +390,10 @@ int cz_bench_h(int argc, char **argv)
             fill(v[i], n, &g);
         cz_groth16_h(d, v[0], v[1], v[2], n, pool);
         for (unsigned r = 0; r < reps; r++) {
-            double t0 = cz_bench_now(), c0 = cpu_now();
+            double t0 = cz_cli_now(), c0 = cpu_now();
             cz_groth16_h(d, v[0], v[1], v[2], n, pool);
             t[reps + r] = cpu_now() - c0;
-            t[r] = cz_bench_now() - t0;
+            t[r] = cz_cli_now() - t0;
         }
         report("groth16 h", k, t, t + reps, reps, 7.0 * (double)(m / 2) * k, o.threads);
     } else {
@@ -419,3 +406,28 @@ int cz_bench_h(int argc, char **argv)
     cz_pool_free(pool);
     return ok ? 0 : 1;
 }
+
+const cz_cli_cmd cz_bench_ntt = {
+    .name = "ntt",
+    .summary = "the Fr NTT family, CPU or GPU",
+    .usage =
+        "[--log N | --from A --to B] [--threads T] [--inverse] [--coset]\n"
+        "           [--order NN|NR|RN|RR] [--reps K] [--gpu [--batch B] [--compact]]\n"
+        "  the median and best of K transforms of 2^N (each of 2^A .. 2^B) on T threads, or on\n"
+        "  the CUDA device (--batch B vectors per call, --compact the compact twiddle tables)\n",
+    .run = ntt,
+    CZ_CLI_FLAGS(FLAGS),
+    .bit = NTT,
+};
+
+const cz_cli_cmd cz_bench_h = {
+    .name = "h",
+    .summary = "the Groth16 H step, CPU or GPU",
+    .usage =
+        "--log N [--threads T] [--n COUNT] [--reps K] [--gpu [--compact]]\n"
+        "  the median and best of K H steps of domain 2^N (COUNT evaluations, default all) on\n"
+        "  T threads, or on the CUDA device (with the uploads, pinned and pageable)\n",
+    .run = h,
+    CZ_CLI_FLAGS(FLAGS),
+    .bit = H,
+};

@@ -56,51 +56,27 @@ typedef struct {
 
 enum { C_PROVE = 1, C_VERIFY = 2, C_SETUP = 4 };
 
-static const cz_bench_flag FLAGS[] = {
-    {"--zkey", offsetof(opts, zkey), C_PROVE},
-    {"--wtns", offsetof(opts, wtns), C_PROVE},
-    {"--r1cs", offsetof(opts, r1cs), C_PROVE | C_SETUP},
-    {"--chain", offsetof(opts, chain), C_PROVE},
-    {"--proof-out", offsetof(opts, proof_out), C_PROVE},
-    {"--public-out", offsetof(opts, public_out), C_PROVE},
-    {"--proof-bin", offsetof(opts, proof_bin), C_PROVE},
-    {"--reps", offsetof(opts, reps), C_PROVE},
-    {"--threads", offsetof(opts, threads), C_PROVE | C_SETUP},
-    {"--seed", offsetof(opts, seed), C_PROVE | C_SETUP},
-    {"--rs-seed", offsetof(opts, rs_seed), C_PROVE},
-    {"--zkey-out", offsetof(opts, zkey_out), C_SETUP},
-    {"--checked-keys", offsetof(opts, checked_keys), C_PROVE},
-    {"--vk", offsetof(opts, vk), C_VERIFY},
-    {"--proof", offsetof(opts, proof), C_VERIFY},
-    {"--public", offsetof(opts, pub), C_VERIFY},
+static const cz_cli_flag FLAGS[] = {
+    {"--zkey", CZ_CLI_STR, offsetof(opts, zkey), C_PROVE},
+    {"--wtns", CZ_CLI_STR, offsetof(opts, wtns), C_PROVE},
+    {"--r1cs", CZ_CLI_STR, offsetof(opts, r1cs), C_PROVE | C_SETUP},
+    {"--chain", CZ_CLI_STR, offsetof(opts, chain), C_PROVE},
+    {"--proof-out", CZ_CLI_STR, offsetof(opts, proof_out), C_PROVE},
+    {"--public-out", CZ_CLI_STR, offsetof(opts, public_out), C_PROVE},
+    {"--proof-bin", CZ_CLI_STR, offsetof(opts, proof_bin), C_PROVE},
+    {"--reps", CZ_CLI_STR, offsetof(opts, reps), C_PROVE},
+    {"--threads", CZ_CLI_STR, offsetof(opts, threads), C_PROVE | C_SETUP},
+    {"--seed", CZ_CLI_STR, offsetof(opts, seed), C_PROVE | C_SETUP},
+    {"--rs-seed", CZ_CLI_STR, offsetof(opts, rs_seed), C_PROVE},
+    {"--zkey-out", CZ_CLI_STR, offsetof(opts, zkey_out), C_SETUP},
+    {"--checked-keys", CZ_CLI_STR, offsetof(opts, checked_keys), C_PROVE},
+    {"--vk", CZ_CLI_STR, offsetof(opts, vk), C_VERIFY},
+    {"--proof", CZ_CLI_STR, offsetof(opts, proof), C_VERIFY},
+    {"--public", CZ_CLI_STR, offsetof(opts, pub), C_VERIFY},
+    {"--no-verify", CZ_CLI_SWITCH, offsetof(opts, no_verify), C_PROVE},
+    {"--trusted-key", CZ_CLI_SWITCH, offsetof(opts, trusted), C_PROVE},
+    {"--gpu", CZ_CLI_SWITCH, offsetof(opts, gpu), C_PROVE | C_SETUP},
 };
-
-static const char USAGE_PROVE[] =
-    "usage: cuzk-bench prove --zkey F --wtns F [--proof-out F] [--public-out F]\n"
-    "       cuzk-bench prove --r1cs F --wtns F     (INSECURE setup from --seed)\n"
-    "       cuzk-bench prove --chain LOG           (built-in circuit of 2^LOG rows)\n"
-    "   options: [--threads T] [--reps K] [--seed N] [--no-verify] [--trusted-key]\n"
-    "            [--checked-keys FILE|none] [--rs-seed N] [--proof-bin F] [--gpu]\n"
-    "  One Groth16 proof, verified (unless --no-verify), written as snarkjs's proof.json\n"
-    "  and public.json.  --reps K: K timed proofs after the first, the median of each\n"
-    "  phase printed.  T: threads (default: the cores this process may run on).\n"
-    "  --gpu: H and every MSM on the CUDA device (bit-identical proofs).\n"
-    "  --rs-seed N: r and s from seed N: the same proof every run (INSECURE: it\n"
-    "  reveals the witness; for comparing builds and back ends).  --proof-bin F:\n"
-    "  the proof's 192 bytes (bellperson's encoding), for any circuit.\n"
-    "  --trusted-key: skip the subgroup checks of the .zkey's points (snarkjs never\n"
-    "  checks them; they are batched and fast, so the default keeps them).\n"
-    "  --checked-keys: keys whose checks passed, by digest (default $CUZK_CHECKED_KEYS,\n"
-    "  else $XDG_CACHE_HOME or ~/.cache: cuzk/checked-keys): a key found there is not\n"
-    "  checked again, one checked is added; none: check every time.\n";
-static const char USAGE_VERIFY[] =
-    "usage: cuzk-bench verify --vk verification_key.json --proof proof.json --public "
-    "public.json\n"
-    "  exit 0 for a valid proof (prints OK), 1 for an invalid one, 2 on bad input\n";
-static const char USAGE_SETUP[] =
-    "usage: cuzk-bench setup --r1cs F --zkey-out F [--seed N] [--threads T] [--gpu]\n"
-    "  an INSECURE .zkey (trapdoor from the seed) that snarkjs can prove with: for\n"
-    "  tests and benchmarks; --gpu: the fixed-base products on the CUDA device\n";
 
 /* The checked-keys store of --checked-keys (NULL: the default path; "none":
  * no store, *out NULL): CZ_OK, or the store's error with err saying why.  With no
@@ -137,32 +113,18 @@ static void note_check(cz_checked_keys *store, const cz_key_check *kc, const cha
     }
 }
 
-/* argv (argv[0] the command) into *o for command cmd: 0, 1 when --help was
- * asked (usage printed), -1 on a bad option (the usage on stderr). */
-static int parse(int argc, char **argv, opts *o, unsigned cmd, const char *usage)
+/* argv (argv[0] the command) into *o for command self: 0, or -1 after a
+ * message. */
+static int parse(const cz_cli_cmd *self, int argc, char **argv, opts *o)
 {
     memset(o, 0, sizeof *o);
     o->seed_n = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage, stdout);
-            return 1;
-        } else if (cmd == C_PROVE && !strcmp(a, "--no-verify")) {
-            o->no_verify = 1;
-        } else if (cmd == C_PROVE && !strcmp(a, "--trusted-key")) {
-            o->trusted = 1;
-        } else if ((cmd & (C_PROVE | C_SETUP)) && !strcmp(a, "--gpu")) {
-            o->gpu = 1;
-        } else if (cz_bench_take_flag(argc, argv, &i, FLAGS, sizeof FLAGS / sizeof FLAGS[0], cmd,
-                                      o, usage) != 0) {
-            return -1;
-        }
-    }
+    if (cz_cli_parse(self, argc, argv, o) < 0)
+        return -1;
     uint64_t v;
-    const char *c = argv[0];
+    const char *c = self->name;
     if (o->chain) {
-        if (cz_bench_u64(&v, o->chain, c, "--chain") != 0)
+        if (cz_cli_u64(&v, o->chain, c, "--chain") != 0)
             return -1;
         if (v < 3 || v > 26) {
             fprintf(stderr, "cuzk-bench %s: --chain must be 3..26\n", c);
@@ -171,25 +133,18 @@ static int parse(int argc, char **argv, opts *o, unsigned cmd, const char *usage
         o->chain_log = (unsigned)v;
     }
     if (o->reps) {
-        if (cz_bench_u64(&v, o->reps, c, "--reps") != 0 || v < 1 || v > 1000) {
+        if (cz_cli_u64(&v, o->reps, c, "--reps") != 0 || v < 1 || v > 1000) {
             fprintf(stderr, "cuzk-bench %s: --reps must be 1..1000\n", c);
             return -1;
         }
         o->reps_n = (unsigned)v;
         o->timed = 1;
     }
-    if (o->seed && cz_bench_u64(&o->seed_n, o->seed, c, "--seed") != 0)
+    if (o->seed && cz_cli_u64(&o->seed_n, o->seed, c, "--seed") != 0)
         return -1;
-    if (o->rs_seed && cz_bench_u64(&o->rs_seed_n, o->rs_seed, c, "--rs-seed") != 0)
+    if (o->rs_seed && cz_cli_u64(&o->rs_seed_n, o->rs_seed, c, "--rs-seed") != 0)
         return -1;
     return 0;
-}
-
-static double peak_rss_mib(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_maxrss / 1024.0;
 }
 
 static void seed_bytes(uint8_t out[32], uint64_t seed)
@@ -286,17 +241,16 @@ static void print_phase(const char *name, double *v, unsigned k)
     printf("  %-10s %9.1f ms\n", name, 1e3 * v[k / 2]);
 }
 
-int cz_bench_prove(int argc, char **argv)
+static int prove(const cz_cli_cmd *self, int argc, char **argv)
 {
     opts o;
-    int prc = parse(argc, argv, &o, C_PROVE, USAGE_PROVE);
-    if (prc != 0)
-        return prc > 0 ? 0 : 2;
+    if (parse(self, argc, argv, &o) != 0)
+        return 2;
     int modes = (o.zkey != NULL) + (o.r1cs != NULL) + (o.chain_log != 0);
     if (modes != 1 || (o.chain_log == 0 && o.wtns == NULL) || (o.chain_log && o.wtns)) {
         fprintf(stderr, "cuzk-bench prove: one of --zkey F --wtns F, --r1cs F --wtns F or "
-                        "--chain LOG\n%s",
-                USAGE_PROVE);
+                        "--chain LOG\n");
+        cz_cli_usage(stderr, self);
         return 2;
     }
     if ((o.proof_out || o.public_out) && o.zkey == NULL) {
@@ -317,7 +271,7 @@ int cz_bench_prove(int argc, char **argv)
     char err[512] = "";
     cz_pool *pool = NULL;
     unsigned threads;
-    if (cz_bench_pool(&pool, &threads, o.threads, "prove") != 0)
+    if (cz_cli_pool(&pool, &threads, o.threads, "prove") != 0)
         return 2;
     cz_groth16_params params = {0};
     cz_r1cs *r1cs = NULL;
@@ -327,7 +281,7 @@ int cz_bench_prove(int argc, char **argv)
     cz_circom_wtns wt = {0};
     cz_circom_r1cs cr = {0};
     int rc = CZ_OK, status = 2;
-    double t0 = cz_bench_now(), t_load = 0, t_setup = 0, t_wit = 0;
+    double t0 = cz_cli_now(), t_load = 0, t_setup = 0, t_wit = 0;
     cz_backend backend = o.gpu ? CZ_BACKEND_GPU : CZ_BACKEND_CPU;
 
     if (o.wtns != NULL) {
@@ -335,9 +289,9 @@ int cz_bench_prove(int argc, char **argv)
         if (rc != CZ_OK)
             goto out;
         w = wt.w, n = wt.n;
-        t_wit = cz_bench_now() - t0;
+        t_wit = cz_cli_now() - t0;
     }
-    double t1 = cz_bench_now();
+    double t1 = cz_cli_now();
     if (o.zkey != NULL) {
         cz_checked_keys *store = NULL;
         if (!o.trusted && (rc = open_store(&store, o.checked_keys, err, sizeof err)) != CZ_OK)
@@ -351,7 +305,7 @@ int cz_bench_prove(int argc, char **argv)
         if (rc == CZ_OK)
             rc = cz_groth16_params_from_zkey(&params, &r1cs, &z, err, sizeof err);
         cz_zkey_free(&z);
-        t_load = cz_bench_now() - t1;
+        t_load = cz_cli_now() - t1;
     } else {
         if (o.r1cs != NULL) {
             rc = cz_circom_r1cs_load(&cr, o.r1cs, err, sizeof err);
@@ -361,15 +315,15 @@ int cz_bench_prove(int argc, char **argv)
         } else {
             rc = chain_circuit(&r1cs, &w, &n, o.chain_log);
         }
-        t_load = cz_bench_now() - t1;
+        t_load = cz_cli_now() - t1;
         if (rc == CZ_OK) {
             uint8_t seed[32];
             seed_bytes(seed, o.seed_n);
-            double t2 = cz_bench_now();
+            double t2 = cz_cli_now();
             cz_groth16_setup_opts so = {.backend = backend, .pool = pool};
             rc = cz_groth16_setup_with(&params, r1cs, seed, CZ_GROTH16_BELLPERSON, &so, err,
                                        sizeof err);
-            t_setup = cz_bench_now() - t2;
+            t_setup = cz_cli_now() - t2;
         }
     }
     if (rc != CZ_OK)
@@ -409,9 +363,9 @@ int cz_bench_prove(int argc, char **argv)
         cz_groth16_timings tm;
         cz_groth16_prove_opts po = {
             .backend = backend, .pool = pool, .rs = o.rs_seed ? rs : NULL, .timings = &tm};
-        double s = cz_bench_now();
+        double s = cz_cli_now();
         rc = cz_groth16_prove(&pf, &params, r1cs, w, n, &po, err, sizeof err);
-        double total = cz_bench_now() - s;
+        double total = cz_cli_now() - s;
         if (rc != CZ_OK)
             break;
         if (!o.no_verify && (rc = cz_groth16_verify(&pvk, &pf, w + 1, n_in - 1)) != CZ_OK) {
@@ -437,9 +391,8 @@ int cz_bench_prove(int argc, char **argv)
         for (int j = 0; j < 9; j++)
             print_phase(names[j], ph + j * k, k);
         printf("  verified: %s\n", o.no_verify ? "skipped" : "yes");
-        printf("  peak RSS  %9.1f MiB\n", peak_rss_mib());
-        printf("  total     %9.1f ms  (the whole command so far)\n",
-               1e3 * (cz_bench_now() - t0));
+        printf("  peak RSS  %9.1f MiB\n", cz_cli_peak_rss_mib());
+        printf("  total     %9.1f ms  (the whole command so far)\n", 1e3 * (cz_cli_now() - t0));
     }
     free(ph);
     if (rc == CZ_OK && o.proof_out != NULL)
@@ -470,14 +423,13 @@ out:
     return status;
 }
 
-int cz_bench_verify(int argc, char **argv)
+static int verify(const cz_cli_cmd *self, int argc, char **argv)
 {
     opts o;
-    int prc = parse(argc, argv, &o, C_VERIFY, USAGE_VERIFY);
-    if (prc != 0)
-        return prc > 0 ? 0 : 2;
+    if (parse(self, argc, argv, &o) != 0)
+        return 2;
     if (!o.vk || !o.proof || !o.pub) {
-        fprintf(stderr, "%s", USAGE_VERIFY);
+        cz_cli_usage(stderr, self);
         return 2;
     }
     char err[512] = "";
@@ -510,14 +462,13 @@ int cz_bench_verify(int argc, char **argv)
     return status;
 }
 
-int cz_bench_setup(int argc, char **argv)
+static int setup(const cz_cli_cmd *self, int argc, char **argv)
 {
     opts o;
-    int prc = parse(argc, argv, &o, C_SETUP, USAGE_SETUP);
-    if (prc != 0)
-        return prc > 0 ? 0 : 2;
+    if (parse(self, argc, argv, &o) != 0)
+        return 2;
     if (!o.r1cs || !o.zkey_out) {
-        fprintf(stderr, "%s", USAGE_SETUP);
+        cz_cli_usage(stderr, self);
         return 2;
     }
     char err[512] = "";
@@ -527,11 +478,11 @@ int cz_bench_setup(int argc, char **argv)
     cz_zkey z = {0};
     cz_pool *pool = NULL;
     unsigned threads;
-    if (cz_bench_pool(&pool, &threads, o.threads, "setup") != 0)
+    if (cz_cli_pool(&pool, &threads, o.threads, "setup") != 0)
         return 2;
     uint8_t seed[32];
     seed_bytes(seed, o.seed_n);
-    double t0 = cz_bench_now();
+    double t0 = cz_cli_now();
     int rc = cz_circom_r1cs_load(&cr, o.r1cs, err, sizeof err);
     if (rc == CZ_OK)
         rc = cz_circom_r1cs_compile(&r, &cr, err, sizeof err);
@@ -545,7 +496,7 @@ int cz_bench_setup(int argc, char **argv)
     if (rc == CZ_OK)
         printf("setup: %zu constraints, wrote %s (INSECURE, seed %llu) in %.2f s\n",
                cz_r1cs_num_constraints(r), o.zkey_out, (unsigned long long)o.seed_n,
-               cz_bench_now() - t0);
+               cz_cli_now() - t0);
     else
         fprintf(stderr, "cuzk-bench setup: %s (%s)\n", err[0] ? err : "failed", cz_strerror(rc));
     cz_zkey_free(&z);
@@ -555,3 +506,49 @@ int cz_bench_setup(int argc, char **argv)
     cz_pool_free(pool);
     return rc == CZ_OK ? 0 : 1;
 }
+
+const cz_cli_cmd cz_bench_prove = {
+    .name = "prove",
+    .summary = "Groth16 proofs from a .zkey, a .r1cs or the built-in circuit, timed",
+    .usage = "--zkey F --wtns F [--proof-out F] [--public-out F]\n"
+             "       cuzk-bench prove --r1cs F --wtns F     (INSECURE setup from --seed)\n"
+             "       cuzk-bench prove --chain LOG           (built-in circuit of 2^LOG rows)\n"
+             "   options: [--threads T] [--reps K] [--seed N] [--no-verify] [--trusted-key]\n"
+             "            [--checked-keys FILE|none] [--rs-seed N] [--proof-bin F] [--gpu]\n"
+             "  One Groth16 proof, verified (unless --no-verify), written as snarkjs's proof.json\n"
+             "  and public.json.  --reps K: K timed proofs after the first, the median of each\n"
+             "  phase printed.  T: threads (default: the cores this process may run on).\n"
+             "  --gpu: H and every MSM on the CUDA device (bit-identical proofs).\n"
+             "  --rs-seed N: r and s from seed N: the same proof every run (INSECURE: it\n"
+             "  reveals the witness; for comparing builds and back ends).  --proof-bin F:\n"
+             "  the proof's 192 bytes (bellperson's encoding), for any circuit.\n"
+             "  --trusted-key: skip the subgroup checks of the .zkey's points (snarkjs never\n"
+             "  checks them; they are batched and fast, so the default keeps them).\n"
+             "  --checked-keys: keys whose checks passed, by digest (default $CUZK_CHECKED_KEYS,\n"
+             "  else $XDG_CACHE_HOME or ~/.cache: cuzk/checked-keys): a key found there is not\n"
+             "  checked again, one checked is added; none: check every time.\n",
+    .run = prove,
+    CZ_CLI_FLAGS(FLAGS),
+    .bit = C_PROVE,
+};
+
+const cz_cli_cmd cz_bench_verify = {
+    .name = "verify",
+    .summary = "check snarkjs proof.json/public.json against verification_key.json",
+    .usage = "--vk verification_key.json --proof proof.json --public public.json\n"
+             "  exit 0 for a valid proof (prints OK), 1 for an invalid one, 2 on bad input\n",
+    .run = verify,
+    CZ_CLI_FLAGS(FLAGS),
+    .bit = C_VERIFY,
+};
+
+const cz_cli_cmd cz_bench_setup = {
+    .name = "setup",
+    .summary = "INSECURE .zkey from a circom .r1cs for benchmarks",
+    .usage = "--r1cs F --zkey-out F [--seed N] [--threads T] [--gpu]\n"
+             "  an INSECURE .zkey (trapdoor from the seed) that snarkjs can prove with: for\n"
+             "  tests and benchmarks; --gpu: the fixed-base products on the CUDA device\n",
+    .run = setup,
+    CZ_CLI_FLAGS(FLAGS),
+    .bit = C_SETUP,
+};

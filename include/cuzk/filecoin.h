@@ -579,7 +579,7 @@ void cz_fc_porep_params_name(char out[CZ_FC_PARAMS_NAME], const cz_fc_shape *s);
  * file name, the first 16 bytes of the file's BLAKE2b-512 as 32 hex digits
  * (filecoin-proofs param.rs); the table here is its v28 copy
  * (data/parameters.json, tested equal).  A param cache may also hold
- * INSECURE files made by `cuzk-bench params`, listed in its file
+ * INSECURE files made by `cuzk params`, listed in its file
  * CZ_FC_GENERATED_DIGESTS, one line "<32 hex digits>  <file name>" each
  * ('#' lines are comments).  A file is accepted when its digest is
  * Filecoin's for its name or the one the list gives for it. */

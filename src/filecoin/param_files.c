@@ -1,7 +1,7 @@
 /* Filecoin's parameter files: the digests rust-fil-proofs' parameters.json
  * publishes for them (BLAKE2b-512 of the file, the first 32 hex digits:
  * filecoin-proofs src/param.rs get_digest_for_file_within_cache), and the
- * param cache's own list of the INSECURE files cuzk-bench params generates
+ * param cache's own list of the INSECURE files cuzk params generates
  * (see cuzk/filecoin.h, docs/filecoin.md "Parameter files"). */
 #include <errno.h>
 #include <fcntl.h>
@@ -267,7 +267,7 @@ int cz_fc_params_record_generated(const char *dir, const char *file_name,
         free(text);
         return CZ_ERR_IO;
     }
-    fputs("# INSECURE Groth16 parameters made by cuzk-bench params: whoever knows the\n"
+    fputs("# INSECURE Groth16 parameters made by cuzk params: whoever knows the\n"
           "# seed can forge proofs.  BLAKE2b-512 (first 32 hex digits) and file name.\n",
           f);
     /* the other files' lines, kept in order */
