@@ -43,6 +43,17 @@ add_test(NAME fc_cli
                  $<TARGET_FILE:test_fc_sector>)
 set_tests_properties(fc_cli PROPERTIES TIMEOUT 300)
 
+# docs/cli.md against the tools' command tables (scripts/cli-doc.sh
+# --check): the reference equal to what cuzk and cuzk-bench say, every
+# command's --help answering, every old cuzk-bench spelling naming its new
+# cuzk command.  With the daemon only (its client commands are in the
+# document).  A second.
+if(TARGET cuzk-daemon)
+  add_test(NAME cli_doc COMMAND ${PROJECT_SOURCE_DIR}/scripts/cli-doc.sh --check
+                                $<TARGET_FILE:cuzk> $<TARGET_FILE:cuzk-bench>)
+  set_tests_properties(cli_doc PROPERTIES TIMEOUT 60)
+endif()
+
 # The slow PoRep tests, Release builds only (scripts/test.sh runs them once,
 # in build/release); label slow, so `ctest -LE slow` leaves them out.
 #
