@@ -1,5 +1,5 @@
-/* cuzk-bench: the benchmarks of the cuzk library, one cz_cli_cmd each,
- * listed by cz_bench's table in cuzk-bench.c.  The operator's commands are
+/* cuzk-bench: the benchmarks of the cuzk library (cz_bench's table in
+ * cuzk-bench.c).  The operator's commands are
  * cuzk's (src/tool); the benchmarks read what they write (tool.h). */
 #ifndef CZ_BENCH_H
 #define CZ_BENCH_H
@@ -15,26 +15,26 @@
 /* The benchmarks' command table (cuzk-bench.c). */
 extern const cz_cli_tool cz_bench;
 
-extern const cz_cli_cmd cz_bench_micro;         /* micro.c */
-extern const cz_cli_cmd cz_bench_msm;           /* msm.c */
-extern const cz_cli_cmd cz_bench_ntt;           /* ntt.c */
-extern const cz_cli_cmd cz_bench_h;             /* ntt.c */
-extern const cz_cli_cmd cz_bench_prove;         /* prove.c */
-extern const cz_cli_cmd cz_bench_verify;        /* prove.c */
-extern const cz_cli_cmd cz_bench_setup;         /* prove.c */
-extern const cz_cli_cmd cz_bench_circuit_info;  /* circuit_info.c */
-extern const cz_cli_cmd cz_bench_gpu_partition; /* partition.c */
-extern const cz_cli_cmd cz_bench_parent_cache;  /* parent_cache.c */
-extern const cz_cli_cmd cz_bench_porep_synth;   /* porep_synth.c */
-extern const cz_cli_cmd cz_bench_post_synth;    /* post_synth.c */
+/* The commands, each in its file (gpu_partition: partition.c; prove,
+ * verify, setup: prove.c; ntt, h: ntt.c; load, the daemon's single, batch and stress by
+ * self->name: client.c). */
+cz_cli_run cz_bench_micro, cz_bench_msm, cz_bench_ntt, cz_bench_h, cz_bench_gpu_partition,
+    cz_bench_prove, cz_bench_verify, cz_bench_setup, cz_bench_circuit_info, cz_bench_parent_cache,
+    cz_bench_porep_synth, cz_bench_post_synth;
 #ifdef CZ_HAVE_DAEMON
-extern const cz_cli_cmd cz_bench_single; /* client.c */
-extern const cz_cli_cmd cz_bench_batch;  /* client.c */
-extern const cz_cli_cmd cz_bench_stress; /* client.c */
+cz_cli_run cz_bench_load;
 #endif
-/* The engine in process (engine.c, which parses its own options and
- * answers --help itself). */
+/* the engine in process (engine.c: it parses its own options and answers
+ * --help itself) */
 int cz_bench_engine(int argc, char **argv);
+
+/* The circuits circuit-info knows (circuit_info.c). */
+#define CZ_BENCH_CIRCUITS                                                                          \
+    "poseidon-A | sha256-compress | sha256-N | synthetic-L | insert-N | select-N | to-bits | "     \
+    "to-bits-strict | uint64-input | encode | porep-2KiB | porep-8MiB | porep-512MiB | "           \
+    "porep-32GiB | porep-64GiB | porep-test-base-2 | porep-test-base-8 | porep-test-sub-8-4 | "    \
+    "porep-test-top-8-4-2 | snap-1KiB .. snap-32KiB | snap-8MiB | snap-16MiB | snap-512MiB | "     \
+    "snap-32GiB | snap-64GiB | wpost-2KiB .. wpost-64GiB | winning-2KiB .. winning-64GiB"
 
 /* Bases s_i G with s_i = a + i s (i < n): one addition per point, then
  * batch conversions to affine (distinct random points, fast to make;

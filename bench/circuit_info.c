@@ -229,16 +229,9 @@ static int build_post(cz_cs *cs, const char *name, size_t *pre)
 
 /* The builders, tried in order until one knows the name (a builder returns
  * UNKNOWN before touching cs); another file adds names by adding its
- * builder here and its names to NAMES. */
+ * builder here and its names to CZ_BENCH_CIRCUITS (bench.h). */
 static int (*const builders[])(cz_cs *cs, const char *name, size_t *pre) = {
     build, build_porep, build_snap, build_post};
-
-#define NAMES                                                                                      \
-    "poseidon-A | sha256-compress | sha256-N | synthetic-L | insert-N | select-N | to-bits | "     \
-    "to-bits-strict | uint64-input | encode | porep-2KiB | porep-8MiB | porep-512MiB | "         \
-    "porep-32GiB | porep-64GiB | porep-test-base-2 | porep-test-base-8 | porep-test-sub-8-4 | "   \
-    "porep-test-top-8-4-2 | snap-1KiB .. snap-32KiB | snap-8MiB | snap-16MiB | snap-512MiB | "   \
-    "snap-32GiB | snap-64GiB | wpost-2KiB .. wpost-64GiB | winning-2KiB .. winning-64GiB"
 
 /* Runs circuit `name` in `mode` (RECORD or COUNT) and fingerprints it;
  * RECORD also gives the dictionary sizes (dict[k]: matrix k's distinct
@@ -257,7 +250,7 @@ static int fingerprint(const char *name, cz_cs_mode mode, cz_r1cs_fingerprint *f
     for (size_t i = 0; i < sizeof builders / sizeof builders[0] && rc == UNKNOWN; i++)
         rc = builders[i](cs, name, pre);
     if (rc == UNKNOWN)
-        fprintf(stderr, "circuit-info: unknown circuit %s (" NAMES ")\n", name);
+        fprintf(stderr, "circuit-info: unknown circuit %s (" CZ_BENCH_CIRCUITS ")\n", name);
     int err = rc ? CZ_OK : cz_cs_error(cs);
     if (!rc && !err)
         err = mode == CZ_CS_COUNT ? cz_cs_count_finish(cs, fp) : cz_cs_finish(cs, &r);
@@ -276,18 +269,10 @@ static int fingerprint(const char *name, cz_cs_mode mode, cz_r1cs_fingerprint *f
     return rc ? -1 : 0;
 }
 
-typedef struct {
-    int count;
-} opts;
-
-static const cz_cli_flag FLAGS[] = {
-    {"--count", CZ_CLI_SWITCH, offsetof(opts, count), 0},
-};
-
-static int circuit_info(const cz_cli_cmd *self, int argc, char **argv)
+int cz_bench_circuit_info(const cz_cli_cmd *self, int argc, char **argv)
 {
     double t0 = cz_cli_now();
-    opts o = {0};
+    cz_cli_opts o = {0};
     int n = cz_cli_parse(self, argc, argv, &o);
     if (n < 0)
         return 2;
@@ -296,7 +281,7 @@ static int circuit_info(const cz_cli_cmd *self, int argc, char **argv)
         return 2;
     }
     const char *name = argv[1];
-    bool count = o.count;
+    bool count = o.count_only;
     cz_r1cs_fingerprint fp;
     size_t pre = 0, mem = 0;
     uint64_t dict[3] = {0, 0, 0};
@@ -331,14 +316,3 @@ static int circuit_info(const cz_cli_cmd *self, int argc, char **argv)
     printf("time         %.2f s, peak RSS %.1f MiB\n", cz_cli_now() - t0, cz_cli_peak_rss_mib());
     return 0;
 }
-
-const cz_cli_cmd cz_bench_circuit_info = {
-    .name = "circuit-info",
-    .summary = "shape and R1CS digest of a gadget or circuit",
-    .usage = "[--count] NAME\n"
-             "  records NAME (or with --count counts it, in memory that grows with the variables\n"
-             "  only) and prints its shape and the digest of its R1CS.  NAME: " NAMES "\n",
-    .run = circuit_info,
-    CZ_CLI_FLAGS(FLAGS),
-    .max_args = 1,
-};

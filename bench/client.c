@@ -29,47 +29,31 @@
 #define M(name) "/cuzk.v1.ProvingEngine/" name
 
 typedef struct {
-    const char *addr, *priority;
+    const char *addr;
     unsigned count, conc, log, parts, pub;
     Cuzk__V1__Priority prio;
 } copts;
 
-enum { SINGLE = 1, MANY = 2 };
-
-static const cz_cli_flag FLAGS[] = {
-    {"--addr", CZ_CLI_STR, offsetof(copts, addr), 0},
-    {"-c", CZ_CLI_UINT, offsetof(copts, count), MANY},
-    {"-j", CZ_CLI_UINT, offsetof(copts, conc), MANY},
-    {"--log", CZ_CLI_UINT, offsetof(copts, log), 0},
-    {"--partitions", CZ_CLI_UINT, offsetof(copts, parts), 0},
-    {"--public", CZ_CLI_UINT, offsetof(copts, pub), 0},
-    {"--priority", CZ_CLI_STR, offsetof(copts, priority), 0},
-};
-
 /* argv (argv[0] the command) into *o: 0, or -1 after a message. */
 static int parse(const cz_cli_cmd *self, int argc, char **argv, copts *o)
 {
-    *o = (copts){.addr = "127.0.0.1:9820",
-                 .count = 8,
-                 .conc = 2,
-                 .log = 14,
-                 .parts = 2,
-                 .pub = 2,
-                 .prio = CUZK__V1__PRIORITY__NORMAL};
-    if (cz_cli_parse(self, argc, argv, o) < 0)
+    cz_cli_opts a = {.addr = "127.0.0.1:9820", .log = 14};
+    *o = (copts){.count = 8, .conc = 2, .parts = 2, .pub = 2, .prio = CUZK__V1__PRIORITY__NORMAL};
+    const char *c = self->name;
+    if (cz_cli_parse(self, argc, argv, &a) < 0 || cz_cli_uint(&o->count, a.count, c, "-c") ||
+        cz_cli_uint(&o->conc, a.conc, c, "-j") ||
+        cz_cli_uint(&o->parts, a.partitions, c, "--partitions") ||
+        cz_cli_uint(&o->pub, a.public, c, "--public"))
         return -1;
-    if (o->priority) {
-        static const char *n[] = {"low", "normal", "high", "critical"};
-        int k = 0;
-        while (k < 4 && strcmp(o->priority, n[k]))
-            k++;
-        if (k == 4)
-            goto bad;
+    o->addr = a.addr, o->log = a.log;
+    if (a.priority) {
+        int k = cz_cli_choice(a.priority, cz_tool_priorities, 4, c, "--priority");
+        if (k < 0)
+            return -1;
         o->prio = (Cuzk__V1__Priority)(k + 1);
     }
     if (o->count >= 1 && o->conc >= 1)
         return 0;
-bad:
     cz_cli_usage(stderr, self);
     return -1;
 }
@@ -260,55 +244,19 @@ static int run_batch(cz_rpc_client *c, const copts *o, int stress)
     return fail ? 1 : stress ? 0 : (ok == o->count ? 0 : 1);
 }
 
-static int run(const cz_cli_cmd *self, int argc, char **argv)
+int cz_bench_load(const cz_cli_cmd *self, int argc, char **argv)
 {
     copts o;
     if (parse(self, argc, argv, &o) != 0)
         return 2;
-    if (self == &cz_bench_single)
+    if (!strcmp(self->name, "single"))
         o.count = o.conc = 1;
     cz_rpc_client *c;
     if (cz_rpc_client_new(&c, o.addr) != CZ_OK) {
         fprintf(stderr, "cuzk-bench: cannot create a channel to %s\n", o.addr);
         return 1;
     }
-    int rc = run_batch(c, &o, self == &cz_bench_stress);
+    int rc = run_batch(c, &o, !strcmp(self->name, "stress"));
     cz_rpc_client_free(c);
     return rc;
 }
-
-#define JOB_OPTIONS                                                                                \
-    "  job options: --log L (synthetic rows 2^L, default 14) --partitions P (default 2)\n"         \
-    "  --public N (default 2) --priority low|normal|high|critical; ADDR host:port or\n"            \
-    "  unix:PATH (default 127.0.0.1:9820)\n"
-
-const cz_cli_cmd cz_bench_single = {
-    .name = "single",
-    .summary = "one synthetic proof through cuzk-daemon",
-    .usage = "[--addr ADDR] [job options]\n" JOB_OPTIONS,
-    .run = run,
-    CZ_CLI_FLAGS(FLAGS),
-    .bit = SINGLE,
-};
-
-const cz_cli_cmd cz_bench_batch = {
-    .name = "batch",
-    .summary = "synthetic proofs through cuzk-daemon: s/proof, latency, the daemon's peak memory",
-    .usage = "[--addr ADDR] [-c COUNT] [-j CONC] [job options]\n"
-             "  COUNT proofs (default 8), CONC Prove calls in flight (default 2), after a "
-             "PreloadSRS\n" JOB_OPTIONS,
-    .run = run,
-    CZ_CLI_FLAGS(FLAGS),
-    .bit = MANY,
-};
-
-const cz_cli_cmd cz_bench_stress = {
-    .name = "stress",
-    .summary = "mixed synthetic jobs, priorities and cancellations through cuzk-daemon",
-    .usage = "[--addr ADDR] [-c COUNT] [-j CONC] [--log MAX]\n"
-             "  COUNT jobs of sizes 2^10 .. 2^MAX and mixed priorities, one in eight "
-             "cancelled\n" JOB_OPTIONS,
-    .run = run,
-    CZ_CLI_FLAGS(FLAGS),
-    .bit = MANY,
-};

@@ -12,19 +12,6 @@
 #include "cuzk/ec.h"
 #include "cuzk/ff.h"
 
-typedef struct {
-    const char *filter; /* run only benchmarks whose name contains this */
-    double min_time;    /* seconds per timed sample */
-    unsigned samples;   /* timed samples; the median is reported */
-    int csv;
-} opts;
-
-static const cz_cli_flag FLAGS[] = {
-    {"--filter", CZ_CLI_STR, offsetof(opts, filter), 0},
-    {"--time", CZ_CLI_DOUBLE, offsetof(opts, min_time), 0},
-    {"--samples", CZ_CLI_UINT, offsetof(opts, samples), 0},
-    {"--csv", CZ_CLI_SWITCH, offsetof(opts, csv), 0},
-};
 
 /* One benchmark: runs its operation `iters` times. */
 typedef struct {
@@ -210,7 +197,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void header(const opts *o)
+static void header(const cz_cli_opts *o)
 {
     if (o->csv)
         printf("name,ns_per_op,iters,target_ns\n");
@@ -228,9 +215,9 @@ static void print_ns(double ns)
         printf("%11.1f ns", ns);
 }
 
-/* Times a case in thread CPU time (calibrating iterations to o->min_time),
+/* Times a case in thread CPU time (calibrating iterations to o->time),
  * prints one row. */
-static void run_case(const opts *o, const bench_case *c)
+static void run_case(const cz_cli_opts *o, const bench_case *c)
 {
     if (o->filter && !strstr(c->name, o->filter))
         return;
@@ -240,9 +227,9 @@ static void run_case(const opts *o, const bench_case *c)
         double t0 = thread_cpu();
         c->run(iters);
         double dt = thread_cpu() - t0;
-        if (dt >= o->min_time / 4 || iters >= (1ULL << 40))
+        if (dt >= o->time / 4 || iters >= (1ULL << 40))
             break;
-        iters *= (dt < o->min_time / 64) ? 8 : 2;
+        iters *= (dt < o->time / 64) ? 8 : 2;
     }
     double s[32];
     int n = o->samples > 32 ? 32 : (int)o->samples;
@@ -270,12 +257,12 @@ static void run_case(const opts *o, const bench_case *c)
     fflush(stdout);
 }
 
-static int micro(const cz_cli_cmd *self, int argc, char **argv)
+int cz_bench_micro(const cz_cli_cmd *self, int argc, char **argv)
 {
-    opts o = {NULL, 0.2, 5, 0};
+    cz_cli_opts o = {.time = 0.2, .samples = 5};
     if (cz_cli_parse(self, argc, argv, &o) < 0)
         return 2;
-    if (o.min_time <= 0 || o.samples < 1) {
+    if (o.time <= 0 || o.samples < 1) {
         fprintf(stderr, "cuzk-bench micro: --time and --samples must be positive\n");
         return 2;
     }
@@ -289,13 +276,3 @@ static int micro(const cz_cli_cmd *self, int argc, char **argv)
         run_case(&o, &cases[i]);
     return 0;
 }
-
-const cz_cli_cmd cz_bench_micro = {
-    .name = "micro",
-    .summary = "field, curve and pairing ns/op (one thread)",
-    .usage = "[--filter S] [--time SEC] [--samples N] [--csv]\n"
-             "  field, curve and pairing ns/op on one thread (thread CPU time, the\n"
-             "  median of N samples of SEC seconds each); S: run only names with S\n",
-    .run = micro,
-    CZ_CLI_FLAGS(FLAGS),
-};

@@ -36,18 +36,6 @@ typedef struct {
     int skewed, gpu, check;
 } msm_opts;
 
-static const cz_cli_flag FLAGS[] = {
-    {"--log", CZ_CLI_UINT, offsetof(msm_opts, log), 0},
-    {"--g2", CZ_CLI_SWITCH, offsetof(msm_opts, g2), 0},
-    {"--threads", CZ_CLI_UINT, offsetof(msm_opts, threads), 0},
-    {"--skewed", CZ_CLI_SWITCH, offsetof(msm_opts, skewed), 0},
-    {"--density", CZ_CLI_UINT, offsetof(msm_opts, density), 0},
-    {"--window", CZ_CLI_UINT, offsetof(msm_opts, window), 0},
-    {"--reps", CZ_CLI_UINT, offsetof(msm_opts, reps), 0},
-    {"--gpu", CZ_CLI_SWITCH, offsetof(msm_opts, gpu), 0},
-    {"--check", CZ_CLI_SWITCH, offsetof(msm_opts, check), 0},
-};
-
 #define GPU_DISTINCT ((size_t)1 << 20)
 
 typedef struct {
@@ -230,11 +218,16 @@ static int report(const msm_opts *o, msm_data *d, unsigned flags, const char *la
     return 0;
 }
 
-static int msm(const cz_cli_cmd *self, int argc, char **argv)
+int cz_bench_msm(const cz_cli_cmd *self, int argc, char **argv)
 {
+    cz_cli_opts a = {0};
     msm_opts o = {.threads = 1, .reps = 3};
-    if (cz_cli_parse(self, argc, argv, &o) < 0)
+    if (cz_cli_parse(self, argc, argv, &a) < 0 ||
+        cz_cli_uint(&o.threads, a.threads, self->name, "--threads") ||
+        cz_cli_uint(&o.reps, a.reps, self->name, "--reps"))
         return 2;
+    o.g2 = a.g2, o.log = a.log, o.skewed = a.skewed, o.density = a.density;
+    o.window = a.window, o.gpu = a.gpu, o.check = a.check;
     if (o.log == 0 || o.log > 40 || o.threads < 1 || o.reps < 1 || o.density > 100 ||
         o.window > CZ_MSM_MAX_WINDOW || (o.gpu && o.density) || (o.check && !o.gpu)) {
         cz_cli_usage(stderr, self);
@@ -289,15 +282,3 @@ static int msm(const cz_cli_cmd *self, int argc, char **argv)
     free(d.dens);
     return rc;
 }
-
-const cz_cli_cmd cz_bench_msm = {
-    .name = "msm",
-    .summary = "G1/G2 multi-scalar multiplication, CPU or GPU",
-    .usage = "--log N [--g2] [--threads T] [--skewed] [--density P]\n"
-             "           [--window C] [--reps R] [--gpu [--check]]\n"
-             "  the median of R MSMs of 2^N random points (G2 with --g2) on T threads, scalars\n"
-             "  uniform or witness-like (--skewed), P% of them with a base (--density); --gpu on\n"
-             "  the CUDA device, --check against the CPU once\n",
-    .run = msm,
-    CZ_CLI_FLAGS(FLAGS),
-};

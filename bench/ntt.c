@@ -37,50 +37,31 @@
 typedef struct {
     unsigned from, to, threads, reps;
     int gpu, compact;
-    uint64_t n;     /* h: evaluations before padding, 0 = all */
-    uint64_t batch; /* ntt --gpu: transforms per call */
+    size_t n;     /* h: evaluations before padding, 0 = all */
+    size_t batch; /* ntt --gpu: transforms per call */
     cz_ntt_kind kind;
     cz_ntt_order order;
-    unsigned log;
-    int inverse, coset;
-    const char *order_name;
 } opts;
-
-enum { NTT = 1, H = 2 };
-
-static const cz_cli_flag FLAGS[] = {
-    {"--log", CZ_CLI_UINT, offsetof(opts, log), 0},
-    {"--from", CZ_CLI_UINT, offsetof(opts, from), NTT},
-    {"--to", CZ_CLI_UINT, offsetof(opts, to), NTT},
-    {"--threads", CZ_CLI_UINT, offsetof(opts, threads), 0},
-    {"--reps", CZ_CLI_UINT, offsetof(opts, reps), 0},
-    {"--n", CZ_CLI_U64, offsetof(opts, n), H},
-    {"--batch", CZ_CLI_U64, offsetof(opts, batch), NTT},
-    {"--gpu", CZ_CLI_SWITCH, offsetof(opts, gpu), 0},
-    {"--compact", CZ_CLI_SWITCH, offsetof(opts, compact), 0},
-    {"--inverse", CZ_CLI_SWITCH, offsetof(opts, inverse), NTT},
-    {"--coset", CZ_CLI_SWITCH, offsetof(opts, coset), NTT},
-    {"--order", CZ_CLI_STR, offsetof(opts, order_name), NTT},
-};
 
 /* argv (argv[0] the command) into *o: 0, or -1 (the usage printed). */
 static int parse(const cz_cli_cmd *self, int argc, char **argv, opts *o)
 {
-    *o = (opts){.from = 20, .to = 20, .threads = 1, .order = CZ_NTT_NR, .batch = 1};
-    if (cz_cli_parse(self, argc, argv, o) < 0)
+    cz_cli_opts a = {.from = 20, .to = 20, .batch = 1};
+    *o = (opts){.threads = 1, .order = CZ_NTT_NR};
+    if (cz_cli_parse(self, argc, argv, &a) < 0 ||
+        cz_cli_uint(&o->threads, a.threads, self->name, "--threads") ||
+        cz_cli_uint(&o->reps, a.reps, self->name, "--reps"))
         return -1;
-    if (o->log)
-        o->from = o->to = o->log;
-    if (o->order_name) {
-        static const char *names[] = {"NN", "NR", "RN", "RR"};
-        unsigned k = 0;
-        while (k < 4 && strcmp(o->order_name, names[k]))
-            k++;
-        if (k == 4)
-            goto bad;
+    o->from = a.log ? a.log : a.from, o->to = a.log ? a.log : a.to;
+    o->gpu = a.gpu, o->compact = a.compact, o->n = a.n, o->batch = a.batch;
+    if (a.order) {
+        static const char *const names[] = {"NN", "NR", "RN", "RR"};
+        int k = cz_cli_choice(a.order, names, 4, self->name, "--order");
+        if (k < 0)
+            return -1;
         o->order = (cz_ntt_order)k;
     }
-    o->kind = (cz_ntt_kind)((o->coset ? 2 : 0) + o->inverse);
+    o->kind = (cz_ntt_kind)((a.coset ? 2 : 0) + a.inverse);
     if (o->from < 1 || o->to > CZ_NTT_MAX_LOG || o->from > o->to || o->threads < 1 ||
         o->threads > 1024 || o->batch < 1 || ((o->batch > 1 || o->compact) && !o->gpu))
         goto bad;
@@ -323,7 +304,7 @@ static int gpu_h(const opts *o, unsigned k, size_t n)
     return rc ? 1 : 0;
 }
 
-static int ntt(const cz_cli_cmd *self, int argc, char **argv)
+int cz_bench_ntt(const cz_cli_cmd *self, int argc, char **argv)
 {
     static const char *kind_names[] = {"ntt", "intt", "coset-ntt", "coset-intt"};
     static const char *order_names[] = {"NN", "NR", "RN", "RR"};
@@ -367,7 +348,7 @@ static int ntt(const cz_cli_cmd *self, int argc, char **argv)
     return 0;
 }
 
-static int h(const cz_cli_cmd *self, int argc, char **argv)
+int cz_bench_h(const cz_cli_cmd *self, int argc, char **argv)
 {
     opts o;
     if (parse(self, argc, argv, &o))
@@ -406,28 +387,3 @@ static int h(const cz_cli_cmd *self, int argc, char **argv)
     cz_pool_free(pool);
     return ok ? 0 : 1;
 }
-
-const cz_cli_cmd cz_bench_ntt = {
-    .name = "ntt",
-    .summary = "the Fr NTT family, CPU or GPU",
-    .usage =
-        "[--log N | --from A --to B] [--threads T] [--inverse] [--coset]\n"
-        "           [--order NN|NR|RN|RR] [--reps K] [--gpu [--batch B] [--compact]]\n"
-        "  the median and best of K transforms of 2^N (each of 2^A .. 2^B) on T threads, or on\n"
-        "  the CUDA device (--batch B vectors per call, --compact the compact twiddle tables)\n",
-    .run = ntt,
-    CZ_CLI_FLAGS(FLAGS),
-    .bit = NTT,
-};
-
-const cz_cli_cmd cz_bench_h = {
-    .name = "h",
-    .summary = "the Groth16 H step, CPU or GPU",
-    .usage =
-        "--log N [--threads T] [--n COUNT] [--reps K] [--gpu [--compact]]\n"
-        "  the median and best of K H steps of domain 2^N (COUNT evaluations, default all) on\n"
-        "  T threads, or on the CUDA device (with the uploads, pinned and pageable)\n",
-    .run = h,
-    CZ_CLI_FLAGS(FLAGS),
-    .bit = H,
-};

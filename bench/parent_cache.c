@@ -23,25 +23,15 @@
 #include "cuzk/filecoin.h"
 #include "cuzk/pool.h"
 
-typedef struct {
-    const char *size, *proof, *porep;
-    unsigned threads;
-} opts;
-
-static const cz_cli_flag FLAGS[] = {
-    {"--sector-size", CZ_CLI_STR, offsetof(opts, size), 0},
-    {"--registered-proof", CZ_CLI_STR, offsetof(opts, proof), 0},
-    {"--porep-id", CZ_CLI_STR, offsetof(opts, porep), 0},
-    {"--threads", CZ_CLI_UINT, offsetof(opts, threads), 0},
-};
-
-static int parent_cache(const cz_cli_cmd *self, int argc, char **argv)
+int cz_bench_parent_cache(const cz_cli_cmd *self, int argc, char **argv)
 {
-    opts o = {.threads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN)};
-    if (cz_cli_parse(self, argc, argv, &o) < 0)
+    cz_cli_opts o = {0};
+    unsigned nthreads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+    if (cz_cli_parse(self, argc, argv, &o) < 0 ||
+        cz_cli_uint(&nthreads, o.threads, self->name, "--threads"))
         return 2;
-    const char *size = o.size, *proof = o.proof;
-    long porep = o.porep ? strtol(o.porep, NULL, 10) : -1, threads = o.threads;
+    const char *size = o.sector_size, *proof = o.registered_proof;
+    long porep = o.porep_id ? strtol(o.porep_id, NULL, 10) : -1, threads = nthreads;
     const cz_fc_shape *shape = size ? cz_fc_shape_by_name(size) : NULL;
     if (size && !shape)
         shape = cz_fc_shape_by_size(strtoull(size, NULL, 10));
@@ -95,14 +85,3 @@ static int parent_cache(const cz_cli_cmd *self, int argc, char **argv)
            (double)g.nodes * CZ_FC_PARENT_ROW / dt / (1 << 20));
     return pub && !match ? 1 : 0;
 }
-
-const cz_cli_cmd cz_bench_parent_cache = {
-    .name = "parent-cache",
-    .summary = "the SDR parent cache's digest against parent_cache.json",
-    .usage = "--sector-size 2KiB|8MiB|512MiB|32GiB|64GiB\n"
-             "           [--registered-proof NAME | --porep-id N] [--threads N]\n"
-             "  the SHA-256 of the sector's SDR parent cache, made on N threads, against\n"
-             "  rust-fil-proofs' parent_cache.json: exit 1 on a mismatch\n",
-    .run = parent_cache,
-    CZ_CLI_FLAGS(FLAGS),
-};

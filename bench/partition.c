@@ -55,21 +55,10 @@ typedef struct {
     unsigned log, reps;
     uint64_t distinct;
     int pinned, host_abc, uniform;
-    const char *pce, *budget_list;
+    const char *pce;
     uint64_t budgets[MAX_BUDGETS]; /* device budgets to sweep (0: the card's) */
     unsigned n_budgets;            /* 0: the card's alone */
 } part_opts;
-
-static const cz_cli_flag FLAGS[] = {
-    {"--log", CZ_CLI_UINT, offsetof(part_opts, log), 0},
-    {"--reps", CZ_CLI_UINT, offsetof(part_opts, reps), 0},
-    {"--distinct", CZ_CLI_U64, offsetof(part_opts, distinct), 0},
-    {"--pinned", CZ_CLI_SWITCH, offsetof(part_opts, pinned), 0},
-    {"--host-abc", CZ_CLI_SWITCH, offsetof(part_opts, host_abc), 0},
-    {"--pce", CZ_CLI_STR, offsetof(part_opts, pce), 0},
-    {"--uniform", CZ_CLI_SWITCH, offsetof(part_opts, uniform), 0},
-    {"--budgets", CZ_CLI_STR, offsetof(part_opts, budget_list), 0},
-};
 
 typedef struct {
     void *dst;
@@ -149,12 +138,15 @@ static double median(double *v, unsigned n)
 
 static int parse(const cz_cli_cmd *self, int argc, char **argv, part_opts *o)
 {
-    *o = (part_opts){.log = 27, .reps = 3, .distinct = (size_t)1 << 20};
-    if (cz_cli_parse(self, argc, argv, o) < 0)
+    cz_cli_opts a = {.log = 27, .distinct = (size_t)1 << 20};
+    *o = (part_opts){.reps = 3};
+    if (cz_cli_parse(self, argc, argv, &a) < 0 || cz_cli_uint(&o->reps, a.reps, self->name, "--reps"))
         return -1;
-    if (o->budget_list) {
+    o->log = a.log, o->distinct = a.distinct, o->pinned = a.pinned, o->host_abc = a.host_abc;
+    o->pce = a.pce, o->uniform = a.uniform;
+    if (a.budgets) {
         char list[512];
-        snprintf(list, sizeof list, "%s", o->budget_list);
+        snprintf(list, sizeof list, "%s", a.budgets);
         for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
             uint64_t b = 0;
             if (o->n_budgets == MAX_BUDGETS ||
@@ -322,7 +314,7 @@ static void print_devmem(void)
     printf(" GiB)\n");
 }
 
-static int gpu_partition(const cz_cli_cmd *self, int argc, char **argv)
+int cz_bench_gpu_partition(const cz_cli_cmd *self, int argc, char **argv)
 {
     part_opts o;
     if (parse(self, argc, argv, &o))
@@ -562,14 +554,3 @@ out:
     }
     return rc ? 1 : 0;
 }
-
-const cz_cli_cmd cz_bench_gpu_partition = {
-    .name = "gpu-partition",
-    .summary = "prove_start of a PoRep-shaped partition on the GPU, step by step",
-    .usage = "[--log L] [--reps R] [--distinct D] [--pinned]\n"
-             "           [--pce FILE | --host-abc] [--uniform] [--budgets card,48GiB,16GiB,...]\n"
-             "  the GPU part of a 32GiB PoRep partition scaled by 2^(L - 27) (a real circuit with\n"
-             "  --pce), the median of R runs and of each step; --budgets sweeps device budgets\n",
-    .run = gpu_partition,
-    CZ_CLI_FLAGS(FLAGS),
-};

@@ -30,25 +30,12 @@
 #include "cuzk/mem.h"
 #include "cuzk/pool.h"
 
-typedef struct {
-    const char *size, *c1, *pce, *save, *partitions, *threads;
-} opts;
-
-static const cz_cli_flag FLAGS[] = {
-    {"--sector-size", CZ_CLI_STR, offsetof(opts, size), 0},
-    {"--c1", CZ_CLI_STR, offsetof(opts, c1), 0},
-    {"--pce", CZ_CLI_STR, offsetof(opts, pce), 0},
-    {"--save-pce", CZ_CLI_STR, offsetof(opts, save), 0},
-    {"--partitions", CZ_CLI_STR, offsetof(opts, partitions), 0},
-    {"--threads", CZ_CLI_STR, offsetof(opts, threads), 0},
-};
-
-static int porep_synth(const cz_cli_cmd *self, int argc, char **argv)
+int cz_bench_porep_synth(const cz_cli_cmd *self, int argc, char **argv)
 {
-    opts o = {0};
+    cz_cli_opts o = {0};
     if (cz_cli_parse(self, argc, argv, &o) < 0)
         return 2;
-    const char *size = o.size, *c1_path = o.c1, *pce = o.pce, *save = o.save;
+    const char *size = o.sector_size, *c1_path = o.c1, *pce = o.pce, *save = o.save_pce;
     uint64_t parts64 = 0, threads64 = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
     if ((o.partitions && cz_cli_u64(&parts64, o.partitions, "porep-synth", "--partitions")) ||
         (o.threads && cz_cli_u64(&threads64, o.threads, "porep-synth", "--threads")))
@@ -214,15 +201,3 @@ static int porep_synth(const cz_cli_cmd *self, int argc, char **argv)
     cz_fc_c1_free(&c1);
     return rc == CZ_OK ? 0 : 1;
 }
-
-const cz_cli_cmd cz_bench_porep_synth = {
-    .name = "porep-synth",
-    .summary = "PoRep partitions' witness and a/b/c synthesis times",
-    .usage =
-        "--sector-size SIZE [--c1 FILE] [--pce FILE]\n"
-        "           [--save-pce FILE] [--partitions N] [--threads T]\n"
-        "  per partition of the C1 (FILE, or a synthetic one of SIZE) the witness and a, b, c\n"
-        "  on T threads, the R1CS loaded from --pce or recorded (and saved with --save-pce)\n",
-    .run = porep_synth,
-    CZ_CLI_FLAGS(FLAGS),
-};

@@ -20,30 +20,22 @@
 #include "cuzk/pool.h"
 #include "cuzk/post.h"
 
-typedef struct {
-    const char *dir;
-    unsigned threads, reps;
-} opts;
-
-static const cz_cli_flag FLAGS[] = {
-    {"--dir", CZ_CLI_STR, offsetof(opts, dir), 0},
-    {"--threads", CZ_CLI_UINT, offsetof(opts, threads), 0},
-    {"--reps", CZ_CLI_UINT, offsetof(opts, reps), 0},
-};
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-static int cmd_synth(const cz_cli_cmd *self, int argc, char **argv)
+int cz_bench_post_synth(const cz_cli_cmd *self, int argc, char **argv)
 {
     const char *c = "post-synth";
-    opts o = {.threads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN), .reps = 3};
-    if (cz_cli_parse(self, argc, argv, &o) < 0 || !cz_cli_need(c, o.dir, "--dir"))
+    cz_cli_opts o = {0};
+    unsigned nthreads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN), nreps = 3;
+    if (cz_cli_parse(self, argc, argv, &o) < 0 || !cz_cli_need(c, o.dir, "--dir") ||
+        cz_cli_uint(&nthreads, o.threads, c, "--threads") ||
+        cz_cli_uint(&nreps, o.reps, c, "--reps"))
         return 2;
-    uint64_t threads = o.threads, reps = o.reps;
+    uint64_t threads = nthreads, reps = nreps;
     if (threads == 0 || threads > 1024 || reps == 0 || reps > 1000) {
         fprintf(stderr, "cuzk-bench %s: --threads 1 .. 1024, --reps 1 .. 1000\n", c);
         return 2;
@@ -137,15 +129,3 @@ out:
     cz_tool_post_dir_free(&p);
     return ret;
 }
-
-const cz_cli_cmd cz_bench_post_synth = {
-    .name = "post-synth",
-    .summary = "the witness of a PoSt partition, timed",
-    .usage =
-        "--dir DIR [--threads T] [--reps R]\n"
-        "  times the engine's admission checks of `cuzk post vanilla`'s partition in DIR (one\n"
-        "  thread) and its witness (the sectors in parallel on T threads, default all cores) R\n"
-        "  times (default 3): each run, the median, the median per circuit sector and thread\n",
-    .run = cmd_synth,
-    CZ_CLI_FLAGS(FLAGS),
-};

@@ -1,4 +1,5 @@
 /* The command table's dispatch and help, and the option parser (cli.h). */
+#include <ctype.h>
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
@@ -54,13 +55,13 @@ static void list(FILE *f, const cz_cli_tool *t, const char *group)
 {
     size_t g = group ? strlen(group) : 0, width = 0;
     for (size_t i = 0; i < t->n_cmds; i++)
-        if (width < strlen(t->cmds[i]->name))
-            width = strlen(t->cmds[i]->name);
+        if (width < strlen(t->cmds[i].name))
+            width = strlen(t->cmds[i].name);
     for (size_t i = 0; i < t->n_cmds; i++) {
-        const char *n = t->cmds[i]->name;
+        const char *n = t->cmds[i].name;
         if (group && (strncmp(n, group, g) != 0 || n[g] != ' '))
             continue;
-        fprintf(f, "  %-*s  %s\n", (int)width, n, t->cmds[i]->summary);
+        fprintf(f, "  %-*s  %s\n", (int)width, n, t->cmds[i].summary);
     }
 }
 
@@ -80,7 +81,7 @@ static bool is_group(const cz_cli_tool *t, const char *w)
 {
     size_t n = strlen(w);
     for (size_t i = 0; i < t->n_cmds; i++)
-        if (!strncmp(t->cmds[i]->name, w, n) && t->cmds[i]->name[n] == ' ')
+        if (!strncmp(t->cmds[i].name, w, n) && t->cmds[i].name[n] == ' ')
             return true;
     return false;
 }
@@ -99,9 +100,9 @@ int cz_cli_main(const cz_cli_tool *t, int argc, char **argv)
     const cz_cli_cmd *c = NULL;
     int k = 0;
     for (size_t i = 0; i < t->n_cmds; i++) {
-        int m = matches(t->cmds[i]->name, argc - 1, argv + 1);
+        int m = matches(t->cmds[i].name, argc - 1, argv + 1);
         if (m > k)
-            c = t->cmds[i], k = m;
+            c = &t->cmds[i], k = m;
     }
     if (c) {
         /* --help anywhere after the name; a command without usage answers
@@ -137,7 +138,6 @@ int cz_cli_main(const cz_cli_tool *t, int argc, char **argv)
 /* The value v of flag f into dst: 0, or -1 after a message. */
 static int store(const cz_cli_cmd *c, const cz_cli_flag *f, const char *v, void *dst)
 {
-    uint64_t u;
     switch (f->kind) {
     case CZ_CLI_STR:
         *(const char **)dst = v;
@@ -146,14 +146,7 @@ static int store(const cz_cli_cmd *c, const cz_cli_flag *f, const char *v, void 
         *(int *)dst = 1;
         return 0;
     case CZ_CLI_UINT:
-        if (cz_cli_u64(&u, v, c->name, f->flag) != 0)
-            return -1;
-        if (u > UINT_MAX) {
-            fprintf(stderr, "%s %s: %s: %s is above %u\n", prog, c->name, f->flag, v, UINT_MAX);
-            return -1;
-        }
-        *(unsigned *)dst = (unsigned)u;
-        return 0;
+        return cz_cli_uint((unsigned *)dst, v, c->name, f->flag);
     case CZ_CLI_U64:
         return cz_cli_u64((uint64_t *)dst, v, c->name, f->flag);
     case CZ_CLI_DOUBLE: {
@@ -170,7 +163,20 @@ static int store(const cz_cli_cmd *c, const cz_cli_flag *f, const char *v, void 
     return -1;
 }
 
-int cz_cli_parse(const cz_cli_cmd *c, int argc, char **argv, void *o)
+/* 1 when text names flag: the flag not inside a longer word. */
+static int names(const char *text, const char *flag)
+{
+    size_t n = strlen(flag);
+    for (const char *at = strstr(text, flag); at; at = strstr(at + 1, flag)) {
+        char before = at == text ? ' ' : at[-1], next = at[n];
+        if (!isalnum((unsigned char)before) && before != '-' && !isalnum((unsigned char)next) &&
+            next != '-')
+            return 1;
+    }
+    return 0;
+}
+
+int cz_cli_parse(const cz_cli_cmd *c, int argc, char **argv, cz_cli_opts *o)
 {
     int n = 0;
     for (int i = 1; i < argc; i++) {
@@ -184,10 +190,7 @@ int cz_cli_parse(const cz_cli_cmd *c, int argc, char **argv, void *o)
             argv[1 + n++] = argv[i];
             continue;
         }
-        const cz_cli_flag *f = NULL;
-        for (size_t k = 0; k < c->n_flags && f == NULL; k++)
-            if (!strcmp(a, c->flags[k].flag) && (!c->flags[k].cmds || (c->flags[k].cmds & c->bit)))
-                f = &c->flags[k];
+        const cz_cli_flag *f = c->usage && names(c->usage, a) ? cz_cli_flag_find(a) : NULL;
         if (f == NULL || (f->kind != CZ_CLI_SWITCH && i + 1 == argc)) {
             fprintf(stderr, "%s %s: unknown or incomplete option '%s'\n", prog, c->name, a);
             cz_cli_usage(stderr, c);

@@ -46,18 +46,23 @@ uint8_t *cz_cli_read_file(const char *path, size_t *len, const char *cmd)
     return buf;
 }
 
-int cz_cli_read_pvk(cz_groth16_pvk *pvk, const char *path, const char *cmd)
+int cz_cli_read_vk_proof(cz_groth16_pvk *pvk, uint8_t **proof, size_t *len, const char *vk_path,
+                         const char *proof_path, const char *cmd)
 {
     cz_groth16_vk vk;
     char err[512];
-    if (cz_groth16_vk_read_file(&vk, path, err, sizeof err) != CZ_OK) {
-        fprintf(stderr, "%s %s: --vk %s: %s\n", cz_cli_prog(), cmd, path, err);
+    if (cz_groth16_vk_read_file(&vk, vk_path, err, sizeof err) != CZ_OK) {
+        fprintf(stderr, "%s %s: --vk %s: %s\n", cz_cli_prog(), cmd, vk_path, err);
         return -1;
     }
     int rc = cz_groth16_pvk_prepare(pvk, &vk);
     cz_groth16_vk_free(&vk);
     if (rc != CZ_OK) {
-        fprintf(stderr, "%s %s: --vk %s: %s\n", cz_cli_prog(), cmd, path, cz_strerror(rc));
+        fprintf(stderr, "%s %s: --vk %s: %s\n", cz_cli_prog(), cmd, vk_path, cz_strerror(rc));
+        return -1;
+    }
+    if ((*proof = cz_cli_read_file(proof_path, len, cmd)) == NULL) {
+        cz_groth16_pvk_free(pvk);
         return -1;
     }
     return 0;

@@ -2,6 +2,7 @@
  * sector sizes, thread counts, required options (cli.h). */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <errno.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,21 @@ bad:
     fprintf(stderr, "%s %s: %s: '%s' is not an unsigned 64-bit number\n", cz_cli_prog(), cmd, flag,
             s);
     return -1;
+}
+
+int cz_cli_uint(unsigned *out, const char *s, const char *cmd, const char *flag)
+{
+    uint64_t u;
+    if (s == NULL)
+        return 0;
+    if (cz_cli_u64(&u, s, cmd, flag) != 0)
+        return -1;
+    if (u > UINT_MAX) {
+        fprintf(stderr, "%s %s: %s: %s is above %u\n", cz_cli_prog(), cmd, flag, s, UINT_MAX);
+        return -1;
+    }
+    *out = (unsigned)u;
+    return 0;
 }
 
 int cz_cli_hex32(uint8_t out[32], const char *s, const char *cmd, const char *flag)
@@ -73,6 +89,18 @@ const cz_fc_shape *cz_cli_shape(const char *size, const char *cmd)
                 "sizes in bytes)\n",
                 cz_cli_prog(), cmd, size);
     return s;
+}
+
+int cz_cli_choice(const char *v, const char *const *names, int n, const char *cmd, const char *flag)
+{
+    for (int k = 0; k < n; k++)
+        if (!strcmp(v, names[k]))
+            return k;
+    fprintf(stderr, "%s %s: %s %s: not", cz_cli_prog(), cmd, flag, v);
+    for (int k = 0; k < n; k++)
+        fprintf(stderr, "%s %s", k == 0 ? "" : k == n - 1 ? " or" : ",", names[k]);
+    fprintf(stderr, "\n");
+    return -1;
 }
 
 int cz_cli_need(const char *cmd, const char *v, const char *flag)

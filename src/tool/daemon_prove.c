@@ -30,28 +30,11 @@
 #include "tool/tool.h"
 #include "util/base64.h"
 
-typedef struct {
-    const char *addr, *c1, *sector, *miner, *proof, *id, *prio, *out, *count, *conc;
-    int raw;
-} popts;
-
-static const cz_cli_flag FLAGS[] = {
-    {"--addr", CZ_CLI_STR, offsetof(popts, addr), 0},
-    {"--c1", CZ_CLI_STR, offsetof(popts, c1), 0},
-    {"--sector-number", CZ_CLI_STR, offsetof(popts, sector), 0},
-    {"--miner-id", CZ_CLI_STR, offsetof(popts, miner), 0},
-    {"--registered-proof", CZ_CLI_STR, offsetof(popts, proof), 0},
-    {"--raw", CZ_CLI_SWITCH, offsetof(popts, raw), 0},
-    {"--id", CZ_CLI_STR, offsetof(popts, id), 0},
-    {"--priority", CZ_CLI_STR, offsetof(popts, prio), 0},
-    {"--out", CZ_CLI_STR, offsetof(popts, out), 0},
-    {"-c", CZ_CLI_STR, offsetof(popts, count), 0},
-    {"-j", CZ_CLI_STR, offsetof(popts, conc), 0},
-};
+const char *const cz_tool_priorities[4] = {"low", "normal", "high", "critical"};
 
 typedef struct {
     cz_rpc_client *c;
-    const popts *o;
+    const cz_cli_opts *o;
     Cuzk__V1__SubmitProofRequest base;
     unsigned count;
     atomic_uint next, ok;
@@ -124,32 +107,26 @@ static char *wrap(const uint8_t *c1, size_t n, uint64_t sector, uint64_t size, s
     return w;
 }
 
-static int prove(const cz_cli_cmd *self, int argc, char **argv)
+int cz_tool_daemon_prove(const cz_cli_cmd *self, int argc, char **argv)
 {
     const char *c = "daemon prove";
-    popts o = {.addr = "127.0.0.1:9820"};
+    cz_cli_opts o = {.addr = "127.0.0.1:9820"};
     if (cz_cli_parse(self, argc, argv, &o) < 0)
         return 2;
     uint64_t sector, miner, proof = 0, count = 1, conc = 1;
-    if (!cz_cli_need(c, o.c1, "--c1") || !cz_cli_need(c, o.sector, "--sector-number") ||
-        !cz_cli_need(c, o.miner, "--miner-id") ||
-        cz_cli_u64(&sector, o.sector, c, "--sector-number") ||
-        cz_cli_u64(&miner, o.miner, c, "--miner-id") ||
-        (o.proof && cz_cli_u64(&proof, o.proof, c, "--registered-proof")) ||
+    if (!cz_cli_need(c, o.c1, "--c1") || !cz_cli_need(c, o.sector_number, "--sector-number") ||
+        !cz_cli_need(c, o.miner_id, "--miner-id") ||
+        cz_cli_u64(&sector, o.sector_number, c, "--sector-number") ||
+        cz_cli_u64(&miner, o.miner_id, c, "--miner-id") ||
+        (o.registered_proof && cz_cli_u64(&proof, o.registered_proof, c, "--registered-proof")) ||
         (o.count && cz_cli_u64(&count, o.count, c, "-c")) ||
         (o.conc && cz_cli_u64(&conc, o.conc, c, "-j")))
         return 2;
-    static const char *const PRIO[] = {"low", "normal", "high", "critical"};
     Cuzk__V1__Priority prio = CUZK__V1__PRIORITY__NORMAL;
-    if (o.prio) {
-        int k = 0;
-        while (k < 4 && strcmp(o.prio, PRIO[k]))
-            k++;
-        if (k == 4) {
-            fprintf(stderr, "cuzk %s: --priority %s is not low, normal, high or critical\n", c,
-                    o.prio);
+    if (o.priority) {
+        int k = cz_cli_choice(o.priority, cz_tool_priorities, 4, c, "--priority");
+        if (k < 0)
             return 2;
-        }
         prio = (Cuzk__V1__Priority)(k + 1);
     }
     if (count < 1 || count > 100000 || conc < 1 || conc > 256) {
@@ -168,7 +145,7 @@ static int prove(const cz_cli_cmd *self, int argc, char **argv)
         return 2;
     }
     uint64_t size = c1.proof_type->shape->sector_size;
-    if (!o.proof)
+    if (!o.registered_proof)
         proof = c1.proof_type->id;
     bool wrapped = c1.wrapped;
     cz_fc_c1_free(&c1);
@@ -236,20 +213,3 @@ static int prove(const cz_cli_cmd *self, int argc, char **argv)
     pthread_mutex_destroy(&r.mu);
     return ret;
 }
-
-const cz_cli_cmd cz_tool_daemon_prove = {
-    .name = "daemon prove",
-    .summary = "PoRep C2 of a C1 through cuzk-daemon, as Curio sends it (s/proof)",
-    .usage =
-        "[--addr A] --c1 FILE --sector-number N --miner-id N\n"
-        "           [--registered-proof N] [--raw] [--id ID] [--priority "
-        "low|normal|high|critical]\n"
-        "           [--out FILE] [-c COUNT] [-j CONC]\n"
-        "  PoRep C2 of a C1 through cuzk-daemon (Prove), as Curio sends it: the C1 base64 in\n"
-        "  {\"SectorNum\", \"Phase1Out\", \"SectorSize\"} (--raw: the C1 JSON as it is).  A "
-        "defaults\n"
-        "  to 127.0.0.1:9820.  COUNT proofs, CONC at once; the first one's partition proofs go\n"
-        "  to --out.  Prints timings and s/proof.  Exit 0 all completed, 1 not, 2 usage.\n",
-    .run = prove,
-    CZ_CLI_FLAGS(FLAGS),
-};

@@ -41,24 +41,6 @@
 #include "cuzk/post.h"
 #include "tool/tool.h"
 
-typedef struct {
-    const char *size, *out, *seed, *threads, *circuit;
-    int force, pce_only, reuse_pce, gpu, no_write;
-} opts;
-
-static const cz_cli_flag FLAGS[] = {
-    {"--sector-size", CZ_CLI_STR, offsetof(opts, size), 0},
-    {"--circuit", CZ_CLI_STR, offsetof(opts, circuit), 0},
-    {"--seed", CZ_CLI_STR, offsetof(opts, seed), 0},
-    {"--out", CZ_CLI_STR, offsetof(opts, out), 0},
-    {"--threads", CZ_CLI_STR, offsetof(opts, threads), 0},
-    {"--force", CZ_CLI_SWITCH, offsetof(opts, force), 0},
-    {"--pce-only", CZ_CLI_SWITCH, offsetof(opts, pce_only), 0},
-    {"--reuse-pce", CZ_CLI_SWITCH, offsetof(opts, reuse_pce), 0},
-    {"--gpu", CZ_CLI_SWITCH, offsetof(opts, gpu), 0},
-    {"--no-write", CZ_CLI_SWITCH, offsetof(opts, no_write), 0},
-};
-
 static long long file_size(const char *path)
 {
     struct stat st;
@@ -126,13 +108,13 @@ static void print_products(const char *name, size_t n, double sec)
     printf("\n");
 }
 
-static int cmd_params(const cz_cli_cmd *self, int argc, char **argv)
+int cz_tool_params(const cz_cli_cmd *self, int argc, char **argv)
 {
     const char *c = "params";
-    opts o = {0};
+    cz_cli_opts o = {0};
     if (cz_cli_parse(self, argc, argv, &o) < 0)
         return 2;
-    if (!cz_cli_need(c, o.size, "--sector-size") ||
+    if (!cz_cli_need(c, o.sector_size, "--sector-size") ||
         ((!o.no_write || o.reuse_pce) && !cz_cli_need(c, o.out, "--out")))
         return 2;
     if (o.reuse_pce && o.pce_only) {
@@ -142,7 +124,7 @@ static int cmd_params(const cz_cli_cmd *self, int argc, char **argv)
                 c);
         return 2;
     }
-    const cz_fc_shape *s = cz_cli_shape(o.size, c);
+    const cz_fc_shape *s = cz_cli_shape(o.sector_size, c);
     uint8_t seed[32] = {0};
     if (s == NULL || (o.seed && cz_cli_hex32(seed, o.seed, c, "--seed") != 0))
         return 2;
@@ -305,27 +287,3 @@ out:
     cz_pool_free(pool);
     return ret;
 }
-
-const cz_cli_cmd cz_tool_params = {
-    .name = "params",
-    .summary = "INSECURE parameters (.params, .vk, .pce) of a Filecoin circuit",
-    .usage =
-        "--sector-size SIZE --out DIR [--seed HEX32] [--threads T] [--force]\n"
-        "           [--pce-only | --reuse-pce] [--gpu] [--no-write]\n"
-        "           [--circuit porep|snap|wpost|winning]\n"
-        "  INSECURE Groth16 parameters of the PoRep circuit (or with --circuit snap the\n"
-        "  EmptySectorUpdate circuit, wpost a WindowPoSt partition's, winning the WinningPoSt\n"
-        "  circuit) of SIZE (2KiB, 8MiB, 512MiB, 32GiB,\n"
-        "  64GiB or bytes): DIR/<name>.pce (pre-compiled R1CS), DIR/<name>.params and\n"
-        "  DIR/<name>.vk (bellperson), <name> Filecoin's parameter name for SIZE, their digests\n"
-        "  listed in DIR/cuzk-generated.digests (the daemon's param cache accepts them, logged\n"
-        "  as INSECURE).  The trapdoor comes from --seed (64 hex digits; default zero): anyone\n"
-        "  who knows it can forge proofs.  --pce-only writes only the .pce (for Filecoin's own\n"
-        "  parameters); --reuse-pce takes DIR/<name>.pce as the circuit instead of recording it\n"
-        "  (the two steps of a large circuit apart: recording the 32GiB PoRep circuit takes\n"
-        "  minutes).  --force replaces existing files.  T: threads (default: the usable cores).\n"
-        "  --gpu: the fixed-base products on the CUDA device (the same bytes).  --no-write:\n"
-        "  record and set up only, write nothing (timings; no --out needed).\n",
-    .run = cmd_params,
-    CZ_CLI_FLAGS(FLAGS),
-};

@@ -31,37 +31,6 @@
 #include "cuzk/rand.h"
 #include "tool/tool.h"
 
-typedef struct {
-    const char *size, *data, *prover_id, *miner_id, *ticket, *seed, *proof_name, *out, *c1, *vk,
-        *proof;
-    const char *comm_r, *comm_d, *porep_id, *api, *porep_seed, *sector_id;
-    const char *data_seed, *threads;
-} opts;
-
-enum { SEAL = 1, SYNTH = 2, VERIFY = 4, VSEAL = 8 };
-
-static const cz_cli_flag FLAGS[] = {
-    {"--sector-size", CZ_CLI_STR, offsetof(opts, size), SEAL | SYNTH | VSEAL},
-    {"--data", CZ_CLI_STR, offsetof(opts, data), SEAL},
-    {"--data-seed", CZ_CLI_STR, offsetof(opts, data_seed), SEAL},
-    {"--prover-id", CZ_CLI_STR, offsetof(opts, prover_id), SEAL | SYNTH | VERIFY | VSEAL},
-    {"--miner-id", CZ_CLI_STR, offsetof(opts, miner_id), SEAL | SYNTH | VSEAL},
-    {"--sector-id", CZ_CLI_STR, offsetof(opts, sector_id), SEAL | SYNTH | VERIFY | VSEAL},
-    {"--ticket", CZ_CLI_STR, offsetof(opts, ticket), SEAL | SYNTH | VSEAL},
-    {"--seed", CZ_CLI_STR, offsetof(opts, seed), SEAL | SYNTH | VSEAL},
-    {"--registered-proof", CZ_CLI_STR, offsetof(opts, proof_name), SEAL | SYNTH | VSEAL},
-    {"--out", CZ_CLI_STR, offsetof(opts, out), SEAL | SYNTH},
-    {"--c1", CZ_CLI_STR, offsetof(opts, c1), VERIFY},
-    {"--vk", CZ_CLI_STR, offsetof(opts, vk), VSEAL},
-    {"--proof", CZ_CLI_STR, offsetof(opts, proof), VSEAL},
-    {"--comm-r", CZ_CLI_STR, offsetof(opts, comm_r), VSEAL},
-    {"--comm-d", CZ_CLI_STR, offsetof(opts, comm_d), VSEAL},
-    {"--porep-id", CZ_CLI_STR, offsetof(opts, porep_id), VERIFY | VSEAL},
-    {"--api-version", CZ_CLI_STR, offsetof(opts, api), VERIFY | VSEAL},
-    {"--porep-seed", CZ_CLI_STR, offsetof(opts, porep_seed), SYNTH},
-    {"--threads", CZ_CLI_STR, offsetof(opts, threads), VERIFY},
-};
-
 static void print_hex(const char *label, const uint8_t b[32])
 {
     printf("%s ", label);
@@ -72,19 +41,19 @@ static void print_hex(const char *label, const uint8_t b[32])
 
 /* The registered proof: --registered-proof, else StackedDrg<size>V1_1;
  * --sector-size must agree when both are given. */
-static const cz_fc_proof_type *proof_type(const opts *o, const char *cmd)
+static const cz_fc_proof_type *proof_type(const cz_cli_opts *o, const char *cmd)
 {
     const cz_fc_shape *s = NULL;
-    if (o->size && (s = cz_cli_shape(o->size, cmd)) == NULL)
+    if (o->sector_size && (s = cz_cli_shape(o->sector_size, cmd)) == NULL)
         return NULL;
-    if (o->proof_name) {
-        const cz_fc_proof_type *t = cz_fc_proof_by_name(o->proof_name);
+    if (o->registered_proof) {
+        const cz_fc_proof_type *t = cz_fc_proof_by_name(o->registered_proof);
         if (t == NULL) {
             fprintf(stderr,
                     "cuzk %s: --registered-proof %s: no such registered seal "
                     "proof (StackedDrg2KiBV1 .. StackedDrg64GiBV1_2_Feat_"
                     "NonInteractivePoRep)\n",
-                    cmd, o->proof_name);
+                    cmd, o->registered_proof);
             return NULL;
         }
         if (s && t->shape != s) {
@@ -116,8 +85,8 @@ static int write_c1(const cz_fc_c1 *c1, const char *path, const char *cmd)
 
 /* The sector's ids from the flags; missing ones drawn from g (c1-synth)
  * or required (seal: g NULL). */
-static int sector_ids(cz_fc_sector *sec, const opts *o, const char *seed_flag, const char *cmd,
-                      cz_prng *g)
+static int sector_ids(cz_fc_sector *sec, const cz_cli_opts *o, const char *seed_flag,
+                      const char *cmd, cz_prng *g)
 {
     struct {
         const char *v, *flag;
@@ -161,9 +130,9 @@ static int sector_ids(cz_fc_sector *sec, const opts *o, const char *seed_flag, c
 
 /* ---------------------------------------------------------------- seal --- */
 
-static int cmd_seal(const cz_cli_cmd *self, int argc, char **argv)
+int cz_tool_porep_seal(const cz_cli_cmd *self, int argc, char **argv)
 {
-    opts o = {0};
+    cz_cli_opts o = {0};
     if (cz_cli_parse(self, argc, argv, &o) < 0)
         return 2;
     const cz_fc_proof_type *t = proof_type(&o, "porep seal");
@@ -247,9 +216,9 @@ static int cmd_seal(const cz_cli_cmd *self, int argc, char **argv)
 
 /* ------------------------------------------------------------ c1-synth --- */
 
-static int cmd_c1_synth(const cz_cli_cmd *self, int argc, char **argv)
+int cz_tool_porep_c1_synth(const cz_cli_cmd *self, int argc, char **argv)
 {
-    opts o = {0};
+    cz_cli_opts o = {0};
     if (cz_cli_parse(self, argc, argv, &o) < 0)
         return 2;
     const cz_fc_proof_type *t = proof_type(&o, "porep c1-synth");
@@ -282,7 +251,8 @@ static int cmd_c1_synth(const cz_cli_cmd *self, int argc, char **argv)
 
 /* ----------------------------------------------------------- c1-verify --- */
 
-static int overrides(cz_fc_verify_opts *v, uint8_t porep_id[32], const opts *o, const char *cmd)
+static int overrides(cz_fc_verify_opts *v, uint8_t porep_id[32], const cz_cli_opts *o,
+                     const char *cmd)
 {
     v->api = -1;
     if (o->porep_id) {
@@ -290,16 +260,16 @@ static int overrides(cz_fc_verify_opts *v, uint8_t porep_id[32], const opts *o, 
             return -1;
         v->porep_id = porep_id;
     }
-    if (o->api && (v->api = cz_fc_api_parse(o->api)) < 0) {
-        fprintf(stderr, "cuzk %s: --api-version %s: not 1.0, 1.1 or 1.2\n", cmd, o->api);
+    if (o->api_version && (v->api = cz_fc_api_parse(o->api_version)) < 0) {
+        fprintf(stderr, "cuzk %s: --api-version %s: not 1.0, 1.1 or 1.2\n", cmd, o->api_version);
         return -1;
     }
     return 0;
 }
 
-static int cmd_c1_verify(const cz_cli_cmd *self, int argc, char **argv)
+int cz_tool_porep_c1_verify(const cz_cli_cmd *self, int argc, char **argv)
 {
-    opts o = {0};
+    cz_cli_opts o = {0};
     if (cz_cli_parse(self, argc, argv, &o) < 0)
         return 2;
     if (!cz_cli_need("porep c1-verify", o.c1, "--c1"))
@@ -368,10 +338,10 @@ static int cmd_c1_verify(const cz_cli_cmd *self, int argc, char **argv)
 
 /* -------------------------------------------------------------- verify --- */
 
-static int cmd_verify_seal(const cz_cli_cmd *self, int argc, char **argv)
+int cz_tool_porep_verify(const cz_cli_cmd *self, int argc, char **argv)
 {
     const char *c = "porep verify";
-    opts o = {0};
+    cz_cli_opts o = {0};
     if (cz_cli_parse(self, argc, argv, &o) < 0)
         return 2;
     const cz_fc_proof_type *t = proof_type(&o, c);
@@ -393,15 +363,11 @@ static int cmd_verify_seal(const cz_cli_cmd *self, int argc, char **argv)
     info.sector_id = sec.sector_id;
     char err[512];
     cz_groth16_pvk pvk;
-    if (cz_cli_read_pvk(&pvk, o.vk, c) != 0)
+    uint8_t *proofs;
+    size_t len;
+    if (cz_cli_read_vk_proof(&pvk, &proofs, &len, o.vk, o.proof, c) != 0)
         return 2;
     int rc;
-    size_t len;
-    uint8_t *proofs = cz_cli_read_file(o.proof, &len, c);
-    if (proofs == NULL) {
-        cz_groth16_pvk_free(&pvk);
-        return 2;
-    }
     bool valid = false;
     err[0] = 0;
     double t0 = cz_cli_now();
@@ -422,54 +388,3 @@ static int cmd_verify_seal(const cz_cli_cmd *self, int argc, char **argv)
     fprintf(stderr, "%s\n", err);
     return 1;
 }
-
-const cz_cli_cmd cz_tool_porep_seal = {
-    .name = "porep seal",
-    .summary = "seal a 2KiB, 8MiB or 512MiB sector in memory, write its C1",
-    .usage =
-        "--sector-size 2KiB|8MiB|512MiB [--data FILE | --data-seed N]\n"
-        "           (--prover-id HEX | --miner-id N) --sector-id N --ticket HEX --seed HEX\n"
-        "           [--registered-proof NAME] --out c1.json\n"
-        "  seals a sector in memory (FILE: raw data, zero-filled, Fr32-padded; or an unsealed\n"
-        "  sector file; neither: a CC sector) and writes its C1; prints comm_d and comm_r\n",
-    .run = cmd_seal,
-    CZ_CLI_FLAGS(FLAGS),
-    .bit = SEAL,
-};
-
-const cz_cli_cmd cz_tool_porep_c1_synth = {
-    .name = "porep c1-synth",
-    .summary = "a synthetic C1 of any sector size (2KiB .. 64GiB)",
-    .usage = "--sector-size SIZE [--seed N] [--registered-proof NAME]\n"
-             "           [(--prover-id HEX | --miner-id N) --sector-id N --ticket HEX --porep-seed "
-             "HEX]\n"
-             "           --out c1.json\n"
-             "  a synthetic C1 of any size (zero data; ids drawn from --seed unless given)\n",
-    .run = cmd_c1_synth,
-    CZ_CLI_FLAGS(FLAGS),
-    .bit = SYNTH,
-};
-
-const cz_cli_cmd cz_tool_porep_c1_verify = {
-    .name = "porep c1-verify",
-    .summary = "read, validate and vanilla-verify a C1 (exit 0 valid, 1 invalid)",
-    .usage = "--c1 FILE [--prover-id HEX --sector-id N] [--porep-id HEX]\n"
-             "           [--api-version V] [--threads T]\n"
-             "  reads, validates and vanilla-verifies a C1: exit 0 valid, 1 invalid, 2 bad input\n",
-    .run = cmd_c1_verify,
-    CZ_CLI_FLAGS(FLAGS),
-    .bit = VERIFY,
-};
-
-const cz_cli_cmd cz_tool_porep_verify = {
-    .name = "porep verify",
-    .summary = "verify a PoRep's partition proofs (exit 0 valid, 1 invalid)",
-    .usage = "--sector-size SIZE --vk FILE --proof FILE --comm-r HEX\n"
-             "           --comm-d HEX (--prover-id HEX | --miner-id N) --sector-id N --ticket HEX\n"
-             "           --seed HEX [--porep-id HEX] [--api-version 1.0|1.1|1.2]\n"
-             "           [--registered-proof NAME]\n"
-             "  verify_seal of a PoRep's partition proofs: exit 0 valid, 1 invalid, 2 bad input\n",
-    .run = cmd_verify_seal,
-    CZ_CLI_FLAGS(FLAGS),
-    .bit = VSEAL,
-};

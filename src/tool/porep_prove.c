@@ -34,24 +34,6 @@
 #include "cuzk/pool.h"
 #include "tool/tool.h"
 
-typedef struct {
-    const char *out, *threads, *c1, *params, *vk, *pce, *prover_id, *sector_id, *partition;
-    int check_params;
-} opts;
-
-static const cz_cli_flag FLAGS[] = {
-    {"--out", CZ_CLI_STR, offsetof(opts, out), 0},
-    {"--threads", CZ_CLI_STR, offsetof(opts, threads), 0},
-    {"--c1", CZ_CLI_STR, offsetof(opts, c1), 0},
-    {"--params", CZ_CLI_STR, offsetof(opts, params), 0},
-    {"--vk", CZ_CLI_STR, offsetof(opts, vk), 0},
-    {"--pce", CZ_CLI_STR, offsetof(opts, pce), 0},
-    {"--prover-id", CZ_CLI_STR, offsetof(opts, prover_id), 0},
-    {"--sector-id", CZ_CLI_STR, offsetof(opts, sector_id), 0},
-    {"--partition", CZ_CLI_STR, offsetof(opts, partition), 0},
-    {"--check-params", CZ_CLI_SWITCH, offsetof(opts, check_params), 0},
-};
-
 /* --------------------------------------------------------- porep prove --- */
 
 /* Names the constraint partition k's witness w fails (row of r): a
@@ -179,10 +161,10 @@ static int write_bytes(const char *path, const void *obj)
     return ok ? CZ_OK : CZ_ERR_IO;
 }
 
-static int cmd_porep_prove(const cz_cli_cmd *self, int argc, char **argv)
+int cz_tool_porep_prove(const cz_cli_cmd *self, int argc, char **argv)
 {
     const char *c = "porep prove";
-    opts o = {0};
+    cz_cli_opts o = {0};
     if (cz_cli_parse(self, argc, argv, &o) < 0)
         return 2;
     uint8_t prover_id[32];
@@ -375,22 +357,3 @@ out:
     cz_pool_free(pool);
     return ret;
 }
-
-const cz_cli_cmd cz_tool_porep_prove = {
-    .name = "porep prove",
-    .summary = "prove a C1 on the CPU (partition proofs for porep verify)",
-    .usage =
-        "--c1 FILE --params FILE [--vk FILE] [--pce FILE]\n"
-        "           --prover-id HEX --sector-id N --out proof.bin [--threads T] [--partition K]\n"
-        "           [--check-params]\n"
-        "  proves a C1 (raw or Curio's wrapper) after vanilla-verifying it with the ids;\n"
-        "  --pce and --vk default to <params base>.pce / .vk beside the parameters when\n"
-        "  present (else the circuit is recorded / the parameters' vk is used).  Writes the\n"
-        "  partitions' 192-byte proofs in order (only partition K with --partition K).\n"
-        "  The parameters' query points are read with the curve check only, as rust-fil-proofs\n"
-        "  reads them; --check-params adds the subgroup checks (minutes at 2^22).\n"
-        "  Exit 0 done, 1 refused (C1 invalid, constraint unsatisfied, proof invalid), 2 bad "
-        "input.\n",
-    .run = cmd_porep_prove,
-    CZ_CLI_FLAGS(FLAGS),
-};

@@ -40,29 +40,6 @@
 #include "cuzk/rand.h"
 #include "tool/tool.h"
 
-typedef struct {
-    const char *kind, *size, *out, *sectors, *first, *miner, *randomness, *partition, *proof_id;
-    const char *synthetic, *dir, *vk, *proof;
-} opts;
-
-enum { C_VANILLA = 1, C_VERIFY = 2 };
-
-static const cz_cli_flag FLAGS[] = {
-    {"--kind", CZ_CLI_STR, offsetof(opts, kind), C_VANILLA | C_VERIFY},
-    {"--sector-size", CZ_CLI_STR, offsetof(opts, size), C_VANILLA},
-    {"--out", CZ_CLI_STR, offsetof(opts, out), C_VANILLA},
-    {"--sectors", CZ_CLI_STR, offsetof(opts, sectors), C_VANILLA},
-    {"--first-sector", CZ_CLI_STR, offsetof(opts, first), C_VANILLA},
-    {"--miner-id", CZ_CLI_STR, offsetof(opts, miner), C_VANILLA},
-    {"--randomness", CZ_CLI_STR, offsetof(opts, randomness), C_VANILLA},
-    {"--partition", CZ_CLI_STR, offsetof(opts, partition), C_VANILLA},
-    {"--registered-proof", CZ_CLI_STR, offsetof(opts, proof_id), C_VANILLA},
-    {"--synthetic", CZ_CLI_STR, offsetof(opts, synthetic), C_VANILLA},
-    {"--dir", CZ_CLI_STR, offsetof(opts, dir), C_VERIFY},
-    {"--vk", CZ_CLI_STR, offsetof(opts, vk), C_VERIFY},
-    {"--proof", CZ_CLI_STR, offsetof(opts, proof), C_VERIFY},
-};
-
 /* One sealed CC sector's blob: sector id, its ticket and seed drawn from
  * the id, TreeR built from the replica. */
 static int seal_blob(cz_post_vanilla *v, const cz_post_shape *s, const cz_post_proof_type *pt,
@@ -104,10 +81,10 @@ static int seal_blob(cz_post_vanilla *v, const cz_post_shape *s, const cz_post_p
     return rc;
 }
 
-static int cmd_vanilla(const opts *o)
+static int cmd_vanilla(const cz_cli_opts *o)
 {
     const char *c = "post vanilla";
-    if (!cz_cli_need(c, o->kind, "--kind") || !cz_cli_need(c, o->size, "--sector-size") ||
+    if (!cz_cli_need(c, o->kind, "--kind") || !cz_cli_need(c, o->sector_size, "--sector-size") ||
         !cz_cli_need(c, o->out, "--out"))
         return 2;
     bool window = !strcmp(o->kind, "window");
@@ -115,7 +92,7 @@ static int cmd_vanilla(const opts *o)
         fprintf(stderr, "cuzk %s: --kind %s: window or winning\n", c, o->kind);
         return 2;
     }
-    const cz_fc_shape *shape = cz_cli_shape(o->size, c);
+    const cz_fc_shape *shape = cz_cli_shape(o->sector_size, c);
     if (shape == NULL)
         return 2;
     uint64_t n = 1, first = 1, miner = 1000, k = 0, pid = window ? 10 + shape->id : shape->id;
@@ -126,10 +103,10 @@ static int cmd_vanilla(const opts *o)
     cz_prng_bytes(&g, rand, 32);
     rand[31] &= 0x3f;
     if ((o->sectors && cz_cli_u64(&n, o->sectors, c, "--sectors")) ||
-        (o->first && cz_cli_u64(&first, o->first, c, "--first-sector")) ||
-        (o->miner && cz_cli_u64(&miner, o->miner, c, "--miner-id")) ||
+        (o->first_sector && cz_cli_u64(&first, o->first_sector, c, "--first-sector")) ||
+        (o->miner_id && cz_cli_u64(&miner, o->miner_id, c, "--miner-id")) ||
         (o->partition && cz_cli_u64(&k, o->partition, c, "--partition")) ||
-        (o->proof_id && cz_cli_u64(&pid, o->proof_id, c, "--registered-proof")) ||
+        (o->registered_proof && cz_cli_u64(&pid, o->registered_proof, c, "--registered-proof")) ||
         (o->synthetic && cz_cli_u64(&seed, o->synthetic, c, "--synthetic")) ||
         (o->randomness && cz_cli_hex32(rand, o->randomness, c, "--randomness")))
         return 2;
@@ -230,18 +207,14 @@ static int cmd_vanilla(const opts *o)
 
 /* The SNARK proof o->proof under o->vk for post.json's public sectors:
  * 0 valid, 1 invalid, 2 an error. */
-static int verify_snark(const opts *o, const cz_tool_post_dir *p, const cz_post_shape *s)
+static int verify_snark(const cz_cli_opts *o, const cz_tool_post_dir *p, const cz_post_shape *s)
 {
     const char *c = "post verify";
     cz_groth16_pvk pvk;
-    if (cz_cli_read_pvk(&pvk, o->vk, c) != 0)
-        return 2;
+    uint8_t *proof;
     size_t len;
-    uint8_t *proof = cz_cli_read_file(o->proof, &len, c);
-    if (proof == NULL) {
-        cz_groth16_pvk_free(&pvk);
+    if (cz_cli_read_vk_proof(&pvk, &proof, &len, o->vk, o->proof, c) != 0)
         return 2;
-    }
     char err[512] = "";
     bool valid = false;
     double t0 = cz_cli_now();
@@ -262,7 +235,7 @@ static int verify_snark(const opts *o, const cz_tool_post_dir *p, const cz_post_
     return 0;
 }
 
-static int cmd_verify(const opts *o)
+static int cmd_verify(const cz_cli_opts *o)
 {
     const char *c = "post verify";
     if (!cz_cli_need(c, o->dir, "--dir"))
@@ -320,45 +293,14 @@ static int cmd_verify(const opts *o)
     return ret;
 }
 
-static int run_vanilla(const cz_cli_cmd *self, int argc, char **argv)
+int cz_tool_post_vanilla(const cz_cli_cmd *self, int argc, char **argv)
 {
-    opts o = {0};
+    cz_cli_opts o = {0};
     return cz_cli_parse(self, argc, argv, &o) < 0 ? 2 : cmd_vanilla(&o);
 }
 
-static int run_verify(const cz_cli_cmd *self, int argc, char **argv)
+int cz_tool_post_verify(const cz_cli_cmd *self, int argc, char **argv)
 {
-    opts o = {0};
+    cz_cli_opts o = {0};
     return cz_cli_parse(self, argc, argv, &o) < 0 ? 2 : cmd_verify(&o);
 }
-
-const cz_cli_cmd cz_tool_post_vanilla = {
-    .name = "post vanilla",
-    .summary = "WindowPoSt / WinningPoSt vanilla proofs of sealed small or synthetic sectors",
-    .usage =
-        "--kind window|winning --sector-size SIZE --out DIR\n"
-        "           [--sectors N] [--first-sector ID] [--miner-id M] [--randomness HEX]\n"
-        "           [--partition K] [--registered-proof ID] [--synthetic SEED]\n"
-        "  FallbackPoSt vanilla sector proofs (DIR/vanilla-I.bin, bincode, as Curio sends them)\n"
-        "  of N sealed CC sectors (2KiB, 8MiB, 512MiB) or, with --synthetic, synthetic ones of\n"
-        "  any size; DIR/post.json: registered proof, randomness, partition, sector ids and\n"
-        "  comm_r.  Defaults: N 1, ID 1, M 1000, K 0, the randomness from seed 1 (byte 31 & "
-        "0x3f),\n"
-        "  Window V1_1 / Winning V1 of the size.\n",
-    .run = run_vanilla,
-    CZ_CLI_FLAGS(FLAGS),
-    .bit = C_VANILLA,
-};
-
-const cz_cli_cmd cz_tool_post_verify = {
-    .name = "post verify",
-    .summary = "vanilla-verify PoSt sector proofs, verify a PoSt SNARK (exit 0 / 1)",
-    .usage =
-        "--dir DIR [--kind window|winning] [--vk VK --proof PROOF]\n"
-        "  vanilla-verifies post vanilla's blobs in DIR and, with --proof, the 192-byte SNARK\n"
-        "  proof under VK with the inputs computed from DIR/post.json (--kind: it must be\n"
-        "  post.json's kind): exit 0 valid, 1 invalid\n",
-    .run = run_verify,
-    CZ_CLI_FLAGS(FLAGS),
-    .bit = C_VERIFY,
-};

@@ -40,37 +40,12 @@
 #include "cuzk/rand.h"
 #include "tool/tool.h"
 
-typedef struct {
-    const char *size, *out, *miner_id, *sector_id, *ticket, *seed, *new_data, *new_data_seed, *h;
-    const char *comm_r_old, *comm_d_new, *comm_r_new, *vk, *proof, *synthetic;
-} opts;
-
-enum { C_ENCODE = 1, C_VERIFY = 2 };
-
-static const cz_cli_flag FLAGS[] = {
-    {"--sector-size", CZ_CLI_STR, offsetof(opts, size), 0},
-    {"--h", CZ_CLI_STR, offsetof(opts, h), 0},
-    {"--out", CZ_CLI_STR, offsetof(opts, out), C_ENCODE},
-    {"--miner-id", CZ_CLI_STR, offsetof(opts, miner_id), C_ENCODE},
-    {"--sector-id", CZ_CLI_STR, offsetof(opts, sector_id), C_ENCODE},
-    {"--ticket", CZ_CLI_STR, offsetof(opts, ticket), C_ENCODE},
-    {"--seed", CZ_CLI_STR, offsetof(opts, seed), C_ENCODE},
-    {"--new-data", CZ_CLI_STR, offsetof(opts, new_data), C_ENCODE},
-    {"--new-data-seed", CZ_CLI_STR, offsetof(opts, new_data_seed), C_ENCODE},
-    {"--synthetic", CZ_CLI_STR, offsetof(opts, synthetic), C_ENCODE},
-    {"--comm-r-old", CZ_CLI_STR, offsetof(opts, comm_r_old), C_VERIFY},
-    {"--comm-d-new", CZ_CLI_STR, offsetof(opts, comm_d_new), C_VERIFY},
-    {"--comm-r-new", CZ_CLI_STR, offsetof(opts, comm_r_new), C_VERIFY},
-    {"--vk", CZ_CLI_STR, offsetof(opts, vk), C_VERIFY},
-    {"--proof", CZ_CLI_STR, offsetof(opts, proof), C_VERIFY},
-};
-
 /* The shape pair of --sector-size and h (default the shape's). */
-static int shapes(const opts *o, const char *cmd, const cz_fc_shape **shape, cz_fc_update_shape *u,
-                  unsigned *h)
+static int shapes(const cz_cli_opts *o, const char *cmd, const cz_fc_shape **shape,
+                  cz_fc_update_shape *u, unsigned *h)
 {
-    if (!cz_cli_need(cmd, o->size, "--sector-size") ||
-        (*shape = cz_cli_shape(o->size, cmd)) == NULL)
+    if (!cz_cli_need(cmd, o->sector_size, "--sector-size") ||
+        (*shape = cz_cli_shape(o->sector_size, cmd)) == NULL)
         return -1;
     if (cz_fc_update_shape_of(u, (uint64_t)1 << (*shape)->log_nodes) != CZ_OK) {
         fprintf(stderr, "cuzk %s: no update proof for %s sectors\n", cmd, (*shape)->name);
@@ -92,7 +67,7 @@ static int shapes(const opts *o, const char *cmd, const cz_fc_shape **shape, cz_
 }
 
 /* The new data as Fr32-padded nodes (n nodes). */
-static cz_fc_d *new_data(const opts *o, size_t n)
+static cz_fc_d *new_data(const cz_cli_opts *o, size_t n)
 {
     size_t padded = n * 32, raw_len = padded / 128 * 127;
     uint8_t *raw = calloc(raw_len, 1);
@@ -146,7 +121,7 @@ static cz_fc_d *new_data(const opts *o, size_t n)
 
 /* Writes x's partition proofs (each verified first) and update.json into
  * o->out.  0 or 2. */
-static int write_update(const opts *o, const cz_fc_shape *shape, const cz_fc_update_shape *u,
+static int write_update(const cz_cli_opts *o, const cz_fc_shape *shape, const cz_fc_update_shape *u,
                         unsigned h, const cz_fc_update_sector *x, double t_build)
 {
     mkdir(o->out, 0755);
@@ -196,8 +171,8 @@ static int write_update(const opts *o, const cz_fc_shape *shape, const cz_fc_upd
 }
 
 /* A synthetic update of any size (cz_fc_update_sector_synth). */
-static int encode_synthetic(const opts *o, const cz_fc_shape *shape, const cz_fc_update_shape *u,
-                            unsigned h)
+static int encode_synthetic(const cz_cli_opts *o, const cz_fc_shape *shape,
+                            const cz_fc_update_shape *u, unsigned h)
 {
     uint64_t seed;
     if (cz_cli_u64(&seed, o->synthetic, "snap encode", "--synthetic") != 0)
@@ -218,7 +193,7 @@ static int encode_synthetic(const opts *o, const cz_fc_shape *shape, const cz_fc
     return rc;
 }
 
-static int cmd_encode(const opts *o)
+static int cmd_encode(const cz_cli_opts *o)
 {
     const cz_fc_shape *shape;
     cz_fc_update_shape u;
@@ -270,20 +245,17 @@ static int cmd_encode(const opts *o)
 }
 
 /* The SNARK proof o->proof under o->vk: 0 valid, 1 invalid, 2 error. */
-static int verify_snark(const opts *o, const cz_fc_update_shape *u, const cz_fc_update_public *pub)
+static int verify_snark(const cz_cli_opts *o, const cz_fc_update_shape *u,
+                        const cz_fc_update_public *pub)
 {
     const char *c = "snap verify";
     char err[512] = "";
     cz_groth16_pvk pvk;
-    if (cz_cli_read_pvk(&pvk, o->vk, c) != 0)
+    uint8_t *proofs;
+    size_t len;
+    if (cz_cli_read_vk_proof(&pvk, &proofs, &len, o->vk, o->proof, c) != 0)
         return 2;
     int rc;
-    size_t len;
-    uint8_t *proofs = cz_cli_read_file(o->proof, &len, c);
-    if (proofs == NULL) {
-        cz_groth16_pvk_free(&pvk);
-        return 2;
-    }
     bool valid = false;
     double t0 = cz_cli_now();
     rc = cz_fc_verify_update(&pvk, proofs, len, u, &pub->comm_r_old, &pub->comm_d_new,
@@ -303,7 +275,7 @@ static int verify_snark(const opts *o, const cz_fc_update_shape *u, const cz_fc_
     return 0;
 }
 
-static int cmd_verify(const cz_cli_cmd *self, const opts *o, int nfiles, char **files)
+static int cmd_verify(const cz_cli_cmd *self, const cz_cli_opts *o, int nfiles, char **files)
 {
     const char *c = "snap verify";
     const cz_fc_shape *shape;
@@ -361,43 +333,15 @@ static int cmd_verify(const cz_cli_cmd *self, const opts *o, int nfiles, char **
     return 0;
 }
 
-static int run_encode(const cz_cli_cmd *self, int argc, char **argv)
+int cz_tool_snap_encode(const cz_cli_cmd *self, int argc, char **argv)
 {
-    opts o = {0};
+    cz_cli_opts o = {0};
     return cz_cli_parse(self, argc, argv, &o) < 0 ? 2 : cmd_encode(&o);
 }
 
-static int run_verify(const cz_cli_cmd *self, int argc, char **argv)
+int cz_tool_snap_verify(const cz_cli_cmd *self, int argc, char **argv)
 {
-    opts o = {0};
+    cz_cli_opts o = {0};
     int n = cz_cli_parse(self, argc, argv, &o);
     return n < 0 ? 2 : cmd_verify(self, &o, n, argv + 1);
 }
-
-const cz_cli_cmd cz_tool_snap_encode = {
-    .name = "snap encode",
-    .summary = "SnapDeals update of a sealed small sector, or a synthetic one: vanilla proofs",
-    .usage =
-        "--sector-size 2KiB|8MiB|512MiB --out DIR [--miner-id M]\n"
-        "           [--sector-id N] [--ticket HEX] [--seed HEX] [--new-data FILE | --new-data-seed "
-        "S]\n"
-        "           [--h H]\n"
-        "       cuzk snap encode --sector-size SIZE --synthetic SEED --out DIR [--h H]\n"
-        "  DIR/update.json and DIR/vanilla-K.bin, partition K's vanilla proof (each verified)\n",
-    .run = run_encode,
-    CZ_CLI_FLAGS(FLAGS),
-    .bit = C_ENCODE,
-};
-
-const cz_cli_cmd cz_tool_snap_verify = {
-    .name = "snap verify",
-    .summary = "vanilla-verify SnapDeals partition proofs, verify a SNARK (exit 0 / 1)",
-    .usage = "--sector-size S --comm-r-old HEX --comm-d-new HEX\n"
-             "           --comm-r-new HEX [--h H] [FILE...] [--vk VK --proof PROOF]\n"
-             "  FILE...: the vanilla partition proofs, in order; --proof: the SNARK proof\n"
-             "  (partitions x 192 bytes) under the verifying key VK\n",
-    .run = run_verify,
-    CZ_CLI_FLAGS(FLAGS),
-    .bit = C_VERIFY,
-    .max_args = 64,
-};

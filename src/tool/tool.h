@@ -1,6 +1,6 @@
-/* cuzk, the operator's tool (src/tool): its commands (one cz_cli_cmd each,
- * listed by cz_tool's table in cuzk.c), and what cuzk-bench reads of their
- * outputs.  Internal to the two tools. */
+/* cuzk, the operator's tool (src/tool): its commands (cz_tool's table in
+ * cuzk.c), and what cuzk-bench reads of their outputs.  Internal to the
+ * two tools. */
 #ifndef CZ_TOOL_H
 #define CZ_TOOL_H
 
@@ -16,23 +16,14 @@
 /* The tool's command table (cuzk.c). */
 extern const cz_cli_tool cz_tool;
 
-extern const cz_cli_cmd cz_tool_params;          /* params.c */
-extern const cz_cli_cmd cz_tool_porep_seal;      /* porep.c */
-extern const cz_cli_cmd cz_tool_porep_c1_synth;  /* porep.c */
-extern const cz_cli_cmd cz_tool_porep_c1_verify; /* porep.c */
-extern const cz_cli_cmd cz_tool_porep_verify;    /* porep.c */
-extern const cz_cli_cmd cz_tool_porep_prove;     /* porep_prove.c */
-extern const cz_cli_cmd cz_tool_snap_encode;     /* snap.c */
-extern const cz_cli_cmd cz_tool_snap_verify;     /* snap.c */
-extern const cz_cli_cmd cz_tool_post_vanilla;    /* post.c */
-extern const cz_cli_cmd cz_tool_post_verify;     /* post.c */
+/* The commands, in the table's order: params.c; porep.c but porep_prove.c's
+ * prove; snap.c; post.c; daemon.c but daemon_prove.c's prove. */
+cz_cli_run cz_tool_params, cz_tool_porep_seal, cz_tool_porep_c1_synth, cz_tool_porep_c1_verify,
+    cz_tool_porep_prove, cz_tool_porep_verify, cz_tool_snap_encode, cz_tool_snap_verify,
+    cz_tool_post_vanilla, cz_tool_post_verify;
 #ifdef CZ_HAVE_DAEMON
-extern const cz_cli_cmd cz_tool_daemon_status;  /* daemon.c */
-extern const cz_cli_cmd cz_tool_daemon_metrics; /* daemon.c */
-extern const cz_cli_cmd cz_tool_daemon_preload; /* daemon.c */
-extern const cz_cli_cmd cz_tool_daemon_evict;   /* daemon.c */
-extern const cz_cli_cmd cz_tool_daemon_cancel;  /* daemon.c */
-extern const cz_cli_cmd cz_tool_daemon_prove;   /* daemon_prove.c */
+cz_cli_run cz_tool_daemon_status, cz_tool_daemon_metrics, cz_tool_daemon_preload,
+    cz_tool_daemon_evict, cz_tool_daemon_cancel, cz_tool_daemon_prove;
 #endif
 
 /* A circuit to record (record.c): snap's EmptySectorUpdate circuit, else
@@ -81,6 +72,8 @@ void cz_tool_post_dir_free(cz_tool_post_dir *p);
 
 #ifdef CZ_HAVE_DAEMON
 #include "daemon/rpc_client.h"
+/* --priority's names, Priority 1 .. 4 (daemon_prove.c). */
+extern const char *const cz_tool_priorities[4];
 /* One unary call of the daemon's method ("/cuzk.v1.ProvingEngine/" and its
  * name): 0 with *resp, else the gRPC status (-1: none) after a message
  * naming the method (daemon.c). */
