@@ -126,12 +126,14 @@ static const cz_cli_moved MOVED[] = {
     {"verify-update", "cuzk snap verify"},
     {"post-vanilla", "cuzk post vanilla"},
     {"verify-post", "cuzk post verify"},
+#ifdef CZ_HAVE_DAEMON
     {"status", "cuzk daemon status"},
     {"metrics", "cuzk daemon metrics"},
     {"preload", "cuzk daemon preload"},
     {"evict", "cuzk daemon evict"},
     {"cancel", "cuzk daemon cancel"},
     {"porep-c2", "cuzk daemon prove"},
+#endif
 };
 
 const cz_cli_tool cz_bench = {
