@@ -53,7 +53,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "bench.h"
 #include "cuzk/cs.h"
@@ -230,16 +229,9 @@ static int build_post(cz_cs *cs, const char *name, size_t *pre)
 
 /* The builders, tried in order until one knows the name (a builder returns
  * UNKNOWN before touching cs); another file adds names by adding its
- * builder here and its names to NAMES. */
+ * builder here and its names to CZ_BENCH_CIRCUITS (bench.h). */
 static int (*const builders[])(cz_cs *cs, const char *name, size_t *pre) = {
     build, build_porep, build_snap, build_post};
-
-#define NAMES                                                                                      \
-    "poseidon-A | sha256-compress | sha256-N | synthetic-L | insert-N | select-N | to-bits | "     \
-    "to-bits-strict | uint64-input | encode | porep-2KiB | porep-8MiB | porep-512MiB | "         \
-    "porep-32GiB | porep-64GiB | porep-test-base-2 | porep-test-base-8 | porep-test-sub-8-4 | "   \
-    "porep-test-top-8-4-2 | snap-1KiB .. snap-32KiB | snap-8MiB | snap-16MiB | snap-512MiB | "   \
-    "snap-32GiB | snap-64GiB | wpost-2KiB .. wpost-64GiB | winning-2KiB .. winning-64GiB"
 
 /* Runs circuit `name` in `mode` (RECORD or COUNT) and fingerprints it;
  * RECORD also gives the dictionary sizes (dict[k]: matrix k's distinct
@@ -258,7 +250,7 @@ static int fingerprint(const char *name, cz_cs_mode mode, cz_r1cs_fingerprint *f
     for (size_t i = 0; i < sizeof builders / sizeof builders[0] && rc == UNKNOWN; i++)
         rc = builders[i](cs, name, pre);
     if (rc == UNKNOWN)
-        fprintf(stderr, "circuit-info: unknown circuit %s (" NAMES ")\n", name);
+        fprintf(stderr, "circuit-info: unknown circuit %s (" CZ_BENCH_CIRCUITS ")\n", name);
     int err = rc ? CZ_OK : cz_cs_error(cs);
     if (!rc && !err)
         err = mode == CZ_CS_COUNT ? cz_cs_count_finish(cs, fp) : cz_cs_finish(cs, &r);
@@ -277,24 +269,19 @@ static int fingerprint(const char *name, cz_cs_mode mode, cz_r1cs_fingerprint *f
     return rc ? -1 : 0;
 }
 
-int cz_bench_circuit_info(int argc, char **argv)
+int cz_bench_circuit_info(const cz_cli_cmd *self, int argc, char **argv)
 {
-    double t0 = cz_bench_now();
-    const char *name = NULL;
-    bool count = false, bad = false;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--count"))
-            count = true;
-        else if (name == NULL && argv[i][0] != '-')
-            name = argv[i];
-        else
-            bad = true;
-    }
-    if (bad || name == NULL) {
-        fprintf(stderr, "usage: cuzk-bench circuit-info [--count] NAME [--count]\n"
-                        "  NAME: " NAMES "\n");
+    double t0 = cz_cli_now();
+    cz_cli_opts o = {0};
+    int n = cz_cli_parse(self, argc, argv, &o);
+    if (n < 0)
+        return 2;
+    if (n == 0) {
+        cz_cli_usage(stderr, self);
         return 2;
     }
+    const char *name = argv[1];
+    bool count = o.count_only;
     cz_r1cs_fingerprint fp;
     size_t pre = 0, mem = 0;
     uint64_t dict[3] = {0, 0, 0};
@@ -326,9 +313,6 @@ int cz_bench_circuit_info(int argc, char **argv)
     for (int i = 0; i < 32; i++)
         printf("%02x", fp.digest[i]);
     printf("\n");
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    printf("time         %.2f s, peak RSS %.1f MiB\n", cz_bench_now() - t0,
-           (double)ru.ru_maxrss / 1024.0);
+    printf("time         %.2f s, peak RSS %.1f MiB\n", cz_cli_now() - t0, cz_cli_peak_rss_mib());
     return 0;
 }

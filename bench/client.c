@@ -1,11 +1,9 @@
-/* cuzk-bench as a client of cuzk-daemon (gRPC cuzk.v1).
+/* cuzk-bench single, batch, stress: synthetic jobs through cuzk-daemon
+ * (gRPC cuzk.v1), timed.
  *
  *   cuzk-bench single  [--addr A] [job options]
  *   cuzk-bench batch   [--addr A] [-c COUNT] [-j CONC] [job options]
  *   cuzk-bench stress  [--addr A] [-c COUNT] [-j CONC] [--log MAX]
- *   cuzk-bench status | metrics [--addr A]
- *   cuzk-bench preload | evict [--addr A] CIRCUIT_ID
- *   cuzk-bench cancel  [--addr A] JOB_ID
  * job options: --log L (synthetic rows 2^L, default 14) --partitions P
  *   (default 2) --public N (default 2) --priority low|normal|high|critical
  *
@@ -25,68 +23,39 @@
 
 #include "bench.h"
 #include "cuzk/err.h"
+#include "cuzk/rand.h"
 #include "cuzk/v1/proving.pb-c.h"
-#include "daemon/rpc.h"
-#include "daemon/rpc_client.h"
 
 #define M(name) "/cuzk.v1.ProvingEngine/" name
 
 typedef struct {
-    const char *addr, *arg;
+    const char *addr;
     unsigned count, conc, log, parts, pub;
     Cuzk__V1__Priority prio;
 } copts;
 
-static int parse(int argc, char **argv, copts *o)
+/* argv (argv[0] the command) into *o: 0, or -1 after a message. */
+static int parse(const cz_cli_cmd *self, int argc, char **argv, copts *o)
 {
-    *o = (copts){.addr = "127.0.0.1:9820",
-                 .count = 8,
-                 .conc = 2,
-                 .log = 14,
-                 .parts = 2,
-                 .pub = 2,
-                 .prio = CUZK__V1__PRIORITY__NORMAL};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--addr") && v)
-            o->addr = v, i++;
-        else if (!strcmp(a, "-c") && v)
-            o->count = (unsigned)atoi(v), i++;
-        else if (!strcmp(a, "-j") && v)
-            o->conc = (unsigned)atoi(v), i++;
-        else if (!strcmp(a, "--log") && v)
-            o->log = (unsigned)atoi(v), i++;
-        else if (!strcmp(a, "--partitions") && v)
-            o->parts = (unsigned)atoi(v), i++;
-        else if (!strcmp(a, "--public") && v)
-            o->pub = (unsigned)atoi(v), i++;
-        else if (!strcmp(a, "--priority") && v) {
-            static const char *n[] = {"low", "normal", "high", "critical"};
-            int k = 0;
-            while (k < 4 && strcmp(v, n[k]))
-                k++;
-            if (k == 4)
-                return -1;
-            o->prio = (Cuzk__V1__Priority)(k + 1);
-            i++;
-        } else if (a[0] != '-' && o->arg == NULL)
-            o->arg = a;
-        else
+    cz_cli_opts a = {.addr = "127.0.0.1:9820", .log = 14};
+    *o = (copts){.count = 8, .conc = 2, .parts = 2, .pub = 2, .prio = CUZK__V1__PRIORITY__NORMAL};
+    const char *c = self->name;
+    if (cz_cli_parse(self, argc, argv, &a) < 0 || cz_cli_uint(&o->count, a.count, c, "-c") ||
+        cz_cli_uint(&o->conc, a.conc, c, "-j") ||
+        cz_cli_uint(&o->parts, a.partitions, c, "--partitions") ||
+        cz_cli_uint(&o->pub, a.public, c, "--public"))
+        return -1;
+    o->addr = a.addr, o->log = a.log;
+    if (a.priority) {
+        int k = cz_cli_choice(a.priority, cz_tool_priorities, 4, c, "--priority");
+        if (k < 0)
             return -1;
+        o->prio = (Cuzk__V1__Priority)(k + 1);
     }
-    return o->count >= 1 && o->conc >= 1 ? 0 : -1;
-}
-
-static int call(cz_rpc_client *c, const char *method, const ProtobufCMessage *req,
-                const ProtobufCMessageDescriptor *d, ProtobufCMessage **resp)
-{
-    int st;
-    char det[512];
-    if (cz_rpc_call(c, method, req, d, resp, -1, &st, det, sizeof det) != CZ_OK || st != 0) {
-        fprintf(stderr, "cuzk-bench: %s: gRPC status %d: %s\n", method, st, det);
-        return st ? st : -1;
-    }
-    return 0;
+    if (o->count >= 1 && o->conc >= 1)
+        return 0;
+    cz_cli_usage(stderr, self);
+    return -1;
 }
 
 /* ------------------------------------------------------------- batch --- */
@@ -123,22 +92,23 @@ static int stress_one(batch *b, unsigned i, Cuzk__V1__AwaitProofResponse__Status
     Cuzk__V1__SubmitProofRequest s;
     fill_submit(&s, b->o, log, (Cuzk__V1__Priority)(1 + cz_prng_next(&g) % 4), i);
     Cuzk__V1__SubmitProofResponse *sr = NULL;
-    if (call(b->c, M("SubmitProof"), &s.base, &cuzk__v1__submit_proof_response__descriptor,
-             (ProtobufCMessage **)&sr))
+    if (cz_tool_daemon_call(b->c, M("SubmitProof"), &s.base,
+                            &cuzk__v1__submit_proof_response__descriptor, (ProtobufCMessage **)&sr))
         return -1;
     if (cz_prng_next(&g) % 8 == 0) {
         Cuzk__V1__CancelProofRequest cr = CUZK__V1__CANCEL_PROOF_REQUEST__INIT;
         cr.job_id = sr->job_id;
         ProtobufCMessage *cresp = NULL;
-        if (call(b->c, M("CancelProof"), &cr.base, &cuzk__v1__cancel_proof_response__descriptor,
-                 &cresp) == 0)
+        if (cz_tool_daemon_call(b->c, M("CancelProof"), &cr.base,
+                                &cuzk__v1__cancel_proof_response__descriptor, &cresp) == 0)
             protobuf_c_message_free_unpacked(cresp, NULL);
     }
     Cuzk__V1__AwaitProofRequest ar = CUZK__V1__AWAIT_PROOF_REQUEST__INIT;
     ar.job_id = sr->job_id;
     Cuzk__V1__AwaitProofResponse *a = NULL;
-    int rc = call(b->c, M("AwaitProof"), &ar.base, &cuzk__v1__await_proof_response__descriptor,
-                  (ProtobufCMessage **)&a);
+    int rc =
+        cz_tool_daemon_call(b->c, M("AwaitProof"), &ar.base,
+                            &cuzk__v1__await_proof_response__descriptor, (ProtobufCMessage **)&a);
     protobuf_c_message_free_unpacked(&sr->base, NULL);
     if (rc)
         return -1;
@@ -154,7 +124,7 @@ static void *batch_worker(void *arg)
         unsigned i = atomic_fetch_add(&b->next, 1);
         if (i >= b->o->count)
             break;
-        double t0 = cz_bench_now();
+        double t0 = cz_cli_now();
         Cuzk__V1__AwaitProofResponse__Status st = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__UNKNOWN;
         if (b->stress) {
             if (stress_one(b, i, &st) != 0)
@@ -165,8 +135,9 @@ static void *batch_worker(void *arg)
             Cuzk__V1__ProveRequest pr = CUZK__V1__PROVE_REQUEST__INIT;
             pr.submit = &s;
             Cuzk__V1__ProveResponse *r = NULL;
-            if (call(b->c, M("Prove"), &pr.base, &cuzk__v1__prove_response__descriptor,
-                     (ProtobufCMessage **)&r) == 0) {
+            if (cz_tool_daemon_call(b->c, M("Prove"), &pr.base,
+                                    &cuzk__v1__prove_response__descriptor,
+                                    (ProtobufCMessage **)&r) == 0) {
                 if (r->result)
                     st = r->result->status;
                 if (r->result && st != CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED)
@@ -175,7 +146,7 @@ static void *batch_worker(void *arg)
                 protobuf_c_message_free_unpacked(&r->base, NULL);
             }
         }
-        double dt = cz_bench_now() - t0;
+        double dt = cz_cli_now() - t0;
         if (st == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED) {
             unsigned k = atomic_fetch_add(&b->ok, 1);
             b->lat[k] = dt;
@@ -234,8 +205,9 @@ static int run_batch(cz_rpc_client *c, const copts *o, int stress)
         Cuzk__V1__PreloadSrsRequest q = CUZK__V1__PRELOAD_SRS_REQUEST__INIT;
         q.circuit_id = id;
         Cuzk__V1__PreloadSrsResponse *r = NULL;
-        if (call(c, M("PreloadSRS"), &q.base, &cuzk__v1__preload_srs_response__descriptor,
-                 (ProtobufCMessage **)&r))
+        if (cz_tool_daemon_call(c, M("PreloadSRS"), &q.base,
+                                &cuzk__v1__preload_srs_response__descriptor,
+                                (ProtobufCMessage **)&r))
             return 1;
         printf("preload %s: %s (%.2f s)\n", id, r->already_loaded ? "already loaded" : "loaded",
                r->load_time_ms / 1e3);
@@ -245,12 +217,12 @@ static int run_batch(cz_rpc_client *c, const copts *o, int stress)
     b.lat = calloc(o->count, sizeof *b.lat);
     pthread_t *th = calloc(o->conc, sizeof *th), mon;
     pthread_create(&mon, NULL, poll_status, &b);
-    double t0 = cz_bench_now();
+    double t0 = cz_cli_now();
     for (unsigned i = 0; i < o->conc; i++)
         pthread_create(&th[i], NULL, batch_worker, &b);
     for (unsigned i = 0; i < o->conc; i++)
         pthread_join(th[i], NULL);
-    double wall = cz_bench_now() - t0;
+    double wall = cz_cli_now() - t0;
     atomic_store(&b.stop, 1);
     pthread_join(mon, NULL);
     unsigned ok = atomic_load(&b.ok), canc = atomic_load(&b.cancelled),
@@ -272,118 +244,19 @@ static int run_batch(cz_rpc_client *c, const copts *o, int stress)
     return fail ? 1 : stress ? 0 : (ok == o->count ? 0 : 1);
 }
 
-/* ------------------------------------------------------------- simple --- */
-
-static int run_simple(cz_rpc_client *c, const char *cmd, const copts *o)
-{
-    if (!strcmp(cmd, "status")) {
-        Cuzk__V1__GetStatusRequest q = CUZK__V1__GET_STATUS_REQUEST__INIT;
-        Cuzk__V1__GetStatusResponse *r = NULL;
-        if (call(c, M("GetStatus"), &q.base, &cuzk__v1__get_status_response__descriptor,
-                 (ProtobufCMessage **)&r))
-            return 1;
-        printf("uptime %llu s; proofs completed %llu, failed %llu, cancelled %llu\n",
-               (unsigned long long)r->uptime_seconds, (unsigned long long)r->total_proofs_completed,
-               (unsigned long long)r->total_proofs_failed,
-               (unsigned long long)r->total_proofs_cancelled);
-        printf("memory: budget %.1f MiB, reserved %.1f MiB, tracked %.1f MiB, rss %.1f MiB, "
-               "untracked %.1f MiB\n",
-               r->memory_budget_bytes / 1048576.0, r->memory_reserved_bytes / 1048576.0,
-               r->memory_tracked_bytes / 1048576.0, r->rss_bytes / 1048576.0,
-               r->untracked_rss_bytes / 1048576.0);
-        for (size_t i = 0; i < r->n_queues; i++)
-            printf("queue %s: %u pending, %u in progress\n", r->queues[i]->proof_kind,
-                   r->queues[i]->pending, r->queues[i]->in_progress);
-        for (size_t i = 0; i < r->n_loaded_srs; i++)
-            printf("circuit %s: %.1f MiB, %u in use\n", r->loaded_srs[i]->circuit_id,
-                   r->loaded_srs[i]->size_bytes / 1048576.0, r->loaded_srs[i]->ref_count);
-        for (size_t i = 0; i < r->n_buffer_classes; i++)
-            printf("buffers %-8s live %llu (%.1f MiB), high water %.1f MiB, allocs %llu\n",
-                   r->buffer_classes[i]->name, (unsigned long long)r->buffer_classes[i]->live_count,
-                   r->buffer_classes[i]->live_bytes / 1048576.0,
-                   r->buffer_classes[i]->high_water_bytes / 1048576.0,
-                   (unsigned long long)r->buffer_classes[i]->total_allocs);
-        protobuf_c_message_free_unpacked(&r->base, NULL);
-        return 0;
-    }
-    if (!strcmp(cmd, "metrics")) {
-        Cuzk__V1__GetMetricsRequest q = CUZK__V1__GET_METRICS_REQUEST__INIT;
-        Cuzk__V1__GetMetricsResponse *r = NULL;
-        if (call(c, M("GetMetrics"), &q.base, &cuzk__v1__get_metrics_response__descriptor,
-                 (ProtobufCMessage **)&r))
-            return 1;
-        fputs(r->prometheus_text, stdout);
-        protobuf_c_message_free_unpacked(&r->base, NULL);
-        return 0;
-    }
-    if (o->arg == NULL) {
-        fprintf(stderr, "cuzk-bench %s: an id is needed\n", cmd);
-        return 2;
-    }
-    if (!strcmp(cmd, "preload")) {
-        Cuzk__V1__PreloadSrsRequest q = CUZK__V1__PRELOAD_SRS_REQUEST__INIT;
-        q.circuit_id = (char *)o->arg;
-        Cuzk__V1__PreloadSrsResponse *r = NULL;
-        if (call(c, M("PreloadSRS"), &q.base, &cuzk__v1__preload_srs_response__descriptor,
-                 (ProtobufCMessage **)&r))
-            return 1;
-        printf("%s: %s (%llu ms)\n", o->arg, r->already_loaded ? "already loaded" : "loaded",
-               (unsigned long long)r->load_time_ms);
-        protobuf_c_message_free_unpacked(&r->base, NULL);
-        return 0;
-    }
-    if (!strcmp(cmd, "evict")) {
-        Cuzk__V1__EvictSrsRequest q = CUZK__V1__EVICT_SRS_REQUEST__INIT;
-        q.circuit_id = (char *)o->arg;
-        Cuzk__V1__EvictSrsResponse *r = NULL;
-        if (call(c, M("EvictSRS"), &q.base, &cuzk__v1__evict_srs_response__descriptor,
-                 (ProtobufCMessage **)&r))
-            return 1;
-        printf("%s: %s, %.1f MiB freed\n", o->arg, r->was_loaded ? "evicted" : "was not loaded",
-               r->freed_bytes / 1048576.0);
-        protobuf_c_message_free_unpacked(&r->base, NULL);
-        return 0;
-    }
-    Cuzk__V1__CancelProofRequest q = CUZK__V1__CANCEL_PROOF_REQUEST__INIT;
-    q.job_id = (char *)o->arg;
-    Cuzk__V1__CancelProofResponse *r = NULL;
-    if (call(c, M("CancelProof"), &q.base, &cuzk__v1__cancel_proof_response__descriptor,
-             (ProtobufCMessage **)&r))
-        return 1;
-    printf("%s: cancelled (%s)\n", o->arg, r->was_running ? "was running" : "was queued or done");
-    protobuf_c_message_free_unpacked(&r->base, NULL);
-    return 0;
-}
-
-int cz_bench_client(int argc, char **argv)
+int cz_bench_load(const cz_cli_cmd *self, int argc, char **argv)
 {
     copts o;
-    const char *cmd = argv[0];
-    if (parse(argc, argv, &o) != 0) {
-        fprintf(stderr,
-                "usage: cuzk-bench %s [--addr ADDR] [-c COUNT] [-j CONC] [--log L] "
-                "[--partitions P] [--public N] [--priority P] [ID]\n",
-                cmd);
+    if (parse(self, argc, argv, &o) != 0)
         return 2;
-    }
+    if (!strcmp(self->name, "single"))
+        o.count = o.conc = 1;
     cz_rpc_client *c;
     if (cz_rpc_client_new(&c, o.addr) != CZ_OK) {
         fprintf(stderr, "cuzk-bench: cannot create a channel to %s\n", o.addr);
         return 1;
     }
-    int rc;
-    if (!strcmp(cmd, "single")) {
-        copts one = o;
-        one.count = 1;
-        one.conc = 1;
-        rc = run_batch(c, &one, 0);
-    } else if (!strcmp(cmd, "batch")) {
-        rc = run_batch(c, &o, 0);
-    } else if (!strcmp(cmd, "stress")) {
-        rc = run_batch(c, &o, 1);
-    } else {
-        rc = run_simple(c, cmd, &o);
-    }
+    int rc = run_batch(c, &o, !strcmp(self->name, "stress"));
     cz_rpc_client_free(c);
     return rc;
 }

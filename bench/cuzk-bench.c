@@ -1,195 +1,148 @@
-/* cuzk-bench: benchmarks of the cuzk library.
- *
- *   cuzk-bench micro [--filter S] [--time SEC] [--samples N] [--csv]
- *       field, curve and pairing operations, ns/op, one thread
- *   cuzk-bench msm --log N [--g2] [--threads T] [--skewed] [--density P]
- *       G1/G2 multi-scalar multiplication
- *   cuzk-bench ntt [--log N | --from A --to B] [--threads T] [--inverse] [--coset]
- *   cuzk-bench h --log N [--threads T]
- *       Fr NTT family and the Groth16 H step
- *   cuzk-bench parent-cache --sector-size S [--registered-proof NAME |
- *                           --porep-id N] [--threads T]
- *       the SDR parent cache's digest against parent_cache.json
- *   cuzk-bench seal | c1-synth | c1-verify | verify-seal ...
- *       Filecoin sectors (bench/sector.c)
- *   cuzk-bench params | porep-prove ...
- *       PoRep parameters and proofs (bench/porep.c)
- */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
+/* cuzk-bench's command table: the benchmarks of the cuzk library, a row
+ * per command (its name, summary, usage and function; the options its
+ * usage names are those it takes).  The operator's commands moved to cuzk
+ * (src/tool/cuzk.c); their old names here say where (docs/cli.md). */
 #include "bench.h"
 
-double cz_bench_now(void)
+/* engine.c parses its own options and answers --help itself */
+static int engine(const cz_cli_cmd *self, int argc, char **argv)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    return cz_bench_engine(argc, argv);
 }
 
-double cz_bench_thread_cpu(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+/* the options of single, batch and stress */
+#define JOB_OPTIONS                                                                                \
+    "  job options: --log L (synthetic rows 2^L, default 14) --partitions P (default 2)\n"         \
+    "  --public N (default 2) --priority low|normal|high|critical; ADDR host:port or\n"            \
+    "  unix:PATH (default 127.0.0.1:9820)\n"
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-void cz_bench_header(const cz_bench_opts *o)
-{
-    if (o->csv)
-        printf("name,ns_per_op,iters,target_ns\n");
-    else
-        printf("%-28s %14s %12s   %s\n", "operation", "ns/op", "iters", "target");
-}
-
-static void print_ns(double ns)
-{
-    if (ns >= 1e6)
-        printf("%11.3f ms", ns / 1e6);
-    else if (ns >= 1e3)
-        printf("%11.3f us", ns / 1e3);
-    else
-        printf("%11.1f ns", ns);
-}
-
-void cz_bench_run_case(const cz_bench_opts *o, const cz_bench_case *c)
-{
-    if (o->filter && !strstr(c->name, o->filter))
-        return;
-    /* Calibrate: double the count until one run takes >= min_time / 4. */
-    uint64_t iters = 1;
-    for (;;) {
-        double t0 = cz_bench_thread_cpu();
-        c->run(iters);
-        double dt = cz_bench_thread_cpu() - t0;
-        if (dt >= o->min_time / 4 || iters >= (1ULL << 40))
-            break;
-        iters *= (dt < o->min_time / 64) ? 8 : 2;
-    }
-    double s[32];
-    int n = o->samples > 32 ? 32 : o->samples;
-    for (int i = 0; i < n; i++) {
-        double t0 = cz_bench_thread_cpu();
-        c->run(iters);
-        s[i] = (cz_bench_thread_cpu() - t0) * 1e9 / (double)iters;
-    }
-    qsort(s, (size_t)n, sizeof s[0], cmp_double);
-    double med = s[n / 2];
-    if (o->csv) {
-        printf("%s,%.1f,%llu,%.1f\n", c->name, med, (unsigned long long)iters, c->target_ns);
-    } else {
-        printf("%-28s ", c->name);
-        print_ns(med);
-        printf(" %12llu", (unsigned long long)iters);
-        if (c->target_ns > 0) {
-            printf("   <= ");
-            print_ns(c->target_ns);
-            printf(" %s%s", med <= c->target_ns ? "ok  " : "MISS",
-                   c->target_note ? c->target_note : "");
-        }
-        printf("\n");
-    }
-    fflush(stdout);
-}
-
-static void usage(void)
-{
-    fprintf(stderr,
-            "usage: cuzk-bench <command> [options]\n"
-            "commands:\n"
-            "  micro   field, curve and pairing ns/op (one thread)\n"
-            "  msm     multi-scalar multiplication (cuzk-bench msm --help)\n"
-            "  ntt     Fr NTT family (cuzk-bench ntt --help)\n"
-            "  h       Groth16 H step (cuzk-bench h --help)\n"
-            "  prove   Groth16 proofs from a .zkey, a .r1cs or the built-in circuit\n"
-            "  verify  check snarkjs proof.json/public.json against verification_key.json\n"
-            "  setup   INSECURE .zkey from a circom .r1cs for benchmarks\n"
-            "  engine  the proving engine in process on synthetic jobs\n"
-            "  circuit-info  shape and R1CS digest of a gadget or circuit\n"
-            "  gpu-partition  prove_start of a PoRep-shaped partition on the GPU\n"
-            "  parent-cache   the SDR parent cache's digest (cuzk-bench parent-cache --help)\n"
-            "  seal    seal a 2KiB/8MiB/512MiB sector in memory, write its C1 JSON\n"
-            "  c1-synth  a synthetic C1 of any sector size (2KiB .. 64GiB)\n"
-            "  c1-verify  read, validate and vanilla-verify a C1 JSON\n"
-            "  verify-seal  verify a PoRep's partition proofs (exit 0 valid, 1 invalid)\n"
-            "  porep-synth  PoRep partitions' witness and a/b/c synthesis times\n"
-            "  params  INSECURE parameters (.params, .vk, .pce) of a Filecoin circuit\n"
-            "  porep-prove  prove a C1 on the CPU (cuzk-bench porep-prove --help)\n"
-            "  porep-c2  PoRep C2 of a C1 through cuzk-daemon, as Curio sends it\n"
-            "  snap-encode  SnapDeals update of a sealed 2KiB/8MiB sector: vanilla proofs\n"
-            "  verify-update  vanilla-verify SnapDeals partition proofs (exit 0 / 1)\n"
-            "  post-vanilla  WindowPoSt / WinningPoSt vanilla proofs of sealed small or\n"
-            "          synthetic sectors (cuzk-bench post-vanilla --help)\n"
-            "  verify-post  vanilla-verify PoSt sector proofs, verify a PoSt SNARK proof\n"
-            "  post-synth  the witness of a PoSt partition, timed (cuzk-bench post-synth --help)\n"
-            "  single, batch, stress, status, metrics, preload, evict, cancel\n"
-            "          client of cuzk-daemon (--addr ADDR; cuzk-bench batch --help)\n"
-            "options of micro: --filter S  --time SEC  --samples N  --csv\n");
-}
-
-int main(int argc, char **argv)
-{
-    if (argc < 2) {
-        usage();
-        return 2;
-    }
-    if (!strcmp(argv[1], "micro"))
-        return cz_bench_micro(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "msm"))
-        return cz_bench_msm(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "ntt"))
-        return cz_bench_ntt(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "h"))
-        return cz_bench_h(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "gpu-partition"))
-        return cz_bench_gpu_partition(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "parent-cache"))
-        return cz_bench_parent_cache(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "circuit-info"))
-        return cz_bench_circuit_info(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "prove"))
-        return cz_bench_prove(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "verify"))
-        return cz_bench_verify(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "setup"))
-        return cz_bench_setup(argc - 1, argv + 1);
-    static const char *const sector_cmds[] = {"seal", "c1-synth", "c1-verify", "verify-seal"};
-    for (size_t i = 0; i < sizeof sector_cmds / sizeof sector_cmds[0]; i++)
-        if (!strcmp(argv[1], sector_cmds[i]))
-            return cz_bench_sector(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "params") || !strcmp(argv[1], "porep-prove"))
-        return cz_bench_porep(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "porep-synth"))
-        return cz_bench_porep_synth(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "snap-encode") || !strcmp(argv[1], "verify-update"))
-        return cz_bench_update(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "post-vanilla") || !strcmp(argv[1], "verify-post") ||
-        !strcmp(argv[1], "post-synth"))
-        return cz_bench_post(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "engine"))
-        return cz_bench_engine(argc - 1, argv + 1);
+static const cz_cli_cmd COMMANDS[] = {
+    {"micro", "field, curve and pairing ns/op (one thread)",
+     "[--filter S] [--time SEC] [--samples N] [--csv]\n"
+     "  field, curve and pairing ns/op on one thread (thread CPU time, the\n"
+     "  median of N samples of SEC seconds each); S: run only names with S\n",
+     cz_bench_micro, 0},
+    {"msm", "G1/G2 multi-scalar multiplication, CPU or GPU",
+     "--log N [--g2] [--threads T] [--skewed] [--density P]\n"
+     "        [--window C] [--reps R] [--gpu [--check]]\n"
+     "  the median of R MSMs of 2^N random points (G2 with --g2) on T threads, scalars\n"
+     "  uniform or witness-like (--skewed), P% of them with a base (--density); --gpu on\n"
+     "  the CUDA device, --check against the CPU once\n",
+     cz_bench_msm, 0},
+    {"ntt", "the Fr NTT family, CPU or GPU",
+     "[--log N | --from A --to B] [--threads T] [--inverse] [--coset]\n"
+     "        [--order NN|NR|RN|RR] [--reps K] [--gpu [--batch B] [--compact]]\n"
+     "  the median and best of K transforms of 2^N (each of 2^A .. 2^B) on T threads, or on\n"
+     "  the CUDA device (--batch B vectors per call, --compact the compact twiddle tables)\n",
+     cz_bench_ntt, 0},
+    {"h", "the Groth16 H step, CPU or GPU",
+     "--log N [--threads T] [--n COUNT] [--reps K] [--gpu [--compact]]\n"
+     "  the median and best of K H steps of domain 2^N (COUNT evaluations, default all) on\n"
+     "  T threads, or on the CUDA device (with the uploads, pinned and pageable)\n",
+     cz_bench_h, 0},
+    {"gpu-partition", "prove_start of a PoRep-shaped partition on the GPU, step by step",
+     "[--log L] [--reps R] [--distinct D] [--pinned]\n"
+     "        [--pce FILE | --host-abc] [--uniform] [--budgets card,48GiB,16GiB,...]\n"
+     "  the GPU part of a 32GiB PoRep partition scaled by 2^(L - 27) (a real circuit with\n"
+     "  --pce), the median of R runs and of each step; --budgets sweeps device budgets\n",
+     cz_bench_gpu_partition, 0},
+    {"prove", "Groth16 proofs from a .zkey, a .r1cs or the built-in circuit, timed",
+     "--zkey F --wtns F [--proof-out F] [--public-out F]\n"
+     "       cuzk-bench prove --r1cs F --wtns F     (INSECURE setup from --seed)\n"
+     "       cuzk-bench prove --chain LOG           (built-in circuit of 2^LOG rows)\n"
+     "   options: [--threads T] [--reps K] [--seed N] [--no-verify] [--trusted-key]\n"
+     "         [--checked-keys FILE|none] [--rs-seed N] [--proof-bin F] [--gpu]\n"
+     "  One Groth16 proof, verified (unless --no-verify), written as snarkjs's proof.json\n"
+     "  and public.json.  --reps K: K timed proofs after the first, the median of each\n"
+     "  phase printed.  T: threads (default: the cores this process may run on).\n"
+     "  --gpu: H and every MSM on the CUDA device (bit-identical proofs).\n"
+     "  --rs-seed N: r and s from seed N: the same proof every run (INSECURE: it\n"
+     "  reveals the witness; for comparing builds and back ends).  --proof-bin F:\n"
+     "  the proof's 192 bytes (bellperson's encoding), for any circuit.\n"
+     "  --trusted-key: skip the subgroup checks of the .zkey's points (snarkjs never\n"
+     "  checks them; they are batched and fast, so the default keeps them).\n"
+     "  --checked-keys: keys whose checks passed, by digest (default $CUZK_CHECKED_KEYS,\n"
+     "  else $XDG_CACHE_HOME or ~/.cache: cuzk/checked-keys): a key found there is not\n"
+     "  checked again, one checked is added; none: check every time.\n",
+     cz_bench_prove, 0},
+    {"verify", "check snarkjs proof.json/public.json against verification_key.json",
+     "--vk verification_key.json --proof proof.json --public public.json\n"
+     "  exit 0 for a valid proof (prints OK), 1 for an invalid one, 2 on bad input\n",
+     cz_bench_verify, 0},
+    {"setup", "INSECURE .zkey from a circom .r1cs for benchmarks",
+     "--r1cs F --zkey-out F [--seed N] [--threads T] [--gpu]\n"
+     "  an INSECURE .zkey (trapdoor from the seed) that snarkjs can prove with: for\n"
+     "  tests and benchmarks; --gpu: the fixed-base products on the CUDA device\n",
+     cz_bench_setup, 0},
+    {"engine", "the proving engine in process on synthetic, PoRep, SnapDeals or PoSt jobs", NULL,
+     engine, 0},
+    {"circuit-info", "shape and R1CS digest of a gadget or circuit",
+     "[--count] NAME\n"
+     "  records NAME (or with --count counts it, in memory that grows with the variables\n"
+     "  only) and prints its shape and the digest of its R1CS.  NAME: " CZ_BENCH_CIRCUITS "\n",
+     cz_bench_circuit_info, 1},
+    {"parent-cache", "the SDR parent cache's digest against parent_cache.json",
+     "--sector-size 2KiB|8MiB|512MiB|32GiB|64GiB\n"
+     "        [--registered-proof NAME | --porep-id N] [--threads N]\n"
+     "  the SHA-256 of the sector's SDR parent cache, made on N threads, against\n"
+     "  rust-fil-proofs' parent_cache.json: exit 1 on a mismatch\n",
+     cz_bench_parent_cache, 0},
+    {"porep-synth", "PoRep partitions' witness and a/b/c synthesis times",
+     "--sector-size SIZE [--c1 FILE] [--pce FILE]\n"
+     "        [--save-pce FILE] [--partitions N] [--threads T]\n"
+     "  per partition of the C1 (FILE, or a synthetic one of SIZE) the witness and a, b, c\n"
+     "  on T threads, the R1CS loaded from --pce or recorded (and saved with --save-pce)\n",
+     cz_bench_porep_synth, 0},
+    {"post-synth", "the witness of a PoSt partition, timed",
+     "--dir DIR [--threads T] [--reps R]\n"
+     "  times the engine's admission checks of `cuzk post vanilla`'s partition in DIR (one\n"
+     "  thread) and its witness (the sectors in parallel on T threads, default all cores) R\n"
+     "  times (default 3): each run, the median, the median per circuit sector and thread\n",
+     cz_bench_post_synth, 0},
 #ifdef CZ_HAVE_DAEMON
-    static const char *const client_cmds[] = {"single",  "batch",   "stress", "status",
-                                              "metrics", "preload", "evict",  "cancel"};
-    for (size_t i = 0; i < sizeof client_cmds / sizeof client_cmds[0]; i++)
-        if (!strcmp(argv[1], client_cmds[i]))
-            return cz_bench_client(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "porep-c2"))
-        return cz_bench_porep_c2(argc - 1, argv + 1);
+    {"single", "one synthetic proof through cuzk-daemon",
+     "[--addr ADDR] [job options]\n" JOB_OPTIONS, cz_bench_load, 0},
+    {"batch", "synthetic proofs through cuzk-daemon: s/proof, latency, the daemon's peak memory",
+     "[--addr ADDR] [-c COUNT] [-j CONC] [job options]\n"
+     "  COUNT proofs (default 8), CONC Prove calls in flight (default 2), after a "
+     "PreloadSRS\n" JOB_OPTIONS,
+     cz_bench_load, 0},
+    {"stress", "mixed synthetic jobs, priorities and cancellations through cuzk-daemon",
+     "[--addr ADDR] [-c COUNT] [-j CONC] [--log MAX]\n"
+     "  COUNT jobs of sizes 2^10 .. 2^MAX and mixed priorities, one in eight "
+     "cancelled\n" JOB_OPTIONS,
+     cz_bench_load, 0},
 #endif
-    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-        usage();
-        return 0;
-    }
-    fprintf(stderr, "cuzk-bench: unknown command '%s'\n", argv[1]);
-    usage();
-    return 2;
-}
+};
+
+static const cz_cli_moved MOVED[] = {
+    {"params", "cuzk params"},
+    {"seal", "cuzk porep seal"},
+    {"c1-synth", "cuzk porep c1-synth"},
+    {"c1-verify", "cuzk porep c1-verify"},
+    {"porep-prove", "cuzk porep prove"},
+    {"verify-seal", "cuzk porep verify"},
+    {"snap-encode", "cuzk snap encode"},
+    {"verify-update", "cuzk snap verify"},
+    {"post-vanilla", "cuzk post vanilla"},
+    {"verify-post", "cuzk post verify"},
+#ifdef CZ_HAVE_DAEMON
+    {"status", "cuzk daemon status"},
+    {"metrics", "cuzk daemon metrics"},
+    {"preload", "cuzk daemon preload"},
+    {"evict", "cuzk daemon evict"},
+    {"cancel", "cuzk daemon cancel"},
+    {"porep-c2", "cuzk daemon prove"},
+#endif
+};
+
+const cz_cli_tool cz_bench = {
+    .prog = "cuzk-bench",
+    .about = "Benchmarks of the cuzk library: arithmetic, MSM, NTT, Groth16, the engine, the\n"
+             "GPU partition, circuits and witnesses, and a load on cuzk-daemon.  The operator's\n"
+             "commands are cuzk's.",
+    .cmds = COMMANDS,
+    .n_cmds = sizeof COMMANDS / sizeof COMMANDS[0],
+    .moved = MOVED,
+    .n_moved = sizeof MOVED / sizeof MOVED[0],
+};

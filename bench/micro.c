@@ -6,10 +6,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench.h"
 #include "cuzk/ec.h"
 #include "cuzk/ff.h"
+
+
+/* One benchmark: runs its operation `iters` times. */
+typedef struct {
+    const char *name;
+    void (*run)(uint64_t iters);
+    double target_ns; /* 0: none */
+    const char *target_note;
+} bench_case;
 
 static cz_fp fa, fb;
 static cz_fr ra, rb;
@@ -141,7 +151,7 @@ static void b_final_exp(uint64_t n)
     sink ^= x.c0.c0.c0.l[0];
 }
 
-static const cz_bench_case cases[] = {
+static const bench_case cases[] = {
     {"fp_mul", b_fp_mul, 36, " (blst 32 ns)"},
     {"fp_mul_portable", b_fp_mul_portable, 0, NULL},
     {"fp_sqr", b_fp_sqr, 0, NULL},
@@ -172,38 +182,97 @@ static const cz_bench_case cases[] = {
     {"multi_pairing (4 pairs)", b_multi_pairing4, 0, NULL},
 };
 
-int cz_bench_micro(int argc, char **argv)
+/* CPU seconds of the calling thread: the cases are timed by it so time
+ * spent descheduled on a busy machine does not count. */
+static double thread_cpu(void)
 {
-    cz_bench_opts o = {NULL, 0.2, 5, false};
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--filter") && i + 1 < argc)
-            o.filter = argv[++i];
-        else if (!strcmp(argv[i], "--time") && i + 1 < argc)
-            o.min_time = atof(argv[++i]);
-        else if (!strcmp(argv[i], "--samples") && i + 1 < argc)
-            o.samples = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--csv"))
-            o.csv = true;
-        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: cuzk-bench micro [--filter S] [--time SEC] [--samples N] [--csv]\n"
-                   "  field, curve and pairing ns/op on one thread (thread CPU time, the\n"
-                   "  median of N samples of SEC seconds each); S: run only names with S\n");
-            return 0;
-        } else {
-            fprintf(stderr, "cuzk-bench micro: unknown option '%s'\n", argv[i]);
-            return 2;
-        }
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void header(const cz_cli_opts *o)
+{
+    if (o->csv)
+        printf("name,ns_per_op,iters,target_ns\n");
+    else
+        printf("%-28s %14s %12s   %s\n", "operation", "ns/op", "iters", "target");
+}
+
+static void print_ns(double ns)
+{
+    if (ns >= 1e6)
+        printf("%11.3f ms", ns / 1e6);
+    else if (ns >= 1e3)
+        printf("%11.3f us", ns / 1e3);
+    else
+        printf("%11.1f ns", ns);
+}
+
+/* Times a case in thread CPU time (calibrating iterations to o->time),
+ * prints one row. */
+static void run_case(const cz_cli_opts *o, const bench_case *c)
+{
+    if (o->filter && !strstr(c->name, o->filter))
+        return;
+    /* Calibrate: double the count until one run takes >= min_time / 4. */
+    uint64_t iters = 1;
+    for (;;) {
+        double t0 = thread_cpu();
+        c->run(iters);
+        double dt = thread_cpu() - t0;
+        if (dt >= o->time / 4 || iters >= (1ULL << 40))
+            break;
+        iters *= (dt < o->time / 64) ? 8 : 2;
     }
-    if (o.min_time <= 0 || o.samples < 1) {
+    double s[32];
+    int n = o->samples > 32 ? 32 : (int)o->samples;
+    for (int i = 0; i < n; i++) {
+        double t0 = thread_cpu();
+        c->run(iters);
+        s[i] = (thread_cpu() - t0) * 1e9 / (double)iters;
+    }
+    qsort(s, (size_t)n, sizeof s[0], cmp_double);
+    double med = s[n / 2];
+    if (o->csv) {
+        printf("%s,%.1f,%llu,%.1f\n", c->name, med, (unsigned long long)iters, c->target_ns);
+    } else {
+        printf("%-28s ", c->name);
+        print_ns(med);
+        printf(" %12llu", (unsigned long long)iters);
+        if (c->target_ns > 0) {
+            printf("   <= ");
+            print_ns(c->target_ns);
+            printf(" %s%s", med <= c->target_ns ? "ok  " : "MISS",
+                   c->target_note ? c->target_note : "");
+        }
+        printf("\n");
+    }
+    fflush(stdout);
+}
+
+int cz_bench_micro(const cz_cli_cmd *self, int argc, char **argv)
+{
+    cz_cli_opts o = {.time = 0.2, .samples = 5};
+    if (cz_cli_parse(self, argc, argv, &o) < 0)
+        return 2;
+    if (o.time <= 0 || o.samples < 1) {
         fprintf(stderr, "cuzk-bench micro: --time and --samples must be positive\n");
         return 2;
     }
     setup();
     if (!o.csv)
-        printf("cuzk-bench micro: one thread, thread CPU time, field implementation %s, median of %d\n",
+        printf("cuzk-bench micro: one thread, thread CPU time, field implementation %s, median of "
+               "%u\n",
                cz_ff_impl_name(), o.samples);
-    cz_bench_header(&o);
+    header(&o);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        cz_bench_run_case(&o, &cases[i]);
+        run_case(&o, &cases[i]);
     return 0;
 }

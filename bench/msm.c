@@ -32,7 +32,7 @@
 typedef struct {
     int g2;
     size_t n;
-    unsigned threads, window, reps, density;
+    unsigned log, threads, window, reps, density;
     int skewed, gpu, check;
 } msm_opts;
 
@@ -47,12 +47,6 @@ typedef struct {
     size_t scratch_bytes;
     cz_pool *pool;
 } msm_data;
-
-static void usage_msm(void)
-{
-    fprintf(stderr, "usage: cuzk-bench msm --log N [--g2] [--threads T] [--skewed] [--density P]\n"
-                    "                      [--window C] [--reps R] [--gpu [--check]]\n");
-}
 
 static int cmp_dbl(const void *a, const void *b)
 {
@@ -138,11 +132,11 @@ static int gpu_msm(const msm_opts *o, msm_data *d, unsigned flags)
     if (!rc)
         rc = cz_cuda_memcpy_h2d(kdev, d->k, o->n * sizeof(cz_fr));
     for (unsigned i = 0; i <= reps && !rc; i++) { /* run 0: warm-up */
-        double t0 = cz_bench_now();
+        double t0 = cz_cli_now();
         rc = o->g2 ? cz_cuda_g2_msm(&r2, bdev, kdev, o->n, flags)
                    : cz_cuda_g1_msm(&r1, bdev, kdev, o->n, flags);
         if (i)
-            t[i - 1] = (cz_bench_now() - t0) * 1e3;
+            t[i - 1] = (cz_cli_now() - t0) * 1e3;
     }
     if (!rc && o->check) {
         cz_g1 c1;
@@ -184,7 +178,7 @@ static int run_once(const msm_opts *o, msm_data *d, unsigned flags, double *ms, 
     int err;
     cz_g1 r1;
     cz_g2 r2;
-    double c0 = cpu_now(), t0 = cz_bench_now();
+    double c0 = cpu_now(), t0 = cz_cli_now();
     if (!o->g2)
         err = d->dens ? cz_g1_msm_density(&r1, d->bases, d->nbases, d->k, d->dens, o->n, flags,
                                           d->pool, d->scratch, d->scratch_bytes)
@@ -195,7 +189,7 @@ static int run_once(const msm_opts *o, msm_data *d, unsigned flags, double *ms, 
                                           d->pool, d->scratch, d->scratch_bytes)
                       : cz_g2_msm(&r2, d->bases, d->k, o->n, flags, d->pool, d->scratch,
                                   d->scratch_bytes);
-    *ms = (cz_bench_now() - t0) * 1e3;
+    *ms = (cz_cli_now() - t0) * 1e3;
     *cpu_ms = (cpu_now() - c0) * 1e3 / o->threads;
     return err;
 }
@@ -224,38 +218,22 @@ static int report(const msm_opts *o, msm_data *d, unsigned flags, const char *la
     return 0;
 }
 
-int cz_bench_msm(int argc, char **argv)
+int cz_bench_msm(const cz_cli_cmd *self, int argc, char **argv)
 {
-    msm_opts o = {0, 0, 1, 0, 3, 0, 0, 0, 0};
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--log") && i + 1 < argc) {
-            o.n = (size_t)1 << atoi(argv[++i]);
-        } else if (!strcmp(argv[i], "--g2")) {
-            o.g2 = 1;
-        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
-            o.threads = (unsigned)atoi(argv[++i]);
-        } else if (!strcmp(argv[i], "--skewed")) {
-            o.skewed = 1;
-        } else if (!strcmp(argv[i], "--density") && i + 1 < argc) {
-            o.density = (unsigned)atoi(argv[++i]);
-        } else if (!strcmp(argv[i], "--window") && i + 1 < argc) {
-            o.window = (unsigned)atoi(argv[++i]);
-        } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
-            o.reps = (unsigned)atoi(argv[++i]);
-        } else if (!strcmp(argv[i], "--gpu")) {
-            o.gpu = 1;
-        } else if (!strcmp(argv[i], "--check")) {
-            o.check = 1;
-        } else {
-            usage_msm();
-            return 2;
-        }
-    }
-    if (!o.n || o.threads < 1 || o.reps < 1 || o.density > 100 || o.window > CZ_MSM_MAX_WINDOW ||
-        (o.gpu && o.density) || (o.check && !o.gpu)) {
-        usage_msm();
+    cz_cli_opts a = {0};
+    msm_opts o = {.threads = 1, .reps = 3};
+    if (cz_cli_parse(self, argc, argv, &a) < 0 ||
+        cz_cli_uint(&o.threads, a.threads, self->name, "--threads") ||
+        cz_cli_uint(&o.reps, a.reps, self->name, "--reps"))
+        return 2;
+    o.g2 = a.g2, o.log = a.log, o.skewed = a.skewed, o.density = a.density;
+    o.window = a.window, o.gpu = a.gpu, o.check = a.check;
+    if (o.log == 0 || o.log > 40 || o.threads < 1 || o.reps < 1 || o.density > 100 ||
+        o.window > CZ_MSM_MAX_WINDOW || (o.gpu && o.density) || (o.check && !o.gpu)) {
+        cz_cli_usage(stderr, self);
         return 2;
     }
+    o.n = (size_t)1 << o.log;
 
     msm_data d;
     memset(&d, 0, sizeof d);

@@ -43,55 +43,32 @@ typedef struct {
     cz_ntt_order order;
 } opts;
 
-static int parse(int argc, char **argv, opts *o, int is_h)
+/* argv (argv[0] the command) into *o: 0, or -1 (the usage printed). */
+static int parse(const cz_cli_cmd *self, int argc, char **argv, opts *o)
 {
-    int inverse = 0, coset = 0;
-    memset(o, 0, sizeof *o);
-    o->from = o->to = 20;
-    o->threads = 1;
-    o->order = CZ_NTT_NR;
-    o->batch = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--log") && v) {
-            o->from = o->to = (unsigned)atoi(v), i++;
-        } else if (!strcmp(a, "--from") && v && !is_h) {
-            o->from = (unsigned)atoi(v), i++;
-        } else if (!strcmp(a, "--to") && v && !is_h) {
-            o->to = (unsigned)atoi(v), i++;
-        } else if (!strcmp(a, "--threads") && v) {
-            o->threads = (unsigned)atoi(v), i++;
-        } else if (!strcmp(a, "--reps") && v) {
-            o->reps = (unsigned)atoi(v), i++;
-        } else if (!strcmp(a, "--n") && v && is_h) {
-            o->n = (size_t)strtoull(v, NULL, 0), i++;
-        } else if (!strcmp(a, "--batch") && v && !is_h) {
-            o->batch = (size_t)strtoull(v, NULL, 0), i++;
-        } else if (!strcmp(a, "--gpu")) {
-            o->gpu = 1;
-        } else if (!strcmp(a, "--compact")) {
-            o->compact = 1;
-        } else if (!strcmp(a, "--inverse") && !is_h) {
-            inverse = 1;
-        } else if (!strcmp(a, "--coset") && !is_h) {
-            coset = 1;
-        } else if (!strcmp(a, "--order") && v && !is_h) {
-            static const char *names[] = {"NN", "NR", "RN", "RR"};
-            unsigned k = 0;
-            while (k < 4 && strcmp(v, names[k]))
-                k++;
-            if (k == 4)
-                return -1;
-            o->order = (cz_ntt_order)k, i++;
-        } else {
+    cz_cli_opts a = {.from = 20, .to = 20, .batch = 1};
+    *o = (opts){.threads = 1, .order = CZ_NTT_NR};
+    if (cz_cli_parse(self, argc, argv, &a) < 0 ||
+        cz_cli_uint(&o->threads, a.threads, self->name, "--threads") ||
+        cz_cli_uint(&o->reps, a.reps, self->name, "--reps"))
+        return -1;
+    o->from = a.log ? a.log : a.from, o->to = a.log ? a.log : a.to;
+    o->gpu = a.gpu, o->compact = a.compact, o->n = a.n, o->batch = a.batch;
+    if (a.order) {
+        static const char *const names[] = {"NN", "NR", "RN", "RR"};
+        int k = cz_cli_choice(a.order, names, 4, self->name, "--order");
+        if (k < 0)
             return -1;
-        }
+        o->order = (cz_ntt_order)k;
     }
-    o->kind = (cz_ntt_kind)((coset ? 2 : 0) + inverse);
+    o->kind = (cz_ntt_kind)((a.coset ? 2 : 0) + a.inverse);
     if (o->from < 1 || o->to > CZ_NTT_MAX_LOG || o->from > o->to || o->threads < 1 ||
         o->threads > 1024 || o->batch < 1 || ((o->batch > 1 || o->compact) && !o->gpu))
-        return -1;
+        goto bad;
     return 0;
+bad:
+    cz_cli_usage(stderr, self);
+    return -1;
 }
 
 /* Uniform enough and cheap: 254-bit values (< r) from the PRNG. */
@@ -299,9 +276,9 @@ static int gpu_h(const opts *o, unsigned k, size_t n)
              * memory, then from ordinary pageable memory */
             for (int pg = 0; pg < 2 && !rc; pg++) {
                 cz_fr *src = pg ? pageable : host;
-                double t0 = cz_bench_now();
+                double t0 = cz_cli_now();
                 rc = cz_cuda_groth16_h(d, src, src + m, src + 2 * m, n);
-                (pg ? e2e_pg : e2e)[r] = (float)((cz_bench_now() - t0) * 1e3);
+                (pg ? e2e_pg : e2e)[r] = (float)((cz_cli_now() - t0) * 1e3);
                 if (!rc)
                     fill(src, m, &g); /* a's input again */
             }
@@ -327,18 +304,13 @@ static int gpu_h(const opts *o, unsigned k, size_t n)
     return rc ? 1 : 0;
 }
 
-int cz_bench_ntt(int argc, char **argv)
+int cz_bench_ntt(const cz_cli_cmd *self, int argc, char **argv)
 {
     static const char *kind_names[] = {"ntt", "intt", "coset-ntt", "coset-intt"};
     static const char *order_names[] = {"NN", "NR", "RN", "RR"};
     opts o;
-    if (parse(argc, argv, &o, 0)) {
-        fprintf(stderr,
-                "usage: cuzk-bench ntt [--log N | --from A --to B] [--threads T] "
-                "[--inverse] [--coset] [--order NN|NR|RN|RR] [--reps K] "
-                "[--gpu [--batch B] [--compact]]\n");
+    if (parse(self, argc, argv, &o))
         return 2;
-    }
     char what[32];
     snprintf(what, sizeof what, "%s %s", kind_names[o.kind], order_names[o.order]);
     if (o.gpu)
@@ -362,10 +334,10 @@ int cz_bench_ntt(int argc, char **argv)
         fill(x, n, &g);
         cz_ntt(d, x, o.kind, o.order, pool);
         for (unsigned r = 0; r < reps; r++) {
-            double t0 = cz_bench_now(), c0 = cpu_now();
+            double t0 = cz_cli_now(), c0 = cpu_now();
             cz_ntt(d, x, o.kind, o.order, pool);
             t[reps + r] = cpu_now() - c0;
-            t[r] = cz_bench_now() - t0;
+            t[r] = cz_cli_now() - t0;
         }
         report(what, k, t, t + reps, reps, (double)(n / 2) * k, o.threads);
         cz_ntt_domain_free(d);
@@ -376,15 +348,11 @@ int cz_bench_ntt(int argc, char **argv)
     return 0;
 }
 
-int cz_bench_h(int argc, char **argv)
+int cz_bench_h(const cz_cli_cmd *self, int argc, char **argv)
 {
     opts o;
-    if (parse(argc, argv, &o, 1)) {
-        fprintf(stderr,
-                "usage: cuzk-bench h --log N [--threads T] [--n COUNT] [--reps K] "
-                "[--gpu [--compact]]\n");
+    if (parse(self, argc, argv, &o))
         return 2;
-    }
     unsigned k = o.from, reps = o.reps ? o.reps : default_reps(k);
     size_t m = (size_t)1 << k, n = o.n && o.n <= m ? o.n : m;
     if (o.gpu)
@@ -403,10 +371,10 @@ int cz_bench_h(int argc, char **argv)
             fill(v[i], n, &g);
         cz_groth16_h(d, v[0], v[1], v[2], n, pool);
         for (unsigned r = 0; r < reps; r++) {
-            double t0 = cz_bench_now(), c0 = cpu_now();
+            double t0 = cz_cli_now(), c0 = cpu_now();
             cz_groth16_h(d, v[0], v[1], v[2], n, pool);
             t[reps + r] = cpu_now() - c0;
-            t[r] = cz_bench_now() - t0;
+            t[r] = cz_cli_now() - t0;
         }
         report("groth16 h", k, t, t + reps, reps, 7.0 * (double)(m / 2) * k, o.threads);
     } else {

@@ -23,31 +23,15 @@
 #include "cuzk/filecoin.h"
 #include "cuzk/pool.h"
 
-static void usage(void)
+int cz_bench_parent_cache(const cz_cli_cmd *self, int argc, char **argv)
 {
-    fprintf(stderr, "usage: cuzk-bench parent-cache --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB\n"
-                    "           [--registered-proof NAME | --porep-id N] [--threads N]\n");
-}
-
-int cz_bench_parent_cache(int argc, char **argv)
-{
-    const char *size = NULL, *proof = NULL;
-    long porep = -1, threads = sysconf(_SC_NPROCESSORS_ONLN);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--sector-size") && v) {
-            size = v, i++;
-        } else if (!strcmp(a, "--registered-proof") && v) {
-            proof = v, i++;
-        } else if (!strcmp(a, "--porep-id") && v) {
-            porep = strtol(v, NULL, 10), i++;
-        } else if (!strcmp(a, "--threads") && v) {
-            threads = strtol(v, NULL, 10), i++;
-        } else {
-            usage();
-            return !strcmp(a, "--help") || !strcmp(a, "-h") ? 0 : 2;
-        }
-    }
+    cz_cli_opts o = {0};
+    unsigned nthreads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+    if (cz_cli_parse(self, argc, argv, &o) < 0 ||
+        cz_cli_uint(&nthreads, o.threads, self->name, "--threads"))
+        return 2;
+    const char *size = o.sector_size, *proof = o.registered_proof;
+    long porep = o.porep_id ? strtol(o.porep_id, NULL, 10) : -1, threads = nthreads;
     const cz_fc_shape *shape = size ? cz_fc_shape_by_name(size) : NULL;
     if (size && !shape)
         shape = cz_fc_shape_by_size(strtoull(size, NULL, 10));
@@ -59,7 +43,7 @@ int cz_bench_parent_cache(int argc, char **argv)
             fprintf(stderr, "cuzk-bench: unknown sector size '%s'\n", size);
         else if (shape && !t)
             fprintf(stderr, "cuzk-bench: unknown registered proof\n");
-        usage();
+        cz_cli_usage(stderr, self);
         return 2;
     }
     if (t->shape != shape) {
@@ -84,9 +68,9 @@ int cz_bench_parent_cache(int argc, char **argv)
     cz_pool *pool = NULL;
     if (threads > 1 && cz_pool_new(&pool, (unsigned)threads - 1) != CZ_OK)
         fprintf(stderr, "cuzk-bench: no pool, running on one thread\n");
-    double t0 = cz_bench_now();
+    double t0 = cz_cli_now();
     int rc = cz_fc_parent_cache_digest(d, &g, pool, NULL);
-    double dt = cz_bench_now() - t0;
+    double dt = cz_cli_now() - t0;
     cz_pool_free(pool);
     if (rc != CZ_OK) {
         fprintf(stderr, "cuzk-bench: parent cache: %s\n", cz_strerror(rc));

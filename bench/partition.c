@@ -53,7 +53,7 @@
 
 typedef struct {
     unsigned log, reps;
-    size_t distinct;
+    uint64_t distinct;
     int pinned, host_abc, uniform;
     const char *pce;
     uint64_t budgets[MAX_BUDGETS]; /* device budgets to sweep (0: the card's) */
@@ -136,45 +136,28 @@ static double median(double *v, unsigned n)
     return v[n / 2];
 }
 
-static int parse(int argc, char **argv, part_opts *o)
+static int parse(const cz_cli_cmd *self, int argc, char **argv, part_opts *o)
 {
-    *o = (part_opts){.log = 27, .reps = 3, .distinct = (size_t)1 << 20};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--log") && v)
-            o->log = (unsigned)atoi(v), i++;
-        else if (!strcmp(a, "--reps") && v)
-            o->reps = (unsigned)atoi(v), i++;
-        else if (!strcmp(a, "--distinct") && v)
-            o->distinct = (size_t)strtoull(v, NULL, 0), i++;
-        else if (!strcmp(a, "--pinned"))
-            o->pinned = 1;
-        else if (!strcmp(a, "--host-abc"))
-            o->host_abc = 1;
-        else if (!strcmp(a, "--pce") && v)
-            o->pce = v, i++;
-        else if (!strcmp(a, "--uniform"))
-            o->uniform = 1;
-        else if (!strcmp(a, "--budgets") && v) {
-            char list[512];
-            snprintf(list, sizeof list, "%s", v);
-            i++;
-            for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
-                uint64_t b = 0;
-                if (o->n_budgets == MAX_BUDGETS ||
-                    (strcmp(t, "card") && (cz_parse_size(t, &b) != CZ_OK || !b))) {
-                    fprintf(stderr, "cuzk-bench gpu-partition: --budgets: '%s' is not a size "
-                                    "such as 16GiB or \"card\" (at most %d)\n",
-                            t, MAX_BUDGETS);
-                    return -1;
-                }
-                o->budgets[o->n_budgets++] = b;
+    cz_cli_opts a = {.log = 27, .distinct = (size_t)1 << 20};
+    *o = (part_opts){.reps = 3};
+    if (cz_cli_parse(self, argc, argv, &a) < 0 || cz_cli_uint(&o->reps, a.reps, self->name, "--reps"))
+        return -1;
+    o->log = a.log, o->distinct = a.distinct, o->pinned = a.pinned, o->host_abc = a.host_abc;
+    o->pce = a.pce, o->uniform = a.uniform;
+    if (a.budgets) {
+        char list[512];
+        snprintf(list, sizeof list, "%s", a.budgets);
+        for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
+            uint64_t b = 0;
+            if (o->n_budgets == MAX_BUDGETS ||
+                (strcmp(t, "card") && (cz_parse_size(t, &b) != CZ_OK || !b))) {
+                fprintf(stderr,
+                        "cuzk-bench gpu-partition: --budgets: '%s' is not a size "
+                        "such as 16GiB or \"card\" (at most %d)\n",
+                        t, MAX_BUDGETS);
+                return -1;
             }
-        } else {
-            fprintf(stderr, "usage: cuzk-bench gpu-partition [--log L] [--reps R] "
-                            "[--distinct D] [--pinned] [--pce FILE | --host-abc] [--uniform] "
-                            "[--budgets card,48GiB,16GiB,...]\n");
-            return -1;
+            o->budgets[o->n_budgets++] = b;
         }
     }
     if (o->pce && o->host_abc) {
@@ -331,10 +314,10 @@ static void print_devmem(void)
     printf(" GiB)\n");
 }
 
-int cz_bench_gpu_partition(int argc, char **argv)
+int cz_bench_gpu_partition(const cz_cli_cmd *self, int argc, char **argv)
 {
     part_opts o;
-    if (parse(argc, argv, &o))
+    if (parse(self, argc, argv, &o))
         return 2;
     char why[512];
     if (cz_cuda_device_check(-1, why, sizeof why) != CZ_OK) {
@@ -398,7 +381,7 @@ int cz_bench_gpu_partition(int argc, char **argv)
         rc = rc ? rc : CZ_ERR_NOMEM;
         goto out;
     }
-    double t0 = cz_bench_now();
+    double t0 = cz_cli_now();
     cz_prng g;
     cz_prng_seed(&g, 0x70726570ull + o.log);
     cz_fr s0, s1;
@@ -438,7 +421,7 @@ int cz_bench_gpu_partition(int argc, char **argv)
             goto out;
         }
     }
-    double t1 = cz_bench_now();
+    double t1 = cz_cli_now();
     char name[128] = "";
     cz_cuda_device_name(name, sizeof name);
     printf("gpu-partition 2^%u on %s: rows %zu, inputs %zu, aux %zu, A aux %zu, B aux %zu; "
@@ -486,12 +469,12 @@ int cz_bench_gpu_partition(int argc, char **argv)
         double tot[32], st[8][32], lb = 0, lms = 0;
         int brc = CZ_OK;
         for (unsigned r = 0; r <= o.reps && !brc; r++) {
-            double c0 = cz_bench_now();
+            double c0 = cz_cli_now();
             brc = o.host_abc ? cz_cuda_groth16_start(&s, &pv, dom, abc, abc + m, abc + 2 * m, rows,
                                                      0, w, n_in, n_aux, dc, NULL, why, sizeof why)
                              : cz_cuda_groth16_start_r1cs(&s, &pv, dom, &rv, w, n_in, n_aux, dc,
                                                           NULL, why, sizeof why);
-            double c1 = cz_bench_now();
+            double c1 = cz_cli_now();
             if (brc)
                 break;
             if (r == 0) {

@@ -30,46 +30,15 @@
 #include "cuzk/mem.h"
 #include "cuzk/pool.h"
 
-static void usage(void)
+int cz_bench_porep_synth(const cz_cli_cmd *self, int argc, char **argv)
 {
-    fprintf(stderr, "usage: cuzk-bench porep-synth --sector-size SIZE [--c1 FILE] [--pce FILE]\n"
-                    "         [--save-pce FILE] [--partitions N] [--threads T]\n");
-}
-
-static long peak_rss_mib(void)
-{
-    struct rusage u;
-    getrusage(RUSAGE_SELF, &u);
-    return u.ru_maxrss / 1024;
-}
-
-typedef struct {
-    const char *size, *c1, *pce, *save, *partitions, *threads;
-} opts;
-
-int cz_bench_porep_synth(int argc, char **argv)
-{
-    static const cz_bench_flag F[] = {
-        {"--sector-size", offsetof(opts, size), 0}, {"--c1", offsetof(opts, c1), 0},
-        {"--pce", offsetof(opts, pce), 0},          {"--save-pce", offsetof(opts, save), 0},
-        {"--partitions", offsetof(opts, partitions), 0},
-        {"--threads", offsetof(opts, threads), 0},
-    };
-    opts o = {0};
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage();
-            return 0;
-        }
-        if (cz_bench_take_flag(argc, argv, &i, F, sizeof F / sizeof F[0], 0, &o, NULL)) {
-            usage();
-            return 2;
-        }
-    }
-    const char *size = o.size, *c1_path = o.c1, *pce = o.pce, *save = o.save;
+    cz_cli_opts o = {0};
+    if (cz_cli_parse(self, argc, argv, &o) < 0)
+        return 2;
+    const char *size = o.sector_size, *c1_path = o.c1, *pce = o.pce, *save = o.save_pce;
     uint64_t parts64 = 0, threads64 = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
-    if ((o.partitions && cz_bench_u64(&parts64, o.partitions, "porep-synth", "--partitions")) ||
-        (o.threads && cz_bench_u64(&threads64, o.threads, "porep-synth", "--threads")))
+    if ((o.partitions && cz_cli_u64(&parts64, o.partitions, "porep-synth", "--partitions")) ||
+        (o.threads && cz_cli_u64(&threads64, o.threads, "porep-synth", "--threads")))
         return 2;
     unsigned parts = parts64 > UINT32_MAX ? UINT32_MAX : (unsigned)parts64;
     if (threads64 == 0 || threads64 > 1024) {
@@ -84,10 +53,10 @@ int cz_bench_porep_synth(int argc, char **argv)
     }
     char err[400] = "";
     cz_fc_c1 c1;
-    double t0 = cz_bench_now();
+    double t0 = cz_cli_now();
     if (c1_path) {
         size_t len;
-        uint8_t *buf = cz_bench_read_file(c1_path, &len, "porep-synth");
+        uint8_t *buf = cz_cli_read_file(c1_path, &len, "porep-synth");
         if (buf == NULL)
             return 2;
         int rc = cz_fc_c1_read(&c1, buf, len, NULL, err, sizeof err);
@@ -111,7 +80,7 @@ int cz_bench_porep_synth(int argc, char **argv)
     }
     sh = c1.proof_type->shape;
     printf("sector %s (%s), %u partitions of %u challenges; C1 in %.2f s\n", sh->name,
-           c1.proof_type->name, c1.partitions, c1.challenges, cz_bench_now() - t0);
+           c1.proof_type->name, c1.partitions, c1.challenges, cz_cli_now() - t0);
     cz_pool *pool = NULL;
     if (cz_pool_new(&pool, threads) != CZ_OK) {
         fprintf(stderr, "porep-synth: cannot start %u threads\n", threads);
@@ -122,14 +91,14 @@ int cz_bench_porep_synth(int argc, char **argv)
     cz_fc_porep_dims_of(&d, sh);
     cz_r1cs *r = NULL;
     int rc;
-    t0 = cz_bench_now();
+    t0 = cz_cli_now();
     if (pce) {
         rc = cz_pce_load(&r, pce, 0, err, sizeof err);
         if (rc != CZ_OK)
             fprintf(stderr, "porep-synth: %s: %s\n", pce, err);
         else
             printf("R1CS loaded from %s in %.2f s (mapped, validated, checksummed)\n", pce,
-                   cz_bench_now() - t0);
+                   cz_cli_now() - t0);
     } else {
         cz_cs *cs;
         rc = cz_cs_new(&cs, CZ_CS_RECORD, 0);
@@ -141,15 +110,15 @@ int cz_bench_porep_synth(int argc, char **argv)
         if (rc != CZ_OK)
             fprintf(stderr, "porep-synth: recording: %s %s\n", cz_strerror(rc), err);
         else
-            printf("R1CS recorded in %.2f s (peak RSS %ld MiB)\n", cz_bench_now() - t0,
-                   peak_rss_mib());
+            printf("R1CS recorded in %.2f s (peak RSS %ld MiB)\n", cz_cli_now() - t0,
+                   (long)cz_cli_peak_rss_mib());
         if (rc == CZ_OK && save) {
-            t0 = cz_bench_now();
+            t0 = cz_cli_now();
             rc = cz_pce_save(r, save);
             if (rc != CZ_OK)
                 fprintf(stderr, "porep-synth: cannot write %s\n", save);
             else
-                printf("R1CS written to %s in %.2f s\n", save, cz_bench_now() - t0);
+                printf("R1CS written to %s in %.2f s\n", save, cz_cli_now() - t0);
         }
     }
     size_t n_in, n_aux;
@@ -181,48 +150,47 @@ int cz_bench_porep_synth(int argc, char **argv)
         parts = c1.partitions;
     double sum_w = 0, sum_abc = 0;
     for (unsigned k = 0; k < parts && rc == CZ_OK; k++) {
-        t0 = cz_bench_now();
+        t0 = cz_cli_now();
         rc = cz_fc_porep_witness(w, n, &c1, k, pool, err, sizeof err);
-        double tw = cz_bench_now() - t0;
+        double tw = cz_cli_now() - t0;
         if (rc != CZ_OK) {
             fprintf(stderr, "porep-synth: partition %u: %s\n", k, err);
             break;
         }
         if (k == 0) {
-            double tc = cz_bench_now();
+            double tc = cz_cli_now();
             rc = cz_r1cs_check(r, w, n, pool, NULL, err, sizeof err);
             if (rc != CZ_OK) {
                 fprintf(stderr, "porep-synth: partition 0: %s\n", err);
                 break;
             }
-            printf("partition 0 satisfies the R1CS (check %.0f ms)\n",
-                   (cz_bench_now() - tc) * 1e3);
+            printf("partition 0 satisfies the R1CS (check %.0f ms)\n", (cz_cli_now() - tc) * 1e3);
         }
-        t0 = cz_bench_now();
+        t0 = cz_cli_now();
         for (int m = 0; m < 3 && rc == CZ_OK; m++)
             rc = cz_r1cs_spmv(r, w, n, m == 0 ? v[0] : NULL, m == 1 ? v[0] : NULL,
                               m == 2 ? v[0] : NULL, pool);
-        double tabc = cz_bench_now() - t0;
+        double tabc = cz_cli_now() - t0;
         sum_w += tw;
         sum_abc += tabc;
         printf("partition %u: witness_ms %.0f abc_ms %.0f total_ms %.0f\n", k, tw * 1e3,
                tabc * 1e3, (tw + tabc) * 1e3);
     }
-    long peak_stream = peak_rss_mib();
+    long peak_stream = (long)cz_cli_peak_rss_mib();
     if (rc == CZ_OK) {
         v[1] = cz_alloc(al, CZ_BUF_ABC, rows * sizeof(cz_fr));
         v[2] = cz_alloc(al, CZ_BUF_ABC, rows * sizeof(cz_fr));
         if (v[1] && v[2]) {
-            t0 = cz_bench_now();
+            t0 = cz_cli_now();
             rc = cz_r1cs_spmv(r, w, n, v[0], v[1], v[2], pool);
-            printf("a, b, c at once: %.0f ms\n", (cz_bench_now() - t0) * 1e3);
+            printf("a, b, c at once: %.0f ms\n", (cz_cli_now() - t0) * 1e3);
         }
     }
     if (rc == CZ_OK && parts)
         printf("mean per partition (%u threads): witness %.0f ms, abc %.0f ms, total %.0f ms\n"
                "peak RSS %ld MiB with the witness and one vector, %ld MiB with all three\n",
-               threads, sum_w / parts * 1e3, sum_abc / parts * 1e3,
-               (sum_w + sum_abc) / parts * 1e3, peak_stream, peak_rss_mib());
+               threads, sum_w / parts * 1e3, sum_abc / parts * 1e3, (sum_w + sum_abc) / parts * 1e3,
+               peak_stream, (long)cz_cli_peak_rss_mib());
     for (int m = 0; m < 3; m++)
         if (v[m])
             cz_free(al, v[m], rows * sizeof(cz_fr));

@@ -46,61 +46,13 @@
 #include "cuzk/snarkjs.h"
 #include "cuzk/zkey.h"
 
+/* The options (a) and what parse makes of them. */
 typedef struct {
-    const char *zkey, *wtns, *r1cs, *proof_out, *public_out, *proof_bin, *zkey_out;
-    const char *vk, *proof, *pub, *chain, *threads, *reps, *seed, *rs_seed, *checked_keys;
+    cz_cli_opts a;
     unsigned chain_log, reps_n;
     uint64_t seed_n, rs_seed_n;
-    int no_verify, trusted, timed, gpu;
+    int timed;
 } opts;
-
-enum { C_PROVE = 1, C_VERIFY = 2, C_SETUP = 4 };
-
-static const cz_bench_flag FLAGS[] = {
-    {"--zkey", offsetof(opts, zkey), C_PROVE},
-    {"--wtns", offsetof(opts, wtns), C_PROVE},
-    {"--r1cs", offsetof(opts, r1cs), C_PROVE | C_SETUP},
-    {"--chain", offsetof(opts, chain), C_PROVE},
-    {"--proof-out", offsetof(opts, proof_out), C_PROVE},
-    {"--public-out", offsetof(opts, public_out), C_PROVE},
-    {"--proof-bin", offsetof(opts, proof_bin), C_PROVE},
-    {"--reps", offsetof(opts, reps), C_PROVE},
-    {"--threads", offsetof(opts, threads), C_PROVE | C_SETUP},
-    {"--seed", offsetof(opts, seed), C_PROVE | C_SETUP},
-    {"--rs-seed", offsetof(opts, rs_seed), C_PROVE},
-    {"--zkey-out", offsetof(opts, zkey_out), C_SETUP},
-    {"--checked-keys", offsetof(opts, checked_keys), C_PROVE},
-    {"--vk", offsetof(opts, vk), C_VERIFY},
-    {"--proof", offsetof(opts, proof), C_VERIFY},
-    {"--public", offsetof(opts, pub), C_VERIFY},
-};
-
-static const char USAGE_PROVE[] =
-    "usage: cuzk-bench prove --zkey F --wtns F [--proof-out F] [--public-out F]\n"
-    "       cuzk-bench prove --r1cs F --wtns F     (INSECURE setup from --seed)\n"
-    "       cuzk-bench prove --chain LOG           (built-in circuit of 2^LOG rows)\n"
-    "   options: [--threads T] [--reps K] [--seed N] [--no-verify] [--trusted-key]\n"
-    "            [--checked-keys FILE|none] [--rs-seed N] [--proof-bin F] [--gpu]\n"
-    "  One Groth16 proof, verified (unless --no-verify), written as snarkjs's proof.json\n"
-    "  and public.json.  --reps K: K timed proofs after the first, the median of each\n"
-    "  phase printed.  T: threads (default: the cores this process may run on).\n"
-    "  --gpu: H and every MSM on the CUDA device (bit-identical proofs).\n"
-    "  --rs-seed N: r and s from seed N: the same proof every run (INSECURE: it\n"
-    "  reveals the witness; for comparing builds and back ends).  --proof-bin F:\n"
-    "  the proof's 192 bytes (bellperson's encoding), for any circuit.\n"
-    "  --trusted-key: skip the subgroup checks of the .zkey's points (snarkjs never\n"
-    "  checks them; they are batched and fast, so the default keeps them).\n"
-    "  --checked-keys: keys whose checks passed, by digest (default $CUZK_CHECKED_KEYS,\n"
-    "  else $XDG_CACHE_HOME or ~/.cache: cuzk/checked-keys): a key found there is not\n"
-    "  checked again, one checked is added; none: check every time.\n";
-static const char USAGE_VERIFY[] =
-    "usage: cuzk-bench verify --vk verification_key.json --proof proof.json --public "
-    "public.json\n"
-    "  exit 0 for a valid proof (prints OK), 1 for an invalid one, 2 on bad input\n";
-static const char USAGE_SETUP[] =
-    "usage: cuzk-bench setup --r1cs F --zkey-out F [--seed N] [--threads T] [--gpu]\n"
-    "  an INSECURE .zkey (trapdoor from the seed) that snarkjs can prove with: for\n"
-    "  tests and benchmarks; --gpu: the fixed-base products on the CUDA device\n";
 
 /* The checked-keys store of --checked-keys (NULL: the default path; "none":
  * no store, *out NULL): CZ_OK, or the store's error with err saying why.  With no
@@ -137,32 +89,18 @@ static void note_check(cz_checked_keys *store, const cz_key_check *kc, const cha
     }
 }
 
-/* argv (argv[0] the command) into *o for command cmd: 0, 1 when --help was
- * asked (usage printed), -1 on a bad option (the usage on stderr). */
-static int parse(int argc, char **argv, opts *o, unsigned cmd, const char *usage)
+/* argv (argv[0] the command) into *o for command self: 0, or -1 after a
+ * message. */
+static int parse(const cz_cli_cmd *self, int argc, char **argv, opts *o)
 {
     memset(o, 0, sizeof *o);
     o->seed_n = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage, stdout);
-            return 1;
-        } else if (cmd == C_PROVE && !strcmp(a, "--no-verify")) {
-            o->no_verify = 1;
-        } else if (cmd == C_PROVE && !strcmp(a, "--trusted-key")) {
-            o->trusted = 1;
-        } else if ((cmd & (C_PROVE | C_SETUP)) && !strcmp(a, "--gpu")) {
-            o->gpu = 1;
-        } else if (cz_bench_take_flag(argc, argv, &i, FLAGS, sizeof FLAGS / sizeof FLAGS[0], cmd,
-                                      o, usage) != 0) {
-            return -1;
-        }
-    }
+    if (cz_cli_parse(self, argc, argv, &o->a) < 0)
+        return -1;
     uint64_t v;
-    const char *c = argv[0];
-    if (o->chain) {
-        if (cz_bench_u64(&v, o->chain, c, "--chain") != 0)
+    const char *c = self->name;
+    if (o->a.chain) {
+        if (cz_cli_u64(&v, o->a.chain, c, "--chain") != 0)
             return -1;
         if (v < 3 || v > 26) {
             fprintf(stderr, "cuzk-bench %s: --chain must be 3..26\n", c);
@@ -170,26 +108,19 @@ static int parse(int argc, char **argv, opts *o, unsigned cmd, const char *usage
         }
         o->chain_log = (unsigned)v;
     }
-    if (o->reps) {
-        if (cz_bench_u64(&v, o->reps, c, "--reps") != 0 || v < 1 || v > 1000) {
+    if (o->a.reps) {
+        if (cz_cli_u64(&v, o->a.reps, c, "--reps") != 0 || v < 1 || v > 1000) {
             fprintf(stderr, "cuzk-bench %s: --reps must be 1..1000\n", c);
             return -1;
         }
         o->reps_n = (unsigned)v;
         o->timed = 1;
     }
-    if (o->seed && cz_bench_u64(&o->seed_n, o->seed, c, "--seed") != 0)
+    if (o->a.seed && cz_cli_u64(&o->seed_n, o->a.seed, c, "--seed") != 0)
         return -1;
-    if (o->rs_seed && cz_bench_u64(&o->rs_seed_n, o->rs_seed, c, "--rs-seed") != 0)
+    if (o->a.rs_seed && cz_cli_u64(&o->rs_seed_n, o->a.rs_seed, c, "--rs-seed") != 0)
         return -1;
     return 0;
-}
-
-static double peak_rss_mib(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_maxrss / 1024.0;
 }
 
 static void seed_bytes(uint8_t out[32], uint64_t seed)
@@ -286,30 +217,29 @@ static void print_phase(const char *name, double *v, unsigned k)
     printf("  %-10s %9.1f ms\n", name, 1e3 * v[k / 2]);
 }
 
-int cz_bench_prove(int argc, char **argv)
+int cz_bench_prove(const cz_cli_cmd *self, int argc, char **argv)
 {
     opts o;
-    int prc = parse(argc, argv, &o, C_PROVE, USAGE_PROVE);
-    if (prc != 0)
-        return prc > 0 ? 0 : 2;
-    int modes = (o.zkey != NULL) + (o.r1cs != NULL) + (o.chain_log != 0);
-    if (modes != 1 || (o.chain_log == 0 && o.wtns == NULL) || (o.chain_log && o.wtns)) {
+    if (parse(self, argc, argv, &o) != 0)
+        return 2;
+    int modes = (o.a.zkey != NULL) + (o.a.r1cs != NULL) + (o.chain_log != 0);
+    if (modes != 1 || (o.chain_log == 0 && o.a.wtns == NULL) || (o.chain_log && o.a.wtns)) {
         fprintf(stderr, "cuzk-bench prove: one of --zkey F --wtns F, --r1cs F --wtns F or "
-                        "--chain LOG\n%s",
-                USAGE_PROVE);
+                        "--chain LOG\n");
+        cz_cli_usage(stderr, self);
         return 2;
     }
-    if ((o.proof_out || o.public_out) && o.zkey == NULL) {
+    if ((o.a.proof_out || o.a.public_out) && o.a.zkey == NULL) {
         fprintf(stderr, "cuzk-bench prove: --proof-out and --public-out write snarkjs's files "
                         "of a .zkey's proof (--zkey)\n");
         return 2;
     }
-    if ((o.trusted || o.checked_keys) && o.zkey == NULL) {
+    if ((o.a.trusted_key || o.a.checked_keys) && o.a.zkey == NULL) {
         fprintf(stderr, "cuzk-bench prove: --trusted-key and --checked-keys are about a .zkey "
                         "(--zkey)\n");
         return 2;
     }
-    if (o.trusted && o.checked_keys) {
+    if (o.a.trusted_key && o.a.checked_keys) {
         fprintf(stderr, "cuzk-bench prove: --trusted-key skips the checks that --checked-keys "
                         "remembers: one or the other\n");
         return 2;
@@ -317,7 +247,7 @@ int cz_bench_prove(int argc, char **argv)
     char err[512] = "";
     cz_pool *pool = NULL;
     unsigned threads;
-    if (cz_bench_pool(&pool, &threads, o.threads, "prove") != 0)
+    if (cz_cli_pool(&pool, &threads, o.a.threads, "prove") != 0)
         return 2;
     cz_groth16_params params = {0};
     cz_r1cs *r1cs = NULL;
@@ -327,49 +257,49 @@ int cz_bench_prove(int argc, char **argv)
     cz_circom_wtns wt = {0};
     cz_circom_r1cs cr = {0};
     int rc = CZ_OK, status = 2;
-    double t0 = cz_bench_now(), t_load = 0, t_setup = 0, t_wit = 0;
-    cz_backend backend = o.gpu ? CZ_BACKEND_GPU : CZ_BACKEND_CPU;
+    double t0 = cz_cli_now(), t_load = 0, t_setup = 0, t_wit = 0;
+    cz_backend backend = o.a.gpu ? CZ_BACKEND_GPU : CZ_BACKEND_CPU;
 
-    if (o.wtns != NULL) {
-        rc = cz_circom_wtns_load(&wt, o.wtns, err, sizeof err);
+    if (o.a.wtns != NULL) {
+        rc = cz_circom_wtns_load(&wt, o.a.wtns, err, sizeof err);
         if (rc != CZ_OK)
             goto out;
         w = wt.w, n = wt.n;
-        t_wit = cz_bench_now() - t0;
+        t_wit = cz_cli_now() - t0;
     }
-    double t1 = cz_bench_now();
-    if (o.zkey != NULL) {
+    double t1 = cz_cli_now();
+    if (o.a.zkey != NULL) {
         cz_checked_keys *store = NULL;
-        if (!o.trusted && (rc = open_store(&store, o.checked_keys, err, sizeof err)) != CZ_OK)
+        if (!o.a.trusted_key && (rc = open_store(&store, o.a.checked_keys, err, sizeof err)) != CZ_OK)
             goto out;
         cz_key_check kc = {.store = store};
-        rc = cz_zkey_load_with(&z, o.zkey, o.trusted ? CZ_ZKEY_SKIP_SUBGROUP : 0, pool,
+        rc = cz_zkey_load_with(&z, o.a.zkey, o.a.trusted_key ? CZ_ZKEY_SKIP_SUBGROUP : 0, pool,
                                store ? &kc : NULL, err, sizeof err);
         if (rc == CZ_OK && store)
-            note_check(store, &kc, o.zkey);
+            note_check(store, &kc, o.a.zkey);
         cz_checked_keys_free(store);
         if (rc == CZ_OK)
             rc = cz_groth16_params_from_zkey(&params, &r1cs, &z, err, sizeof err);
         cz_zkey_free(&z);
-        t_load = cz_bench_now() - t1;
+        t_load = cz_cli_now() - t1;
     } else {
-        if (o.r1cs != NULL) {
-            rc = cz_circom_r1cs_load(&cr, o.r1cs, err, sizeof err);
+        if (o.a.r1cs != NULL) {
+            rc = cz_circom_r1cs_load(&cr, o.a.r1cs, err, sizeof err);
             if (rc == CZ_OK)
                 rc = cz_circom_r1cs_compile(&r1cs, &cr, err, sizeof err);
             cz_circom_r1cs_free(&cr);
         } else {
             rc = chain_circuit(&r1cs, &w, &n, o.chain_log);
         }
-        t_load = cz_bench_now() - t1;
+        t_load = cz_cli_now() - t1;
         if (rc == CZ_OK) {
             uint8_t seed[32];
             seed_bytes(seed, o.seed_n);
-            double t2 = cz_bench_now();
+            double t2 = cz_cli_now();
             cz_groth16_setup_opts so = {.backend = backend, .pool = pool};
             rc = cz_groth16_setup_with(&params, r1cs, seed, CZ_GROTH16_BELLPERSON, &so, err,
                                        sizeof err);
-            t_setup = cz_bench_now() - t2;
+            t_setup = cz_cli_now() - t2;
         }
     }
     if (rc != CZ_OK)
@@ -382,9 +312,9 @@ int cz_bench_prove(int argc, char **argv)
            rows, lg, n_in, cz_r1cs_num_aux(r1cs), threads,
            params.flavor == CZ_GROTH16_SNARKJS ? "snarkjs .zkey"
                                                : "bellperson layout (insecure setup)",
-           o.gpu ? "GPU back end" : "CPU back end");
+           o.a.gpu ? "GPU back end" : "CPU back end");
     printf("  %-10s %9.1f ms\n", "witness", 1e3 * t_wit);
-    printf("  %-10s %9.1f ms\n", o.zkey ? "load key" : "load r1cs", 1e3 * t_load);
+    printf("  %-10s %9.1f ms\n", o.a.zkey ? "load key" : "load r1cs", 1e3 * t_load);
     if (t_setup > 0)
         printf("  %-10s %9.1f ms  (not part of a proof)\n", "setup", 1e3 * t_setup);
 
@@ -394,7 +324,7 @@ int cz_bench_prove(int argc, char **argv)
     cz_groth16_proof pf;
     cz_groth16_pvk pvk = {0};
     cz_fr rs[2];
-    if (o.rs_seed) {
+    if (o.a.rs_seed) {
         cz_prng g;
         cz_prng_seed(&g, o.rs_seed_n);
         cz_fr_random(&rs[0], &g);
@@ -408,13 +338,13 @@ int cz_bench_prove(int argc, char **argv)
     for (unsigned it = 0; it < k + (unsigned)o.timed; it++) {
         cz_groth16_timings tm;
         cz_groth16_prove_opts po = {
-            .backend = backend, .pool = pool, .rs = o.rs_seed ? rs : NULL, .timings = &tm};
-        double s = cz_bench_now();
+            .backend = backend, .pool = pool, .rs = o.a.rs_seed ? rs : NULL, .timings = &tm};
+        double s = cz_cli_now();
         rc = cz_groth16_prove(&pf, &params, r1cs, w, n, &po, err, sizeof err);
-        double total = cz_bench_now() - s;
+        double total = cz_cli_now() - s;
         if (rc != CZ_OK)
             break;
-        if (!o.no_verify && (rc = cz_groth16_verify(&pvk, &pf, w + 1, n_in - 1)) != CZ_OK) {
+        if (!o.a.no_verify && (rc = cz_groth16_verify(&pvk, &pf, w + 1, n_in - 1)) != CZ_OK) {
             snprintf(err, sizeof err, "the proof does not verify");
             break;
         }
@@ -436,20 +366,19 @@ int cz_bench_prove(int argc, char **argv)
             printf("the proof:\n");
         for (int j = 0; j < 9; j++)
             print_phase(names[j], ph + j * k, k);
-        printf("  verified: %s\n", o.no_verify ? "skipped" : "yes");
-        printf("  peak RSS  %9.1f MiB\n", peak_rss_mib());
-        printf("  total     %9.1f ms  (the whole command so far)\n",
-               1e3 * (cz_bench_now() - t0));
+        printf("  verified: %s\n", o.a.no_verify ? "skipped" : "yes");
+        printf("  peak RSS  %9.1f MiB\n", cz_cli_peak_rss_mib());
+        printf("  total     %9.1f ms  (the whole command so far)\n", 1e3 * (cz_cli_now() - t0));
     }
     free(ph);
-    if (rc == CZ_OK && o.proof_out != NULL)
-        rc = cz_snarkjs_proof_write_file(o.proof_out, &pf);
-    if (rc == CZ_OK && o.public_out != NULL)
-        rc = cz_snarkjs_public_write_file(o.public_out, w + 1, n_in - 1);
-    if (rc == CZ_OK && o.proof_bin != NULL) {
+    if (rc == CZ_OK && o.a.proof_out != NULL)
+        rc = cz_snarkjs_proof_write_file(o.a.proof_out, &pf);
+    if (rc == CZ_OK && o.a.public_out != NULL)
+        rc = cz_snarkjs_public_write_file(o.a.public_out, w + 1, n_in - 1);
+    if (rc == CZ_OK && o.a.proof_bin != NULL) {
         uint8_t enc[CZ_GROTH16_PROOF_BYTES];
         cz_groth16_proof_to_bytes(enc, &pf);
-        FILE *f = fopen(o.proof_bin, "wb");
+        FILE *f = fopen(o.a.proof_bin, "wb");
         if (f == NULL || fwrite(enc, 1, sizeof enc, f) != sizeof enc)
             rc = CZ_ERR_IO;
         if (f != NULL && fclose(f) != 0)
@@ -470,14 +399,13 @@ out:
     return status;
 }
 
-int cz_bench_verify(int argc, char **argv)
+int cz_bench_verify(const cz_cli_cmd *self, int argc, char **argv)
 {
     opts o;
-    int prc = parse(argc, argv, &o, C_VERIFY, USAGE_VERIFY);
-    if (prc != 0)
-        return prc > 0 ? 0 : 2;
-    if (!o.vk || !o.proof || !o.pub) {
-        fprintf(stderr, "%s", USAGE_VERIFY);
+    if (parse(self, argc, argv, &o) != 0)
+        return 2;
+    if (!o.a.vk || !o.a.proof || !o.a.public) {
+        cz_cli_usage(stderr, self);
         return 2;
     }
     char err[512] = "";
@@ -486,11 +414,11 @@ int cz_bench_verify(int argc, char **argv)
     cz_groth16_pvk pvk = {0};
     cz_fr *pub = NULL;
     size_t n_pub = 0;
-    int rc = cz_snarkjs_vk_read_file(&vk, o.vk, err, sizeof err);
+    int rc = cz_snarkjs_vk_read_file(&vk, o.a.vk, err, sizeof err);
     if (rc == CZ_OK)
-        rc = cz_snarkjs_proof_read_file(&pf, o.proof, err, sizeof err);
+        rc = cz_snarkjs_proof_read_file(&pf, o.a.proof, err, sizeof err);
     if (rc == CZ_OK)
-        rc = cz_snarkjs_public_read_file(&pub, &n_pub, o.pub, err, sizeof err);
+        rc = cz_snarkjs_public_read_file(&pub, &n_pub, o.a.public, err, sizeof err);
     if (rc == CZ_OK)
         rc = cz_groth16_pvk_prepare(&pvk, &vk);
     int status = 2;
@@ -510,14 +438,13 @@ int cz_bench_verify(int argc, char **argv)
     return status;
 }
 
-int cz_bench_setup(int argc, char **argv)
+int cz_bench_setup(const cz_cli_cmd *self, int argc, char **argv)
 {
     opts o;
-    int prc = parse(argc, argv, &o, C_SETUP, USAGE_SETUP);
-    if (prc != 0)
-        return prc > 0 ? 0 : 2;
-    if (!o.r1cs || !o.zkey_out) {
-        fprintf(stderr, "%s", USAGE_SETUP);
+    if (parse(self, argc, argv, &o) != 0)
+        return 2;
+    if (!o.a.r1cs || !o.a.zkey_out) {
+        cz_cli_usage(stderr, self);
         return 2;
     }
     char err[512] = "";
@@ -527,25 +454,25 @@ int cz_bench_setup(int argc, char **argv)
     cz_zkey z = {0};
     cz_pool *pool = NULL;
     unsigned threads;
-    if (cz_bench_pool(&pool, &threads, o.threads, "setup") != 0)
+    if (cz_cli_pool(&pool, &threads, o.a.threads, "setup") != 0)
         return 2;
     uint8_t seed[32];
     seed_bytes(seed, o.seed_n);
-    double t0 = cz_bench_now();
-    int rc = cz_circom_r1cs_load(&cr, o.r1cs, err, sizeof err);
+    double t0 = cz_cli_now();
+    int rc = cz_circom_r1cs_load(&cr, o.a.r1cs, err, sizeof err);
     if (rc == CZ_OK)
         rc = cz_circom_r1cs_compile(&r, &cr, err, sizeof err);
-    cz_groth16_setup_opts so = {.backend = o.gpu ? CZ_BACKEND_GPU : CZ_BACKEND_CPU, .pool = pool};
+    cz_groth16_setup_opts so = {.backend = o.a.gpu ? CZ_BACKEND_GPU : CZ_BACKEND_CPU, .pool = pool};
     if (rc == CZ_OK)
         rc = cz_groth16_setup_with(&p, r, seed, CZ_GROTH16_SNARKJS, &so, err, sizeof err);
     if (rc == CZ_OK && (rc = cz_groth16_params_to_zkey(&z, &p, r)) != CZ_OK)
         snprintf(err, sizeof err, "building the .zkey failed");
     if (rc == CZ_OK)
-        rc = cz_zkey_write(&z, o.zkey_out, err, sizeof err);
+        rc = cz_zkey_write(&z, o.a.zkey_out, err, sizeof err);
     if (rc == CZ_OK)
         printf("setup: %zu constraints, wrote %s (INSECURE, seed %llu) in %.2f s\n",
-               cz_r1cs_num_constraints(r), o.zkey_out, (unsigned long long)o.seed_n,
-               cz_bench_now() - t0);
+               cz_r1cs_num_constraints(r), o.a.zkey_out, (unsigned long long)o.seed_n,
+               cz_cli_now() - t0);
     else
         fprintf(stderr, "cuzk-bench setup: %s (%s)\n", err[0] ? err : "failed", cz_strerror(rc));
     cz_zkey_free(&z);

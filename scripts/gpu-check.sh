@@ -53,7 +53,7 @@
 # back end's proofs, the GPU setup against the CPU's, the engine with the
 # GPU back end on every device), bench (NTT, H, MSM), partition (the
 # PoRep-sized partition at 2^27 step by step, resident and streamed, and
-# the engine with the GPU back end on 10-partition jobs), setup (cuzk-bench
+# the engine with the GPU back end on 10-partition jobs), setup (cuzk
 # params for the 2KiB PoRep circuit on the CPU and with --gpu, the files
 # compared byte for byte, then --gpu --no-write at 512MiB for its phase
 # times), ptx75 (above).  One call should stay under the device tool's 10
@@ -82,7 +82,7 @@ nvcc --version | tail -1
 # ------------------------------------------------------------------ build --
 # CMake builds everything but the daemon when gRPC / protobuf-c are missing
 # (as on the GPU machine's CUDA image).
-TARGETS="test_cuda test_cuda_ec test_cuda_msm test_cuda_fixed test_cs test_groth16 test_engine_gpu cuzk-bench"
+TARGETS="test_cuda test_cuda_ec test_cuda_msm test_cuda_fixed test_cs test_groth16 test_engine_gpu cuzk-bench cuzk"
 PTX=build/gpu-ptx
 build() { # directory, CZ_CUDA_ARCHS, log suffix
     echo "== build: CMake Release with CUDA for $2, $1"
@@ -224,7 +224,7 @@ fi
 # CPU's are in the tests part): the 2^27 partition at budgets from the
 # card's down (BENCHMARKS.md's table).
 run_bench() {
-    echo "-- cuzk-bench $*"
+    echo "-- $(basename "$BENCH") $*"
     timeout "${BENCH_TIMEOUT:-150}" "$BENCH" "$@" 2>&1 | tee -a "$OUT/bench.log"
     [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "gpu-check: BENCH FAILED: $*"; fail=1; }
 }
@@ -305,19 +305,19 @@ fi
 
 # ------------------------------------------------------------------ setup --
 if part setup; then
-echo "== cuzk-bench params at 2KiB on the CPU and with --gpu: the same files"
+echo "== cuzk params at 2KiB on the CPU and with --gpu: the same files"
 P="$OUT/params"
 rm -rf "$P" && mkdir -p "$P/cpu" "$P/gpu"
-BENCH_TIMEOUT=300 run_bench params --sector-size 2KiB --out "$P/cpu"
-BENCH_TIMEOUT=120 run_bench params --sector-size 2KiB --gpu --out "$P/gpu"
+BENCH=build/gpu/cuzk BENCH_TIMEOUT=300 run_bench params --sector-size 2KiB --out "$P/cpu"
+BENCH=build/gpu/cuzk BENCH_TIMEOUT=120 run_bench params --sector-size 2KiB --gpu --out "$P/gpu"
 if cmp "$P"/cpu/*.params "$P"/gpu/*.params && cmp "$P"/cpu/*.vk "$P"/gpu/*.vk; then
     echo "params: the GPU setup's files equal the CPU's (2KiB)"
 else
     echo "gpu-check: GPU SETUP FILES DIFFER (2KiB)"; fail=1
 fi
 rm -rf "$P"
-echo "== cuzk-bench params --gpu --no-write at 512MiB: the setup's phases"
-BENCH_TIMEOUT=200 run_bench params --sector-size 512MiB --gpu --no-write
+echo "== cuzk params --gpu --no-write at 512MiB: the setup's phases"
+BENCH=build/gpu/cuzk BENCH_TIMEOUT=200 run_bench params --sector-size 512MiB --gpu --no-write
 fi
 
 # ------------------------------------------------------------------ table --

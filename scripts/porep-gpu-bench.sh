@@ -5,10 +5,10 @@
 # minutes a call (files under CACHE stay between calls while the machine
 # is held):
 #   STEP=params  INSECURE 32GiB parameters generated on the GPU
-#                (`cuzk-bench params --gpu [--circuit snap]`: .pce, .params,
+#                (`cuzk params --gpu [--circuit snap]`: .pce, .params,
 #                .vk and the digest list, Filecoin's names) into CACHE, and
 #                a synthetic 32GiB C1 (miner 1000, sector 1) or synthetic
-#                update (`snap-encode --synthetic 1`: vanilla proofs and
+#                update (`cuzk snap encode --synthetic 1`: vanilla proofs and
 #                commitments in CACHE/snap-32g);
 #   STEP=run     `cuzk-bench engine --porep` (--snap) on them with the CUDA back end,
 #                self-verification on: the parameters loaded as the daemon
@@ -23,14 +23,15 @@
 #
 #   STEP=params scripts/porep-gpu-bench.sh [BENCH]
 # BENCH: a cuzk-bench built with CUDA and without the daemon's libraries
-# (default build/cuda/cuzk-bench):
+# (default build/cuda/cuzk-bench), the cuzk beside it making the inputs:
 #   cmake -S . -B build/cuda -DCMAKE_BUILD_TYPE=Release -DCZ_CUDA_ARCHS=90 \
 #         -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=TRUE
-#   cmake --build build/cuda --target cuzk-bench
+#   cmake --build build/cuda --target cuzk-bench cuzk
 # CACHE (default build/p32) needs ~52 GB of disk: 45 GB of parameters,
 # 5.1 GiB of pre-compiled circuit.
 set -euo pipefail
 B=${1:-build/cuda/cuzk-bench}
+T=$(dirname "$B")/cuzk
 CACHE=${CACHE:-build/p32}
 OUT=${OUT:-$CACHE/out}
 STEP=${STEP:-run}
@@ -53,11 +54,11 @@ engine=("$B" engine "${input[@]}" --param-cache "$CACHE" --backend gpu
 case $STEP in
 params)
     if [ "$KIND" = snap ]; then
-        time "$B" params --circuit snap --sector-size 32GiB --gpu --out "$CACHE" --force
-        time "$B" snap-encode --sector-size 32GiB --synthetic 1 --out "$CACHE/snap-32g"
+        time "$T" params --circuit snap --sector-size 32GiB --gpu --out "$CACHE" --force
+        time "$T" snap encode --sector-size 32GiB --synthetic 1 --out "$CACHE/snap-32g"
     else
-        time "$B" params --sector-size 32GiB --gpu --out "$CACHE" --force
-        "$B" c1-synth --sector-size 32GiB --miner-id 1000 --sector-id 1 --seed 7 \
+        time "$T" params --sector-size 32GiB --gpu --out "$CACHE" --force
+        "$T" porep c1-synth --sector-size 32GiB --miner-id 1000 --sector-id 1 --seed 7 \
             --out "$CACHE/c1-32g.json"
     fi
     ls -l "$CACHE"

@@ -6,9 +6,9 @@
 # (~52 GB with its .pce) beside WinningPoSt's (~0.2 GB); the WindowPoSt's
 # .params alone are 60.8 GB, so its 9.3 GB .pce lives in PCE_DIR (default
 # /dev/shm, memory) with a link in CACHE:
-#   STEP=winning  INSECURE WinningPoSt 32GiB parameters (`cuzk-bench params
+#   STEP=winning  INSECURE WinningPoSt 32GiB parameters (`cuzk params
 #                 --circuit winning --gpu`) and a synthetic WinningPoSt
-#                 (`post-vanilla --synthetic`) in CACHE/winning-32g;
+#                 (`cuzk post vanilla --synthetic`) in CACHE/winning-32g;
 #   STEP=window   the WindowPoSt 32GiB parameters: the .pce (`--pce-only`,
 #                 the circuit recorded as one sector copied 2,348 times:
 #                 21 s), moved to PCE_DIR, then the parameters from it
@@ -30,9 +30,11 @@
 # STEP=load in one call (about 9 minutes in all).
 #
 #   STEP=winning scripts/post-gpu-bench.sh [BENCH]
-# BENCH: a cuzk-bench built with CUDA (default build/cuda/cuzk-bench).
+# BENCH: a cuzk-bench built with CUDA (default build/cuda/cuzk-bench), the
+# cuzk beside it making the inputs.
 set -euo pipefail
 B=${1:-build/cuda/cuzk-bench}
+T=$(dirname "$B")/cuzk
 CACHE=${CACHE:-build/p32}
 STEP=${STEP:-idle}
 KIND=${KIND:-winning}
@@ -53,18 +55,18 @@ winning | window)
     kind=$([ "$STEP" = window ] && echo window || echo winning)
     n=$([ "$STEP" = window ] && echo 2349 || echo 1)
     if [ "$STEP" = window ]; then
-        "$B" params --circuit wpost --sector-size 32GiB --out "$CACHE" --force --pce-only |
+        "$T" params --circuit wpost --sector-size 32GiB --out "$CACHE" --force --pce-only |
             tee "$CACHE/pce.log"
         pce=$(awk '$1 == "pce" { sub(":$", "", $2); print $2 }' "$CACHE/pce.log")
         dir=${PCE_DIR:-/dev/shm}
         mv "$pce" "$dir/" && ln -s "$dir/$(basename "$pce")" "$pce"
-        time "$B" params --circuit wpost --sector-size 32GiB --gpu --out "$CACHE" --force \
+        time "$T" params --circuit wpost --sector-size 32GiB --gpu --out "$CACHE" --force \
             --reuse-pce
     else
-        time "$B" params --circuit winning --sector-size 32GiB --gpu --out "$CACHE" --force
+        time "$T" params --circuit winning --sector-size 32GiB --gpu --out "$CACHE" --force
     fi
     rm -rf "$CACHE/$circuit-32g"
-    time "$B" post-vanilla --kind "$kind" --sector-size 32GiB --sectors "$n" --synthetic 1 \
+    time "$T" post vanilla --kind "$kind" --sector-size 32GiB --sectors "$n" --synthetic 1 \
         --out "$CACHE/$circuit-32g"
     ;;
 idle)

@@ -4,19 +4,19 @@
 #   1. builds cuzk in Release;
 #   2. seals a 2KiB sector in memory (seeded data, miner 1000, sector 7):
 #      its C1 (SealCommitPhase1Output JSON);
-#   3. INSECURE parameters for 2KiB under Filecoin's names (`cuzk-bench
-#      params`: minutes the first time, kept in build/release/porep-params
-#      and reused), linked into a temporary param cache;
+#   3. INSECURE parameters for 2KiB under Filecoin's names (`cuzk params`:
+#      minutes the first time, kept in build/release/porep-params and
+#      reused), linked into a temporary param cache;
 #   4. starts cuzk-daemon on that cache (srs.param_cache) and proves the C2
-#      through gRPC as Curio sends it (`cuzk-bench porep-c2`: Prove with
+#      through gRPC as Curio sends it (`cuzk daemon prove`: Prove with
 #      POREP_SEAL_COMMIT, registered proof 5, the C1 base64 in Curio's
 #      wrapper), COUNT times (default 3) after PreloadSRS has loaded the
 #      parameters, printing s/proof;
-#   5. verifies the proof with `cuzk-bench verify-seal`, stops the daemon
+#   5. verifies the proof with `cuzk porep verify`, stops the daemon
 #      with SIGTERM.
 #
 #   scripts/run.sh               (COUNT=3)
-#   COUNT=8 scripts/run.sh -j 2  (extra options go to cuzk-bench porep-c2)
+#   COUNT=8 scripts/run.sh -j 2  (extra options go to cuzk daemon prove)
 #   scripts/run.sh --synthetic   the synthetic-circuit demo instead: COUNT
 #                                (default 8) jobs of two 2^LOG-row (16)
 #                                partitions with `cuzk-bench batch`
@@ -56,7 +56,7 @@ if [ "${1:-}" = "--synthetic" ]; then
     start_daemon --listen "$sock" --status-listen 127.0.0.1:0
     $b/cuzk-bench batch --addr "$sock" -c "${COUNT:-8}" -j 2 --log "${LOG:-16}" \
         --partitions 2 "$@"
-    $b/cuzk-bench status --addr "$sock"
+    $b/cuzk daemon status --addr "$sock"
     exit 0
 fi
 
@@ -65,7 +65,7 @@ sector=7
 ticket=$(printf '%064d' 3)
 seed=$(printf '%064d' 5)
 echo "== seal a 2KiB sector (miner $miner, sector $sector)"
-$b/cuzk-bench seal --sector-size 2KiB --data-seed 1 --miner-id $miner --sector-id $sector \
+$b/cuzk porep seal --sector-size 2KiB --data-seed 1 --miner-id $miner --sector-id $sector \
     --ticket "$ticket" --seed "$seed" --out "$dir/c1.json" >"$dir/seal.out"
 cat "$dir/seal.out"
 comm_d=$(sed -n 's/^comm_d //p' "$dir/seal.out")
@@ -76,7 +76,7 @@ base=v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_ha
 if [ ! -s "$params/$base.params" ] || [ ! -s "$params/$base.vk" ] || [ ! -s "$params/$base.pce" ] ||
     ! grep -q "$base.params" "$params/cuzk-generated.digests" 2>/dev/null; then
     echo "== INSECURE 2KiB parameters into $params (once: a few minutes)"
-    $b/cuzk-bench params --sector-size 2KiB --out "$params" --force
+    $b/cuzk params --sector-size 2KiB --out "$params" --force
 fi
 mkdir "$dir/params"
 for f in "$params/$base".{params,vk,pce} "$params/cuzk-generated.digests"; do
@@ -92,12 +92,12 @@ EOF
 
 echo "== cuzk-daemon on the param cache $dir/params; C2 through gRPC as Curio sends it"
 start_daemon --config "$dir/cuzk.toml"
-$b/cuzk-bench preload --addr "$sock" porep-2k
-$b/cuzk-bench porep-c2 --addr "$sock" --c1 "$dir/c1.json" --sector-number $sector \
+$b/cuzk daemon preload --addr "$sock" porep-2k
+$b/cuzk daemon prove --addr "$sock" --c1 "$dir/c1.json" --sector-number $sector \
     --miner-id $miner -c "${COUNT:-3}" --out "$dir/proof.bin" "$@"
-$b/cuzk-bench status --addr "$sock"
+$b/cuzk daemon status --addr "$sock"
 
-echo "== verify-seal"
-$b/cuzk-bench verify-seal --sector-size 2KiB --vk "$dir/params/$base.vk" --proof "$dir/proof.bin" \
+echo "== porep verify"
+$b/cuzk porep verify --sector-size 2KiB --vk "$dir/params/$base.vk" --proof "$dir/proof.bin" \
     --comm-r "$comm_r" --comm-d "$comm_d" --miner-id $miner --sector-id $sector \
     --ticket "$ticket" --seed "$seed"

@@ -584,7 +584,7 @@ void cz_fc_porep_params_name(char out[CZ_FC_PARAMS_NAME], const cz_fc_shape *s);
  * file name, the first 16 bytes of the file's BLAKE2b-512 as 32 hex digits
  * (filecoin-proofs param.rs); the table here is its v28 copy
  * (data/parameters.json, tested equal).  A param cache may also hold
- * INSECURE files made by `cuzk-bench params`, listed in its file
+ * INSECURE files made by `cuzk params`, listed in its file
  * CZ_FC_GENERATED_DIGESTS, one line "<32 hex digits>  <file name>" each
  * ('#' lines are comments).  A file is accepted when its digest is
  * Filecoin's for its name or the one the list gives for it. */
@@ -616,7 +616,7 @@ int cz_fc_params_check(const char *dir, const char *file_name, const uint8_t bla
                        bool *insecure, char *err, size_t errlen);
 
 /* A parameter set in a param cache dir: <dir>/<base>.params, .vk and .pce
- * (the pre-compiled circuit, which `cuzk-bench params --pce-only` writes),
+ * (the pre-compiled circuit, which `cuzk params --pce-only` writes),
  * base a cz_fc_*params_name. */
 enum { CZ_FC_PARAM_PARAMS, CZ_FC_PARAM_VK, CZ_FC_PARAM_PCE, CZ_FC_PARAM_FILES };
 /* The three are regular files: CZ_OK, or CZ_ERR_NOT_FOUND with err "the

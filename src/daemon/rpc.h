@@ -1,6 +1,6 @@
 /* The gRPC side of cuzk-daemon: the cuzk.v1.ProvingEngine server on our
  * own HTTP/2 transport (daemon/h2.h, on nghttp2), and a small blocking
- * client on gRPC's core C library for cuzk-bench and tests.  Internal to
+ * client on gRPC's core C library for cuzk, cuzk-bench and tests.  Internal to
  * the daemon (not part of libcuzk's public API).
  *
  * Bounds, so that no client can make the server take threads or memory

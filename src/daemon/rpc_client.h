@@ -1,4 +1,4 @@
-/* A blocking cuzk.v1 client (cuzk-bench, tests): one channel, unary calls. */
+/* A blocking cuzk.v1 client (cuzk, cuzk-bench, tests): one channel, unary calls. */
 #ifndef CZ_DAEMON_RPC_CLIENT_H
 #define CZ_DAEMON_RPC_CLIENT_H
 

@@ -1,7 +1,7 @@
 /* The Filecoin proof families (family.h), one row each: its kind (the
  * engine's kind and name, its queue in GetStatus as the Rust cuzk names
  * it, the priority an unset one means, its circuit ids' prefix), what
- * messages call it, the --circuit of `cuzk-bench params` that makes its
+ * messages call it, the --circuit of `cuzk params` that makes its
  * files, the verifier whose public inputs its witness carries, its hooks
  * and their variant.  Unset priorities are the Rust cuzk's
  * Priority::default_for: what is at stake decides, a WindowPoSt's

@@ -96,7 +96,7 @@ extern const cz_eng_family_hooks cz_eng_porep_hooks, cz_eng_snap_hooks, cz_eng_p
 
 /* A family's row: its kind's row first (the kinds table points at it; the
  * generic functions take j->k as the row it begins), what messages call
- * the family, the --circuit of `cuzk-bench params` that makes its files,
+ * the family, the --circuit of `cuzk params` that makes its files,
  * the Filecoin verifier whose public inputs its witness carries, its
  * hooks and their variant (PoSt: the cz_post_kind). */
 typedef struct cz_eng_family {

@@ -38,7 +38,7 @@ static int files_present(const cz_engine *e, const cz_eng_family *f, const cz_fc
         return rc;
     snprintf(what, sizeof what, "%s %s", s->name, f->what);
     snprintf(cmd, sizeof cmd,
-             "cuzk-bench params --circuit %s --sector-size SIZE --pce-only --out DIR",
+             "cuzk params --circuit %s --sector-size SIZE --pce-only --out DIR",
              f->params_circuit);
     return cz_fc_param_files_present(e->param_cache, base, what, cmd, err, errlen);
 }

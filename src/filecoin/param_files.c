@@ -3,7 +3,7 @@
  * parameters.json publishes for them (BLAKE2b-512 of the file, the first
  * 32 hex digits: filecoin-proofs src/param.rs
  * get_digest_for_file_within_cache), the param cache's own list of the
- * INSECURE files cuzk-bench params generates, and a set's three files in
+ * INSECURE files cuzk params generates, and a set's three files in
  * a param cache: there, their sizes, loaded and checked.
  *
  * A loaded set's query points get the curve check, not the subgroup
@@ -294,7 +294,7 @@ int cz_fc_params_record_generated(const char *dir, const char *file_name,
         free(text);
         return CZ_ERR_IO;
     }
-    fputs("# INSECURE Groth16 parameters made by cuzk-bench params: whoever knows the\n"
+    fputs("# INSECURE Groth16 parameters made by cuzk params: whoever knows the\n"
           "# seed can forge proofs.  BLAKE2b-512 (first 32 hex digits) and file name.\n",
           f);
     /* the other files' lines, kept in order */

@@ -2,7 +2,7 @@
 # The 2KiB parameters of a Filecoin circuit shared by the slow tests, run
 # by ctest as porep_params (porep: the FIXTURES_SETUP of porep_e2e and
 # porep_grpc), snap_params (snap: of snap_grpc) and post_params
-# (wpost,winning: of post_grpc): DIR gets `cuzk-bench params --sector-size
+# (wpost,winning: of post_grpc): DIR gets `cuzk params --sector-size
 # 2KiB [--circuit snap|wpost|winning]` (INSECURE: the .pce, .params and .vk
 # under Filecoin's name, their digests in DIR/cuzk-generated.digests)
 # unless the three files and a digest list naming the .params and the .vk
@@ -14,11 +14,11 @@
 # one after the other (params appends to the one digest list: never two at
 # once in one DIR).
 #
-#   tests/oracle/fc_params.sh porep|snap|wpost|winning[,...] PATH/TO/cuzk-bench DIR
+#   tests/oracle/fc_params.sh porep|snap|wpost|winning[,...] PATH/TO/cuzk DIR
 set -euo pipefail
 
 if [ $# -ne 3 ] || [ ! -x "$2" ]; then
-    echo "usage: $0 porep|snap|wpost|winning[,...] PATH/TO/cuzk-bench DIR" >&2
+    echo "usage: $0 porep|snap|wpost|winning[,...] PATH/TO/cuzk DIR" >&2
     exit 2
 fi
 case $1 in
@@ -31,7 +31,7 @@ case $1 in
     ;;
 esac
 circuit=$1
-bench=$2
+cuzk=$2
 dir=$3
 case $circuit in
 porep) base=v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f ;;
@@ -39,7 +39,7 @@ snap) base=v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-fb9e095bebdd
 wpost) base=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0 ;;
 winning) base=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e ;;
 *)
-    echo "usage: $0 porep|snap|wpost|winning[,...] PATH/TO/cuzk-bench DIR" >&2
+    echo "usage: $0 porep|snap|wpost|winning[,...] PATH/TO/cuzk DIR" >&2
     exit 2
     ;;
 esac
@@ -66,7 +66,7 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 t0=$(date +%s)
 rc=0
-"$bench" params --circuit "$circuit" --sector-size 2KiB --out "$dir" --force >"$out" 2>&1 || rc=$?
+"$cuzk" params --circuit "$circuit" --sector-size 2KiB --out "$dir" --force >"$out" 2>&1 || rc=$?
 cat "$out"
 fails=0
 if [ $rc != 0 ]; then

@@ -34,13 +34,25 @@ if(TARGET cuzk-daemon)
   set_tests_properties(grpc_hostile PROPERTIES TIMEOUT 600)
 endif()
 
-# The Filecoin commands of cuzk-bench (seal, c1-synth, c1-verify,
-# verify-seal) as an operator runs them: outputs, exit statuses 0 / 1 / 2
-# and messages (tests/oracle/run_fc_cli.sh).  A few seconds.
+# The Filecoin commands of cuzk (porep seal, c1-synth, c1-verify, verify;
+# snap encode, verify; params) as an operator runs them: outputs, exit
+# statuses 0 / 1 / 2 and messages (tests/oracle/run_fc_cli.sh).  A few
+# seconds.
 add_test(NAME fc_cli
-         COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_fc_cli.sh $<TARGET_FILE:cuzk-bench>
+         COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_fc_cli.sh $<TARGET_FILE:cuzk>
                  $<TARGET_FILE:test_fc_sector>)
 set_tests_properties(fc_cli PROPERTIES TIMEOUT 300)
+
+# docs/cli.md against the tools' command tables (scripts/cli-doc.sh
+# --check): the reference equal to what cuzk and cuzk-bench say, every
+# command's --help answering, every old cuzk-bench spelling naming its new
+# cuzk command.  With the daemon (its client commands are in the
+# document), in Release builds: a second.
+if(TARGET cuzk-daemon AND CMAKE_BUILD_TYPE STREQUAL "Release")
+  add_test(NAME cli_doc COMMAND ${PROJECT_SOURCE_DIR}/scripts/cli-doc.sh --check
+                                $<TARGET_FILE:cuzk> $<TARGET_FILE:cuzk-bench>)
+  set_tests_properties(cli_doc PROPERTIES TIMEOUT 60)
+endif()
 
 # The slow PoRep tests, Release builds only (scripts/test.sh runs them once,
 # in build/release); label slow, so `ctest -LE slow` leaves them out.
@@ -52,30 +64,30 @@ set_tests_properties(fc_cli PROPERTIES TIMEOUT 300)
 # (remove the folder to make them again).
 #
 # porep_e2e (tests/oracle/run_porep_e2e.sh): seal, the parameters as params
-# left them, porep-prove, verify-seal valid and invalid, refused C1s.  The
+# left them, porep prove, porep verify valid and invalid, refused C1s.  The
 # proof at the 2^22 domain takes a minute of every core.
 #
 # porep_grpc (tests/oracle/run_porep_grpc.sh): PoRep C2 through cuzk-daemon
-# from Python and Node as Curio sends it, proofs checked by verify-seal;
+# from Python and Node as Curio sends it, proofs checked by porep verify;
 # refusals, missing parameters, PreloadSRS / EvictSRS, cancel, 16 jobs
 # under a budget of about two partitions, request ids, priorities and
 # SIGTERM.  19 proofs, about 800 CPU seconds: 7 to 8 minutes of both cores.
 if(CMAKE_BUILD_TYPE STREQUAL "Release")
   set(CZ_POREP_PARAMS ${CMAKE_BINARY_DIR}/porep-params)
   add_test(NAME porep_params
-           COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/fc_params.sh porep $<TARGET_FILE:cuzk-bench>
+           COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/fc_params.sh porep $<TARGET_FILE:cuzk>
                    ${CZ_POREP_PARAMS})
   set_tests_properties(porep_params PROPERTIES TIMEOUT 1800 LABELS slow PROCESSORS 2
                        FIXTURES_SETUP porep_params)
   add_test(NAME porep_e2e
-           COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_porep_e2e.sh $<TARGET_FILE:cuzk-bench>
+           COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_porep_e2e.sh $<TARGET_FILE:cuzk>
                    ${CZ_POREP_PARAMS})
   set_tests_properties(porep_e2e PROPERTIES TIMEOUT 1800 LABELS slow PROCESSORS 2
                        FIXTURES_REQUIRED porep_params)
   if(TARGET cuzk-daemon)
     add_test(NAME porep_grpc
              COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_porep_grpc.sh
-                     $<TARGET_FILE:cuzk-daemon> $<TARGET_FILE:cuzk-bench> ${CZ_POREP_PARAMS})
+                     $<TARGET_FILE:cuzk-daemon> $<TARGET_FILE:cuzk> ${CZ_POREP_PARAMS})
     set_tests_properties(porep_grpc PROPERTIES TIMEOUT 3000 LABELS slow PROCESSORS 2
                          FIXTURES_REQUIRED porep_params)
   endif()
@@ -87,19 +99,19 @@ endif()
 # cores once per build;
 # snap_grpc (tests/oracle/run_snap_grpc.sh): a real 2KiB update proved
 # through cuzk-daemon as Curio sends it (raw commitments and CIDs), the
-# proofs checked by verify-update; refusals, missing parameters, request
+# proofs checked by snap verify; refusals, missing parameters, request
 # ids.  Three proofs: about a minute.
 if(CMAKE_BUILD_TYPE STREQUAL "Release")
   set(CZ_SNAP_PARAMS ${CMAKE_BINARY_DIR}/snap-params)
   add_test(NAME snap_params
-           COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/fc_params.sh snap $<TARGET_FILE:cuzk-bench>
+           COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/fc_params.sh snap $<TARGET_FILE:cuzk>
                    ${CZ_SNAP_PARAMS})
   set_tests_properties(snap_params PROPERTIES TIMEOUT 1800 LABELS slow PROCESSORS 2
                        FIXTURES_SETUP snap_params)
   if(TARGET cuzk-daemon)
     add_test(NAME snap_grpc
              COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_snap_grpc.sh
-                     $<TARGET_FILE:cuzk-daemon> $<TARGET_FILE:cuzk-bench> ${CZ_SNAP_PARAMS})
+                     $<TARGET_FILE:cuzk-daemon> $<TARGET_FILE:cuzk> ${CZ_SNAP_PARAMS})
     set_tests_properties(snap_grpc PROPERTIES TIMEOUT 1800 LABELS slow PROCESSORS 2
                          FIXTURES_REQUIRED snap_params)
   endif()
@@ -112,20 +124,20 @@ endif()
 # build;
 # post_grpc (tests/oracle/run_post_grpc.sh): 2KiB WindowPoSt partitions
 # (full, short, V1 at partition 1) and WinningPoSt proofs through
-# cuzk-daemon as Curio sends them, checked by verify-post; default
+# cuzk-daemon as Curio sends them, checked by post verify; default
 # priorities, refusals, missing parameters, request ids.  Six proofs: about
 # a minute.
 if(CMAKE_BUILD_TYPE STREQUAL "Release")
   set(CZ_POST_PARAMS ${CMAKE_BINARY_DIR}/post-params)
   add_test(NAME post_params
            COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/fc_params.sh wpost,winning
-                   $<TARGET_FILE:cuzk-bench> ${CZ_POST_PARAMS})
+                   $<TARGET_FILE:cuzk> ${CZ_POST_PARAMS})
   set_tests_properties(post_params PROPERTIES TIMEOUT 600 LABELS slow PROCESSORS 2
                        FIXTURES_SETUP post_params)
   if(TARGET cuzk-daemon)
     add_test(NAME post_grpc
              COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_post_grpc.sh
-                     $<TARGET_FILE:cuzk-daemon> $<TARGET_FILE:cuzk-bench> ${CZ_POST_PARAMS})
+                     $<TARGET_FILE:cuzk-daemon> $<TARGET_FILE:cuzk> ${CZ_POST_PARAMS})
     set_tests_properties(post_grpc PROPERTIES TIMEOUT 900 LABELS slow PROCESSORS 2
                          FIXTURES_REQUIRED post_params)
   endif()

@@ -7,7 +7,7 @@ Curio's (lib/ffi/cuzk_funcs.go WindowPoStCuzk / WinningPoStCuzk; docs/post.md
 section 7.1): proof_kind WINDOW_POST_PARTITION or WINNING_POST,
 registered_proof (RegisteredPoStProof), sector_size, priority HIGH (Window)
 or CRITICAL (Winning), vanilla_proofs (one bincode FallbackPoStSectorProof
-per sector, ascending: `cuzk-bench post-vanilla` writes them as
+per sector, ascending: `cuzk post vanilla` writes them as
 DIR/vanilla-I.bin), miner_id, randomness (32 bytes) and, for Window,
 partition_index.  Run by tests/oracle/run_post_grpc.sh:
 

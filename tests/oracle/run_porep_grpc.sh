@@ -4,7 +4,7 @@
 # PARAMS_DIR with the INSECURE 2KiB parameters).  The clients are
 # tests/oracle/porep_client.py (python3-grpcio, stubs from grpc_tools at run
 # time) and tests/oracle/porep_client.mjs (@grpc/grpc-js); the proofs are
-# checked by `cuzk-bench verify-seal`, which shares no code path with the
+# checked by `cuzk porep verify`, which shares no code path with the
 # daemon's prover.  Every check prints a PASS or FAIL line.
 #   1. inputs: a sealed 2KiB sector (seal, sector 7) and a synthetic C1
 #      (c1-synth, sector 9), miner 1000;
@@ -12,11 +12,11 @@
 #      PreloadSRS "porep-2k" are refused NOT_FOUND naming the .params path;
 #      a param_cache that is not there is warned about at start;
 #   3. daemon A (budget 8GiB): PreloadSRS "porep-2k" loads it; Prove from
-#      Python of the sealed C1 in Curio's wrapper, verify-seal valid and
+#      Python of the sealed C1 in Curio's wrapper, porep verify valid and
 #      invalid with another sector id; Curio's request id porep-<miner>-
 #      <sector>: the same request twice is one job and proof, the sector
 #      sealed again (another ticket and seed) under the same id a job of its
-#      own whose proof verify-seal accepts for the second seal only;
+#      own whose proof porep verify accepts for the second seal only;
 #      refusals from both clients (INVALID_ARGUMENT naming the problem: an
 #      edited seed, corrupted base64, truncated JSON, another registered
 #      proof, unknown registered_proof, wrong sector_size, sector_number or
@@ -24,7 +24,7 @@
 #      (CANCELLED, the memory counters back to idle); SIGTERM with two Prove
 #      calls in flight (the raw C1 JSON of the sealed sector and the
 #      synthetic C1 wrapped): new calls refused UNAVAILABLE, both complete
-#      with proofs verify-seal accepts, exit 0;
+#      with proofs porep verify accepts, exit 0;
 #   4. daemon C, memory.total_budget for about two partitions: A's /status
 #      after its first proof (one partition alone) gave what a partition
 #      reserves at most, P = peak_reserved - request_pool - the circuit's
@@ -48,17 +48,17 @@
 # proves one partition at a time, and the CRITICAL check needs NORMAL jobs
 # still queued behind the budget (CZ_POREP_GRPC_JOBS=5 for a quicker run).
 #
-#   tests/oracle/run_porep_grpc.sh PATH/TO/cuzk-daemon PATH/TO/cuzk-bench PARAMS_DIR
+#   tests/oracle/run_porep_grpc.sh PATH/TO/cuzk-daemon PATH/TO/cuzk PARAMS_DIR
 #   CZ_POREP_GRPC_KEEP=1    keep the work directory and logs (always kept on failure)
 #   CZ_POREP_GRPC_JOBS=N    jobs under the budget (default 16, at least 5)
 set -euo pipefail
 
 if [ $# -ne 3 ] || [ ! -x "$1" ] || [ ! -x "$2" ] || [ ! -d "$3" ]; then
-    echo "usage: $0 PATH/TO/cuzk-daemon PATH/TO/cuzk-bench PARAMS_DIR" >&2
+    echo "usage: $0 PATH/TO/cuzk-daemon PATH/TO/cuzk PARAMS_DIR" >&2
     exit 2
 fi
 daemon=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-bench=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+cuzk=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 pdir=$(cd "$3" && pwd)
 root=$(cd "$(dirname "$0")/../.." && pwd)
 py=/usr/bin/python3
@@ -117,9 +117,9 @@ ticket=$(printf '%064d' 3)
 seed=$(printf '%064d' 5)
 sealed=$work/sealed.json
 synth=$work/synth.json
-"$bench" seal --sector-size 2KiB --data-seed 1 --miner-id 1000 --sector-id 7 --ticket "$ticket" \
+"$cuzk" porep seal --sector-size 2KiB --data-seed 1 --miner-id 1000 --sector-id 7 --ticket "$ticket" \
     --seed "$seed" --out "$sealed" >"$work/seal.out" 2>&1 || die "seal: $(cat "$work/seal.out")"
-"$bench" c1-synth --sector-size 2KiB --miner-id 1000 --sector-id 9 --ticket "$ticket" \
+"$cuzk" porep c1-synth --sector-size 2KiB --miner-id 1000 --sector-id 9 --ticket "$ticket" \
     --porep-seed "$seed" --out "$synth" >"$work/synth.out" 2>&1 ||
     die "c1-synth: $(cat "$work/synth.out")"
 # sector 7 sealed again with another ticket and seed (Curio proves it under
@@ -127,7 +127,7 @@ synth=$work/synth.json
 ticket_b=$(printf '%064d' 13)
 seed_b=$(printf '%064d' 15)
 resealed=$work/resealed.json
-"$bench" seal --sector-size 2KiB --data-seed 1 --miner-id 1000 --sector-id 7 --ticket "$ticket_b" \
+"$cuzk" porep seal --sector-size 2KiB --data-seed 1 --miner-id 1000 --sector-id 7 --ticket "$ticket_b" \
     --seed "$seed_b" --out "$resealed" >"$work/reseal.out" 2>&1 ||
     die "seal again: $(cat "$work/reseal.out")"
 declare -A comm_r comm_d tickets seeds
@@ -141,12 +141,12 @@ comm_r[9]=$(sed -n 's/^comm_r //p' "$work/synth.out")
 comm_d[9]=$(sed -n 's/^comm_d //p' "$work/synth.out")
 step "sealed sector 7 (comm_r ${comm_r[7]}), synthetic C1 of sector 9 (comm_r ${comm_r[9]})"
 
-# verify_seal WANT WHAT PROOF SECTOR [AS_SECTOR]: verify-seal of a proof of
+# verify_seal WANT WHAT PROOF SECTOR [AS_SECTOR]: porep verify of a proof of
 # SECTOR's C1 (checked as AS_SECTOR's) must exit WANT (0 valid, 1 invalid);
 # SECTOR 7b: sector 7 sealed again, with its own ticket and seed
 verify_seal() {
     local want=$1 what=$2 proof=$3 s=$4 as=${5:-${4%b}} rc=0
-    "$bench" verify-seal --sector-size 2KiB --vk "$pdir/$base.vk" --proof "$proof" \
+    "$cuzk" porep verify --sector-size 2KiB --vk "$pdir/$base.vk" --proof "$proof" \
         --comm-r "${comm_r[$s]}" --comm-d "${comm_d[$s]}" --miner-id 1000 --sector-id "$as" \
         --ticket "${tickets[$s]:-$ticket}" --seed "${seeds[$s]:-$seed}" \
         >"$work/vs.out" 2>"$work/vs.err" || rc=$?

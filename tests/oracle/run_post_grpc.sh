@@ -3,10 +3,10 @@
 # 22), run by ctest as post_grpc (Release builds only; its fixture
 # post_params fills PARAMS_DIR with the INSECURE 2KiB wpost and winning
 # parameters).  The client is tests/oracle/post_client.py (python3-grpcio);
-# the proofs are checked by `cuzk-bench verify-post --vk --proof`, which
+# the proofs are checked by `cuzk post verify --vk --proof`, which
 # computes the public inputs from post.json alone.  Every check prints PASS
 # or FAIL.
-#   1. inputs: `cuzk-bench post-vanilla` seals 2KiB CC sectors and writes
+#   1. inputs: `cuzk post vanilla` seals 2KiB CC sectors and writes
 #      their vanilla sector proofs: a full Window partition (2 sectors,
 #      V1_1 = registered proof 10), a short one (1 sector: padded), a
 #      Window V1 (registered proof 5, API 1.0) at partition 1, a Winning
@@ -17,7 +17,7 @@
 #      .params path;
 #   3. daemon A: the queues window-post and winning-post; PreloadSRS both;
 #      Prove each input with Curio's fields (priority HIGH / CRITICAL, its
-#      request id): 192 bytes, valid under verify-post, invalid for other
+#      request id): 192 bytes, valid under post verify, invalid for other
 #      randomness or sectors; priority unset: the kind's default, valid
 #      proofs; request ids (the same job and proof again); a deadline's
 #      three partitions under Curio's one id wdpost-<miner>-0-<rand[:8]>,
@@ -28,16 +28,16 @@
 #      afterwards every memory counter back to its idle value; SIGTERM,
 #      exit 0.
 #
-#   tests/oracle/run_post_grpc.sh PATH/TO/cuzk-daemon PATH/TO/cuzk-bench PARAMS_DIR
+#   tests/oracle/run_post_grpc.sh PATH/TO/cuzk-daemon PATH/TO/cuzk PARAMS_DIR
 #   CZ_POST_GRPC_KEEP=1    keep the work directory and logs (always kept on failure)
 set -euo pipefail
 
 if [ $# -ne 3 ] || [ ! -x "$1" ] || [ ! -x "$2" ] || [ ! -d "$3" ]; then
-    echo "usage: $0 PATH/TO/cuzk-daemon PATH/TO/cuzk-bench PARAMS_DIR" >&2
+    echo "usage: $0 PATH/TO/cuzk-daemon PATH/TO/cuzk PARAMS_DIR" >&2
     exit 2
 fi
 daemon=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-bench=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+cuzk=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 pdir=$(cd "$3" && pwd)
 root=$(cd "$(dirname "$0")/../.." && pwd)
 py=/usr/bin/python3
@@ -78,7 +78,7 @@ rand2=1111111111111111111111111111111111111111111111111111111111111105
 vanilla() {
     local name=$1 kind=$2
     shift 2
-    "$bench" post-vanilla --kind "$kind" --sector-size 2KiB --out "$work/$name" "$@" \
+    "$cuzk" post vanilla --kind "$kind" --sector-size 2KiB --out "$work/$name" "$@" \
         >"$work/$name.out" 2>&1 || die "post-vanilla $name: $(cat "$work/$name.out")"
 }
 step "inputs: post-vanilla"
@@ -107,12 +107,12 @@ for d in w2 w1 v1 win; do
     step "$d: $(tail -1 "$work/$d.out")"
 done
 
-# verify WANT WHAT DIR VK PROOF: verify-post of a SNARK proof exits WANT
+# verify WANT WHAT DIR VK PROOF: post verify of a SNARK proof exits WANT
 # (--kind named as the directory's: win* Winning, the others Window)
 verify() {
     local want=$1 what=$2 dir=$3 vk=$4 proof=$5 rc=0 kind=window
     [ "${dir%%-*}" = win ] && kind=winning
-    "$bench" verify-post --dir "$work/$dir" --kind $kind --vk "$vk" --proof "$proof" \
+    "$cuzk" post verify --dir "$work/$dir" --kind $kind --vk "$vk" --proof "$proof" \
         >"$work/vp.out" 2>"$work/vp.err" || rc=$?
     local said
     said=$(head -1 "$work/vp.out")
@@ -172,7 +172,7 @@ if [ -s "$work/v1.bin" ]; then
 fi
 check win "$work/win.bin" "the Winning proof"
 rc=0
-"$bench" verify-post --dir "$work/w2" --kind winning >"$work/vp.out" 2>"$work/vp.err" || rc=$?
+"$cuzk" post verify --dir "$work/w2" --kind winning >"$work/vp.out" 2>"$work/vp.err" || rc=$?
 if [ $rc = 2 ] && grep -q "holds a window PoSt" "$work/vp.err"; then
     pass "verify-post --kind winning on a Window directory: refused (exit 2)"
 else

@@ -3,16 +3,16 @@
 # (issue 21), run by ctest as snap_grpc (Release builds only; its fixture
 # snap_params fills PARAMS_DIR with the INSECURE 2KiB update parameters).
 # The client is tests/oracle/snap_client.py (python3-grpcio); the proofs
-# are checked by `cuzk-bench verify-update --vk --proof`, which shares no
+# are checked by `cuzk snap verify --vk --proof`, which shares no
 # code path with the daemon's prover.  Every check prints PASS or FAIL.
-#   1. input: `cuzk-bench snap-encode` seals a 2KiB CC sector (miner 1000,
+#   1. input: `cuzk snap encode` seals a 2KiB CC sector (miner 1000,
 #      sector 7), encodes new data into it and writes the vanilla
 #      partition proof and the commitments;
 #   2. daemon B, param_cache an empty folder: SubmitProof, Prove and
 #      PreloadSRS "snap-2k" refused NOT_FOUND naming the .params path;
 #   3. daemon A: PreloadSRS "snap-2k"; Prove with raw commitments (Curio's
 #      proof share path) and with their CIDs (its UpdateProve task); both
-#      proofs valid under verify-update, and invalid with comm_r_new of
+#      proofs valid under snap verify, and invalid with comm_r_new of
 #      another update; request ids (the same job again; the update tried
 #      again with new data under Curio's same id snap-<miner>-<sector>: a
 #      job of its own whose proof verifies for its commitments only);
@@ -21,16 +21,16 @@
 #      kind, counts, sizes, fields SnapDeals does not use); afterwards
 #      every memory counter back to its idle value; SIGTERM, exit 0.
 #
-#   tests/oracle/run_snap_grpc.sh PATH/TO/cuzk-daemon PATH/TO/cuzk-bench PARAMS_DIR
+#   tests/oracle/run_snap_grpc.sh PATH/TO/cuzk-daemon PATH/TO/cuzk PARAMS_DIR
 #   CZ_SNAP_GRPC_KEEP=1    keep the work directory and logs (always kept on failure)
 set -euo pipefail
 
 if [ $# -ne 3 ] || [ ! -x "$1" ] || [ ! -x "$2" ] || [ ! -d "$3" ]; then
-    echo "usage: $0 PATH/TO/cuzk-daemon PATH/TO/cuzk-bench PARAMS_DIR" >&2
+    echo "usage: $0 PATH/TO/cuzk-daemon PATH/TO/cuzk PARAMS_DIR" >&2
     exit 2
 fi
 daemon=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-bench=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+cuzk=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 pdir=$(cd "$3" && pwd)
 root=$(cd "$(dirname "$0")/../.." && pwd)
 py=/usr/bin/python3
@@ -65,24 +65,24 @@ config() {
 
 # 1. the update
 upd=$work/update
-"$bench" snap-encode --sector-size 2KiB --miner-id 1000 --sector-id 7 --new-data-seed 3 \
+"$cuzk" snap encode --sector-size 2KiB --miner-id 1000 --sector-id 7 --new-data-seed 3 \
     --out "$upd" >"$work/encode.out" 2>&1 || die "snap-encode: $(cat "$work/encode.out")"
 old=$(sed -n 's/^comm_r_old //p' "$work/encode.out")
 dnew=$(sed -n 's/^comm_d_new //p' "$work/encode.out")
 rnew=$(sed -n 's/^comm_r_new //p' "$work/encode.out")
 step "2KiB update: comm_r_old $old, comm_d_new $dnew, comm_r_new $rnew"
 other=$work/other
-"$bench" snap-encode --sector-size 2KiB --miner-id 1000 --sector-id 7 --new-data-seed 4 \
+"$cuzk" snap encode --sector-size 2KiB --miner-id 1000 --sector-id 7 --new-data-seed 4 \
     --out "$other" >"$work/other.out" 2>&1 || die "snap-encode: $(cat "$work/other.out")"
 rother=$(sed -n 's/^comm_r_new //p' "$work/other.out")
 dother=$(sed -n 's/^comm_d_new //p' "$work/other.out")
 oold=$(sed -n 's/^comm_r_old //p' "$work/other.out")
 
-# verify WANT WHAT PROOF COMM_R_NEW [COMM_D_NEW COMM_R_OLD]: verify-update of a
+# verify WANT WHAT PROOF COMM_R_NEW [COMM_D_NEW COMM_R_OLD]: snap verify of a
 # SNARK proof exits WANT (the commitments default to the first update's)
 verify() {
     local want=$1 what=$2 proof=$3 rn=$4 dn=${5:-$dnew} ro=${6:-$old} rc=0
-    "$bench" verify-update --sector-size 2KiB --comm-r-old "$ro" --comm-d-new "$dn" \
+    "$cuzk" snap verify --sector-size 2KiB --comm-r-old "$ro" --comm-d-new "$dn" \
         --comm-r-new "$rn" --vk "$pdir/$base.vk" --proof "$proof" >"$work/vu.out" \
         2>"$work/vu.err" || rc=$?
     local said

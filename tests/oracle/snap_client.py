@@ -5,7 +5,7 @@ Debian's python3-grpcio with the stubs grpc_client.py generates at run time
 (imported from it, with its channel and metric helpers).  A request carries
 registered_proof (RegisteredUpdateProof: 0 for 2KiB), sector_size,
 sector_number, miner_id, vanilla_proofs (one bincode PartitionProof per
-partition: `cuzk-bench snap-encode` writes them as DIR/vanilla-K.bin) and
+partition: `cuzk snap encode` writes them as DIR/vanilla-K.bin) and
 comm_r_old / comm_r_new / comm_d_new: 32 raw bytes (Curio's proof-share
 path, tasks/proofshare) or the commitments' binary CIDs (its UpdateProve
 task passes cid.Bytes()).  Run by tests/oracle/run_snap_grpc.sh:

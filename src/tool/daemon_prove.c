@@ -1,10 +1,10 @@
-/* cuzk-bench porep-c2: PoRep Commit Phase 2 through cuzk-daemon, as Curio
+/* cuzk daemon prove: PoRep Commit Phase 2 through cuzk-daemon, as Curio
  * sends it (lib/ffi/cuzk_funcs.go): SubmitProofRequest with proof_kind
  * POREP_SEAL_COMMIT, registered_proof, sector_number, miner_id, sector_size
  * and vanilla_proof = {"SectorNum": n, "Phase1Out": "<base64 of the C1
  * JSON>", "SectorSize": bytes}, sent with Prove.
  *
- *   cuzk-bench porep-c2 [--addr A] --c1 FILE --sector-number N --miner-id N
+ *   cuzk daemon prove [--addr A] --c1 FILE --sector-number N --miner-id N
  *       [--registered-proof N] [--raw] [--id ID] [--priority P] [--out FILE]
  *       [-c COUNT] [-j CONC]
  *
@@ -18,36 +18,23 @@
  * every proof completed, 1 a call failed or a proof did not complete
  * (the daemon's status and message printed), 2 usage. */
 #include <pthread.h>
-#include <stdbool.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
 #include "cuzk/err.h"
 #include "cuzk/filecoin.h"
 #include "cuzk/v1/proving.pb-c.h"
-#include "daemon/rpc_client.h"
+#include "tool/tool.h"
 #include "util/base64.h"
 
-static const char USAGE[] =
-    "usage: cuzk-bench porep-c2 [--addr A] --c1 FILE --sector-number N --miner-id N\n"
-    "           [--registered-proof N] [--raw] [--id ID] [--priority low|normal|high|critical]\n"
-    "           [--out FILE] [-c COUNT] [-j CONC]\n"
-    "  PoRep C2 of a C1 through cuzk-daemon (Prove), as Curio sends it: the C1 base64 in\n"
-    "  {\"SectorNum\", \"Phase1Out\", \"SectorSize\"} (--raw: the C1 JSON as it is).  A defaults\n"
-    "  to 127.0.0.1:9820.  COUNT proofs, CONC at once; the first one's partition proofs go\n"
-    "  to --out.  Prints timings and s/proof.  Exit 0 all completed, 1 not, 2 usage.\n";
-
-typedef struct {
-    const char *addr, *c1, *sector, *miner, *proof, *id, *prio, *out, *count, *conc;
-    int raw;
-} popts;
+const char *const cz_tool_priorities[4] = {"low", "normal", "high", "critical"};
 
 typedef struct {
     cz_rpc_client *c;
-    const popts *o;
+    const cz_cli_opts *o;
     Cuzk__V1__SubmitProofRequest base;
     unsigned count;
     atomic_uint next, ok;
@@ -74,13 +61,13 @@ static void *worker(void *arg)
         Cuzk__V1__ProveResponse *resp = NULL;
         int st;
         char det[1024];
-        double t0 = cz_bench_now();
+        double t0 = cz_cli_now();
         int rc = cz_rpc_call(r->c, "/cuzk.v1.ProvingEngine/Prove", &pr.base,
                              &cuzk__v1__prove_response__descriptor, (ProtobufCMessage **)&resp, -1,
                              &st, det, sizeof det);
-        double dt = cz_bench_now() - t0;
+        double dt = cz_cli_now() - t0;
         if (rc != CZ_OK || st != 0) {
-            fprintf(stderr, "porep-c2: proof %u: gRPC status %d: %s\n", i, st, det);
+            fprintf(stderr, "daemon prove: proof %u: gRPC status %d: %s\n", i, st, det);
             continue;
         }
         const Cuzk__V1__AwaitProofResponse *a = resp->result;
@@ -97,7 +84,7 @@ static void *worker(void *arg)
             pthread_mutex_unlock(&r->mu);
             atomic_fetch_add(&r->ok, 1);
         } else {
-            fprintf(stderr, "porep-c2: proof %u: status %d: %s\n", i, a ? (int)a->status : -1,
+            fprintf(stderr, "daemon prove: proof %u: status %d: %s\n", i, a ? (int)a->status : -1,
                     a && a->error_message ? a->error_message : "no result");
         }
         fflush(stdout);
@@ -120,73 +107,45 @@ static char *wrap(const uint8_t *c1, size_t n, uint64_t sector, uint64_t size, s
     return w;
 }
 
-int cz_bench_porep_c2(int argc, char **argv)
+int cz_tool_daemon_prove(const cz_cli_cmd *self, int argc, char **argv)
 {
-    const char *c = "porep-c2";
-    popts o = {.addr = "127.0.0.1:9820"};
-    static const cz_bench_flag F[] = {
-        {"--addr", offsetof(popts, addr), 0},
-        {"--c1", offsetof(popts, c1), 0},
-        {"--sector-number", offsetof(popts, sector), 0},
-        {"--miner-id", offsetof(popts, miner), 0},
-        {"--registered-proof", offsetof(popts, proof), 0},
-        {"--id", offsetof(popts, id), 0},
-        {"--priority", offsetof(popts, prio), 0},
-        {"--out", offsetof(popts, out), 0},
-        {"-c", offsetof(popts, count), 0},
-        {"-j", offsetof(popts, conc), 0},
-    };
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(USAGE, stdout);
-            return 0;
-        }
-        if (!strcmp(argv[i], "--raw")) {
-            o.raw = 1;
-            continue;
-        }
-        if (cz_bench_take_flag(argc, argv, &i, F, sizeof F / sizeof F[0], 1, &o, USAGE))
-            return 2;
-    }
-    uint64_t sector, miner, proof = 0, count = 1, conc = 1;
-    if (!cz_bench_need(c, o.c1, "--c1") || !cz_bench_need(c, o.sector, "--sector-number") ||
-        !cz_bench_need(c, o.miner, "--miner-id") ||
-        cz_bench_u64(&sector, o.sector, c, "--sector-number") ||
-        cz_bench_u64(&miner, o.miner, c, "--miner-id") ||
-        (o.proof && cz_bench_u64(&proof, o.proof, c, "--registered-proof")) ||
-        (o.count && cz_bench_u64(&count, o.count, c, "-c")) ||
-        (o.conc && cz_bench_u64(&conc, o.conc, c, "-j")))
+    const char *c = "daemon prove";
+    cz_cli_opts o = {.addr = "127.0.0.1:9820"};
+    if (cz_cli_parse(self, argc, argv, &o) < 0)
         return 2;
-    static const char *const PRIO[] = {"low", "normal", "high", "critical"};
+    uint64_t sector, miner, proof = 0, count = 1, conc = 1;
+    if (!cz_cli_need(c, o.c1, "--c1") || !cz_cli_need(c, o.sector_number, "--sector-number") ||
+        !cz_cli_need(c, o.miner_id, "--miner-id") ||
+        cz_cli_u64(&sector, o.sector_number, c, "--sector-number") ||
+        cz_cli_u64(&miner, o.miner_id, c, "--miner-id") ||
+        (o.registered_proof && cz_cli_u64(&proof, o.registered_proof, c, "--registered-proof")) ||
+        (o.count && cz_cli_u64(&count, o.count, c, "-c")) ||
+        (o.conc && cz_cli_u64(&conc, o.conc, c, "-j")))
+        return 2;
     Cuzk__V1__Priority prio = CUZK__V1__PRIORITY__NORMAL;
-    if (o.prio) {
-        int k = 0;
-        while (k < 4 && strcmp(o.prio, PRIO[k]))
-            k++;
-        if (k == 4) {
-            fprintf(stderr, "cuzk-bench %s: --priority %s is not low, normal, high or critical\n",
-                    c, o.prio);
+    if (o.priority) {
+        int k = cz_cli_choice(o.priority, cz_tool_priorities, 4, c, "--priority");
+        if (k < 0)
             return 2;
-        }
         prio = (Cuzk__V1__Priority)(k + 1);
     }
     if (count < 1 || count > 100000 || conc < 1 || conc > 256) {
-        fprintf(stderr, "cuzk-bench %s: -c 1..100000 and -j 1..256\n", c);
+        fprintf(stderr, "cuzk %s: -c 1..100000 and -j 1..256\n", c);
         return 2;
     }
     size_t n;
-    uint8_t *json = cz_bench_read_file(o.c1, &n, c);
+    uint8_t *json = cz_cli_read_file(o.c1, &n, c);
     if (json == NULL)
         return 2;
     cz_fc_c1 c1;
     char err[512];
     if (cz_fc_c1_read(&c1, json, n, NULL, err, sizeof err) != CZ_OK) {
-        fprintf(stderr, "cuzk-bench %s: %s: %s\n", c, o.c1, err);
+        fprintf(stderr, "cuzk %s: %s: %s\n", c, o.c1, err);
         free(json);
         return 2;
     }
     uint64_t size = c1.proof_type->shape->sector_size;
-    if (!o.proof)
+    if (!o.registered_proof)
         proof = c1.proof_type->id;
     bool wrapped = c1.wrapped;
     cz_fc_c1_free(&c1);
@@ -196,7 +155,7 @@ int cz_bench_porep_c2(int argc, char **argv)
         v = wrap(json, n, sector, size, &vlen);
         free(json);
         if (v == NULL) {
-            fprintf(stderr, "cuzk-bench %s: out of memory\n", c);
+            fprintf(stderr, "cuzk %s: out of memory\n", c);
             return 2;
         }
     }
@@ -213,18 +172,19 @@ int cz_bench_porep_c2(int argc, char **argv)
     r.base.vanilla_proof.len = vlen;
     int ret = 1;
     if (cz_rpc_client_new(&r.c, o.addr) != CZ_OK) {
-        fprintf(stderr, "cuzk-bench %s: cannot make a client for %s\n", c, o.addr);
+        fprintf(stderr, "cuzk %s: cannot make a client for %s\n", c, o.addr);
         free(v);
         return 2;
     }
-    printf("porep-c2: %zu-byte vanilla_proof (%s), registered proof %llu, %llu proof%s, %llu at "
-           "once, to %s\n",
-           vlen, o.raw || wrapped ? "as read" : "Curio's wrapper", (unsigned long long)proof,
-           (unsigned long long)count, count == 1 ? "" : "s", (unsigned long long)conc, o.addr);
+    printf(
+        "daemon prove: %zu-byte vanilla_proof (%s), registered proof %llu, %llu proof%s, %llu at "
+        "once, to %s\n",
+        vlen, o.raw || wrapped ? "as read" : "Curio's wrapper", (unsigned long long)proof,
+        (unsigned long long)count, count == 1 ? "" : "s", (unsigned long long)conc, o.addr);
     fflush(stdout);
     pthread_t th[256];
     unsigned started = 0;
-    double t0 = cz_bench_now();
+    double t0 = cz_cli_now();
     for (; started < conc; started++)
         if (pthread_create(&th[started], NULL, worker, &r) != 0)
             break;
@@ -232,22 +192,17 @@ int cz_bench_porep_c2(int argc, char **argv)
         worker(&r);
     for (unsigned i = 0; i < started; i++)
         pthread_join(th[i], NULL);
-    double wall = cz_bench_now() - t0;
+    double wall = cz_cli_now() - t0;
     unsigned ok = atomic_load(&r.ok);
-    printf("porep-c2: %u of %llu proofs completed in %.2f s: %.2f s/proof\n", ok,
+    printf("daemon prove: %u of %llu proofs completed in %.2f s: %.2f s/proof\n", ok,
            (unsigned long long)count, wall, ok ? wall / ok : 0.0);
     if (ok == count) {
         ret = 0;
         if (o.out) {
-            FILE *f = fopen(o.out, "wb");
-            bool wrote = f && fwrite(r.first, 1, r.first_len, f) == r.first_len;
-            if (f && fclose(f) != 0)
-                wrote = false;
-            if (!wrote) {
-                fprintf(stderr, "cuzk-bench %s: cannot write %s\n", c, o.out);
+            if (cz_cli_write_file(o.out, r.first, r.first_len, c) != 0) {
                 ret = 1;
             } else {
-                printf("porep-c2: wrote %zu bytes (%zu partition proofs) to %s\n", r.first_len,
+                printf("daemon prove: wrote %zu bytes (%zu partition proofs) to %s\n", r.first_len,
                        r.first_len / 192, o.out);
             }
         }
