@@ -14,8 +14,10 @@ tests/oracle/run_hostile.sh, which starts the daemons.
       message limit refused from its gRPC prefix (a raw HTTP/2 stream
       claiming 1.5 GB, grpcio sending 300 MB) with the daemon's peak RSS
       growing under 16 MiB, 42b GetStatus while eight 250 MB SubmitProofs
-      arrive on their own connections (its max under 100 ms when TYPE is
-      Release, the default; 1 s otherwise), the daemon's peak RSS growing
+      arrive on their own connections (its median under 25 ms and its max
+      under 250 ms when TYPE is Release, the default, 1 s otherwise: the
+      stall the issue saw was 7 s, and a 2-core machine shared with
+      builds has shown 106 ms), the daemon's peak RSS growing
       by less than its request pool and 64 MiB (not checked when TYPE is
       Tsan)
   grpc_hostile.py burst TARGET STATUS_PORT PID TYPE
@@ -569,7 +571,7 @@ def item42a_oversized(ch, target, pid):
 def item42b_burst(target, status_port, pid, build):
     step("42b: GetStatus stays fast while eight 250 MB SubmitProofs are received and decoded; "
          "they take no memory beyond the request pool")
-    bound = 0.1 if build == "Release" else 1.0
+    bound = 0.25 if build == "Release" else 1.0
     size = 250 * 10**6
     big = pb.SubmitProofRequest(proof_kind=pb.SYNTHETIC, synthetic_log_rows=10,
                                 vanilla_proof=b"\x5a" * size).SerializeToString()
@@ -611,6 +613,9 @@ def item42b_burst(target, status_port, pid, build):
     if build != "Tsan":  # ThreadSanitizer's shadow of written memory is counted in RSS
         check(grew < pool / 2**20 + 64, "42b: peak RSS grew by %.0f MiB, the request pool is "
               "%.0f MiB" % (grew, pool / 2**20))
+    if build == "Release":
+        check(lat[len(lat) // 2] < 25, "42b: GetStatus's median was %.1f ms during the burst "
+              "(bound 25 ms)" % lat[len(lat) // 2])
     check(lat[-1] < 1e3 * bound, "42b: GetStatus took %.1f ms during the burst (bound %.0f ms)" %
           (lat[-1], 1e3 * bound))
 
