@@ -9,7 +9,6 @@
 #include "cuzk/err.h"
 #include "cuzk/pool.h"
 #include "cuzk/zkey.h"
-#include "ff/ff_internal.h"
 
 enum {
     ZK_HEADER = 1,
@@ -38,15 +37,12 @@ static void raw_limbs(uint64_t *l, const uint8_t *p, size_t n)
     }
 }
 
-/* A Montgomery-form coordinate, taken as it is once it is below p (a
- * comparison of the limbs from the top: no conversion). */
+/* A Montgomery-form coordinate, taken as it is once it is below p (no
+ * conversion). */
 static bool read_fp(cz_fp *r, const uint8_t *p)
 {
     raw_limbs(r->l, p, 6);
-    for (int i = 5; i >= 0; i--)
-        if (r->l[i] != cz_p_limbs[i])
-            return r->l[i] < cz_p_limbs[i];
-    return false; /* = p */
+    return cz_fp_is_reduced(r);
 }
 
 static int point_fail(const cz_binfile_cursor *c, uint64_t at, const char *what, uint64_t index,
