@@ -106,37 +106,40 @@ int account(int *dev, acct **out)
     return CZ_OK;
 }
 
+/* The current device's account (zeroed on failure), and the device. */
+int current(int *dev, cz_mem_snapshot *s)
+{
+    pthread_mutex_lock(&mu);
+    acct *a;
+    int rc = account(dev, &a);
+    *s = cz_mem_snapshot{};
+    if (!rc)
+        cz_budget_snapshot(a->b, s);
+    pthread_mutex_unlock(&mu);
+    return rc;
+}
+
 } /* namespace */
 
 int cz_cuda_mem_kept(uint64_t *held, uint64_t *budget)
 {
-    pthread_mutex_lock(&mu);
     int dev;
-    acct *a;
-    int rc = account(&dev, &a);
-    cz_mem_snapshot s = {};
-    if (!rc)
-        cz_budget_snapshot(a->b, &s);
+    cz_mem_snapshot s;
+    int rc = current(&dev, &s);
     *held = s.held;
     *budget = s.total;
-    pthread_mutex_unlock(&mu);
     return rc;
 }
 
 int cz_cuda_mem_room(size_t *room)
 {
-    pthread_mutex_lock(&mu);
     int dev;
-    acct *a;
-    int rc = account(&dev, &a);
-    cz_mem_snapshot s = {};
-    if (!rc)
-        cz_budget_snapshot(a->b, &s);
+    cz_mem_snapshot s;
+    int rc = current(&dev, &s);
     *room = (size_t)(s.total - s.reserved);
     /* the calling thread's reservation's unused part is its own room */
     if (!rc && cur && cur->dev == dev)
         *room += (size_t)(cz_resv_size(cur->r) - cz_resv_used(cur->r));
-    pthread_mutex_unlock(&mu);
     return rc;
 }
 
