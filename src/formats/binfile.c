@@ -85,6 +85,20 @@ int cz_binfile_map_open(cz_binfile_map *m, const char *path, char *err, size_t e
     return CZ_OK;
 }
 
+int cz_binfile_read_path(const char *path, cz_binfile_reader *rd, void *out, char *err,
+                         size_t errlen)
+{
+    cz_binfile_map m;
+    if (path == NULL)
+        return CZ_ERR_INVALID_ARG;
+    int rc = cz_binfile_map_open(&m, path, err, errlen);
+    if (rc != CZ_OK)
+        return rc;
+    rc = rd(out, m.data, m.len, err, errlen);
+    cz_binfile_map_close(&m);
+    return rc;
+}
+
 void cz_binfile_map_close(cz_binfile_map *m)
 {
     if (m->data != NULL)

@@ -197,20 +197,18 @@ int cz_circom_r1cs_load_mem(cz_circom_r1cs *out, const uint8_t *data, size_t len
     return rc;
 }
 
+static int load_mem(void *out, const uint8_t *data, size_t len, char *err, size_t errlen)
+{
+    return cz_circom_r1cs_load_mem(out, data, len, err, errlen);
+}
+
 int cz_circom_r1cs_load(cz_circom_r1cs *out, const char *path, char *err, size_t errlen)
 {
-    cz_binfile_map m;
-    int rc;
     if (out != NULL)
         memset(out, 0, sizeof *out);
     if (out == NULL || path == NULL)
         return cz_binfile_fail(err, errlen, CZ_ERR_INVALID_ARG, "r1cs: NULL argument");
-    rc = cz_binfile_map_open(&m, path, err, errlen);
-    if (rc != CZ_OK)
-        return rc;
-    rc = cz_circom_r1cs_load_mem(out, m.data, m.len, err, errlen);
-    cz_binfile_map_close(&m);
-    return rc;
+    return cz_binfile_read_path(path, load_mem, out, err, errlen);
 }
 
 static void free_csr(cz_circom_csr *m)

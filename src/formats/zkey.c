@@ -477,22 +477,30 @@ int cz_zkey_load_ex(cz_zkey *out, const char *path, unsigned flags, cz_pool *poo
     return cz_zkey_load_with(out, path, flags, pool, NULL, err, errlen);
 }
 
+/* load_checked's arguments beside the bytes, for cz_binfile_read_path. */
+typedef struct {
+    cz_zkey *z;
+    unsigned flags;
+    cz_pool *pool;
+    cz_key_check *kc;
+} load_args;
+
+static int load_file_mem(void *out, const uint8_t *data, size_t len, char *err, size_t errlen)
+{
+    const load_args *a = out;
+    return load_checked(a->z, data, len, a->flags, a->pool, a->kc, err, errlen);
+}
+
 int cz_zkey_load_with(cz_zkey *out, const char *path, unsigned flags, cz_pool *pool,
                       cz_key_check *kc, char *err, size_t errlen)
 {
-    cz_binfile_map m;
-    int rc;
     if (err != NULL && errlen > 0)
         err[0] = 0;
     if (out == NULL || path == NULL)
         return cz_binfile_fail(err, errlen, CZ_ERR_INVALID_ARG, "zkey: NULL argument");
     memset(out, 0, sizeof *out);
-    rc = cz_binfile_map_open(&m, path, err, errlen);
-    if (rc != CZ_OK)
-        return rc;
-    rc = load_checked(out, m.data, m.len, flags, pool, kc, err, errlen);
-    cz_binfile_map_close(&m);
-    return rc;
+    load_args a = {out, flags, pool, kc};
+    return cz_binfile_read_path(path, load_file_mem, &a, err, errlen);
 }
 
 void cz_zkey_free(cz_zkey *z)
