@@ -41,30 +41,6 @@ typedef struct {
     uint64_t pos; /* bytes consumed */
 } cz_binfile_cursor;
 
-/* A file mapped read-only (or an empty one, data NULL). */
-typedef struct {
-    const uint8_t *data;
-    size_t len;
-} cz_binfile_map;
-
-/* Formats a message into err (if errlen > 0) and returns code. */
-int cz_binfile_fail(char *err, size_t errlen, int code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-/* Maps path read-only.  CZ_ERR_IO (message names the path and errno) when it
- * cannot be opened, is not a regular file or cannot be mapped. */
-int cz_binfile_map_open(cz_binfile_map *m, const char *path, char *err, size_t errlen);
-void cz_binfile_map_close(cz_binfile_map *m);
-
-/* A _load_mem (or _read_mem) function as its file form calls it: the
- * bytes into out. */
-typedef int cz_binfile_reader(void *out, const uint8_t *data, size_t len, char *err, size_t errlen);
-/* The file at path mapped, read by rd into out, and unmapped: what rd
- * returns, or cz_binfile_map_open's CZ_ERR_IO, or CZ_ERR_INVALID_ARG for a
- * NULL path (rd not called either way). */
-int cz_binfile_read_path(const char *path, cz_binfile_reader *rd, void *out, char *err,
-                         size_t errlen);
-
 /* Parses the container header and section table of data[0..len): the magic
  * must equal magic[0..4) (else CZ_ERR_BAD_FORMAT), the version lie in
  * [min_version, max_version] (else CZ_ERR_UNSUPPORTED), every section lie

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "binfile.h"
 #include "cuzk/err.h"
 #include "cuzk/snarkjs.h"
+#include "util/file_map.h"
 #include "util/json_tree.h"
 #include "util/json_write.h"
 
@@ -612,7 +612,7 @@ int cz_snarkjs_proof_read_file(cz_groth16_proof *proof, const char *path, char *
 {
     if (proof != NULL)
         memset(proof, 0, sizeof *proof);
-    return cz_binfile_read_path(path, proof_mem, proof, err, errlen);
+    return cz_file_read_mapped(path, proof_mem, proof, err, errlen);
 }
 
 typedef struct {
@@ -631,7 +631,7 @@ int cz_snarkjs_public_read_file(cz_fr **pub, size_t *n, const char *path, char *
     public_out o = {pub, n};
     if (pub != NULL && n != NULL)
         *pub = NULL, *n = 0;
-    return cz_binfile_read_path(path, public_mem, &o, err, errlen);
+    return cz_file_read_mapped(path, public_mem, &o, err, errlen);
 }
 
 static int vk_mem(void *out, const uint8_t *text, size_t len, char *err, size_t errlen)
@@ -643,5 +643,5 @@ int cz_snarkjs_vk_read_file(cz_groth16_vk *vk, const char *path, char *err, size
 {
     if (vk != NULL)
         memset(vk, 0, sizeof *vk);
-    return cz_binfile_read_path(path, vk_mem, vk, err, errlen);
+    return cz_file_read_mapped(path, vk_mem, vk, err, errlen);
 }
