@@ -148,22 +148,31 @@ static int gpu_fail(const char *what, int rc)
     return 1;
 }
 
+/* Whether the current device can run this build's kernels (else why, on
+ * stderr); prints its name. */
+static bool gpu_ready(void)
+{
+    char why[512], name[128];
+    if (cz_cuda_device_check(-1, why, sizeof why) != CZ_OK) {
+        fprintf(stderr, "cuzk-bench: --gpu: %s\n", why);
+        return false;
+    }
+    cz_cuda_device_name(name, sizeof name);
+    printf("device: %s\n", name);
+    return true;
+}
+
 static int gpu_ntt(const opts *o, const char *what)
 {
     static const char *tags[] = {"ntt", "intt", "coset-ntt", "coset-intt"};
     static const char *order_tags[] = {"NN", "NR", "RN", "RR"};
-    char tag[32], name[128];
+    char tag[32];
     if (o->batch > 1)
         snprintf(tag, sizeof tag, "%s-%s-b%zu", tags[o->kind], order_tags[o->order], o->batch);
     else
         snprintf(tag, sizeof tag, "%s-%s", tags[o->kind], order_tags[o->order]);
-    char why[512];
-    if (cz_cuda_device_check(-1, why, sizeof why) != CZ_OK) {
-        fprintf(stderr, "cuzk-bench: --gpu: %s\n", why);
+    if (!gpu_ready())
         return 1;
-    }
-    cz_cuda_device_name(name, sizeof name);
-    printf("device: %s\n", name);
     unsigned reps = o->reps ? o->reps : GPU_REPS;
     cz_cuda_timer *tm = NULL;
     float *ms = calloc(reps, sizeof *ms);
@@ -216,14 +225,8 @@ static int gpu_ntt(const opts *o, const char *what)
 
 static int gpu_h(const opts *o, unsigned k, size_t n)
 {
-    char name[128];
-    char why[512];
-    if (cz_cuda_device_check(-1, why, sizeof why) != CZ_OK) {
-        fprintf(stderr, "cuzk-bench: --gpu: %s\n", why);
+    if (!gpu_ready())
         return 1;
-    }
-    cz_cuda_device_name(name, sizeof name);
-    printf("device: %s\n", name);
     size_t m = (size_t)1 << k, bytes = m * sizeof(cz_fr);
     unsigned reps = o->reps ? o->reps : GPU_REPS;
     cz_cuda_timer *tm = NULL;

@@ -1,6 +1,7 @@
 /* Memory budget: reservation accounting, tracked buffers and the tracker,
  * waiting (time limit, cancel, key order, no overtaking), a multi-thread
- * stress with invariant checks, the allocator hook. */
+ * stress with invariant checks, charges without a mapping (the device
+ * budget's), the allocator hook. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdatomic.h>
@@ -563,6 +564,85 @@ static void test_stress(void)
 
 /* ------------------------------------------------------------- allocators -- */
 
+/* Charges without a mapping (src/cuda's device buffers): a reservation's
+ * charges, held ones outside any, a reservation that cannot fit beside what
+ * is held refused at the call and while it waits, a release that keeps its
+ * live charges held, the class counters, a new total and reset peaks. */
+static void test_charges(void)
+{
+    cz_budget *b;
+    TF_CHECK(cz_budget_new(&b, 1000) == CZ_OK);
+    cz_resv *a, *r = (cz_resv *)1;
+    TF_CHECK(cz_budget_reserve(b, 600, &KEY0, 0, NULL, &a, NULL, 0) == CZ_OK);
+    TF_CHECK(cz_budget_charge(b, a, 400) == CZ_OK);
+    TF_CHECK(cz_budget_charge(b, a, 201) == CZ_ERR_BUDGET);
+    cz_budget_note_alloc(b, CZ_BUF_ABC, 400);
+    TF_CHECK(cz_budget_charge(b, NULL, 401) == CZ_ERR_BUDGET);
+    TF_CHECK(cz_budget_charge(b, NULL, 150) == CZ_OK); /* held */
+    cz_budget_note_alloc(b, CZ_BUF_PARAMS, 150);
+    cz_mem_snapshot s;
+    cz_budget_snapshot(b, &s);
+    TF_CHECK(s.reserved == 750 && s.held == 150 && s.allocated == 550 && s.reservations == 1);
+    TF_CHECK(s.cls[CZ_BUF_ABC].live_bytes == 400 && s.cls[CZ_BUF_PARAMS].live_count == 1);
+    TF_CHECK(cz_resv_used(a) == 400 && cz_budget_free(b) == CZ_ERR_BUSY);
+    /* 900 > 1000 - 150 held: never, whatever is released */
+    TF_CHECK(cz_budget_reserve(b, 900, &KEY0, -1, NULL, &r, NULL, 0) == CZ_ERR_BUSY && !r);
+    TF_CHECK(cz_budget_reserve(b, 300, &KEY0, 0, NULL, &r, NULL, 0) == CZ_ERR_TIMEOUT);
+    /* a failed buffer's charge comes back, uncounted */
+    TF_CHECK(cz_budget_charge(b, NULL, 50) == CZ_OK);
+    cz_budget_uncharge(b, NULL, 50);
+    TF_CHECK(cz_budget_charge(b, a, 100) == CZ_OK);
+    cz_budget_uncharge(b, a, 100);
+    cz_budget_snapshot(b, &s);
+    TF_CHECK(s.reserved == 750 && s.held == 150 && s.allocated == 550);
+    TF_CHECK(s.peak_allocated == 650 && s.cls[CZ_BUF_ABC].total_allocs == 1);
+
+    /* 500 fits beside 150 held: it waits, until a's release leaves its 400
+     * charged held, 550 in all, and 500 no longer can */
+    waiter_arg w = {.b = b, .bytes = 500, .key = KEY0, .timeout_ms = -1};
+    pthread_t t;
+    TF_CHECK(pthread_create(&t, NULL, waiter_main, &w) == 0);
+    TF_CHECK(wait_waiters(b, 1));
+    cz_resv_release_held(a);
+    pthread_join(t, NULL);
+    TF_CHECK(w.rc == CZ_ERR_BUSY && w.r == NULL);
+    cz_budget_snapshot(b, &s);
+    TF_CHECK(s.reserved == 550 && s.held == 550 && s.reservations == 0 && s.waiters == 0);
+
+    /* a total below what is reserved is refused; a larger one grants */
+    TF_CHECK(cz_budget_set_total(b, 549) == CZ_ERR_BUSY && cz_budget_total(b) == 1000);
+    TF_CHECK(cz_budget_set_total(b, 800) == CZ_OK && cz_budget_total(b) == 800);
+    cz_resv *c;
+    TF_CHECK(cz_budget_reserve(b, 200, &KEY0, 0, NULL, &c, NULL, 0) == CZ_OK);
+    w = (waiter_arg){.b = b, .bytes = 200, .key = KEY0, .timeout_ms = -1, .hold = 1};
+    TF_CHECK(pthread_create(&t, NULL, waiter_main, &w) == 0);
+    TF_CHECK(wait_waiters(b, 1));
+    TF_CHECK(cz_budget_set_total(b, 950) == CZ_OK);
+    pthread_join(t, NULL);
+    TF_CHECK(w.rc == CZ_OK && cz_resv_size(w.r) == 200);
+    TF_CHECK(cz_budget_set_total(b, 949) == CZ_ERR_BUSY);
+    TF_CHECK(cz_resv_release(w.r) == CZ_OK && cz_resv_release(c) == CZ_OK);
+
+    /* frees: the held charges come back (a is gone: NULL) */
+    cz_budget_note_free(b, NULL, CZ_BUF_ABC, 400, 400);
+    cz_budget_snapshot(b, &s);
+    TF_CHECK(s.reserved == 150 && s.held == 150 && s.allocated == 150);
+    TF_CHECK(s.cls[CZ_BUF_ABC].live_bytes == 0 && s.cls[CZ_BUF_ABC].high_water_bytes == 400);
+    TF_CHECK(s.cls[CZ_BUF_ABC].total_frees == 1 && s.cls[CZ_BUF_ABC].total_free_bytes == 400);
+    TF_CHECK(s.peak_reserved == 950 && s.peak_allocated == 650);
+    cz_budget_reset_peaks(b);
+    cz_budget_snapshot(b, &s);
+    TF_CHECK(s.peak_reserved == 150 && s.peak_allocated == 150);
+    TF_CHECK(s.cls[CZ_BUF_ABC].high_water_bytes == 0 &&
+             s.cls[CZ_BUF_PARAMS].high_water_bytes == 150);
+    cz_budget_note_free(b, NULL, CZ_BUF_PARAMS, 150, 150);
+    /* a total of 0 fits nothing */
+    TF_CHECK(cz_budget_set_total(b, 0) == CZ_OK);
+    TF_CHECK(cz_budget_reserve(b, 1, &KEY0, 0, NULL, &r, NULL, 0) == CZ_ERR_TOO_BIG);
+    TF_CHECK(cz_budget_charge(b, NULL, 1) == CZ_ERR_BUDGET);
+    TF_CHECK(cz_budget_free(b) == CZ_OK);
+}
+
 static void test_default_allocator(void)
 {
     size_t sizes[] = {0, 1, 100, 4096, (1 << 20) - 1, 1 << 20, (3 << 20) + 5};
@@ -637,5 +717,5 @@ TF_MAIN(TF_TEST(test_init), TF_TEST(test_class_names), TF_TEST(test_reserve_acco
         TF_TEST(test_too_big), TF_TEST(test_alloc_budget), TF_TEST(test_tracker),
         TF_TEST(test_live_buffers), TF_TEST(test_timeout), TF_TEST(test_cancel),
         TF_TEST(test_order), TF_TEST(test_no_overtaking), TF_TEST(test_leaving_head),
-        TF_TEST(test_stress), TF_TEST(test_default_allocator), TF_TEST(test_resv_allocator),
-        TF_TEST(test_rss_and_auto))
+        TF_TEST(test_stress), TF_TEST(test_charges), TF_TEST(test_default_allocator),
+        TF_TEST(test_resv_allocator), TF_TEST(test_rss_and_auto))

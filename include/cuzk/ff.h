@@ -67,6 +67,9 @@ void cz_fp_cmov(cz_fp *r, const cz_fp *a, bool flag);
 void cz_fp_from_u64(cz_fp *r, uint64_t v);
 /* Canonical (non-Montgomery) value <-> Montgomery form, as limbs. */
 void cz_fp_from_canonical(cz_fp *r, const uint64_t a[6]); /* a < p required */
+/* Whether a's limbs are below p, as every element's are: a check for
+ * Montgomery forms read raw (snarkjs .zkey points). */
+bool cz_fp_is_reduced(const cz_fp *a);
 void cz_fp_to_canonical(uint64_t r[6], const cz_fp *a);
 /* 48-byte canonical encodings.  from_* returns CZ_ERR_NOT_CANONICAL when the
  * value is >= p (r unchanged). */

@@ -106,6 +106,9 @@ uint64_t cz_budget_total(const cz_budget *b);
  *   CZ_ERR_TOO_BIG    bytes > total: it can never fit (err names both sizes)
  *   CZ_ERR_TIMEOUT    the time limit passed
  *   CZ_ERR_CANCELLED  *cancel became non-zero
+ *   CZ_ERR_BUSY       bytes cannot fit beside what is held outside
+ *                     reservations (cz_budget_charge), at the call or while
+ *                     waiting: no release of a reservation would make room
  *   CZ_ERR_INVALID_ARG, CZ_ERR_NOMEM */
 int cz_budget_reserve(cz_budget *b, uint64_t bytes, const cz_wait_key *key, int64_t timeout_ms,
                       const atomic_int *cancel, cz_resv **out, char *err, size_t errlen);
@@ -129,6 +132,15 @@ int cz_resv_grow(cz_resv *r, uint64_t bytes);
  * otherwise, and r stays valid).  NULL: CZ_OK. */
 int cz_resv_release(cz_resv *r);
 
+/* Changes b's total (src/cuda's device budgets under a cap).  0 is allowed:
+ * nothing fits.  Waiters are woken, and one that can no longer fit beside
+ * what is held is refused (see cz_budget_charge).  CZ_OK, or CZ_ERR_BUSY
+ * when more than total is reserved now (nothing changes). */
+int cz_budget_set_total(cz_budget *b, uint64_t total);
+/* The peaks (reserved, allocated, class high water) back to the current
+ * values: for benchmark sweeps. */
+void cz_budget_reset_peaks(cz_budget *b);
+
 /* A tracked buffer of `bytes` (> 0), page-aligned and zero-filled, carved
  * from r: the buffer's size rounded up to whole pages, plus one page for
  * its header, counts against r.  CZ_OK with *out set, or *out = NULL and
@@ -145,6 +157,31 @@ void cz_mem_free(void *p);
 /* Changes the stage of a live buffer's tag (it moves through the pipeline). */
 void cz_mem_set_stage(void *p, const char *stage);
 
+/* Accounting for memory that mem does not map itself (src/cuda's device
+ * buffers): cz_mem_alloc's and cz_mem_free's bookkeeping, the buffer made
+ * and listed by the caller.
+ *
+ * cz_budget_charge takes `charge` bytes from r's unused part, or, r NULL,
+ * from b's free part (total - reserved, waiters or not): those are held,
+ * reserved outside any reservation until uncharged.  A reservation waits
+ * only for memory other reservations hold: while it cannot fit beside what
+ * is held it is refused (cz_budget_reserve's CZ_ERR_BUSY), so a held
+ * charge wakes the waiters to look.  CZ_OK, or CZ_ERR_BUDGET (no room;
+ * nothing charged).  cz_budget_uncharge returns a charge that made no
+ * buffer.  cz_budget_note_alloc counts a buffer made from a charge in its
+ * class (bytes as requested); cz_budget_note_free counts its free and
+ * returns its charge to r (NULL: held), which must be the one charged or,
+ * after cz_resv_release_held, NULL. */
+int cz_budget_charge(cz_budget *b, cz_resv *r, uint64_t charge);
+void cz_budget_uncharge(cz_budget *b, cz_resv *r, uint64_t charge);
+void cz_budget_note_alloc(cz_budget *b, cz_buf_class cls, uint64_t bytes);
+void cz_budget_note_free(cz_budget *b, cz_resv *r, cz_buf_class cls, uint64_t bytes,
+                         uint64_t charge);
+/* Releases r, whose live charges (cz_budget_charge only, no cz_mem_alloc
+ * buffers) stay held by the budget until their frees; its unused part goes
+ * back.  NULL: no-op. */
+void cz_resv_release_held(cz_resv *r);
+
 /* Tracker and budget state.  Class stats count bytes as requested; the
  * budget's allocated counts charges (cz_mem_charge). */
 typedef struct {
@@ -159,6 +196,7 @@ typedef struct {
     uint64_t reservations;              /* live reservations */
     uint64_t waiters;                   /* reservations waiting */
     cz_buf_class_stats cls[CZ_BUF__COUNT];
+    uint64_t held; /* reserved outside reservations (cz_budget_charge) */
 } cz_mem_snapshot;
 
 void cz_budget_snapshot(cz_budget *b, cz_mem_snapshot *s);

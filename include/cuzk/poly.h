@@ -72,6 +72,12 @@ size_t cz_ntt_domain_size(const cz_ntt_domain *d);
 void cz_ntt_domain_omega(cz_fr *r, const cz_ntt_domain *d, bool inverse);
 /* omega_2n, with omega_2n^2 = omega_n (defined for log_n <= 31). */
 void cz_ntt_domain_omega2n(cz_fr *r, const cz_ntt_domain *d);
+/* 1/n. */
+void cz_ntt_domain_n_inv(cz_fr *r, const cz_ntt_domain *d);
+/* The coset generator g = 7 (inverse: g^-1). */
+void cz_ntt_domain_coset(cz_fr *r, const cz_ntt_domain *d, bool inverse);
+/* 1/(g^n - 1): Z(X) = X^n - 1 on the coset g<omega_n> is g^n - 1 there. */
+void cz_ntt_domain_z_inv(cz_fr *r, const cz_ntt_domain *d);
 
 /* Layout of input and output: N natural order, R bit-reversed (element i
  * stored at index bitrev_k(i), k = log_n).  NR (a decimation-in-frequency

@@ -330,23 +330,38 @@ static bool fr_same(const cz_fr *a, const cz_fr *b)
             (a->l[3] ^ b->l[3])) == 0;
 }
 
-/* Rebuilds m's hash with cap slots (a power of two > ndict). */
-static int dict_rehash(rec_mat *m, size_t cap)
+/* Rebuilds an open-addressing table (slot = entry + 1, 0 empty; linear
+ * probing) with cap slots, a power of two > n, holding entries first .. n - 1
+ * by hash(ctx, entry); the old table is freed.  -1 when out of memory (the
+ * old one kept). */
+static int rehash(uint32_t **tab, size_t *tab_cap, size_t cap, size_t first, size_t n,
+                  uint64_t (*hash)(const void *ctx, size_t e), const void *ctx)
 {
     uint32_t *t = cz_cs_mem_realloc(NULL, cap * sizeof *t);
     if (t == NULL)
         return -1;
     memset(t, 0, cap * sizeof *t);
-    for (size_t d = 0; d < m->ndict; d++) {
-        size_t i = cz_cs_coef_hash(&m->dict[d]) & (cap - 1);
+    for (size_t e = first; e < n; e++) {
+        size_t i = hash(ctx, e) & (cap - 1);
         while (t[i])
             i = (i + 1) & (cap - 1);
-        t[i] = (uint32_t)(d + 1);
+        t[i] = (uint32_t)(e + 1);
     }
-    cz_cs_mem_free(m->hash);
-    m->hash = t;
-    m->cap_hash = cap;
+    cz_cs_mem_free(*tab);
+    *tab = t;
+    *tab_cap = cap;
     return 0;
+}
+
+static uint64_t dict_entry_hash(const void *ctx, size_t d)
+{
+    return cz_cs_coef_hash(&((const rec_mat *)ctx)->dict[d]);
+}
+
+/* Rebuilds m's hash with cap slots (a power of two > ndict). */
+static int dict_rehash(rec_mat *m, size_t cap)
+{
+    return rehash(&m->hash, &m->cap_hash, cap, 0, m->ndict, dict_entry_hash, m);
 }
 
 /* The dictionary index of c in m, adding c when new (field elements are
@@ -710,22 +725,16 @@ static uint64_t ns_hash(uint32_t parent, const char *name)
     return h ^ (h >> 29);
 }
 
+static uint64_t ns_entry_hash(const void *ctx, size_t e)
+{
+    const cz_cs *cs = ctx;
+    return ns_hash(cs->ns_parent[e], cs->names + cs->ns_name[e]);
+}
+
+/* Namespace 0 (the root) is never looked up. */
 static int ns_rehash(cz_cs *cs, size_t cap)
 {
-    uint32_t *t = cz_cs_mem_realloc(NULL, cap * sizeof *t);
-    if (t == NULL)
-        return -1;
-    memset(t, 0, cap * sizeof *t);
-    for (uint32_t e = 1; e < cs->n_ns; e++) {
-        size_t i = ns_hash(cs->ns_parent[e], cs->names + cs->ns_name[e]) & (cap - 1);
-        while (t[i])
-            i = (i + 1) & (cap - 1);
-        t[i] = e + 1;
-    }
-    cz_cs_mem_free(cs->ns_hash);
-    cs->ns_hash = t;
-    cs->hash_cap = cap;
-    return 0;
+    return rehash(&cs->ns_hash, &cs->hash_cap, cap, 1, cs->n_ns, ns_entry_hash, cs);
 }
 
 void cz_cs_push_ns(cz_cs *cs, const char *name)

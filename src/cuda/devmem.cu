@@ -1,11 +1,13 @@
 /* Device memory under a budget, like host memory (include/cuzk/cuda.h:
  * cz_cuda_malloc, cz_cuda_mem_reserve, cz_cuda_mem_snapshot_of).
  *
- * Per device: a budget (the free memory when the device is first used,
- * less a margin for the driver and kernels' local memory, or
- * CZ_CUDA_MEM_BUDGET), the bytes reserved from it (reservations plus
- * allocations made outside one), the bytes allocated, their peaks and the
- * per-class counters of mem.h.  Every device allocation of this layer goes
+ * Per device: a budget of mem.h (cz_budget; its total the free memory when
+ * the device is first used, less a margin for the driver and kernels' local
+ * memory, or CZ_CUDA_MEM_BUDGET, or the cap), which keeps the bytes
+ * reserved (reservations plus allocations made outside one), the bytes
+ * allocated, their peaks and the per-class counters; this file makes and
+ * lists the buffers (cudaMalloc, cudaFree) and keeps each thread's current
+ * reservation.  Every device allocation of this layer goes
  * through cz_cuda_malloc, which charges the calling thread's current
  * reservation on that device when it has one and room, else the budget
  * directly; a charge the budget cannot take is CZ_ERR_NOMEM before
@@ -19,13 +21,13 @@
  * they stay: the bytes charged outside any reservation are the account's
  * `held`, and a reservation waits only for memory other reservations hold
  * (it is refused at once, and again whenever held grows while it waits,
- * when the budget less held cannot hold it), so every wait ends. */
+ * when the budget less held cannot hold it), so every wait ends.  Waiting
+ * reservations are served in arrival order (mem.h's order, equal keys). */
 #include <cuda_runtime.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cuda/cuda_err.cuh"
 #include "cuda/devmem.cuh"
@@ -37,7 +39,7 @@
 
 struct cz_cuda_resv {
     int dev;
-    uint64_t size, used;
+    cz_resv *r;
     cz_cuda_resv *prev; /* the thread's reservation before this one */
 };
 
@@ -45,13 +47,10 @@ namespace
 {
 
 struct acct {
-    bool ready;
+    cz_budget *b;   /* NULL until the device's first use */
     uint64_t cap;   /* cz_cuda_set_mem_budget's, 0: none */
     uint64_t limit; /* the free memory at first use less the margin, or CZ_CUDA_MEM_BUDGET */
-    uint64_t total, budget, reserved, peak_reserved, allocated, peak_allocated;
-    uint64_t held; /* charged outside reservations (reserved - the reservations' sizes) */
-    uint64_t reservations, waiters;
-    cz_buf_class_stats cls[CZ_BUF__COUNT];
+    uint64_t total; /* the device's memory */
 };
 
 /* A live allocation. */
@@ -60,12 +59,13 @@ struct rec {
     uint64_t bytes;
     int dev;
     cz_buf_class cls;
-    cz_cuda_resv *r; /* charged to, or NULL: the budget */
+    cz_resv *r; /* charged to, or NULL: held by the budget */
     rec *next;
 };
 
+/* mu guards the accounts' fields and the list; each budget has its own
+ * lock, taken after mu. */
 pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-pthread_cond_t freed = PTHREAD_COND_INITIALIZER;
 acct accts[MAX_DEVICES];
 rec *live;
 __thread cz_cuda_resv *cur;
@@ -76,6 +76,8 @@ bool debug(void)
     return e && *e && strcmp(e, "0");
 }
 
+uint64_t budget_of(const acct *a) { return a->cap && a->cap < a->limit ? a->cap : a->limit; }
+
 /* The current device's account, set up on first use; under mu. */
 int account(int *dev, acct **out)
 {
@@ -85,7 +87,7 @@ int account(int *dev, acct **out)
     if (*dev < 0 || *dev >= MAX_DEVICES)
         return CZ_ERR_UNSUPPORTED;
     acct *a = &accts[*dev];
-    if (!a->ready) {
+    if (!a->b) {
         size_t free_b = 0, total_b = 0;
         if ((rc = cuda_err(cudaMemGetInfo(&free_b, &total_b))))
             return rc;
@@ -95,45 +97,49 @@ int account(int *dev, acct **out)
         a->limit = free_b > MARGIN ? free_b - MARGIN : 0;
         if (want && want < a->limit)
             a->limit = want;
-        a->budget = a->cap && a->cap < a->limit ? a->cap : a->limit;
-        a->ready = true;
+        /* a new budget is not empty: a device short of the margin gets 0 */
+        if ((rc = cz_budget_new(&a->b, 1)))
+            return rc;
+        cz_budget_set_total(a->b, budget_of(a));
     }
     *out = a;
     return CZ_OK;
 }
 
-void add_reserved(acct *a, uint64_t b)
+/* The current device's account (zeroed on failure), and the device. */
+int current(int *dev, cz_mem_snapshot *s)
 {
-    a->reserved += b;
-    if (a->reserved > a->peak_reserved)
-        a->peak_reserved = a->reserved;
+    pthread_mutex_lock(&mu);
+    acct *a;
+    int rc = account(dev, &a);
+    *s = cz_mem_snapshot{};
+    if (!rc)
+        cz_budget_snapshot(a->b, s);
+    pthread_mutex_unlock(&mu);
+    return rc;
 }
 
 } /* namespace */
 
 int cz_cuda_mem_kept(uint64_t *held, uint64_t *budget)
 {
-    pthread_mutex_lock(&mu);
     int dev;
-    acct *a;
-    int rc = account(&dev, &a);
-    *held = rc ? 0 : a->held;
-    *budget = rc ? 0 : a->budget;
-    pthread_mutex_unlock(&mu);
+    cz_mem_snapshot s;
+    int rc = current(&dev, &s);
+    *held = s.held;
+    *budget = s.total;
     return rc;
 }
 
 int cz_cuda_mem_room(size_t *room)
 {
-    pthread_mutex_lock(&mu);
     int dev;
-    acct *a;
-    int rc = account(&dev, &a);
-    *room = rc ? 0 : (size_t)(a->budget - a->reserved);
+    cz_mem_snapshot s;
+    int rc = current(&dev, &s);
+    *room = (size_t)(s.total - s.reserved);
     /* the calling thread's reservation's unused part is its own room */
     if (!rc && cur && cur->dev == dev)
-        *room += (size_t)(cur->size - cur->used);
-    pthread_mutex_unlock(&mu);
+        *room += (size_t)(cz_resv_size(cur->r) - cz_resv_used(cur->r));
     return rc;
 }
 
@@ -155,80 +161,54 @@ int cz_cuda_malloc(void **p, size_t bytes, cz_buf_class cls)
     int dev = 0;
     acct *a = NULL;
     int rc = account(&dev, &a);
-    bool charged = false;
-    if (!rc) {
-        if (cur && cur->dev == dev && cur->size - cur->used >= b) {
-            r->r = cur;
-            cur->used += b;
-            charged = true;
-        } else if (a->budget - a->reserved >= b) {
-            add_reserved(a, b);
-            a->held += b;
-            charged = true;
-        } else {
-            if (debug())
-                fprintf(stderr,
-                        "cuzk cuda: %llu bytes of %s do not fit device %d's budget "
-                        "(%llu of %llu reserved)\n",
-                        (unsigned long long)b, cz_buf_class_name(cls), dev,
-                        (unsigned long long)a->reserved, (unsigned long long)a->budget);
-            rc = CZ_ERR_NOMEM;
+    cz_resv *from = cur && cur->dev == dev ? cur->r : NULL;
+    if (!rc && from && cz_budget_charge(a->b, from, b) != CZ_OK)
+        from = NULL;
+    if (!rc && !from && cz_budget_charge(a->b, NULL, b) != CZ_OK) {
+        if (debug()) {
+            cz_mem_snapshot s;
+            cz_budget_snapshot(a->b, &s);
+            fprintf(stderr,
+                    "cuzk cuda: %llu bytes of %s do not fit device %d's budget "
+                    "(%llu of %llu reserved)\n",
+                    (unsigned long long)b, cz_buf_class_name(cls), dev,
+                    (unsigned long long)s.reserved, (unsigned long long)s.total);
         }
+        rc = CZ_ERR_NOMEM;
     }
     pthread_mutex_unlock(&mu);
     if (!rc) {
         rc = cuda_err(cudaMalloc(p, b));
         if (rc) {
             *p = NULL;
+            cz_budget_uncharge(a->b, from, b);
             if (debug())
                 fprintf(stderr, "cuzk cuda: cudaMalloc of %llu bytes (%s) failed on device %d\n",
                         (unsigned long long)b, cz_buf_class_name(cls), dev);
         }
     }
-    pthread_mutex_lock(&mu);
     if (rc) {
-        if (charged && r->r) {
-            r->r->used -= b;
-        } else if (charged) {
-            a->reserved -= b;
-            a->held -= b;
-        }
         free(r);
-    } else {
-        r->p = *p;
-        r->bytes = b;
-        r->dev = dev;
-        r->cls = cls;
-        r->next = live;
-        live = r;
-        a->allocated += b;
-        if (a->allocated > a->peak_allocated)
-            a->peak_allocated = a->allocated;
-        cz_buf_class_stats *c = &a->cls[cls];
-        c->live_count++;
-        c->live_bytes += b;
-        if (c->live_bytes > c->high_water_bytes)
-            c->high_water_bytes = c->live_bytes;
-        c->total_allocs++;
-        c->total_alloc_bytes += b;
+        return rc;
     }
+    *r = rec{*p, b, dev, cls, from, NULL};
+    pthread_mutex_lock(&mu);
+    r->next = live;
+    live = r;
+    cz_budget_note_alloc(a->b, cls, b);
     pthread_mutex_unlock(&mu);
-    return rc;
+    return CZ_OK;
 }
 
 void cz_cuda_free(void *p)
 {
     if (!p)
         return;
+    /* listed until freed, so a release meanwhile moves its charge to held */
     pthread_mutex_lock(&mu);
-    rec *r = NULL;
-    for (rec **pp = &live; *pp; pp = &(*pp)->next) {
-        if ((*pp)->p == p) {
-            r = *pp;
-            *pp = r->next;
-            break;
-        }
-    }
+    rec *r = live;
+    while (r && r->p != p)
+        r = r->next;
     pthread_mutex_unlock(&mu);
     int cur_dev = -1;
     bool other = r && cudaGetDevice(&cur_dev) == cudaSuccess && cur_dev != r->dev;
@@ -240,20 +220,13 @@ void cz_cuda_free(void *p)
     if (!r)
         return; /* not ours: freed, nothing to count */
     pthread_mutex_lock(&mu);
-    acct *a = &accts[r->dev];
-    if (r->r) {
-        r->r->used -= r->bytes;
-    } else {
-        a->reserved -= r->bytes;
-        a->held -= r->bytes;
+    for (rec **pp = &live; *pp; pp = &(*pp)->next) {
+        if (*pp == r) {
+            *pp = r->next;
+            break;
+        }
     }
-    a->allocated -= r->bytes;
-    cz_buf_class_stats *c = &a->cls[r->cls];
-    c->live_count--;
-    c->live_bytes -= r->bytes;
-    c->total_frees++;
-    c->total_free_bytes += r->bytes;
-    pthread_cond_broadcast(&freed);
+    cz_budget_note_free(accts[r->dev].b, r->r, r->cls, r->bytes, r->bytes);
     pthread_mutex_unlock(&mu);
     free(r);
 }
@@ -270,46 +243,20 @@ int cz_cuda_mem_reserve(cz_cuda_resv **out, size_t bytes, int64_t timeout_ms)
     cz_cuda_resv *r = (cz_cuda_resv *)calloc(1, sizeof *r);
     if (!r)
         return CZ_ERR_NOMEM;
-    struct timespec dl;
-    clock_gettime(CLOCK_REALTIME, &dl);
-    if (timeout_ms > 0) {
-        dl.tv_sec += timeout_ms / 1000;
-        dl.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-        if (dl.tv_nsec >= 1000000000L)
-            dl.tv_sec++, dl.tv_nsec -= 1000000000L;
-    }
     pthread_mutex_lock(&mu);
     acct *a = NULL;
     int rc = account(&r->dev, &a);
-    if (!rc && bytes > a->budget)
-        rc = CZ_ERR_TOO_BIG;
-    bool waiting = !rc;
-    if (waiting)
-        a->waiters++;
-    while (!rc && a->budget - a->reserved < bytes) {
-        if (bytes > a->budget - a->held)
-            rc = CZ_ERR_BUSY; /* kept buffers hold it: no reservation's end frees it */
-        else if (timeout_ms == 0)
-            rc = CZ_ERR_TIMEOUT;
-        else if (timeout_ms < 0)
-            pthread_cond_wait(&freed, &mu);
-        else if (pthread_cond_timedwait(&freed, &mu, &dl))
-            rc = a->budget - a->reserved < bytes ? CZ_ERR_TIMEOUT : CZ_OK;
-    }
-    if (waiting)
-        a->waiters--;
-    if (!rc) {
-        add_reserved(a, bytes);
-        a->reservations++;
-        r->size = bytes;
-        r->prev = cur;
-        cur = r;
-    }
     pthread_mutex_unlock(&mu);
+    /* the budget lives as long as the process: waited on without mu */
+    const cz_wait_key key = {0, 0, 0};
+    if (!rc)
+        rc = cz_budget_reserve(a->b, bytes, &key, timeout_ms, NULL, &r->r, NULL, 0);
     if (rc) {
         free(r);
         return rc;
     }
+    r->prev = cur;
+    cur = r;
     *out = r;
     return CZ_OK;
 }
@@ -319,16 +266,12 @@ void cz_cuda_mem_release(cz_cuda_resv *r)
     if (!r)
         return;
     pthread_mutex_lock(&mu);
-    acct *a = &accts[r->dev];
     /* buffers still live on it move to the budget */
-    for (rec *x = live; x; x = x->next) {
-        if (x->r == r) {
+    for (rec *x = live; x; x = x->next)
+        if (x->r == r->r)
             x->r = NULL;
-            a->held += x->bytes;
-        }
-    }
-    a->reserved -= r->size - r->used;
-    a->reservations--;
+    cz_resv_release_held(r->r);
+    pthread_mutex_unlock(&mu);
     /* unlink from the thread's stack (normally its top) */
     if (cur == r) {
         cur = r->prev;
@@ -340,8 +283,6 @@ void cz_cuda_mem_release(cz_cuda_resv *r)
             }
         }
     }
-    pthread_cond_broadcast(&freed);
-    pthread_mutex_unlock(&mu);
     free(r);
 }
 
@@ -355,7 +296,7 @@ int cz_cuda_mem_snapshot_of(int ordinal, cz_cuda_mem_snapshot *s)
     pthread_mutex_lock(&mu);
     acct *a = &accts[ordinal];
     int rc = CZ_OK;
-    if (!a->ready) { /* not used yet: its account starts now */
+    if (!a->b) { /* not used yet: its account starts now */
         int cur_dev = 0, dev;
         rc = cuda_err(cudaGetDevice(&cur_dev));
         if (!rc)
@@ -374,15 +315,17 @@ int cz_cuda_mem_snapshot_of(int ordinal, cz_cuda_mem_snapshot *s)
         else
             cudaGetLastError();
         cudaSetDevice(cur_dev);
+        cz_mem_snapshot m;
+        cz_budget_snapshot(a->b, &m);
         s->total = a->total;
-        s->budget = a->budget;
-        s->reserved = a->reserved;
-        s->peak_reserved = a->peak_reserved;
-        s->allocated = a->allocated;
-        s->peak_allocated = a->peak_allocated;
-        s->reservations = a->reservations;
-        s->waiters = a->waiters;
-        memcpy(s->cls, a->cls, sizeof s->cls);
+        s->budget = m.total;
+        s->reserved = m.reserved;
+        s->peak_reserved = m.peak_reserved;
+        s->allocated = m.allocated;
+        s->peak_allocated = m.peak_allocated;
+        s->reservations = m.reservations;
+        s->waiters = m.waiters;
+        memcpy(s->cls, m.cls, sizeof s->cls);
     }
     pthread_mutex_unlock(&mu);
     return rc;
@@ -396,15 +339,12 @@ int cz_cuda_set_mem_budget(int ordinal, uint64_t bytes)
         return CZ_ERR_UNSUPPORTED;
     pthread_mutex_lock(&mu);
     acct *a = &accts[ordinal];
-    int rc = CZ_OK;
-    if (a->ready && bytes && bytes < a->reserved) {
-        rc = CZ_ERR_BUSY;
-    } else {
-        a->cap = bytes;
-        if (a->ready)
-            a->budget = a->cap && a->cap < a->limit ? a->cap : a->limit;
-        pthread_cond_broadcast(&freed); /* waiters see the new budget */
-    }
+    uint64_t was = a->cap;
+    a->cap = bytes;
+    /* more reserved than the new budget: CZ_ERR_BUSY, the cap unchanged */
+    int rc = a->b ? cz_budget_set_total(a->b, budget_of(a)) : CZ_OK;
+    if (rc)
+        a->cap = was;
     pthread_mutex_unlock(&mu);
     return rc;
 }
@@ -412,13 +352,9 @@ int cz_cuda_set_mem_budget(int ordinal, uint64_t bytes)
 void cz_cuda_mem_reset_peaks(void)
 {
     pthread_mutex_lock(&mu);
-    for (int d = 0; d < MAX_DEVICES; d++) {
-        acct *a = &accts[d];
-        a->peak_reserved = a->reserved;
-        a->peak_allocated = a->allocated;
-        for (int c = 0; c < CZ_BUF__COUNT; c++)
-            a->cls[c].high_water_bytes = a->cls[c].live_bytes;
-    }
+    for (int d = 0; d < MAX_DEVICES; d++)
+        if (accts[d].b)
+            cz_budget_reset_peaks(accts[d].b);
     pthread_mutex_unlock(&mu);
 }
 

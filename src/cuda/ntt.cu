@@ -43,7 +43,6 @@
 #include "cuda/upload.cuh"
 #include "cuzk/cuda.h"
 #include "cuzk/err.h"
-#include "poly/poly_internal.h"
 
 #define MAX_DEVICES  16
 #define PASS_MAX_LOG 10
@@ -460,7 +459,14 @@ static int build_full(dev_domain *dd)
 
 static int dev_domain_build(dev_domain *dd, const cz_ntt_domain *d, bool full)
 {
-    unsigned k = d->log_n;
+    unsigned k = cz_ntt_domain_log(d);
+    cz_fr omega, n_inv, z_inv, g, g_inv, omega2n;
+    cz_ntt_domain_omega(&omega, d, false);
+    cz_ntt_domain_n_inv(&n_inv, d);
+    cz_ntt_domain_z_inv(&z_inv, d);
+    cz_ntt_domain_coset(&g, d, false);
+    cz_ntt_domain_coset(&g_inv, d, true);
+    cz_ntt_domain_omega2n(&omega2n, d);
     unsigned lh = k - 1, ws = lh / 2; /* n/2 = 2^lh twiddles = 2^ws x 2^(lh-ws) */
     unsigned cs = (k + 1) / 2;
     size_t nlo = (size_t)1 << (ws > cs ? ws : cs),
@@ -471,14 +477,14 @@ static int dev_domain_build(dev_domain *dd, const cz_ntt_domain *d, bool full)
     cz_fr *hh = h + nlo;
     int rc = CZ_OK;
     dd->k = k;
-    dd->omega = d->omega[0];
+    dd->omega = omega;
     dd->cs = cs;
-    dd->n_inv = to_dev(d->n_inv);
+    dd->n_inv = to_dev(n_inv);
     /* twiddles: two small tables, and the full one built from them on
      * the device when asked for */
     dd->ws = ws;
-    host_powers(h, &d->omega[0], NULL, (size_t)1 << ws);
-    cz_fr step = pow2k(d->omega[0], ws);
+    host_powers(h, &omega, NULL, (size_t)1 << ws);
+    cz_fr step = pow2k(omega, ws);
     host_powers(hh, &step, NULL, (size_t)1 << (lh - ws));
     rc = upload(&dd->wlo, h, (size_t)1 << ws);
     if (!rc)
@@ -487,9 +493,9 @@ static int dev_domain_build(dev_domain *dd, const cz_ntt_domain *d, bool full)
         rc = build_full(dd);
     /* coset tables */
     cz_fr zn;
-    cz_fr_mul(&zn, &d->z_inv, &d->n_inv);
-    const cz_fr *cst[CT_COUNT] = {NULL, &d->n_inv, &d->n_inv, &zn, &d->n_inv};
-    const cz_fr base[BASE_COUNT] = {d->gamma[0], d->gamma[1], d->omega2n};
+    cz_fr_mul(&zn, &z_inv, &n_inv);
+    const cz_fr *cst[CT_COUNT] = {NULL, &n_inv, &n_inv, &zn, &n_inv};
+    const cz_fr base[BASE_COUNT] = {g, g_inv, omega2n};
     for (int s = 0; s < BASE_COUNT && !rc; s++) {
         host_powers(h, &base[s], NULL, (size_t)1 << cs);
         rc = upload(&dd->clo[s], h, (size_t)1 << cs);
@@ -517,11 +523,14 @@ static int get_tables(const cz_ntt_domain *d, dev_domain **out, int want)
     *out = NULL;
     if ((rc = cuda_err(cudaGetDevice(&dev))))
         return rc;
-    if (dev < 0 || dev >= MAX_DEVICES || d->log_n < 1 || d->log_n > CZ_NTT_MAX_LOG)
+    unsigned k = cz_ntt_domain_log(d);
+    if (dev < 0 || dev >= MAX_DEVICES || k < 1 || k > CZ_NTT_MAX_LOG)
         return CZ_ERR_INVALID_ARG;
+    cz_fr omega;
+    cz_ntt_domain_omega(&omega, d, false);
     pthread_mutex_lock(&tables_lock);
-    dev_domain **slot = &tables[dev][d->log_n];
-    if (*slot && !cz_fr_equal(&(*slot)->omega, &d->omega[0])) {
+    dev_domain **slot = &tables[dev][k];
+    if (*slot && !cz_fr_equal(&(*slot)->omega, &omega)) {
         cudaDeviceSynchronize(); /* other roots: replace (queued work may use them) */
         dev_domain_free(*slot);
         *slot = NULL;
@@ -788,7 +797,7 @@ int cz_cuda_ntt_batch(const cz_ntt_domain *d, cz_fr *x_dev, size_t count, cz_ntt
     if (!d || !x_dev || !count || (unsigned)kind > CZ_NTT_COSET_INVERSE ||
         (unsigned)order > CZ_NTT_RR)
         return CZ_ERR_INVALID_ARG;
-    if (count > (SIZE_MAX / sizeof(cz_fr)) >> d->log_n)
+    if (count > (SIZE_MAX / sizeof(cz_fr)) >> cz_ntt_domain_log(d))
         return CZ_ERR_TOO_BIG;
     dev_domain *dd;
     int rc = device_tables(d, &dd);
@@ -872,7 +881,7 @@ static int h_combine(const dev_domain *dd, fr_t *a, const fr_t *b, const fr_t *c
 int cz_cuda_groth16_h_dev(const cz_ntt_domain *d, cz_fr *a_dev, cz_fr *b_dev, cz_fr *c_dev,
                           size_t n)
 {
-    if (!d || !a_dev || !b_dev || !c_dev || n > d->n)
+    if (!d || !a_dev || !b_dev || !c_dev || n > cz_ntt_domain_size(d))
         return CZ_ERR_INVALID_ARG;
     dev_domain *dd;
     int rc = device_tables(d, &dd);
@@ -887,7 +896,7 @@ int cz_cuda_groth16_h_dev(const cz_ntt_domain *d, cz_fr *a_dev, cz_fr *b_dev, cz
 int cz_cuda_h_from_host(const cz_ntt_domain *d, cz_fr *dev, const cz_fr *a, const cz_fr *b,
                         const cz_fr *c, size_t n, bool odd, cudaStream_t st, cudaStream_t cp)
 {
-    size_t m = d->n;
+    size_t m = cz_ntt_domain_size(d);
     dev_domain *dd;
     int rc = get_tables(d, &dd, TW_ANY);
     cudaEvent_t ev[3] = {NULL, NULL, NULL};
@@ -992,7 +1001,7 @@ int cz_cuda_h_eval(const cz_ntt_domain *d, cz_fr *x, size_t n, cudaStream_t st)
 
 int cz_cuda_h_mul(const cz_ntt_domain *d, cz_fr *a, const cz_fr *b, cudaStream_t st)
 {
-    size_t m = d->n;
+    size_t m = cz_ntt_domain_size(d);
     mul_pointwise<<<(unsigned)((m + 255) / 256), 256, 0, st>>>((fr_t *)a, (const fr_t *)b, m);
     return cuda_err(cudaGetLastError());
 }
@@ -1003,8 +1012,8 @@ int cz_cuda_h_finish(const cz_ntt_domain *d, cz_fr *ab, const cz_fr *c, cudaStre
     int rc = get_tables(d, &dd, TW_ANY);
     if (rc)
         return rc;
-    sub_bitrev<<<(unsigned)((d->n + 255) / 256), 256, 0, st>>>((fr_t *)ab, (const fr_t *)c,
-                                                               dd->k);
+    size_t m = cz_ntt_domain_size(d);
+    sub_bitrev<<<(unsigned)((m + 255) / 256), 256, 0, st>>>((fr_t *)ab, (const fr_t *)c, dd->k);
     if ((rc = cuda_err(cudaGetLastError())))
         return rc;
     return run_transform(dd, (fr_t *)ab, 1, true, true, no_scale(),
@@ -1045,7 +1054,7 @@ int cz_cuda_ntt_tables(const cz_ntt_domain *d, bool full)
 
 int cz_cuda_h_on_device(const cz_ntt_domain *d, cz_fr *dev, size_t n, cudaStream_t st)
 {
-    size_t m = d->n;
+    size_t m = cz_ntt_domain_size(d);
     dev_domain *dd;
     int rc = get_tables(d, &dd, TW_ANY);
     fr_t *v[3] = {(fr_t *)dev, (fr_t *)dev + m, (fr_t *)dev + 2 * m};
@@ -1058,11 +1067,11 @@ int cz_cuda_h_on_device(const cz_ntt_domain *d, cz_fr *dev, size_t n, cudaStream
  * coming back on the compute stream. */
 static int host_h(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, size_t n, bool odd)
 {
-    if (!d || !a || !b || !c || n > d->n)
+    if (!d || !a || !b || !c || n > cz_ntt_domain_size(d))
         return CZ_ERR_INVALID_ARG;
     if (!has_device())
         return CZ_ERR_UNSUPPORTED;
-    size_t m = d->n, bytes = m * sizeof(cz_fr);
+    size_t m = cz_ntt_domain_size(d), bytes = m * sizeof(cz_fr);
     void *buf = NULL;
     cudaStream_t st[2] = {NULL, NULL};
     dev_domain *dd;

@@ -179,7 +179,10 @@ static int staged(int dev, char *dst, const char *src, size_t bytes, cudaStream_
     return rc;
 }
 
-int cz_cuda_upload(void *dst, const void *src, size_t bytes, cudaStream_t st)
+/* A copy either way: small ones and those whose host side is page-locked
+ * as one cudaMemcpyAsync (the DMA engine reads or writes the host memory
+ * directly; a download then waits for it), the others staged. */
+static int copy(void *dst, const void *src, size_t bytes, cudaStream_t st, bool down)
 {
     if (!bytes)
         return CZ_OK;
@@ -187,25 +190,22 @@ int cz_cuda_upload(void *dst, const void *src, size_t bytes, cudaStream_t st)
     int rc = cuda_err(cudaGetDevice(&dev));
     if (rc)
         return rc;
-    /* small or page-locked sources: the DMA engine reads them directly */
-    if (dev >= MAX_DEVICES || bytes <= CZ_UPLOAD_SLOT || page_locked(src))
-        return cuda_err(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, st));
-    return staged(dev, (char *)dst, (const char *)src, bytes, st, stripe_run);
+    if (dev >= MAX_DEVICES || bytes <= CZ_UPLOAD_SLOT || page_locked(down ? dst : src)) {
+        rc = cuda_err(cudaMemcpyAsync(dst, src, bytes,
+                                      down ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice, st));
+        return rc || !down ? rc : cuda_err(cudaStreamSynchronize(st));
+    }
+    return staged(dev, (char *)dst, (const char *)src, bytes, st, down ? stripe_down : stripe_run);
+}
+
+int cz_cuda_upload(void *dst, const void *src, size_t bytes, cudaStream_t st)
+{
+    return copy(dst, src, bytes, st, false);
 }
 
 int cz_cuda_download(void *dst, const void *src, size_t bytes, cudaStream_t st)
 {
-    if (!bytes)
-        return CZ_OK;
-    int dev = 0;
-    int rc = cuda_err(cudaGetDevice(&dev));
-    if (rc)
-        return rc;
-    if (dev >= MAX_DEVICES || bytes <= CZ_UPLOAD_SLOT || page_locked(dst)) {
-        rc = cuda_err(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, st));
-        return rc ? rc : cuda_err(cudaStreamSynchronize(st));
-    }
-    return staged(dev, (char *)dst, (const char *)src, bytes, st, stripe_down);
+    return copy(dst, src, bytes, st, true);
 }
 
 void cz_cuda_upload_release(void)

@@ -305,6 +305,18 @@ static void pool_stop(handler_pool *q)
     pthread_cond_destroy(&q->cv);
 }
 
+/* The handler pools stopped and the server freed (its transport is gone
+ * or never started). */
+static void server_free(cz_rpc_server *s)
+{
+    pool_stop(&s->fast);
+    pool_stop(&s->bulk);
+    pool_stop(&s->slow);
+    pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->cv);
+    free(s);
+}
+
 /* ------------------------------------------ the transport's handlers --- */
 
 static cz_h2_call *on_open(void *arg, const char *path, int *code, char *msg, size_t msglen)
@@ -415,12 +427,7 @@ int cz_rpc_server_start(cz_rpc_server **out, const char *const *addrs, size_t n_
     if (rc == CZ_OK)
         rc = cz_h2_start(&s->t, addrs, n_addrs, &h, err, errlen);
     if (rc != CZ_OK) {
-        pool_stop(&s->fast);
-        pool_stop(&s->bulk);
-        pool_stop(&s->slow);
-        pthread_mutex_destroy(&s->mu);
-        pthread_cond_destroy(&s->cv);
-        free(s);
+        server_free(s);
         return rc;
     }
     *out = s;
@@ -484,11 +491,6 @@ unsigned cz_rpc_server_stop(cz_rpc_server *s, int64_t grace_ms)
         cz_h2_close_all(s->t); /* the calls left close as gone */
     wait_idle(s, NULL);
     cz_h2_free(s->t);
-    pool_stop(&s->fast);
-    pool_stop(&s->bulk);
-    pool_stop(&s->slow);
-    pthread_mutex_destroy(&s->mu);
-    pthread_cond_destroy(&s->cv);
-    free(s);
+    server_free(s);
     return cancelled;
 }

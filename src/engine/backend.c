@@ -116,8 +116,13 @@ static void cuda_info(void *ctx, unsigned dev, cz_engine_device_info *out)
     cz_cuda_device_name(out->name, sizeof out->name);
     out->vram_total = s.total;
     out->vram_free = s.free;
-    out->mem = (cz_mem_snapshot){s.budget,    s.reserved,     s.peak_reserved, s.allocated,
-                                 s.peak_allocated, s.reservations, s.waiters,   {{0}}};
+    out->mem = (cz_mem_snapshot){.total = s.budget,
+                                 .reserved = s.reserved,
+                                 .peak_reserved = s.peak_reserved,
+                                 .allocated = s.allocated,
+                                 .peak_allocated = s.peak_allocated,
+                                 .reservations = s.reservations,
+                                 .waiters = s.waiters};
     memcpy(out->mem.cls, s.cls, sizeof s.cls);
 }
 

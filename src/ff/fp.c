@@ -33,6 +33,7 @@ void cz_fp_sqr_portable(cz_fp *r, const cz_fp *a) { cz_mont_mul(r->l, a->l, a->l
 bool cz_fp_is_zero(const cz_fp *a) { return cz_limbs_is_zero(a->l, N); }
 bool cz_fp_is_one(const cz_fp *a) { return cz_limbs_equal(a->l, CZ_FP_ONE.l, N); }
 bool cz_fp_equal(const cz_fp *a, const cz_fp *b) { return cz_limbs_equal(a->l, b->l, N); }
+bool cz_fp_is_reduced(const cz_fp *a) { return cz_limbs_lt(a->l, P, N); }
 void cz_fp_cmov(cz_fp *r, const cz_fp *a, bool flag) { cz_limbs_cmov(r->l, a->l, flag, N); }
 
 void cz_fp_from_canonical(cz_fp *r, const uint64_t a[6]) { cz_fp_mul(r, (const cz_fp *)a, &cz_fp_r2); }

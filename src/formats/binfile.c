@@ -1,15 +1,8 @@
 /* The iden3 binfile container (see binfile.h). */
 #include "binfile.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cuzk/err.h"
 
@@ -37,62 +30,6 @@ static uint64_t get_u64(const uint8_t *p)
     return (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
 }
 
-int cz_binfile_fail(char *err, size_t errlen, int code, const char *fmt, ...)
-{
-    if (err != NULL && errlen > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
-
-int cz_binfile_map_open(cz_binfile_map *m, const char *path, char *err, size_t errlen)
-{
-    struct stat st;
-    void *p;
-    int fd;
-    m->data = NULL;
-    m->len = 0;
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return cz_binfile_fail(err, errlen, CZ_ERR_IO, "%s: cannot open: %s", path,
-                               strerror(errno));
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        int e = errno;
-        close(fd);
-        return cz_binfile_fail(err, errlen, CZ_ERR_IO, "%s: not a regular file%s%s", path,
-                               e ? ": " : "", e ? strerror(e) : "");
-    }
-    if (st.st_size == 0) { /* mmap of length 0 fails; an empty image */
-        close(fd);
-        return CZ_OK;
-    }
-    if ((uint64_t)st.st_size > SIZE_MAX) {
-        close(fd);
-        return cz_binfile_fail(err, errlen, CZ_ERR_IO, "%s: too large to map", path);
-    }
-    p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) {
-        int e = errno;
-        close(fd);
-        return cz_binfile_fail(err, errlen, CZ_ERR_IO, "%s: mmap: %s", path, strerror(e));
-    }
-    close(fd);
-    m->data = p;
-    m->len = (size_t)st.st_size;
-    return CZ_OK;
-}
-
-void cz_binfile_map_close(cz_binfile_map *m)
-{
-    if (m->data != NULL)
-        munmap((void *)(uintptr_t)m->data, m->len);
-    m->data = NULL;
-    m->len = 0;
-}
-
 int cz_binfile_open(cz_binfile *bf, const uint8_t *data, size_t len, const char magic[4],
                     uint32_t min_version, uint32_t max_version, char *err, size_t errlen)
 {
@@ -102,28 +39,27 @@ int cz_binfile_open(cz_binfile *bf, const uint8_t *data, size_t len, const char 
     bf->data = data;
     bf->len = len;
     if (len < 4 || memcmp(data, magic, 4) != 0)
-        return cz_binfile_fail(err, errlen, len < 4 ? CZ_ERR_TRUNCATED : CZ_ERR_BAD_FORMAT,
-                               "%s: offset 0: magic is not \"%.4s\"", bf->kind, magic);
+        return cz_fail(err, errlen, len < 4 ? CZ_ERR_TRUNCATED : CZ_ERR_BAD_FORMAT,
+                       "%s: offset 0: magic is not \"%.4s\"", bf->kind, magic);
     if (len < BF_HEADER)
-        return cz_binfile_fail(err, errlen, CZ_ERR_TRUNCATED,
-                               "%s: offset 4: file ends inside the header (%zu bytes)", bf->kind,
-                               len);
+        return cz_fail(err, errlen, CZ_ERR_TRUNCATED,
+                       "%s: offset 4: file ends inside the header (%zu bytes)", bf->kind, len);
     bf->version = get_u32(data + 4);
     n = get_u32(data + 8);
     if (bf->version < min_version || bf->version > max_version)
-        return cz_binfile_fail(err, errlen, CZ_ERR_UNSUPPORTED,
-                               "%s: offset 4: version %u not supported (need %u..%u)", bf->kind,
-                               bf->version, min_version, max_version);
+        return cz_fail(err, errlen, CZ_ERR_UNSUPPORTED,
+                       "%s: offset 4: version %u not supported (need %u..%u)", bf->kind,
+                       bf->version, min_version, max_version);
     /* Each section takes at least its 12-byte table entry, so n is bounded by
      * the bytes present before anything is allocated. */
     if (n > (len - BF_HEADER) / BF_ENTRY)
-        return cz_binfile_fail(err, errlen, CZ_ERR_TRUNCATED,
-                               "%s: offset 8: %llu sections do not fit in %zu bytes", bf->kind,
-                               (unsigned long long)n, len);
+        return cz_fail(err, errlen, CZ_ERR_TRUNCATED,
+                       "%s: offset 8: %llu sections do not fit in %zu bytes", bf->kind,
+                       (unsigned long long)n, len);
     if (n > 0) {
         bf->sec = calloc((size_t)n, sizeof *bf->sec);
         if (bf->sec == NULL)
-            return cz_binfile_fail(err, errlen, CZ_ERR_NOMEM, "%s: out of memory", bf->kind);
+            return cz_fail(err, errlen, CZ_ERR_NOMEM, "%s: out of memory", bf->kind);
     }
     bf->n_sections = (uint32_t)n;
     pos = BF_HEADER;
@@ -131,9 +67,9 @@ int cz_binfile_open(cz_binfile *bf, const uint8_t *data, size_t len, const char 
         cz_binfile_section *s = &bf->sec[i];
         if (len - pos < BF_ENTRY) {
             cz_binfile_close(bf);
-            return cz_binfile_fail(err, errlen, CZ_ERR_TRUNCATED,
-                                   "%s: offset %llu: file ends inside the entry of section %u",
-                                   bf->kind, (unsigned long long)pos, i);
+            return cz_fail(err, errlen, CZ_ERR_TRUNCATED,
+                           "%s: offset %llu: file ends inside the entry of section %u", bf->kind,
+                           (unsigned long long)pos, i);
         }
         s->type = get_u32(data + pos);
         s->size = get_u64(data + pos + 4);
@@ -141,20 +77,20 @@ int cz_binfile_open(cz_binfile *bf, const uint8_t *data, size_t len, const char 
         if (s->size > len - s->off) {
             uint64_t at = pos;
             cz_binfile_close(bf);
-            return cz_binfile_fail(err, errlen, CZ_ERR_TRUNCATED,
-                                   "%s: offset %llu: section %u (type %u) declares %llu bytes, "
-                                   "%llu remain",
-                                   bf->kind, (unsigned long long)at, i, get_u32(data + at),
-                                   (unsigned long long)get_u64(data + at + 4),
-                                   (unsigned long long)(len - (at + BF_ENTRY)));
+            return cz_fail(err, errlen, CZ_ERR_TRUNCATED,
+                           "%s: offset %llu: section %u (type %u) declares %llu bytes, "
+                           "%llu remain",
+                           bf->kind, (unsigned long long)at, i, get_u32(data + at),
+                           (unsigned long long)get_u64(data + at + 4),
+                           (unsigned long long)(len - (at + BF_ENTRY)));
         }
         pos = s->off + s->size;
     }
     if (pos != len) {
         cz_binfile_close(bf);
-        return cz_binfile_fail(err, errlen, CZ_ERR_BAD_FORMAT,
-                               "%s: offset %llu: %llu trailing bytes after the last section",
-                               bf->kind, (unsigned long long)pos, (unsigned long long)(len - pos));
+        return cz_fail(err, errlen, CZ_ERR_BAD_FORMAT,
+                       "%s: offset %llu: %llu trailing bytes after the last section", bf->kind,
+                       (unsigned long long)pos, (unsigned long long)(len - pos));
     }
     return CZ_OK;
 }
@@ -178,14 +114,14 @@ int cz_binfile_section_get(const cz_binfile *bf, cz_binfile_cursor *c, uint32_t 
         if (bf->sec[i].type != type)
             continue;
         if (found != NULL)
-            return cz_binfile_fail(err, errlen, CZ_ERR_BAD_FORMAT,
-                                   "%s: offset %llu: second %s section (type %u)", bf->kind,
-                                   (unsigned long long)(bf->sec[i].off - BF_ENTRY), name, type);
+            return cz_fail(err, errlen, CZ_ERR_BAD_FORMAT,
+                           "%s: offset %llu: second %s section (type %u)", bf->kind,
+                           (unsigned long long)(bf->sec[i].off - BF_ENTRY), name, type);
         found = &bf->sec[i];
     }
     if (found == NULL)
-        return required ? cz_binfile_fail(err, errlen, CZ_ERR_BAD_FORMAT,
-                                          "%s: no %s section (type %u)", bf->kind, name, type)
+        return required ? cz_fail(err, errlen, CZ_ERR_BAD_FORMAT, "%s: no %s section (type %u)",
+                                  bf->kind, name, type)
                         : CZ_OK;
     c->p = bf->data + found->off;
     c->off = found->off;
@@ -197,11 +133,11 @@ int cz_binfile_bytes(cz_binfile_cursor *c, const uint8_t **p, uint64_t n, const 
                      char *err, size_t errlen)
 {
     if (n > c->size - c->pos)
-        return cz_binfile_fail(err, errlen, CZ_ERR_TRUNCATED,
-                               "%s: offset %llu: %s section (type %u) ends before %s (%llu "
-                               "bytes, %llu left)",
-                               c->bf->kind, (unsigned long long)(c->off + c->pos), c->name, c->type,
-                               what, (unsigned long long)n, (unsigned long long)(c->size - c->pos));
+        return cz_fail(err, errlen, CZ_ERR_TRUNCATED,
+                       "%s: offset %llu: %s section (type %u) ends before %s (%llu "
+                       "bytes, %llu left)",
+                       c->bf->kind, (unsigned long long)(c->off + c->pos), c->name, c->type, what,
+                       (unsigned long long)n, (unsigned long long)(c->size - c->pos));
     *p = c->p + c->pos;
     c->pos += n;
     return CZ_OK;
@@ -233,20 +169,20 @@ int cz_binfile_fr(cz_binfile_cursor *c, cz_fr *v, const char *what, char *err, s
     if (rc != CZ_OK)
         return rc;
     if (cz_fr_from_bytes_le(v, p) != CZ_OK)
-        return cz_binfile_fail(err, errlen, CZ_ERR_NOT_CANONICAL,
-                               "%s: offset %llu: %s is not below the field prime r", c->bf->kind,
-                               (unsigned long long)at, what);
+        return cz_fail(err, errlen, CZ_ERR_NOT_CANONICAL,
+                       "%s: offset %llu: %s is not below the field prime r", c->bf->kind,
+                       (unsigned long long)at, what);
     return CZ_OK;
 }
 
 int cz_binfile_end(const cz_binfile_cursor *c, char *err, size_t errlen)
 {
     if (c->pos != c->size)
-        return cz_binfile_fail(err, errlen, CZ_ERR_BAD_FORMAT,
-                               "%s: offset %llu: %llu unexpected bytes at the end of the %s "
-                               "section (type %u)",
-                               c->bf->kind, (unsigned long long)(c->off + c->pos),
-                               (unsigned long long)(c->size - c->pos), c->name, c->type);
+        return cz_fail(err, errlen, CZ_ERR_BAD_FORMAT,
+                       "%s: offset %llu: %llu unexpected bytes at the end of the %s "
+                       "section (type %u)",
+                       c->bf->kind, (unsigned long long)(c->off + c->pos),
+                       (unsigned long long)(c->size - c->pos), c->name, c->type);
     return CZ_OK;
 }
 
@@ -276,9 +212,9 @@ int cz_binfile_field(cz_binfile_cursor *c, char *err, size_t errlen)
         hex[k++] = digits[p[i] & 15];
     }
     hex[k] = 0;
-    return cz_binfile_fail(err, errlen, CZ_ERR_WRONG_CURVE,
-                           "%s: offset %llu: wrong curve: prime is 0x%s (n8 = %u)%s, need "
-                           "BLS12-381 r (n8 = 32)",
-                           c->bf->kind, (unsigned long long)at, hex, n8,
-                           n8 == 32 && memcmp(p, bn254_r, 32) == 0 ? " (bn128?)" : "");
+    return cz_fail(err, errlen, CZ_ERR_WRONG_CURVE,
+                   "%s: offset %llu: wrong curve: prime is 0x%s (n8 = %u)%s, need "
+                   "BLS12-381 r (n8 = 32)",
+                   c->bf->kind, (unsigned long long)at, hex, n8,
+                   n8 == 32 && memcmp(p, bn254_r, 32) == 0 ? " (bn128?)" : "");
 }

@@ -41,21 +41,6 @@ typedef struct {
     uint64_t pos; /* bytes consumed */
 } cz_binfile_cursor;
 
-/* A file mapped read-only (or an empty one, data NULL). */
-typedef struct {
-    const uint8_t *data;
-    size_t len;
-} cz_binfile_map;
-
-/* Formats a message into err (if errlen > 0) and returns code. */
-int cz_binfile_fail(char *err, size_t errlen, int code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-/* Maps path read-only.  CZ_ERR_IO (message names the path and errno) when it
- * cannot be opened, is not a regular file or cannot be mapped. */
-int cz_binfile_map_open(cz_binfile_map *m, const char *path, char *err, size_t errlen);
-void cz_binfile_map_close(cz_binfile_map *m);
-
 /* Parses the container header and section table of data[0..len): the magic
  * must equal magic[0..4) (else CZ_ERR_BAD_FORMAT), the version lie in
  * [min_version, max_version] (else CZ_ERR_UNSUPPORTED), every section lie

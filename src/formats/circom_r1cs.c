@@ -5,6 +5,7 @@
 #include "binfile.h"
 #include "cuzk/circom.h"
 #include "cuzk/err.h"
+#include "util/file_map.h"
 
 enum {
     R1CS_HEADER = 1,
@@ -41,10 +42,10 @@ static int read_header(cz_circom_r1cs *r, cz_binfile_cursor *c, char *err, size_
         return rc;
     counted = 1 + (uint64_t)r->n_pub_out + r->n_pub_in + r->n_prv_in;
     if (counted > r->n_wires)
-        return cz_binfile_fail(err, errlen, CZ_ERR_BAD_FORMAT,
-                               "r1cs: offset %llu: header: 1 + nPubOut + nPubIn + nPrvIn = %llu "
-                               "exceeds nWires = %u",
-                               (unsigned long long)c->off, (unsigned long long)counted, r->n_wires);
+        return cz_fail(err, errlen, CZ_ERR_BAD_FORMAT,
+                       "r1cs: offset %llu: header: 1 + nPubOut + nPubIn + nPrvIn = %llu "
+                       "exceeds nWires = %u",
+                       (unsigned long long)c->off, (unsigned long long)counted, r->n_wires);
     return CZ_OK;
 }
 
@@ -57,11 +58,10 @@ static int scan_constraints(const cz_circom_r1cs *r, cz_binfile_cursor *c, uint6
     static const char *const lc_name[3] = {"A", "B", "C"};
     nnz[0] = nnz[1] = nnz[2] = 0;
     if (r->n_constraints > c->size / CONSTRAINT_MIN)
-        return cz_binfile_fail(err, errlen, CZ_ERR_BAD_FORMAT,
-                               "r1cs: offset %llu: mConstraints = %u cannot fit in the %llu-byte "
-                               "constraints section",
-                               (unsigned long long)c->off, r->n_constraints,
-                               (unsigned long long)c->size);
+        return cz_fail(err, errlen, CZ_ERR_BAD_FORMAT,
+                       "r1cs: offset %llu: mConstraints = %u cannot fit in the %llu-byte "
+                       "constraints section",
+                       (unsigned long long)c->off, r->n_constraints, (unsigned long long)c->size);
     for (uint32_t i = 0; i < r->n_constraints; i++) {
         for (int m = 0; m < 3; m++) {
             uint32_t k;
@@ -70,10 +70,10 @@ static int scan_constraints(const cz_circom_r1cs *r, cz_binfile_cursor *c, uint6
             if (rc != CZ_OK)
                 return rc;
             if (k > (c->size - c->pos) / TERM_BYTES)
-                return cz_binfile_fail(err, errlen, CZ_ERR_TRUNCATED,
-                                       "r1cs: offset %llu: constraint %u: %s has %u terms, more "
-                                       "than the constraints section holds",
-                                       (unsigned long long)at, i, lc_name[m], k);
+                return cz_fail(err, errlen, CZ_ERR_TRUNCATED,
+                               "r1cs: offset %llu: constraint %u: %s has %u terms, more "
+                               "than the constraints section holds",
+                               (unsigned long long)at, i, lc_name[m], k);
             for (uint32_t t = 0; t < k; t++) {
                 uint32_t wire = 0;
                 const uint8_t *coef;
@@ -81,11 +81,10 @@ static int scan_constraints(const cz_circom_r1cs *r, cz_binfile_cursor *c, uint6
                 cz_binfile_u32(c, &wire, "a wire id", err, errlen); /* fits: checked above */
                 cz_binfile_bytes(c, &coef, CZ_FR_BYTES, "a coefficient", err, errlen);
                 if (wire >= r->n_wires)
-                    return cz_binfile_fail(err, errlen, CZ_ERR_BAD_FORMAT,
-                                           "r1cs: offset %llu: constraint %u: %s term %u: wire "
-                                           "%u >= nWires = %u",
-                                           (unsigned long long)at, i, lc_name[m], t, wire,
-                                           r->n_wires);
+                    return cz_fail(err, errlen, CZ_ERR_BAD_FORMAT,
+                                   "r1cs: offset %llu: constraint %u: %s term %u: wire "
+                                   "%u >= nWires = %u",
+                                   (unsigned long long)at, i, lc_name[m], t, wire, r->n_wires);
             }
             nnz[m] += k;
         }
@@ -129,14 +128,14 @@ static int fill_constraints(cz_circom_r1cs *r, cz_binfile_cursor *c, char *err, 
 static int read_wire2label(cz_circom_r1cs *r, cz_binfile_cursor *c, char *err, size_t errlen)
 {
     if (c->size != (uint64_t)r->n_wires * 8)
-        return cz_binfile_fail(err, errlen, CZ_ERR_BAD_FORMAT,
-                               "r1cs: offset %llu: wire-to-label section has %llu bytes, nWires "
-                               "= %u needs %llu",
-                               (unsigned long long)c->off, (unsigned long long)c->size, r->n_wires,
-                               (unsigned long long)r->n_wires * 8);
+        return cz_fail(err, errlen, CZ_ERR_BAD_FORMAT,
+                       "r1cs: offset %llu: wire-to-label section has %llu bytes, nWires "
+                       "= %u needs %llu",
+                       (unsigned long long)c->off, (unsigned long long)c->size, r->n_wires,
+                       (unsigned long long)r->n_wires * 8);
     r->wire_to_label = malloc((size_t)r->n_wires * sizeof *r->wire_to_label + 1);
     if (r->wire_to_label == NULL)
-        return cz_binfile_fail(err, errlen, CZ_ERR_NOMEM, "r1cs: out of memory");
+        return cz_fail(err, errlen, CZ_ERR_NOMEM, "r1cs: out of memory");
     for (uint32_t i = 0; i < r->n_wires; i++)
         cz_binfile_u64(c, &r->wire_to_label[i], "a label id", err, errlen); /* size checked */
     return CZ_OK;
@@ -153,10 +152,10 @@ static int load(cz_circom_r1cs *r, const uint8_t *data, size_t len, char *err, s
     for (uint32_t t = R1CS_CUSTOM_GATES_LIST; t <= R1CS_CUSTOM_GATES_USES && rc == CZ_OK; t++) {
         rc = cz_binfile_section_get(&bf, &gates, t, false, "custom gates", err, errlen);
         if (rc == CZ_OK && gates.p != NULL)
-            rc = cz_binfile_fail(err, errlen, CZ_ERR_UNSUPPORTED,
-                                 "r1cs: offset %llu: custom gates (section type %u) are not "
-                                 "supported by Groth16",
-                                 (unsigned long long)gates.off, t);
+            rc = cz_fail(err, errlen, CZ_ERR_UNSUPPORTED,
+                         "r1cs: offset %llu: custom gates (section type %u) are not "
+                         "supported by Groth16",
+                         (unsigned long long)gates.off, t);
     }
     if (rc == CZ_OK)
         rc = cz_binfile_section_get(&bf, &hdr, R1CS_HEADER, true, "header", err, errlen);
@@ -172,8 +171,8 @@ static int load(cz_circom_r1cs *r, const uint8_t *data, size_t len, char *err, s
     if (rc == CZ_OK && (alloc_csr(&r->a, r->n_constraints, nnz[0]) != CZ_OK ||
                         alloc_csr(&r->b, r->n_constraints, nnz[1]) != CZ_OK ||
                         alloc_csr(&r->c, r->n_constraints, nnz[2]) != CZ_OK))
-        rc = cz_binfile_fail(err, errlen, CZ_ERR_NOMEM, "r1cs: out of memory for %llu terms",
-                             (unsigned long long)(nnz[0] + nnz[1] + nnz[2]));
+        rc = cz_fail(err, errlen, CZ_ERR_NOMEM, "r1cs: out of memory for %llu terms",
+                     (unsigned long long)(nnz[0] + nnz[1] + nnz[2]));
     if (rc == CZ_OK)
         rc = fill_constraints(r, &cons, err, errlen);
     if (rc == CZ_OK && w2l.p != NULL)
@@ -189,7 +188,7 @@ int cz_circom_r1cs_load_mem(cz_circom_r1cs *out, const uint8_t *data, size_t len
     if (err != NULL && errlen > 0)
         err[0] = 0;
     if (out == NULL || (data == NULL && len > 0))
-        return cz_binfile_fail(err, errlen, CZ_ERR_INVALID_ARG, "r1cs: NULL argument");
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "r1cs: NULL argument");
     memset(out, 0, sizeof *out);
     rc = load(out, data, len, err, errlen);
     if (rc != CZ_OK)
@@ -197,20 +196,18 @@ int cz_circom_r1cs_load_mem(cz_circom_r1cs *out, const uint8_t *data, size_t len
     return rc;
 }
 
+static int load_mem(void *out, const uint8_t *data, size_t len, char *err, size_t errlen)
+{
+    return cz_circom_r1cs_load_mem(out, data, len, err, errlen);
+}
+
 int cz_circom_r1cs_load(cz_circom_r1cs *out, const char *path, char *err, size_t errlen)
 {
-    cz_binfile_map m;
-    int rc;
     if (out != NULL)
         memset(out, 0, sizeof *out);
     if (out == NULL || path == NULL)
-        return cz_binfile_fail(err, errlen, CZ_ERR_INVALID_ARG, "r1cs: NULL argument");
-    rc = cz_binfile_map_open(&m, path, err, errlen);
-    if (rc != CZ_OK)
-        return rc;
-    rc = cz_circom_r1cs_load_mem(out, m.data, m.len, err, errlen);
-    cz_binfile_map_close(&m);
-    return rc;
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "r1cs: NULL argument");
+    return cz_file_read_mapped(path, load_mem, out, err, errlen);
 }
 
 static void free_csr(cz_circom_csr *m)
@@ -250,14 +247,12 @@ int cz_circom_r1cs_check_var(const cz_circom_r1cs *r, const cz_circom_wtns *w, u
     if (err != NULL && errlen > 0)
         err[0] = 0;
     if (r == NULL || w == NULL)
-        return cz_binfile_fail(err, errlen, CZ_ERR_INVALID_ARG, "r1cs check: NULL argument");
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "r1cs check: NULL argument");
     if (w->n != r->n_wires || w->n == 0)
-        return cz_binfile_fail(err, errlen, CZ_ERR_BAD_LENGTH,
-                               "r1cs check: witness has %u values, the circuit %u wires", w->n,
-                               r->n_wires);
+        return cz_fail(err, errlen, CZ_ERR_BAD_LENGTH,
+                       "r1cs check: witness has %u values, the circuit %u wires", w->n, r->n_wires);
     if (!cz_fr_is_one(&w->w[0]))
-        return cz_binfile_fail(err, errlen, CZ_ERR_UNSATISFIED,
-                               "r1cs check: witness value 0 is not 1");
+        return cz_fail(err, errlen, CZ_ERR_UNSATISFIED, "r1cs check: witness value 0 is not 1");
     for (uint32_t i = 0; i < r->n_constraints; i++) {
         cz_fr a, b, c;
         row_dot(&a, &r->a, i, w->w);
@@ -267,8 +262,8 @@ int cz_circom_r1cs_check_var(const cz_circom_r1cs *r, const cz_circom_wtns *w, u
         if (!cz_fr_equal(&a, &c)) {
             if (bad != NULL)
                 *bad = i;
-            return cz_binfile_fail(err, errlen, CZ_ERR_UNSATISFIED,
-                                   "r1cs check: constraint %u is not satisfied", i);
+            return cz_fail(err, errlen, CZ_ERR_UNSATISFIED,
+                           "r1cs check: constraint %u is not satisfied", i);
         }
     }
     return CZ_OK;

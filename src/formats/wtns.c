@@ -5,6 +5,7 @@
 #include "binfile.h"
 #include "cuzk/circom.h"
 #include "cuzk/err.h"
+#include "util/file_map.h"
 
 enum { WTNS_HEADER = 1, WTNS_DATA = 2 };
 
@@ -27,15 +28,15 @@ static int load(cz_circom_wtns *w, const uint8_t *data, size_t len, char *err, s
         rc = cz_binfile_end(&hdr, err, errlen);
     /* The count is checked against the section's size before allocating. */
     if (rc == CZ_OK && vals.size != (uint64_t)n * CZ_FR_BYTES)
-        rc = cz_binfile_fail(err, errlen, CZ_ERR_BAD_FORMAT,
-                             "wtns: offset %llu: witness section has %llu bytes, nWitness = %u "
-                             "needs %llu",
-                             (unsigned long long)vals.off, (unsigned long long)vals.size, n,
-                             (unsigned long long)n * CZ_FR_BYTES);
+        rc = cz_fail(err, errlen, CZ_ERR_BAD_FORMAT,
+                     "wtns: offset %llu: witness section has %llu bytes, nWitness = %u "
+                     "needs %llu",
+                     (unsigned long long)vals.off, (unsigned long long)vals.size, n,
+                     (unsigned long long)n * CZ_FR_BYTES);
     if (rc == CZ_OK) {
         w->w = malloc((size_t)n * sizeof *w->w + 1); /* +1: never malloc(0) */
         if (w->w == NULL)
-            rc = cz_binfile_fail(err, errlen, CZ_ERR_NOMEM, "wtns: out of memory for %u values", n);
+            rc = cz_fail(err, errlen, CZ_ERR_NOMEM, "wtns: out of memory for %u values", n);
     }
     for (uint32_t i = 0; rc == CZ_OK && i < n; i++)
         rc = cz_binfile_fr(&vals, &w->w[i], "a witness value", err, errlen);
@@ -52,7 +53,7 @@ int cz_circom_wtns_load_mem(cz_circom_wtns *out, const uint8_t *data, size_t len
     if (err != NULL && errlen > 0)
         err[0] = 0;
     if (out == NULL || (data == NULL && len > 0))
-        return cz_binfile_fail(err, errlen, CZ_ERR_INVALID_ARG, "wtns: NULL argument");
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "wtns: NULL argument");
     memset(out, 0, sizeof *out);
     rc = load(out, data, len, err, errlen);
     if (rc != CZ_OK)
@@ -60,20 +61,18 @@ int cz_circom_wtns_load_mem(cz_circom_wtns *out, const uint8_t *data, size_t len
     return rc;
 }
 
+static int load_mem(void *out, const uint8_t *data, size_t len, char *err, size_t errlen)
+{
+    return cz_circom_wtns_load_mem(out, data, len, err, errlen);
+}
+
 int cz_circom_wtns_load(cz_circom_wtns *out, const char *path, char *err, size_t errlen)
 {
-    cz_binfile_map m;
-    int rc;
     if (out != NULL)
         memset(out, 0, sizeof *out);
     if (out == NULL || path == NULL)
-        return cz_binfile_fail(err, errlen, CZ_ERR_INVALID_ARG, "wtns: NULL argument");
-    rc = cz_binfile_map_open(&m, path, err, errlen);
-    if (rc != CZ_OK)
-        return rc;
-    rc = cz_circom_wtns_load_mem(out, m.data, m.len, err, errlen);
-    cz_binfile_map_close(&m);
-    return rc;
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "wtns: NULL argument");
+    return cz_file_read_mapped(path, load_mem, out, err, errlen);
 }
 
 void cz_circom_wtns_free(cz_circom_wtns *w)

@@ -9,7 +9,7 @@
 #include "cuzk/err.h"
 #include "cuzk/pool.h"
 #include "cuzk/zkey.h"
-#include "ff/ff_internal.h"
+#include "util/file_map.h"
 
 enum {
     ZK_HEADER = 1,
@@ -38,15 +38,12 @@ static void raw_limbs(uint64_t *l, const uint8_t *p, size_t n)
     }
 }
 
-/* A Montgomery-form coordinate, taken as it is once it is below p (a
- * comparison of the limbs from the top: no conversion). */
+/* A Montgomery-form coordinate, taken as it is once it is below p (no
+ * conversion). */
 static bool read_fp(cz_fp *r, const uint8_t *p)
 {
     raw_limbs(r->l, p, 6);
-    for (int i = 5; i >= 0; i--)
-        if (r->l[i] != cz_p_limbs[i])
-            return r->l[i] < cz_p_limbs[i];
-    return false; /* = p */
+    return cz_fp_is_reduced(r);
 }
 
 static int point_fail(const cz_binfile_cursor *c, uint64_t at, const char *what, uint64_t index,
@@ -55,9 +52,8 @@ static int point_fail(const cz_binfile_cursor *c, uint64_t at, const char *what,
     const char *why = code == CZ_ERR_NOT_CANONICAL  ? "a coordinate is not below p"
                       : code == CZ_ERR_NOT_ON_CURVE ? "not on the curve"
                                                     : "not in the order-r subgroup";
-    return cz_binfile_fail(
-        err, errlen, code, "zkey: offset %llu: %s section (type %u): %s %llu: %s",
-        (unsigned long long)at, c->name, c->type, what, (unsigned long long)index, why);
+    return cz_fail(err, errlen, code, "zkey: offset %llu: %s section (type %u): %s %llu: %s",
+                   (unsigned long long)at, c->name, c->type, what, (unsigned long long)index, why);
 }
 
 /* One point's checks, as the loaders report them: CZ_OK,
@@ -187,11 +183,11 @@ static int read_q(cz_binfile_cursor *c, char *err, size_t errlen)
         hex[k++] = digits[q[i] & 15];
     }
     hex[k] = 0;
-    return cz_binfile_fail(err, errlen, CZ_ERR_WRONG_CURVE,
-                           "zkey: offset %llu: wrong curve: base field prime q is 0x%s (n8q = "
-                           "%u)%s, need BLS12-381 p (n8q = 48)",
-                           (unsigned long long)at, hex, n8q,
-                           n8q == 32 && q[31] == 0x30 && q[0] == 0x47 ? " (bn128?)" : "");
+    return cz_fail(err, errlen, CZ_ERR_WRONG_CURVE,
+                   "zkey: offset %llu: wrong curve: base field prime q is 0x%s (n8q = "
+                   "%u)%s, need BLS12-381 p (n8q = 48)",
+                   (unsigned long long)at, hex, n8q,
+                   n8q == 32 && q[31] == 0x30 && q[0] == 0x47 ? " (bn128?)" : "");
 }
 
 static int read_groth16_header(cz_zkey *z, cz_binfile_cursor *c, unsigned flags, char *err,
@@ -223,16 +219,15 @@ static int read_groth16_header(cz_zkey *z, cz_binfile_cursor *c, unsigned flags,
     if (rc != CZ_OK)
         return rc;
     if ((uint64_t)z->n_public + 1 > z->n_vars)
-        return cz_binfile_fail(err, errlen, CZ_ERR_BAD_FORMAT,
-                               "zkey: offset %llu: groth16 header: nPublic + 1 = %llu exceeds "
-                               "nVars = %u",
-                               (unsigned long long)c->off, (unsigned long long)z->n_public + 1,
-                               z->n_vars);
+        return cz_fail(err, errlen, CZ_ERR_BAD_FORMAT,
+                       "zkey: offset %llu: groth16 header: nPublic + 1 = %llu exceeds "
+                       "nVars = %u",
+                       (unsigned long long)c->off, (unsigned long long)z->n_public + 1, z->n_vars);
     if (z->domain_size == 0 || (z->domain_size & (z->domain_size - 1)) != 0)
-        return cz_binfile_fail(err, errlen, CZ_ERR_BAD_FORMAT,
-                               "zkey: offset %llu: groth16 header: domainSize = %u is not a "
-                               "power of two",
-                               (unsigned long long)c->off, z->domain_size);
+        return cz_fail(err, errlen, CZ_ERR_BAD_FORMAT,
+                       "zkey: offset %llu: groth16 header: domainSize = %u is not a "
+                       "power of two",
+                       (unsigned long long)c->off, z->domain_size);
     while ((1u << z->log_domain_size) != z->domain_size)
         z->log_domain_size++;
     return CZ_OK;
@@ -244,19 +239,19 @@ static int check_size(const cz_binfile_cursor *c, uint64_t n, uint64_t size, cha
                       size_t errlen)
 {
     if (c->size - c->pos != n * size)
-        return cz_binfile_fail(err, errlen, CZ_ERR_BAD_FORMAT,
-                               "zkey: offset %llu: %s section (type %u) has %llu bytes, its %llu "
-                               "entries need %llu",
-                               (unsigned long long)c->off, c->name, c->type,
-                               (unsigned long long)(c->size - c->pos), (unsigned long long)n,
-                               (unsigned long long)(n * size));
+        return cz_fail(err, errlen, CZ_ERR_BAD_FORMAT,
+                       "zkey: offset %llu: %s section (type %u) has %llu bytes, its %llu "
+                       "entries need %llu",
+                       (unsigned long long)c->off, c->name, c->type,
+                       (unsigned long long)(c->size - c->pos), (unsigned long long)n,
+                       (unsigned long long)(n * size));
     return CZ_OK;
 }
 
 static int alloc_points(void **out, uint64_t n, size_t elem, char *err, size_t errlen)
 {
     *out = malloc((size_t)n * elem + 1); /* +1: malloc(0) may return NULL */
-    return *out != NULL ? CZ_OK : cz_binfile_fail(err, errlen, CZ_ERR_NOMEM, "zkey: out of memory");
+    return *out != NULL ? CZ_OK : cz_fail(err, errlen, CZ_ERR_NOMEM, "zkey: out of memory");
 }
 
 static int read_g1_section(cz_g1_affine **out, uint64_t n, cz_binfile_cursor *c, const char *what,
@@ -290,17 +285,17 @@ static int read_coefs(cz_zkey *z, cz_binfile_cursor *c, char *err, size_t errlen
         cz_binfile_u32(c, &e->signal, "a signal", err, errlen);
         cz_binfile_bytes(c, &v, CZ_FR_BYTES, "a value", err, errlen);
         if (e->matrix > 1 || e->constraint >= z->domain_size || e->signal >= z->n_vars)
-            return cz_binfile_fail(err, errlen, CZ_ERR_BAD_FORMAT,
-                                   "zkey: offset %llu: coefficients section (type 4): entry %u: "
-                                   "matrix %u (need 0 or 1), constraint %u (need < domainSize = "
-                                   "%u), signal %u (need < nVars = %u)",
-                                   (unsigned long long)at, i, e->matrix, e->constraint,
-                                   z->domain_size, e->signal, z->n_vars);
+            return cz_fail(err, errlen, CZ_ERR_BAD_FORMAT,
+                           "zkey: offset %llu: coefficients section (type 4): entry %u: "
+                           "matrix %u (need 0 or 1), constraint %u (need < domainSize = "
+                           "%u), signal %u (need < nVars = %u)",
+                           (unsigned long long)at, i, e->matrix, e->constraint, z->domain_size,
+                           e->signal, z->n_vars);
         if (cz_fr_from_bytes_le(&raw, v) != CZ_OK)
-            return cz_binfile_fail(err, errlen, CZ_ERR_NOT_CANONICAL,
-                                   "zkey: offset %llu: coefficients section (type 4): entry %u: "
-                                   "value is not below r",
-                                   (unsigned long long)(at + 12), i);
+            return cz_fail(err, errlen, CZ_ERR_NOT_CANONICAL,
+                           "zkey: offset %llu: coefficients section (type 4): entry %u: "
+                           "value is not below r",
+                           (unsigned long long)(at + 12), i);
         raw_limbs(raw.l, v, 4);
         cz_fr_mul(&e->value, &raw, &r_inv);
     }
@@ -330,9 +325,9 @@ static int load(cz_zkey *z, const uint8_t *data, size_t len, unsigned flags, uin
     if (rc == CZ_OK)
         rc = cz_binfile_end(&s[ZK_HEADER], err, errlen);
     if (rc == CZ_OK && protocol != ZK_PROTOCOL_GROTH16)
-        rc = cz_binfile_fail(err, errlen, CZ_ERR_UNSUPPORTED,
-                             "zkey: offset %llu: header: protocol %u is not groth16 (1)",
-                             (unsigned long long)s[ZK_HEADER].off, protocol);
+        rc = cz_fail(err, errlen, CZ_ERR_UNSUPPORTED,
+                     "zkey: offset %llu: header: protocol %u is not groth16 (1)",
+                     (unsigned long long)s[ZK_HEADER].off, protocol);
     if (rc == CZ_OK)
         rc = read_groth16_header(z, &s[ZK_GROTH16], flags, err, errlen);
     n_priv = rc == CZ_OK ? (uint64_t)z->n_vars - z->n_public - 1 : 0;
@@ -389,16 +384,15 @@ static int subgroup_pass(const cz_zkey *z, const uint64_t sec_off[10], cz_pool *
         int rc = cz_ec_first_outside_subgroup(secs[k].pts, (size_t)secs[k].n, secs[k].g2, pool,
                                               &bad);
         if (rc != CZ_OK)
-            return cz_binfile_fail(err, errlen, rc, "zkey: the %s section's subgroup check: %s",
-                                   secs[k].name, cz_strerror(rc));
+            return cz_fail(err, errlen, rc, "zkey: the %s section's subgroup check: %s",
+                           secs[k].name, cz_strerror(rc));
         if (bad < secs[k].n)
-            return cz_binfile_fail(err, errlen, CZ_ERR_NOT_IN_SUBGROUP,
-                                   "zkey: offset %llu: %s section (type %u): %s %llu: not in the "
-                                   "order-r subgroup",
-                                   (unsigned long long)(sec_off[secs[k].type] +
-                                                        bad * (secs[k].g2 ? G2_BYTES : G1_BYTES)),
-                                   secs[k].name, secs[k].type, secs[k].what,
-                                   (unsigned long long)bad);
+            return cz_fail(err, errlen, CZ_ERR_NOT_IN_SUBGROUP,
+                           "zkey: offset %llu: %s section (type %u): %s %llu: not in the "
+                           "order-r subgroup",
+                           (unsigned long long)(sec_off[secs[k].type] +
+                                                bad * (secs[k].g2 ? G2_BYTES : G1_BYTES)),
+                           secs[k].name, secs[k].type, secs[k].what, (unsigned long long)bad);
     }
     return CZ_OK;
 }
@@ -427,7 +421,7 @@ static int load_checked(cz_zkey *out, const uint8_t *data, size_t len, unsigned 
     if (err != NULL && errlen > 0)
         err[0] = 0;
     if (out == NULL || (data == NULL && len > 0))
-        return cz_binfile_fail(err, errlen, CZ_ERR_INVALID_ARG, "zkey: NULL argument");
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "zkey: NULL argument");
     memset(out, 0, sizeof *out);
     hash_job hj = {data, len, NULL};
     pthread_t th;
@@ -481,22 +475,30 @@ int cz_zkey_load_ex(cz_zkey *out, const char *path, unsigned flags, cz_pool *poo
     return cz_zkey_load_with(out, path, flags, pool, NULL, err, errlen);
 }
 
+/* load_checked's arguments beside the bytes, for cz_binfile_read_path. */
+typedef struct {
+    cz_zkey *z;
+    unsigned flags;
+    cz_pool *pool;
+    cz_key_check *kc;
+} load_args;
+
+static int load_file_mem(void *out, const uint8_t *data, size_t len, char *err, size_t errlen)
+{
+    const load_args *a = out;
+    return load_checked(a->z, data, len, a->flags, a->pool, a->kc, err, errlen);
+}
+
 int cz_zkey_load_with(cz_zkey *out, const char *path, unsigned flags, cz_pool *pool,
                       cz_key_check *kc, char *err, size_t errlen)
 {
-    cz_binfile_map m;
-    int rc;
     if (err != NULL && errlen > 0)
         err[0] = 0;
     if (out == NULL || path == NULL)
-        return cz_binfile_fail(err, errlen, CZ_ERR_INVALID_ARG, "zkey: NULL argument");
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "zkey: NULL argument");
     memset(out, 0, sizeof *out);
-    rc = cz_binfile_map_open(&m, path, err, errlen);
-    if (rc != CZ_OK)
-        return rc;
-    rc = load_checked(out, m.data, m.len, flags, pool, kc, err, errlen);
-    cz_binfile_map_close(&m);
-    return rc;
+    load_args a = {out, flags, pool, kc};
+    return cz_file_read_mapped(path, load_file_mem, &a, err, errlen);
 }
 
 void cz_zkey_free(cz_zkey *z)

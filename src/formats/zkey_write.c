@@ -49,17 +49,16 @@ static bool g2_ok(const cz_g2_affine *p)
 
 static int bad_point(const char *what, uint64_t index, char *err, size_t errlen)
 {
-    return cz_binfile_fail(err, errlen, CZ_ERR_INVALID_ARG,
-                           "zkey write: %s %llu: a coordinate is not below p or the point is not "
-                           "on the curve",
-                           what, (unsigned long long)index);
+    return cz_fail(err, errlen, CZ_ERR_INVALID_ARG,
+                   "zkey write: %s %llu: a coordinate is not below p or the point is not "
+                   "on the curve",
+                   what, (unsigned long long)index);
 }
 
 static int check_g1s(const cz_g1_affine *p, uint64_t n, const char *what, char *err, size_t errlen)
 {
     if (p == NULL && n > 0)
-        return cz_binfile_fail(err, errlen, CZ_ERR_INVALID_ARG, "zkey write: %s array is NULL",
-                               what);
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "zkey write: %s array is NULL", what);
     for (uint64_t i = 0; i < n; i++)
         if (!g1_ok(&p[i]))
             return bad_point(what, i, err, errlen);
@@ -69,8 +68,7 @@ static int check_g1s(const cz_g1_affine *p, uint64_t n, const char *what, char *
 static int check_g2s(const cz_g2_affine *p, uint64_t n, const char *what, char *err, size_t errlen)
 {
     if (p == NULL && n > 0)
-        return cz_binfile_fail(err, errlen, CZ_ERR_INVALID_ARG, "zkey write: %s array is NULL",
-                               what);
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "zkey write: %s array is NULL", what);
     for (uint64_t i = 0; i < n; i++)
         if (!g2_ok(&p[i]))
             return bad_point(what, i, err, errlen);
@@ -80,23 +78,22 @@ static int check_g2s(const cz_g2_affine *p, uint64_t n, const char *what, char *
 static int check_coefs(const cz_zkey *z, char *err, size_t errlen)
 {
     if (z->coefs == NULL && z->n_coefs > 0)
-        return cz_binfile_fail(err, errlen, CZ_ERR_INVALID_ARG,
-                               "zkey write: coefs is NULL with n_coefs = %u", z->n_coefs);
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG,
+                       "zkey write: coefs is NULL with n_coefs = %u", z->n_coefs);
     for (uint32_t i = 0; i < z->n_coefs; i++) {
         const cz_zkey_coef *e = &z->coefs[i];
         uint8_t b[CZ_FR_BYTES];
         cz_fr scratch;
         if (e->matrix > 1 || e->constraint >= z->domain_size || e->signal >= z->n_vars)
-            return cz_binfile_fail(err, errlen, CZ_ERR_INVALID_ARG,
-                                   "zkey write: coefficient %u: matrix %u (need 0 or 1), "
-                                   "constraint %u (need < domain_size = %u), signal %u (need < "
-                                   "n_vars = %u)",
-                                   i, e->matrix, e->constraint, z->domain_size, e->signal,
-                                   z->n_vars);
+            return cz_fail(err, errlen, CZ_ERR_INVALID_ARG,
+                           "zkey write: coefficient %u: matrix %u (need 0 or 1), "
+                           "constraint %u (need < domain_size = %u), signal %u (need < "
+                           "n_vars = %u)",
+                           i, e->matrix, e->constraint, z->domain_size, e->signal, z->n_vars);
         limb_bytes(b, e->value.l, 4);
         if (cz_fr_from_bytes_le(&scratch, b) != CZ_OK)
-            return cz_binfile_fail(err, errlen, CZ_ERR_INVALID_ARG,
-                                   "zkey write: coefficient %u: value limbs are not below r", i);
+            return cz_fail(err, errlen, CZ_ERR_INVALID_ARG,
+                           "zkey write: coefficient %u: value limbs are not below r", i);
     }
     return CZ_OK;
 }
@@ -106,13 +103,13 @@ static int validate(const cz_zkey *z, char *err, size_t errlen)
     uint64_t n_pub1 = (uint64_t)z->n_public + 1;
     int rc;
     if (n_pub1 > z->n_vars)
-        return cz_binfile_fail(err, errlen, CZ_ERR_INVALID_ARG,
-                               "zkey write: n_public + 1 = %llu exceeds n_vars = %u",
-                               (unsigned long long)n_pub1, z->n_vars);
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG,
+                       "zkey write: n_public + 1 = %llu exceeds n_vars = %u",
+                       (unsigned long long)n_pub1, z->n_vars);
     if (z->log_domain_size > 31 || z->domain_size != 1u << z->log_domain_size)
-        return cz_binfile_fail(err, errlen, CZ_ERR_INVALID_ARG,
-                               "zkey write: domain_size = %u is not 2^log_domain_size (%u)",
-                               z->domain_size, z->log_domain_size);
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG,
+                       "zkey write: domain_size = %u is not 2^log_domain_size (%u)", z->domain_size,
+                       z->log_domain_size);
     rc = check_g1s(&z->alpha1, 1, "alpha1", err, errlen);
     if (rc == CZ_OK)
         rc = check_g1s(&z->beta1, 1, "beta1", err, errlen);
@@ -285,20 +282,20 @@ int cz_zkey_write(const cz_zkey *z, const char *path, char *err, size_t errlen)
     if (err != NULL && errlen > 0)
         err[0] = 0;
     if (z == NULL || path == NULL)
-        return cz_binfile_fail(err, errlen, CZ_ERR_INVALID_ARG, "zkey write: NULL argument");
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "zkey write: NULL argument");
     rc = validate(z, err, errlen);
     if (rc != CZ_OK)
         return rc;
     plen = strlen(path);
     tmp = malloc(plen + sizeof ".tmp");
     if (tmp == NULL)
-        return cz_binfile_fail(err, errlen, CZ_ERR_NOMEM, "zkey write: out of memory");
+        return cz_fail(err, errlen, CZ_ERR_NOMEM, "zkey write: out of memory");
     memcpy(tmp, path, plen);
     memcpy(tmp + plen, ".tmp", sizeof ".tmp");
     f = fopen(tmp, "wb");
     if (f == NULL) {
-        rc = cz_binfile_fail(err, errlen, CZ_ERR_IO, "zkey write: %s: cannot create: %s", tmp,
-                             strerror(errno));
+        rc = cz_fail(err, errlen, CZ_ERR_IO, "zkey write: %s: cannot create: %s", tmp,
+                     strerror(errno));
         free(tmp);
         return rc;
     }
@@ -312,7 +309,7 @@ int cz_zkey_write(const cz_zkey *z, const char *path, char *err, size_t errlen)
     if (e == 0 && rename(tmp, path) != 0)
         e = errno;
     if (e != 0) {
-        rc = cz_binfile_fail(err, errlen, CZ_ERR_IO, "zkey write: %s: %s", tmp, strerror(e));
+        rc = cz_fail(err, errlen, CZ_ERR_IO, "zkey write: %s: %s", tmp, strerror(e));
         unlink(tmp);
     }
     free(tmp);

@@ -381,33 +381,28 @@ int cz_groth16_prove_start(cz_groth16_pending **out, const cz_groth16_params *p,
         goto fail;
     }
     cz_groth16_timings tm = {0};
-    double t0 = now();
-    if (abc == NULL) { /* the GPU computes a, b, c itself */
-        why[0] = 0;
-        rc = gpu_start(pd, dom, NULL, rows, w, n_in, n_aux, r1cs, scratch, opts, &tm, why,
-                       sizeof why);
-        if (rc != CZ_OK) {
-            cz_msgf(err, errlen, "prove: GPU back end failed: %s", why[0] ? why : cz_strerror(rc));
-            goto fail;
+    double t0 = now(), t1 = t0;
+    /* a, b, c = A w, B w, C w (snarkjs: c = a b); abc NULL: the GPU computes
+     * them itself. */
+    cz_fr *a = abc, *b = NULL, *c = NULL;
+    if (abc != NULL) {
+        b = abc + m;
+        c = abc + 2 * m;
+        if (p->flavor == CZ_GROTH16_SNARKJS) {
+            cz_r1cs_spmv(r1cs, w, w_len, a, b, NULL, pool);
+            ab_ctx x = {a, b, c};
+            cz_pool_parallel_for(pool, rows, 4096, ab_task, &x);
+        } else {
+            cz_r1cs_spmv(r1cs, w, w_len, a, b, c, pool);
         }
-        goto done;
+        t1 = now();
+        tm.spmv = t1 - t0;
     }
-
-    /* a, b, c = A w, B w, C w (snarkjs: c = a b). */
-    cz_fr *a = abc, *b = abc + m, *c = abc + 2 * m;
-    if (p->flavor == CZ_GROTH16_SNARKJS) {
-        cz_r1cs_spmv(r1cs, w, w_len, a, b, NULL, pool);
-        ab_ctx x = {a, b, c};
-        cz_pool_parallel_for(pool, rows, 4096, ab_task, &x);
-    } else {
-        cz_r1cs_spmv(r1cs, w, w_len, a, b, c, pool);
-    }
-    double t1 = now();
-    tm.spmv = t1 - t0;
-    if (opts->backend == CZ_BACKEND_GPU) { /* snarkjs: H and the MSMs on the device */
+    /* On the GPU: everything, or with abc (snarkjs) H and the MSMs. */
+    if (abc == NULL || opts->backend == CZ_BACKEND_GPU) {
         why[0] = 0;
-        rc = gpu_start(pd, dom, abc, rows, w, n_in, n_aux, r1cs, NULL, opts, &tm, why,
-                       sizeof why);
+        rc = gpu_start(pd, dom, abc, rows, w, n_in, n_aux, r1cs, abc ? NULL : scratch, opts, &tm,
+                       why, sizeof why);
         if (rc != CZ_OK) {
             cz_msgf(err, errlen, "prove: GPU back end failed: %s", why[0] ? why : cz_strerror(rc));
             goto fail;

@@ -8,7 +8,12 @@
  *
  * Invariant after every critical section: the head waiter (the first in key
  * order) does not fit in the free part, total - reserved.  grant_locked()
- * restores it whenever memory is freed or the head changes. */
+ * restores it whenever memory is freed or the head changes.
+ *
+ * Charges without a mapping (cz_budget_charge, for src/cuda's device
+ * buffers) share the counters: one made outside a reservation is held,
+ * part of reserved, and a waiter that cannot fit beside what is held is
+ * refused rather than left waiting for a release that cannot make room. */
 #define _GNU_SOURCE /* MADV_HUGEPAGE, MAP_ANONYMOUS */
 #include <errno.h>
 #include <pthread.h>
@@ -55,7 +60,8 @@ struct cz_budget {
     pthread_mutex_t mu;
     uint64_t total;
     uint64_t reserved, peak_reserved, allocated, peak_allocated;
-    uint64_t reservations, nwaiters, nbufs;
+    uint64_t held;                          /* charged outside reservations (part of reserved) */
+    uint64_t reservations, nwaiters, nbufs; /* nbufs: live charges */
     waiter *wfirst, *wlast;
     hdr *bfirst, *blast;
     cz_buf_class_stats cls[CZ_BUF__COUNT];
@@ -153,7 +159,11 @@ int cz_budget_auto_total(uint64_t *total, uint64_t margin)
     return CZ_OK;
 }
 
-uint64_t cz_budget_total(const cz_budget *b) { return b->total; }
+/* Atomic: cz_budget_set_total may change it while a reserve reads it. */
+uint64_t cz_budget_total(const cz_budget *b)
+{
+    return __atomic_load_n(&b->total, __ATOMIC_RELAXED);
+}
 
 bool cz_wait_key_before(const cz_wait_key *a, const cz_wait_key *c)
 {
@@ -218,6 +228,12 @@ static void grant_locked(cz_budget *b)
     }
 }
 
+static void wake_locked(cz_budget *b)
+{
+    for (waiter *w = b->wfirst; w; w = w->next)
+        pthread_cond_signal(&w->cv);
+}
+
 /* Absolute CLOCK_MONOTONIC deadline ms from now. */
 static struct timespec deadline_after(int64_t ms)
 {
@@ -245,10 +261,11 @@ int cz_budget_reserve(cz_budget *b, uint64_t bytes, const cz_wait_key *key, int6
                     !b     ? "budget is NULL"
                     : !key ? "key is NULL"
                            : "zero bytes");
-    if (bytes > b->total)
+    uint64_t total = cz_budget_total(b);
+    if (bytes > total)
         return fail(err, errlen, CZ_ERR_TOO_BIG,
                     "reserve: %llu bytes can never fit in a budget of %llu bytes",
-                    (unsigned long long)bytes, (unsigned long long)b->total);
+                    (unsigned long long)bytes, (unsigned long long)total);
     if (cancelled(cancel))
         return fail(err, errlen, CZ_ERR_CANCELLED, "reserve: cancelled");
     cz_resv *r = calloc(1, sizeof *r);
@@ -281,6 +298,10 @@ int cz_budget_reserve(cz_budget *b, uint64_t bytes, const cz_wait_key *key, int6
             rc = CZ_ERR_CANCELLED;
             break;
         }
+        if (bytes > b->total - b->held) {
+            rc = CZ_ERR_BUSY; /* held outside reservations: no release makes room */
+            break;
+        }
         if (limited) {
             if (timeout_ms == 0 || pthread_cond_timedwait(&w.cv, &b->mu, &dl) == ETIMEDOUT) {
                 if (!w.granted)
@@ -295,6 +316,7 @@ int cz_budget_reserve(cz_budget *b, uint64_t bytes, const cz_wait_key *key, int6
         waiter_unlink(b, &w);
         grant_locked(b); /* the next head may fit now */
     }
+    uint64_t held = b->held;
     pthread_mutex_unlock(&b->mu);
     pthread_cond_destroy(&w.cv);
 
@@ -308,6 +330,11 @@ int cz_budget_reserve(cz_budget *b, uint64_t bytes, const cz_wait_key *key, int6
         return fail(err, errlen, rc, "reserve: %llu bytes not available within %lld ms",
                     (unsigned long long)bytes, (long long)timeout_ms);
     }
+    if (rc == CZ_ERR_BUSY) {
+        free(r);
+        return fail(err, errlen, rc, "reserve: %llu bytes cannot fit beside the %llu held",
+                    (unsigned long long)bytes, (unsigned long long)held);
+    }
     *out = r;
     return CZ_OK;
 }
@@ -315,8 +342,30 @@ int cz_budget_reserve(cz_budget *b, uint64_t bytes, const cz_wait_key *key, int6
 void cz_budget_wake(cz_budget *b)
 {
     pthread_mutex_lock(&b->mu);
-    for (waiter *w = b->wfirst; w; w = w->next)
-        pthread_cond_signal(&w->cv);
+    wake_locked(b);
+    pthread_mutex_unlock(&b->mu);
+}
+
+int cz_budget_set_total(cz_budget *b, uint64_t total)
+{
+    pthread_mutex_lock(&b->mu);
+    int rc = total < b->reserved ? CZ_ERR_BUSY : CZ_OK;
+    if (rc == CZ_OK) {
+        __atomic_store_n(&b->total, total, __ATOMIC_RELAXED);
+        grant_locked(b);
+        wake_locked(b); /* those that no longer fit beside what is held */
+    }
+    pthread_mutex_unlock(&b->mu);
+    return rc;
+}
+
+void cz_budget_reset_peaks(cz_budget *b)
+{
+    pthread_mutex_lock(&b->mu);
+    b->peak_reserved = b->reserved;
+    b->peak_allocated = b->allocated;
+    for (int c = 0; c < CZ_BUF__COUNT; c++)
+        b->cls[c].high_water_bytes = b->cls[c].live_bytes;
     pthread_mutex_unlock(&b->mu);
 }
 
@@ -387,6 +436,110 @@ int cz_resv_release(cz_resv *r)
     return CZ_OK;
 }
 
+void cz_resv_release_held(cz_resv *r)
+{
+    if (!r)
+        return;
+    cz_budget *b = r->b;
+    pthread_mutex_lock(&b->mu);
+    b->held += r->used;
+    b->reserved -= r->size - r->used;
+    b->reservations--;
+    grant_locked(b);
+    wake_locked(b); /* more is held: some may no longer fit beside it */
+    pthread_mutex_unlock(&b->mu);
+    free(r);
+}
+
+/* --------------------------------------------------------------- charges --- */
+
+/* Takes charge from r's unused part, or (r NULL) from the free part as
+ * held; false, nothing taken, when it does not fit. */
+static bool charge_locked(cz_budget *b, cz_resv *r, uint64_t charge)
+{
+    if (charge > (r ? r->size - r->used : b->total - b->reserved))
+        return false;
+    if (r) {
+        r->used += charge;
+        r->nbufs++;
+    } else {
+        take_locked(b, charge);
+        b->held += charge;
+        wake_locked(b); /* some may no longer fit beside what is held */
+    }
+    b->nbufs++;
+    b->allocated += charge;
+    if (b->allocated > b->peak_allocated)
+        b->peak_allocated = b->allocated;
+    return true;
+}
+
+static void uncharge_locked(cz_budget *b, cz_resv *r, uint64_t charge)
+{
+    if (r) {
+        r->used -= charge;
+        r->nbufs--;
+    } else {
+        b->reserved -= charge;
+        b->held -= charge;
+        grant_locked(b);
+    }
+    b->nbufs--;
+    b->allocated -= charge;
+}
+
+static void note_alloc_locked(cz_budget *b, cz_buf_class cls, uint64_t bytes)
+{
+    cz_buf_class_stats *s = &b->cls[cls];
+    s->live_count++;
+    s->live_bytes += bytes;
+    if (s->live_bytes > s->high_water_bytes)
+        s->high_water_bytes = s->live_bytes;
+    s->total_allocs++;
+    s->total_alloc_bytes += bytes;
+}
+
+static void note_free_locked(cz_budget *b, cz_resv *r, cz_buf_class cls, uint64_t bytes,
+                             uint64_t charge)
+{
+    cz_buf_class_stats *s = &b->cls[cls];
+    s->live_count--;
+    s->live_bytes -= bytes;
+    s->total_frees++;
+    s->total_free_bytes += bytes;
+    uncharge_locked(b, r, charge);
+}
+
+int cz_budget_charge(cz_budget *b, cz_resv *r, uint64_t charge)
+{
+    pthread_mutex_lock(&b->mu);
+    bool fits = charge_locked(b, r, charge);
+    pthread_mutex_unlock(&b->mu);
+    return fits ? CZ_OK : CZ_ERR_BUDGET;
+}
+
+void cz_budget_uncharge(cz_budget *b, cz_resv *r, uint64_t charge)
+{
+    pthread_mutex_lock(&b->mu);
+    uncharge_locked(b, r, charge);
+    pthread_mutex_unlock(&b->mu);
+}
+
+void cz_budget_note_alloc(cz_budget *b, cz_buf_class cls, uint64_t bytes)
+{
+    pthread_mutex_lock(&b->mu);
+    note_alloc_locked(b, cls, bytes);
+    pthread_mutex_unlock(&b->mu);
+}
+
+void cz_budget_note_free(cz_budget *b, cz_resv *r, cz_buf_class cls, uint64_t bytes,
+                         uint64_t charge)
+{
+    pthread_mutex_lock(&b->mu);
+    note_free_locked(b, r, cls, bytes, charge);
+    pthread_mutex_unlock(&b->mu);
+}
+
 /* ------------------------------------------------------ tracked buffers --- */
 
 uint64_t cz_mem_charge(size_t bytes)
@@ -423,15 +576,7 @@ int cz_mem_alloc(void **out, cz_resv *r, cz_buf_class cls, size_t bytes, const c
      * the mapping is made outside the lock. */
     pthread_mutex_lock(&b->mu);
     uint64_t size = r->size, used = r->used;
-    int fits = charge <= size - used;
-    if (fits) {
-        r->used += charge;
-        r->nbufs++;
-        b->nbufs++;
-        b->allocated += charge;
-        if (b->allocated > b->peak_allocated)
-            b->peak_allocated = b->allocated;
-    }
+    bool fits = charge_locked(b, r, charge);
     pthread_mutex_unlock(&b->mu);
     if (!fits)
         return fail(err, errlen, CZ_ERR_BUDGET,
@@ -444,10 +589,7 @@ int cz_mem_alloc(void **out, cz_resv *r, cz_buf_class cls, size_t bytes, const c
         mmap(NULL, (size_t)charge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     pthread_mutex_lock(&b->mu);
     if (base == MAP_FAILED) {
-        r->used -= charge;
-        r->nbufs--;
-        b->nbufs--;
-        b->allocated -= charge;
+        uncharge_locked(b, r, charge);
         pthread_mutex_unlock(&b->mu);
         return fail(err, errlen, CZ_ERR_NOMEM, "mem_alloc: mmap of %llu bytes failed (%s)",
                     (unsigned long long)charge, cz_buf_class_name(cls));
@@ -466,13 +608,7 @@ int cz_mem_alloc(void **out, cz_resv *r, cz_buf_class cls, size_t bytes, const c
     else
         b->bfirst = h;
     b->blast = h;
-    cz_buf_class_stats *s = &b->cls[cls];
-    s->live_count++;
-    s->live_bytes += bytes;
-    if (s->live_bytes > s->high_water_bytes)
-        s->high_water_bytes = s->live_bytes;
-    s->total_allocs++;
-    s->total_alloc_bytes += bytes;
+    note_alloc_locked(b, cls, bytes);
     pthread_mutex_unlock(&b->mu);
 
     if (bytes >= HUGE_MIN)
@@ -497,15 +633,7 @@ void cz_mem_free(void *p)
         h->next->prev = h->prev;
     else
         b->blast = h->prev;
-    cz_buf_class_stats *s = &b->cls[h->cls];
-    s->live_count--;
-    s->live_bytes -= h->bytes;
-    s->total_frees++;
-    s->total_free_bytes += h->bytes;
-    r->used -= h->charge;
-    r->nbufs--;
-    b->nbufs--;
-    b->allocated -= h->charge;
+    note_free_locked(b, r, h->cls, h->bytes, h->charge);
     h->magic = 0;
     pthread_mutex_unlock(&b->mu);
     munmap(h, (size_t)h->charge);
@@ -531,6 +659,7 @@ void cz_budget_snapshot(cz_budget *b, cz_mem_snapshot *s)
     s->reservations = b->reservations;
     s->waiters = b->nwaiters;
     memcpy(s->cls, b->cls, sizeof s->cls);
+    s->held = b->held;
     pthread_mutex_unlock(&b->mu);
 }
 

@@ -198,6 +198,9 @@ unsigned cz_ntt_domain_log(const cz_ntt_domain *d) { return d->log_n; }
 size_t cz_ntt_domain_size(const cz_ntt_domain *d) { return d->n; }
 void cz_ntt_domain_omega(cz_fr *r, const cz_ntt_domain *d, bool inverse) { *r = d->omega[inverse]; }
 void cz_ntt_domain_omega2n(cz_fr *r, const cz_ntt_domain *d) { *r = d->omega2n; }
+void cz_ntt_domain_n_inv(cz_fr *r, const cz_ntt_domain *d) { *r = d->n_inv; }
+void cz_ntt_domain_coset(cz_fr *r, const cz_ntt_domain *d, bool inverse) { *r = d->gamma[inverse]; }
+void cz_ntt_domain_z_inv(cz_fr *r, const cz_ntt_domain *d) { *r = d->z_inv; }
 
 /* ------------------------------------------------------------ leaves --- */
 

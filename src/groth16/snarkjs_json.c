@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "binfile.h"
 #include "cuzk/err.h"
 #include "cuzk/snarkjs.h"
+#include "util/file_map.h"
 #include "util/json_tree.h"
 #include "util/json_write.h"
 
@@ -603,33 +603,16 @@ int cz_snarkjs_vk_read_mem(cz_groth16_vk *vk, const char *text, size_t len, char
     return rc;
 }
 
-/* A _read_mem function as the _read_file ones call it: the text into out. */
-typedef int read_mem_fn(void *out, const char *text, size_t len, char *err, size_t errlen);
-
-/* The file at path mapped and read by rd into out. */
-static int read_file(read_mem_fn *rd, void *out, const char *path, char *err, size_t errlen)
+static int proof_mem(void *out, const uint8_t *text, size_t len, char *err, size_t errlen)
 {
-    cz_binfile_map m;
-    if (path == NULL)
-        return CZ_ERR_INVALID_ARG;
-    int rc = cz_binfile_map_open(&m, path, err, errlen);
-    if (rc != CZ_OK)
-        return rc;
-    rc = rd(out, (const char *)m.data, m.len, err, errlen);
-    cz_binfile_map_close(&m);
-    return rc;
-}
-
-static int proof_mem(void *out, const char *text, size_t len, char *err, size_t errlen)
-{
-    return cz_snarkjs_proof_read_mem(out, text, len, err, errlen);
+    return cz_snarkjs_proof_read_mem(out, (const char *)text, len, err, errlen);
 }
 
 int cz_snarkjs_proof_read_file(cz_groth16_proof *proof, const char *path, char *err, size_t errlen)
 {
     if (proof != NULL)
         memset(proof, 0, sizeof *proof);
-    return read_file(proof_mem, proof, path, err, errlen);
+    return cz_file_read_mapped(path, proof_mem, proof, err, errlen);
 }
 
 typedef struct {
@@ -637,10 +620,10 @@ typedef struct {
     size_t *n;
 } public_out;
 
-static int public_mem(void *out, const char *text, size_t len, char *err, size_t errlen)
+static int public_mem(void *out, const uint8_t *text, size_t len, char *err, size_t errlen)
 {
     public_out *o = out;
-    return cz_snarkjs_public_read_mem(o->pub, o->n, text, len, err, errlen);
+    return cz_snarkjs_public_read_mem(o->pub, o->n, (const char *)text, len, err, errlen);
 }
 
 int cz_snarkjs_public_read_file(cz_fr **pub, size_t *n, const char *path, char *err, size_t errlen)
@@ -648,17 +631,17 @@ int cz_snarkjs_public_read_file(cz_fr **pub, size_t *n, const char *path, char *
     public_out o = {pub, n};
     if (pub != NULL && n != NULL)
         *pub = NULL, *n = 0;
-    return read_file(public_mem, &o, path, err, errlen);
+    return cz_file_read_mapped(path, public_mem, &o, err, errlen);
 }
 
-static int vk_mem(void *out, const char *text, size_t len, char *err, size_t errlen)
+static int vk_mem(void *out, const uint8_t *text, size_t len, char *err, size_t errlen)
 {
-    return cz_snarkjs_vk_read_mem(out, text, len, err, errlen);
+    return cz_snarkjs_vk_read_mem(out, (const char *)text, len, err, errlen);
 }
 
 int cz_snarkjs_vk_read_file(cz_groth16_vk *vk, const char *path, char *err, size_t errlen)
 {
     if (vk != NULL)
         memset(vk, 0, sizeof *vk);
-    return read_file(vk_mem, vk, path, err, errlen);
+    return cz_file_read_mapped(path, vk_mem, vk, err, errlen);
 }
