@@ -97,7 +97,7 @@ static int value(builder *b, unsigned depth, const char *key, size_t key_len)
 {
     cz_jr *r = &b->r;
     const uint8_t *s;
-    size_t idx, n;
+    size_t idx = 0, n;
     bool esc, v;
     int t = cz_jr_peek(r), rc;
     if (t == CZ_JR_ERROR)
