@@ -57,10 +57,11 @@
 #include "bench.h"
 #include "cuzk/cs.h"
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/porep.h"
+#include "cuzk/filecoin/post.h"
+#include "cuzk/filecoin/snap.h"
 #include "cuzk/gadgets.h"
 #include "cuzk/poseidon.h"
-#include "cuzk/post.h"
 #include "cuzk/synthetic.h"
 #include "cuzk/units.h"
 

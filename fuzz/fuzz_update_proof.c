@@ -1,5 +1,5 @@
 /* libFuzzer harness for the EmptySectorUpdate partition proof reader and
- * writer (cz_fc_update_proof_read / _write, include/cuzk/filecoin.h): the
+ * writer (cz_fc_update_proof_read / _write, include/cuzk/filecoin/snap.h): the
  * input is read as a 2KiB and as an 8MiB partition proof.  Invariants,
  * abort() when one fails:
  *   - a rejection returns TRUNCATED, BAD_LENGTH, BAD_FORMAT or
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/snap.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

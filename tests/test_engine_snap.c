@@ -21,7 +21,7 @@
 
 #include "cuzk/engine.h"
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/snap.h"
 #include "engine_common.h"
 #include "tf.h"
 

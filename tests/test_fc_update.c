@@ -16,9 +16,10 @@
 
 #include "cuzk/cs.h"
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/porep.h"
+#include "cuzk/filecoin/snap.h"
 #include "cuzk/poseidon.h"
-#include "filecoin/update_circuit.h"
+#include "filecoin/snap/circuit.h"
 #include "tf.h"
 #include "util/clock.h"
 

@@ -371,7 +371,7 @@ typedef struct {
     size_t comm_r_old_len, comm_d_new_len, comm_r_new_len;
 } cz_job_snap;
 
-/* A WindowPoSt partition or a WinningPoSt (FallbackPoSt, cuzk/post.h) as
+/* A WindowPoSt partition or a WinningPoSt (FallbackPoSt, cuzk/filecoin/post.h) as
  * Curio asks for it: the RegisteredPoStProof number (Window 5..14,
  * Winning 0..4), the 32-byte randomness (a field element: Curio clears
  * the top two bits), the miner's actor id, Window's partition_index, and

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "cuzk/err.h"
+#include "cuzk/filecoin/snap.h"
 #include "engine/family.h"
 
 typedef struct {

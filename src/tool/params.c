@@ -35,10 +35,11 @@
 #include "cuzk/cs.h"
 #include "cuzk/cuda.h"
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/porep.h"
+#include "cuzk/filecoin/post.h"
+#include "cuzk/filecoin/snap.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pool.h"
-#include "cuzk/post.h"
 #include "tool/tool.h"
 
 static long long file_size(const char *path)

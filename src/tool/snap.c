@@ -1,6 +1,6 @@
 /* cuzk snap encode and snap verify: an EmptySectorUpdate (SnapDeals) of a
  * small sector, and the vanilla verification of its partition proofs
- * (include/cuzk/filecoin.h: cz_fc_update_*).
+ * (include/cuzk/filecoin/snap.h: cz_fc_update_*).
  *
  *   cuzk snap encode --sector-size 2KiB|8MiB --out DIR
  *       [--miner-id M] [--sector-id N] [--ticket HEX] [--seed HEX]
@@ -36,7 +36,8 @@
 #include <sys/stat.h>
 
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/porep.h"
+#include "cuzk/filecoin/snap.h"
 #include "cuzk/rand.h"
 #include "tool/tool.h"
 #include "util/json_write.h"

@@ -10,8 +10,9 @@
 #include "cli/cli.h"
 #include "cuzk/cs.h"
 #include "cuzk/engine.h"
-#include "cuzk/filecoin.h"
-#include "cuzk/post.h"
+#include "cuzk/filecoin/porep.h"
+#include "cuzk/filecoin/post.h"
+#include "cuzk/filecoin/snap.h"
 
 /* The tool's command table (cuzk.c). */
 extern const cz_cli_tool cz_tool;
