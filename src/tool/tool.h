@@ -34,7 +34,7 @@ typedef struct {
     const cz_fc_porep_dims *porep;
     const cz_fc_c1 *c1;
     unsigned k;
-    const cz_fc_update_shape *snap;
+    const cz_fc_snap_shape *snap;
     const cz_post_shape *post;
 } cz_tool_circuit;
 /* c recorded into *r with cz_cs_new's flags: CZ_OK, or an error code with

@@ -7,7 +7,7 @@
 #include "cuzk/filecoin/snap.h"
 #include "cuzk/poseidon.h"
 
-int cz_fc_update_gen_randomness(cz_fr *out, const cz_fr *a, const cz_fr *b)
+int cz_fc_snap_gen_randomness(cz_fr *out, const cz_fr *a, const cz_fr *b)
 {
     if (out == NULL || a == NULL || b == NULL)
         return CZ_ERR_INVALID_ARG;
@@ -16,22 +16,22 @@ int cz_fc_update_gen_randomness(cz_fr *out, const cz_fr *a, const cz_fr *b)
     return cz_poseidon_hash_tagged(out, in, 2, &tag);
 }
 
-int cz_fc_update_phi(cz_fr *phi, const cz_fr *comm_d_new, const cz_fr *comm_r_old)
+int cz_fc_snap_phi(cz_fr *phi, const cz_fr *comm_d_new, const cz_fr *comm_r_old)
 {
-    return cz_fc_update_gen_randomness(phi, comm_d_new, comm_r_old);
+    return cz_fc_snap_gen_randomness(phi, comm_d_new, comm_r_old);
 }
 
-int cz_fc_update_rho(cz_fr *rho, const cz_fc_update_shape *s, const cz_fr *phi, uint64_t c,
+int cz_fc_snap_rho(cz_fr *rho, const cz_fc_snap_shape *s, const cz_fr *phi, uint64_t c,
                      unsigned h)
 {
     if (s == NULL || h == 0 || h > s->node_bits || c >= s->sector_nodes)
         return CZ_ERR_INVALID_ARG;
     cz_fr high;
     cz_fr_from_u64(&high, c >> (s->node_bits - h));
-    return cz_fc_update_gen_randomness(rho, phi, &high);
+    return cz_fc_snap_gen_randomness(rho, phi, &high);
 }
 
-int cz_fc_update_challenges(const cz_fc_update_shape *s, const cz_fr *comm_r_new, unsigned k,
+int cz_fc_snap_challenges(const cz_fc_snap_shape *s, const cz_fr *comm_r_new, unsigned k,
                             uint32_t *out)
 {
     if (s == NULL || comm_r_new == NULL || out == NULL || k >= s->partitions)
@@ -40,7 +40,7 @@ int cz_fc_update_challenges(const cz_fc_update_shape *s, const cz_fr *comm_r_new
     for (unsigned j = 0; done < s->challenges; j++) {
         cz_fr index, digest;
         cz_fr_from_u64(&index, (uint64_t)k * s->digests + j);
-        int rc = cz_fc_update_gen_randomness(&digest, comm_r_new, &index);
+        int rc = cz_fc_snap_gen_randomness(&digest, comm_r_new, &index);
         if (rc != CZ_OK)
             return rc;
         uint8_t le[32];

@@ -53,7 +53,7 @@ static int pgen(cz_cs *cs, const cz_num *a, const cz_num *b, cz_num *out)
     if (rc)
         return rc;
     out->var = r;
-    return cz_fc_update_gen_randomness(&out->value, &a->value, &b->value);
+    return cz_fc_snap_gen_randomness(&out->value, &a->value, &b->value);
 }
 
 /* por_no_challenge_input: levels of the given arities over the supplied
@@ -83,12 +83,12 @@ static int por(cz_cs *cs, bool sha, const unsigned *arity, unsigned levels, cons
 
 /* The siblings of proof m's levels [from, to) allocated in order (m NULL:
  * zeros); level l's into sib[l - from], arity[l - from] its arity. */
-static void alloc_path(cz_cs *cs, const cz_fc_update_shape *u, cz_fc_tree_kind k,
+static void alloc_path(cz_cs *cs, const cz_fc_snap_shape *u, cz_fc_tree_kind k,
                        const cz_fc_merkle_proof *m, unsigned from, unsigned to, cz_num *store,
                        cz_num **sib, unsigned *arity)
 {
     for (unsigned l = from; l < to; l++) {
-        unsigned a = cz_fc_update_tree_arity(u, k, l);
+        unsigned a = cz_fc_snap_tree_arity(u, k, l);
         arity[l - from] = a;
         sib[l - from] = store;
         for (unsigned j = 0; j + 1 < a; j++)
@@ -96,26 +96,26 @@ static void alloc_path(cz_cs *cs, const cz_fc_update_shape *u, cz_fc_tree_kind k
     }
 }
 
-int cz_update_check(const cz_fc_update_shape *u, const cz_fc_update_public *pub,
-                    const cz_fc_update_partition_proof *p, char *err, size_t errlen)
+int cz_snap_check(const cz_fc_snap_shape *u, const cz_fc_snap_public *pub,
+                    const cz_fc_snap_partition_proof *p, char *err, size_t errlen)
 {
     if (u == NULL || (p != NULL && pub == NULL)) {
         cz_msgf(err, errlen, "update circuit: NULL argument");
         return CZ_ERR_INVALID_ARG;
     }
-    if (pub && (pub->k >= u->partitions || cz_fc_update_h_select(u, pub->h) == 0)) {
+    if (pub && (pub->k >= u->partitions || cz_fc_snap_h_select(u, pub->h) == 0)) {
         cz_msgf(err, errlen, "update circuit: partition %u of %u, h %u", pub->k, u->partitions,
                 pub->h);
         return CZ_ERR_INVALID_ARG;
     }
-    if (p && !cz_fc_update_proof_shaped(p, u)) {
+    if (p && !cz_fc_snap_proof_shaped(p, u)) {
         cz_msgf(err, errlen, "update circuit: the partition proof is not of the sector's shape");
         return CZ_ERR_INVALID_ARG;
     }
     return CZ_OK;
 }
 
-void cz_update_header_free(cz_update_header *h)
+void cz_snap_header_free(cz_snap_header *h)
 {
     free(h->apex);
     free(h->cbits);
@@ -123,9 +123,9 @@ void cz_update_header_free(cz_update_header *h)
     h->cbits = NULL;
 }
 
-int cz_update_header_synth(cz_cs *cs, const cz_fc_update_shape *u,
-                           const cz_fc_update_public *pub, const cz_fc_update_partition_proof *p,
-                           cz_update_header *h)
+int cz_snap_header_synth(cz_cs *cs, const cz_fc_snap_shape *u,
+                           const cz_fc_snap_public *pub, const cz_fc_snap_partition_proof *p,
+                           cz_snap_header *h)
 {
     const unsigned B = u->node_bits, P = u->partition_bits;
     memset(h, 0, sizeof *h);
@@ -140,7 +140,7 @@ int cz_update_header_synth(cz_cs *cs, const cz_fc_update_shape *u,
     }
 
     /* k_and_h_select, its bits, the partition */
-    uint64_t khv = pub ? cz_fc_update_k_and_h(u, pub->k, pub->h) : 0;
+    uint64_t khv = pub ? cz_fc_snap_k_and_h(u, pub->k, pub->h) : 0;
     cz_fr v;
     cz_fr_from_u64(&v, khv);
     cz_num kh = cz_num_alloc(cs, &v);
@@ -162,7 +162,7 @@ int cz_update_header_synth(cz_cs *cs, const cz_fc_update_shape *u,
         cz_lc_free(&one), cz_lc_free(&kl);
     }
     cz_lc_free(&lc);
-    cz_bool pbits[CZ_UPDATE_MAX_BITS];
+    cz_bool pbits[CZ_SNAP_MAX_BITS];
     for (unsigned i = 0; i < P; i++)
         pbits[i] = cz_bool_is(h->khb[i]);
     cz_num partition = cz_pack_bits(cs, pbits, P);
@@ -177,7 +177,7 @@ int cz_update_header_synth(cz_cs *cs, const cz_fc_update_shape *u,
     int rc = pgen(cs, &comm_d_new, &comm_r_old, &h->phi);
 
     /* the private inputs besides the challenges' paths */
-    const cz_fc_update_challenge_proof *c0 = p ? &p->challenges[0] : NULL;
+    const cz_fc_snap_challenge_proof *c0 = p ? &p->challenges[0] : NULL;
     cz_num comm_c = alloc_d(cs, p ? &p->comm_c : NULL);
     h->root_r_old = alloc_d(cs, c0 ? &c0->r_old.root : NULL);
     h->root_r_new = alloc_d(cs, c0 ? &c0->r_new.root : NULL);
@@ -200,8 +200,8 @@ int cz_update_header_synth(cz_cs *cs, const cz_fc_update_shape *u,
         for (unsigned e = 0; e < w / 2 && !rc; e++)
             rc = cz_fc_sha256_hash2_num(cs, &row[2 * e], &row[2 * e + 1], &row[e]);
     if (!rc) {
-        unsigned ar[CZ_UPDATE_MAX_BITS];
-        cz_num *ps[CZ_UPDATE_MAX_BITS];
+        unsigned ar[CZ_SNAP_MAX_BITS];
+        cz_num *ps[CZ_SNAP_MAX_BITS];
         for (unsigned i = 0; i < P; i++)
             ar[i] = 2, ps[i] = &ppath[i];
         rc = por(cs, true, ar, P, pbits, &row[0], ps, &comm_d_new);
@@ -230,19 +230,19 @@ int cz_update_header_synth(cz_cs *cs, const cz_fc_update_shape *u,
         cz_num digest;
         rc = pgen(cs, &comm_r_new, &di, &digest);
         if (!rc)
-            cz_update_num_to_bits(cs, &digest, h->cbits + (size_t)j * CZ_FR_NUM_BITS);
+            cz_snap_num_to_bits(cs, &digest, h->cbits + (size_t)j * CZ_FR_NUM_BITS);
     }
     return rc;
 }
 
-int cz_update_challenge(cz_cs *cs, const cz_fc_update_shape *u, const cz_update_header *h,
-                        const cz_fc_update_challenge_proof *cp, unsigned c)
+int cz_snap_challenge(cz_cs *cs, const cz_fc_snap_shape *u, const cz_snap_header *h,
+                        const cz_fc_snap_challenge_proof *cp, unsigned c)
 {
     const unsigned B = u->node_bits, P = u->partition_bits, A = u->apex_bits, R = B - P;
-    const unsigned lr = cz_fc_update_tree_levels(u, CZ_FC_TREE_RC), to_apex = B - P - A;
+    const unsigned lr = cz_fc_snap_tree_levels(u, CZ_FC_TREE_RC), to_apex = B - P - A;
     size_t rc_sibs = 0;
     for (unsigned l = 0; l < lr; l++)
-        rc_sibs += cz_fc_update_tree_arity(u, CZ_FC_TREE_RC, l) - 1;
+        rc_sibs += cz_fc_snap_tree_arity(u, CZ_FC_TREE_RC, l) - 1;
     cz_num *store = malloc((2 * rc_sibs + B + 1) * sizeof *store);
     if (store == NULL)
         return CZ_ERR_NOMEM;
@@ -250,14 +250,14 @@ int cz_update_challenge(cz_cs *cs, const cz_fc_update_shape *u, const cz_update_
     for (int i = 0; i < 6; i++)
         hs[i] = u->hs[i];
     unsigned dj = c / u->per_digest, ci = c % u->per_digest;
-    cz_abit cb[CZ_UPDATE_MAX_BITS];
+    cz_abit cb[CZ_SNAP_MAX_BITS];
     memcpy(cb, h->cbits + (size_t)dj * CZ_FR_NUM_BITS + (size_t)ci * R, R * sizeof *cb);
     memcpy(cb + R, h->khb, P * sizeof *cb);
-    cz_bool cbool[CZ_UPDATE_MAX_BITS];
+    cz_bool cbool[CZ_SNAP_MAX_BITS];
     for (unsigned i = 0; i < B; i++)
         cbool[i] = cz_bool_is(cb[i]);
     cz_num c_high, rho;
-    int rc = cz_update_challenge_high_bits(cs, cb, B, h->khb + P, hs, 6, &c_high);
+    int rc = cz_snap_challenge_high_bits(cs, cb, B, h->khb + P, hs, 6, &c_high);
     if (!rc)
         rc = pgen(cs, &h->phi, &c_high, &rho);
     if (rc) {
@@ -266,9 +266,9 @@ int cz_update_challenge(cz_cs *cs, const cz_fc_update_shape *u, const cz_update_
     }
     cz_num leaf_r_old = alloc_d(cs, cp ? &cp->r_old.leaf : NULL);
     cz_num leaf_d_new = alloc_d(cs, cp ? &cp->d_new.leaf : NULL);
-    cz_num leaf_r_new = cz_update_label_r_new(cs, &leaf_r_old, &leaf_d_new, &rho);
-    unsigned ar[CZ_UPDATE_MAX_BITS];
-    cz_num *sib[CZ_UPDATE_MAX_BITS];
+    cz_num leaf_r_new = cz_snap_label_r_new(cs, &leaf_r_old, &leaf_d_new, &rho);
+    unsigned ar[CZ_SNAP_MAX_BITS];
+    cz_num *sib[CZ_SNAP_MAX_BITS];
     alloc_path(cs, u, CZ_FC_TREE_RC, cp ? &cp->r_old : NULL, 0, lr, store, sib, ar);
     rc = por(cs, false, ar, lr, cbool, &leaf_r_old, sib, &h->root_r_old);
     if (!rc) {
@@ -287,21 +287,21 @@ int cz_update_challenge(cz_cs *cs, const cz_fc_update_shape *u, const cz_update_
     return rc;
 }
 
-int cz_fc_update_synthesize(cz_cs *cs, const cz_fc_update_shape *u, const cz_fc_update_public *pub,
-                            const cz_fc_update_partition_proof *p, char *err, size_t errlen)
+int cz_fc_snap_synthesize(cz_cs *cs, const cz_fc_snap_shape *u, const cz_fc_snap_public *pub,
+                            const cz_fc_snap_partition_proof *p, char *err, size_t errlen)
 {
     if (cs == NULL) {
         cz_msgf(err, errlen, "update circuit: NULL argument");
         return CZ_ERR_INVALID_ARG;
     }
-    int rc = cz_update_check(u, pub, p, err, errlen);
+    int rc = cz_snap_check(u, pub, p, err, errlen);
     if (rc != CZ_OK)
         return rc;
-    cz_update_header h;
-    rc = cz_update_header_synth(cs, u, pub, p, &h);
+    cz_snap_header h;
+    rc = cz_snap_header_synth(cs, u, pub, p, &h);
     for (unsigned c = 0; c < u->challenges && !rc; c++)
-        rc = cz_update_challenge(cs, u, &h, p ? &p->challenges[c] : NULL, c);
-    cz_update_header_free(&h);
+        rc = cz_snap_challenge(cs, u, &h, p ? &p->challenges[c] : NULL, c);
+    cz_snap_header_free(&h);
     if (rc == CZ_OK)
         rc = cz_cs_error(cs);
     if (rc != CZ_OK)

@@ -1,5 +1,5 @@
 /* An EmptySectorUpdate of a sector (include/cuzk/filecoin/snap.h:
- * cz_fc_update_sector_*), dense for small sectors or synthetic (sparse)
+ * cz_fc_snap_sector_*), dense for small sectors or synthetic (sparse)
  * for any size: the new data's TreeD, the replica's
  * rho-encoding (storage-proofs-update vanilla.rs encode_into: label_r_new
  * = label_r_old + label_d_new * rho, rho per node from the top h bits of
@@ -14,9 +14,9 @@
 #include "cuzk/filecoin/snap.h"
 #include "cuzk/rand.h"
 
-struct cz_fc_update_sector {
+struct cz_fc_snap_sector {
     const cz_fc_shape *shape;
-    cz_fc_update_shape u;
+    cz_fc_snap_shape u;
     unsigned h;
     cz_fc_d comm_c, comm_r_old, comm_d_new, comm_r_new;
     cz_fc_tree *tree_d, *tree_r_old, *tree_r_new;
@@ -25,7 +25,7 @@ struct cz_fc_update_sector {
     const cz_allocator *alloc;
 };
 
-void cz_fc_update_sector_free(cz_fc_update_sector *x)
+void cz_fc_snap_sector_free(cz_fc_snap_sector *x)
 {
     if (x == NULL)
         return;
@@ -44,8 +44,8 @@ static int comm_r(cz_fc_d *out, const cz_fc_d *comm_c, const cz_fc_tree *t)
     return cz_fc_poseidon(out, in, 2);
 }
 
-int cz_fc_update_sector_new(cz_fc_update_sector **out, const cz_fc_shape *shape,
-                            const cz_fc_update_shape *u, const cz_fc_d *replica_old,
+int cz_fc_snap_sector_new(cz_fc_snap_sector **out, const cz_fc_shape *shape,
+                            const cz_fc_snap_shape *u, const cz_fc_d *replica_old,
                             const cz_fc_d *data_new, const cz_fc_d *comm_c, unsigned h,
                             const cz_allocator *alloc)
 {
@@ -53,9 +53,9 @@ int cz_fc_update_sector_new(cz_fc_update_sector **out, const cz_fc_shape *shape,
         return CZ_ERR_INVALID_ARG;
     *out = NULL;
     if (shape == NULL || u == NULL || replica_old == NULL || data_new == NULL || comm_c == NULL ||
-        ((uint64_t)1 << shape->log_nodes) != u->sector_nodes || cz_fc_update_h_select(u, h) == 0)
+        ((uint64_t)1 << shape->log_nodes) != u->sector_nodes || cz_fc_snap_h_select(u, h) == 0)
         return CZ_ERR_INVALID_ARG;
-    cz_fc_update_sector *x = calloc(1, sizeof *x);
+    cz_fc_snap_sector *x = calloc(1, sizeof *x);
     if (x == NULL)
         return CZ_ERR_NOMEM;
     x->shape = shape;
@@ -79,11 +79,11 @@ int cz_fc_update_sector_new(cz_fc_update_sector **out, const cz_fc_shape *shape,
     if (!rc && (cz_fc_d_to_fr(&d, &x->comm_d_new) || cz_fc_d_to_fr(&r, &x->comm_r_old)))
         rc = CZ_ERR_NOT_CANONICAL;
     if (!rc)
-        rc = cz_fc_update_phi(&phi, &d, &r);
+        rc = cz_fc_snap_phi(&phi, &d, &r);
     unsigned shift = u->node_bits - h;
     for (size_t i = 0; i < n && !rc; i++) {
         if (i == 0 || (i >> shift) != ((i - 1) >> shift))
-            rc = cz_fc_update_rho(&rho, u, &phi, i, h);
+            rc = cz_fc_snap_rho(&rho, u, &phi, i, h);
         cz_fr lo, ld;
         if (!rc && (cz_fc_d_to_fr(&lo, &replica_old[i]) || cz_fc_d_to_fr(&ld, &data_new[i])))
             rc = CZ_ERR_NOT_CANONICAL;
@@ -98,14 +98,14 @@ int cz_fc_update_sector_new(cz_fc_update_sector **out, const cz_fc_shape *shape,
     if (!rc)
         rc = comm_r(&x->comm_r_new, comm_c, x->tree_r_new);
     if (rc) {
-        cz_fc_update_sector_free(x);
+        cz_fc_snap_sector_free(x);
         return rc;
     }
     *out = x;
     return CZ_OK;
 }
 
-void cz_fc_update_sector_public(const cz_fc_update_sector *x, unsigned k, cz_fc_update_public *pub)
+void cz_fc_snap_sector_public(const cz_fc_snap_sector *x, unsigned k, cz_fc_snap_public *pub)
 {
     pub->k = k;
     pub->h = x->h;
@@ -114,7 +114,7 @@ void cz_fc_update_sector_public(const cz_fc_update_sector *x, unsigned k, cz_fc_
     pub->comm_r_new = x->comm_r_new;
 }
 
-const cz_fc_d *cz_fc_update_sector_replica(const cz_fc_update_sector *x)
+const cz_fc_d *cz_fc_snap_sector_replica(const cz_fc_snap_sector *x)
 {
     return x->sparse ? NULL : x->replica_new;
 }
@@ -131,7 +131,7 @@ const cz_fc_d *cz_fc_update_sector_replica(const cz_fc_update_sector *x)
  * defaults: the roots do not change), so each has a path. */
 #define SYNTH_NODES 64
 
-static int build3(cz_fc_update_sector *x, const uint64_t *idx, const cz_fc_d *old,
+static int build3(cz_fc_snap_sector *x, const uint64_t *idx, const cz_fc_d *old,
                   const cz_fc_d *data, const cz_fc_d *neu, size_t m, const cz_fc_d *def_r)
 {
     static const cz_fc_d zero;
@@ -154,17 +154,17 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int cz_fc_update_sector_synth(cz_fc_update_sector **out, const cz_fc_shape *shape,
-                              const cz_fc_update_shape *u, uint64_t seed, unsigned h,
+int cz_fc_snap_sector_synth(cz_fc_snap_sector **out, const cz_fc_shape *shape,
+                              const cz_fc_snap_shape *u, uint64_t seed, unsigned h,
                               const cz_allocator *alloc)
 {
     if (out == NULL)
         return CZ_ERR_INVALID_ARG;
     *out = NULL;
     if (shape == NULL || u == NULL || ((uint64_t)1 << shape->log_nodes) != u->sector_nodes ||
-        cz_fc_update_h_select(u, h) == 0)
+        cz_fc_snap_h_select(u, h) == 0)
         return CZ_ERR_INVALID_ARG;
-    cz_fc_update_sector *x = calloc(1, sizeof *x);
+    cz_fc_snap_sector *x = calloc(1, sizeof *x);
     size_t cap = SYNTH_NODES + (size_t)u->partitions * u->challenges;
     uint64_t *idx = malloc(cap * sizeof *idx);
     cz_fc_d *vals = malloc(3 * cap * sizeof *vals);
@@ -214,9 +214,9 @@ int cz_fc_update_sector_synth(cz_fc_update_sector **out, const cz_fc_shape *shap
     if (!rc && (cz_fc_d_to_fr(&d, &x->comm_d_new) || cz_fc_d_to_fr(&r, &x->comm_r_old)))
         rc = CZ_ERR_NOT_CANONICAL;
     if (!rc)
-        rc = cz_fc_update_phi(&phi, &d, &r);
+        rc = cz_fc_snap_phi(&phi, &d, &r);
     for (size_t i = 0; i < m && !rc; i++) {
-        rc = cz_fc_update_rho(&rho, u, &phi, idx[i], h);
+        rc = cz_fc_snap_rho(&rho, u, &phi, idx[i], h);
         if (!rc && (cz_fc_d_to_fr(&lo, &old[i]) || cz_fc_d_to_fr(&ld, &data[i])))
             rc = CZ_ERR_NOT_CANONICAL;
         if (!rc) {
@@ -235,7 +235,7 @@ int cz_fc_update_sector_synth(cz_fc_update_sector **out, const cz_fc_shape *shap
         rc = CZ_ERR_NOT_CANONICAL;
     size_t n = m;
     for (unsigned k = 0; k < u->partitions && !rc; k++) {
-        rc = cz_fc_update_challenges(u, &rn, k, ch);
+        rc = cz_fc_snap_challenges(u, &rn, k, ch);
         for (unsigned j = 0; j < u->challenges && !rc; j++) {
             bool dup = false;
             for (size_t i = 0; i < n && !dup; i++)
@@ -257,7 +257,7 @@ int cz_fc_update_sector_synth(cz_fc_update_sector **out, const cz_fc_shape *shap
     }
     free(idx), free(vals), free(ch);
     if (rc) {
-        cz_fc_update_sector_free(x);
+        cz_fc_snap_sector_free(x);
         return rc;
     }
     *out = x;
@@ -275,13 +275,13 @@ static int prove_one(const cz_fc_tree *t, uint32_t c, cz_fc_merkle_proof *m)
     return rc;
 }
 
-int cz_fc_update_sector_prove(const cz_fc_update_sector *x, unsigned k,
-                              cz_fc_update_partition_proof *p, const cz_allocator *alloc)
+int cz_fc_snap_sector_prove(const cz_fc_snap_sector *x, unsigned k,
+                              cz_fc_snap_partition_proof *p, const cz_allocator *alloc)
 {
     if (x == NULL || p == NULL || k >= x->u.partitions)
         return CZ_ERR_INVALID_ARG;
-    const cz_fc_update_shape *u = &x->u;
-    int rc = cz_fc_update_proof_alloc(p, u, alloc);
+    const cz_fc_snap_shape *u = &x->u;
+    int rc = cz_fc_snap_proof_alloc(p, u, alloc);
     if (rc)
         return rc;
     p->comm_c = x->comm_c;
@@ -295,9 +295,9 @@ int cz_fc_update_sector_prove(const cz_fc_update_sector *x, unsigned k,
     if (!rc && cz_fc_d_to_fr(&r_new, &x->comm_r_new))
         rc = CZ_ERR_NOT_CANONICAL;
     if (!rc)
-        rc = cz_fc_update_challenges(u, &r_new, k, ch);
+        rc = cz_fc_snap_challenges(u, &r_new, k, ch);
     for (unsigned j = 0; j < u->challenges && !rc; j++) {
-        cz_fc_update_challenge_proof *cp = &p->challenges[j];
+        cz_fc_snap_challenge_proof *cp = &p->challenges[j];
         rc = prove_one(x->tree_r_old, ch[j], &cp->r_old);
         if (!rc)
             rc = prove_one(x->tree_d, ch[j], &cp->d_new);
@@ -306,6 +306,6 @@ int cz_fc_update_sector_prove(const cz_fc_update_sector *x, unsigned k,
     }
     free(ch);
     if (rc)
-        cz_fc_update_proof_free(p);
+        cz_fc_snap_proof_free(p);
     return rc;
 }

@@ -11,6 +11,6 @@
  * the shape's form, levels and arities, with every index below its arity
  * (what the reader guarantees; the writer, the verifier and the circuit
  * refuse anything else). */
-bool cz_fc_update_proof_shaped(const cz_fc_update_partition_proof *p, const cz_fc_update_shape *s);
+bool cz_fc_snap_proof_shaped(const cz_fc_snap_partition_proof *p, const cz_fc_snap_shape *s);
 
 #endif

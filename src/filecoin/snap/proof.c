@@ -27,29 +27,29 @@ static unsigned log2u(unsigned x)
     return l;
 }
 
-static unsigned base_levels(const cz_fc_update_shape *s)
+static unsigned base_levels(const cz_fc_snap_shape *s)
 {
     unsigned sub = s->tree_r[1], top = s->tree_r[2];
     return (s->node_bits - (sub ? log2u(sub) : 0) - (top ? log2u(top) : 0)) / 3;
 }
 
-cz_fc_proof_form cz_fc_update_tree_form(const cz_fc_update_shape *s, cz_fc_tree_kind k)
+cz_fc_proof_form cz_fc_snap_tree_form(const cz_fc_snap_shape *s, cz_fc_tree_kind k)
 {
     if (k == CZ_FC_TREE_D)
         return CZ_FC_PROOF_SINGLE;
     return s->tree_r[2] ? CZ_FC_PROOF_TOP : s->tree_r[1] ? CZ_FC_PROOF_SUB : CZ_FC_PROOF_SINGLE;
 }
 
-unsigned cz_fc_update_tree_levels(const cz_fc_update_shape *s, cz_fc_tree_kind k)
+unsigned cz_fc_snap_tree_levels(const cz_fc_snap_shape *s, cz_fc_tree_kind k)
 {
     if (k == CZ_FC_TREE_D)
         return s->node_bits;
     return base_levels(s) + (s->tree_r[1] != 0) + (s->tree_r[2] != 0);
 }
 
-unsigned cz_fc_update_tree_arity(const cz_fc_update_shape *s, cz_fc_tree_kind k, unsigned level)
+unsigned cz_fc_snap_tree_arity(const cz_fc_snap_shape *s, cz_fc_tree_kind k, unsigned level)
 {
-    if (level >= cz_fc_update_tree_levels(s, k))
+    if (level >= cz_fc_snap_tree_levels(s, k))
         return 0;
     if (k == CZ_FC_TREE_D)
         return 2;
@@ -62,22 +62,22 @@ unsigned cz_fc_update_tree_arity(const cz_fc_update_shape *s, cz_fc_tree_kind k,
 }
 
 /* Hashes of one proof of kind k: sum over levels of arity - 1. */
-static size_t proof_hashes(const cz_fc_update_shape *s, cz_fc_tree_kind k)
+static size_t proof_hashes(const cz_fc_snap_shape *s, cz_fc_tree_kind k)
 {
     size_t h = 0;
-    for (unsigned l = 0; l < cz_fc_update_tree_levels(s, k); l++)
-        h += cz_fc_update_tree_arity(s, k, l) - 1;
+    for (unsigned l = 0; l < cz_fc_snap_tree_levels(s, k); l++)
+        h += cz_fc_snap_tree_arity(s, k, l) - 1;
     return h;
 }
 
 /* Bytes of one encoded MerkleProof of kind k. */
-static size_t proof_bytes(const cz_fc_update_shape *s, cz_fc_tree_kind k)
+static size_t proof_bytes(const cz_fc_snap_shape *s, cz_fc_tree_kind k)
 {
-    return cz_fc_bc_proof_bytes(cz_fc_update_tree_form(s, k), cz_fc_update_tree_levels(s, k),
+    return cz_fc_bc_proof_bytes(cz_fc_snap_tree_form(s, k), cz_fc_snap_tree_levels(s, k),
                                 proof_hashes(s, k));
 }
 
-size_t cz_fc_update_proof_bytes(const cz_fc_update_shape *s)
+size_t cz_fc_snap_proof_bytes(const cz_fc_snap_shape *s)
 {
     size_t per = 2 * proof_bytes(s, CZ_FC_TREE_RC) + proof_bytes(s, CZ_FC_TREE_D);
     return 32 + 8 + 32 * (size_t)s->apex_leaves + 8 + per * s->challenges;
@@ -87,27 +87,27 @@ size_t cz_fc_update_proof_bytes(const cz_fc_update_shape *s)
 
 /* The block: challenges, then every level of every proof, then every
  * hash, then the apex leaves. */
-static size_t block_bytes(const cz_fc_update_shape *s)
+static size_t block_bytes(const cz_fc_snap_shape *s)
 {
-    size_t lv = 2 * (size_t)cz_fc_update_tree_levels(s, CZ_FC_TREE_RC) +
-                cz_fc_update_tree_levels(s, CZ_FC_TREE_D);
+    size_t lv = 2 * (size_t)cz_fc_snap_tree_levels(s, CZ_FC_TREE_RC) +
+                cz_fc_snap_tree_levels(s, CZ_FC_TREE_D);
     size_t hs = 2 * proof_hashes(s, CZ_FC_TREE_RC) + proof_hashes(s, CZ_FC_TREE_D);
-    return s->challenges * (sizeof(cz_fc_update_challenge_proof) + lv * sizeof(cz_fc_path_el) +
+    return s->challenges * (sizeof(cz_fc_snap_challenge_proof) + lv * sizeof(cz_fc_path_el) +
                             hs * sizeof(cz_fc_d)) +
            s->apex_leaves * sizeof(cz_fc_d);
 }
 
 /* Points proof m's levels at *lv and their hashes at *hs (advancing both),
  * with the shape's form, level count and arities. */
-static void lay_out(cz_fc_merkle_proof *m, const cz_fc_update_shape *s, cz_fc_tree_kind k,
+static void lay_out(cz_fc_merkle_proof *m, const cz_fc_snap_shape *s, cz_fc_tree_kind k,
                     cz_fc_path_el **lv, cz_fc_d **hs)
 {
-    m->form = cz_fc_update_tree_form(s, k);
-    m->n_levels = cz_fc_update_tree_levels(s, k);
+    m->form = cz_fc_snap_tree_form(s, k);
+    m->n_levels = cz_fc_snap_tree_levels(s, k);
     m->levels = *lv;
     for (unsigned l = 0; l < m->n_levels; l++) {
         cz_fc_path_el *e = &(*lv)[l];
-        e->arity = (uint8_t)cz_fc_update_tree_arity(s, k, l);
+        e->arity = (uint8_t)cz_fc_snap_tree_arity(s, k, l);
         e->index = 0;
         e->hashes = *hs;
         *hs += e->arity - 1;
@@ -115,7 +115,7 @@ static void lay_out(cz_fc_merkle_proof *m, const cz_fc_update_shape *s, cz_fc_tr
     *lv += m->n_levels;
 }
 
-int cz_fc_update_proof_alloc(cz_fc_update_partition_proof *p, const cz_fc_update_shape *s,
+int cz_fc_snap_proof_alloc(cz_fc_snap_partition_proof *p, const cz_fc_snap_shape *s,
                              const cz_allocator *alloc)
 {
     if (p == NULL || s == NULL)
@@ -131,13 +131,13 @@ int cz_fc_update_proof_alloc(cz_fc_update_partition_proof *p, const cz_fc_update
     p->alloc = alloc;
     p->n_challenges = s->challenges;
     p->n_apex = s->apex_leaves;
-    p->challenges = (cz_fc_update_challenge_proof *)m;
-    size_t lv = 2 * (size_t)cz_fc_update_tree_levels(s, CZ_FC_TREE_RC) +
-                cz_fc_update_tree_levels(s, CZ_FC_TREE_D);
+    p->challenges = (cz_fc_snap_challenge_proof *)m;
+    size_t lv = 2 * (size_t)cz_fc_snap_tree_levels(s, CZ_FC_TREE_RC) +
+                cz_fc_snap_tree_levels(s, CZ_FC_TREE_D);
     cz_fc_path_el *levels = (cz_fc_path_el *)(p->challenges + s->challenges);
     cz_fc_d *hashes = (cz_fc_d *)(levels + lv * s->challenges);
     for (unsigned c = 0; c < s->challenges; c++) {
-        cz_fc_update_challenge_proof *cp = &p->challenges[c];
+        cz_fc_snap_challenge_proof *cp = &p->challenges[c];
         lay_out(&cp->r_old, s, CZ_FC_TREE_RC, &levels, &hashes);
         lay_out(&cp->d_new, s, CZ_FC_TREE_D, &levels, &hashes);
         lay_out(&cp->r_new, s, CZ_FC_TREE_RC, &levels, &hashes);
@@ -146,7 +146,7 @@ int cz_fc_update_proof_alloc(cz_fc_update_partition_proof *p, const cz_fc_update
     return CZ_OK;
 }
 
-void cz_fc_update_proof_free(cz_fc_update_partition_proof *p)
+void cz_fc_snap_proof_free(cz_fc_snap_partition_proof *p)
 {
     if (p == NULL)
         return;
@@ -159,7 +159,7 @@ void cz_fc_update_proof_free(cz_fc_update_partition_proof *p)
 
 static const cz_fc_bc_style STYLE = {"update partition proof: ", true, false};
 
-int cz_fc_update_proof_read(cz_fc_update_partition_proof *out, const cz_fc_update_shape *s,
+int cz_fc_snap_proof_read(cz_fc_snap_partition_proof *out, const cz_fc_snap_shape *s,
                             const uint8_t *buf, size_t len, const cz_allocator *alloc, char *err,
                             size_t errlen)
 {
@@ -167,7 +167,7 @@ int cz_fc_update_proof_read(cz_fc_update_partition_proof *out, const cz_fc_updat
         err[0] = 0;
     if (out == NULL || s == NULL || (buf == NULL && len > 0))
         return cz_fc_bc_refuse(err, errlen, &STYLE, CZ_ERR_INVALID_ARG, "NULL argument");
-    int rc = cz_fc_update_proof_alloc(out, s, alloc);
+    int rc = cz_fc_snap_proof_alloc(out, s, alloc);
     if (rc)
         return cz_fc_bc_refuse(err, errlen, &STYLE, rc, "out of memory (%zu bytes)",
                                block_bytes(s));
@@ -187,7 +187,7 @@ int cz_fc_update_proof_read(cz_fc_update_partition_proof *out, const cz_fc_updat
     }
     static const char *const names[3] = {"proof_r_old", "proof_d_new", "proof_r_new"};
     for (unsigned c = 0; c < s->challenges && !rc; c++) {
-        cz_fc_update_challenge_proof *cp = &out->challenges[c];
+        cz_fc_snap_challenge_proof *cp = &out->challenges[c];
         cz_fc_merkle_proof *m[3] = {&cp->r_old, &cp->d_new, &cp->r_new};
         for (int j = 0; j < 3 && !rc; j++) {
             cz_fc_bc_name(&r, 0, "challenge_proofs[%u].%s", c, names[j]);
@@ -197,33 +197,33 @@ int cz_fc_update_proof_read(cz_fc_update_partition_proof *out, const cz_fc_updat
     if (!rc)
         rc = cz_fc_bc_get_end(&r);
     if (rc)
-        cz_fc_update_proof_free(out);
+        cz_fc_snap_proof_free(out);
     return rc;
 }
 
 /* ------------------------------------------------------------- writer --- */
 
 /* Does m have shape s's form, levels and arities for kind k? */
-static bool merkle_shaped(const cz_fc_merkle_proof *m, const cz_fc_update_shape *s,
+static bool merkle_shaped(const cz_fc_merkle_proof *m, const cz_fc_snap_shape *s,
                           cz_fc_tree_kind k)
 {
-    if (m->form != cz_fc_update_tree_form(s, k) || m->n_levels != cz_fc_update_tree_levels(s, k) ||
+    if (m->form != cz_fc_snap_tree_form(s, k) || m->n_levels != cz_fc_snap_tree_levels(s, k) ||
         m->levels == NULL)
         return false;
     for (unsigned l = 0; l < m->n_levels; l++)
-        if (m->levels[l].arity != cz_fc_update_tree_arity(s, k, l) || m->levels[l].hashes == NULL ||
+        if (m->levels[l].arity != cz_fc_snap_tree_arity(s, k, l) || m->levels[l].hashes == NULL ||
             m->levels[l].index >= m->levels[l].arity)
             return false;
     return true;
 }
 
-bool cz_fc_update_proof_shaped(const cz_fc_update_partition_proof *p, const cz_fc_update_shape *s)
+bool cz_fc_snap_proof_shaped(const cz_fc_snap_partition_proof *p, const cz_fc_snap_shape *s)
 {
     if (p->n_apex != s->apex_leaves || p->n_challenges != s->challenges || p->apex_leafs == NULL ||
         p->challenges == NULL)
         return false;
     for (unsigned c = 0; c < s->challenges; c++) {
-        const cz_fc_update_challenge_proof *cp = &p->challenges[c];
+        const cz_fc_snap_challenge_proof *cp = &p->challenges[c];
         if (!merkle_shaped(&cp->r_old, s, CZ_FC_TREE_RC) ||
             !merkle_shaped(&cp->d_new, s, CZ_FC_TREE_D) ||
             !merkle_shaped(&cp->r_new, s, CZ_FC_TREE_RC))
@@ -232,12 +232,12 @@ bool cz_fc_update_proof_shaped(const cz_fc_update_partition_proof *p, const cz_f
     return true;
 }
 
-int cz_fc_update_proof_write(uint8_t *out, size_t cap, const cz_fc_update_partition_proof *p,
-                             const cz_fc_update_shape *s)
+int cz_fc_snap_proof_write(uint8_t *out, size_t cap, const cz_fc_snap_partition_proof *p,
+                             const cz_fc_snap_shape *s)
 {
-    if (out == NULL || p == NULL || s == NULL || !cz_fc_update_proof_shaped(p, s))
+    if (out == NULL || p == NULL || s == NULL || !cz_fc_snap_proof_shaped(p, s))
         return CZ_ERR_INVALID_ARG;
-    if (cap < cz_fc_update_proof_bytes(s))
+    if (cap < cz_fc_snap_proof_bytes(s))
         return CZ_ERR_BAD_LENGTH;
     cz_fc_bc_wr w = {out, 0};
     cz_fc_bc_put_d(&w, &p->comm_c);

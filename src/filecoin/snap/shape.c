@@ -31,7 +31,7 @@ static unsigned log2u(uint64_t x)
     return l;
 }
 
-int cz_fc_update_shape_of(cz_fc_update_shape *s, uint64_t sector_nodes)
+int cz_fc_snap_shape_of(cz_fc_snap_shape *s, uint64_t sector_nodes)
 {
     if (s == NULL)
         return CZ_ERR_INVALID_ARG;
@@ -63,7 +63,7 @@ int cz_fc_update_shape_of(cz_fc_update_shape *s, uint64_t sector_nodes)
     return CZ_OK;
 }
 
-uint64_t cz_fc_update_h_select(const cz_fc_update_shape *s, unsigned h)
+uint64_t cz_fc_snap_h_select(const cz_fc_snap_shape *s, unsigned h)
 {
     for (unsigned j = 0; j < 6; j++)
         if (s->hs[j] == h)
@@ -71,12 +71,12 @@ uint64_t cz_fc_update_h_select(const cz_fc_update_shape *s, unsigned h)
     return 0;
 }
 
-uint64_t cz_fc_update_k_and_h(const cz_fc_update_shape *s, unsigned k, unsigned h)
+uint64_t cz_fc_snap_k_and_h(const cz_fc_snap_shape *s, unsigned k, unsigned h)
 {
-    return (uint64_t)k | cz_fc_update_h_select(s, h) << s->partition_bits;
+    return (uint64_t)k | cz_fc_snap_h_select(s, h) << s->partition_bits;
 }
 
-const cz_fc_shape *cz_fc_update_proof_shape(uint64_t registered_update_proof)
+const cz_fc_shape *cz_fc_snap_proof_shape(uint64_t registered_update_proof)
 {
     /* StackedDrg{2KiB,8MiB,512MiB,32GiB,64GiB}V1, in cz_fc_shape_id order */
     return registered_update_proof < CZ_FC__SHAPES
@@ -84,7 +84,7 @@ const cz_fc_shape *cz_fc_update_proof_shape(uint64_t registered_update_proof)
                : NULL;
 }
 
-void cz_fc_update_params_name(char out[CZ_FC_PARAMS_NAME], const cz_fc_update_shape *u)
+void cz_fc_snap_params_name(char out[CZ_FC_PARAMS_NAME], const cz_fc_snap_shape *u)
 {
     char id[96];
     snprintf(id, sizeof id, "empty_sector_update::PublicParams{ sector_nodes: %llu }",

@@ -12,7 +12,7 @@
 #include "filecoin/snap/internal.h"
 
 /* One challenge's three paths (verify_merkle_proofs). */
-static int check_paths(const cz_fc_update_challenge_proof *cp, uint32_t c, const cz_fc_d *root_old,
+static int check_paths(const cz_fc_snap_challenge_proof *cp, uint32_t c, const cz_fc_d *root_old,
                        const cz_fc_d *comm_d_new, const cz_fc_d *root_new, unsigned j, char *err,
                        size_t errlen)
 {
@@ -41,8 +41,8 @@ static int check_paths(const cz_fc_update_challenge_proof *cp, uint32_t c, const
     return CZ_OK;
 }
 
-int cz_fc_update_verify(const cz_fc_update_shape *s, const cz_fc_update_public *pub,
-                        const cz_fc_update_partition_proof *p, char *err, size_t errlen)
+int cz_fc_snap_verify(const cz_fc_snap_shape *s, const cz_fc_snap_public *pub,
+                        const cz_fc_snap_partition_proof *p, char *err, size_t errlen)
 {
     if (err && errlen)
         err[0] = 0;
@@ -51,10 +51,10 @@ int cz_fc_update_verify(const cz_fc_update_shape *s, const cz_fc_update_public *
     if (pub->k >= s->partitions)
         return cz_fail(err, errlen, CZ_ERR_INVALID_ARG,
                    "update verify: partition %u, the sector has %u", pub->k, s->partitions);
-    if (cz_fc_update_h_select(s, pub->h) == 0)
+    if (cz_fc_snap_h_select(s, pub->h) == 0)
         return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "update verify: h = %u is not allowed",
                    pub->h);
-    if (!cz_fc_update_proof_shaped(p, s))
+    if (!cz_fc_snap_proof_shaped(p, s))
         return cz_fail(err, errlen, CZ_ERR_INVALID_ARG,
                    "update verify: the partition proof (%u apex leaves, %u challenge proofs) is "
                    "not of the sector's shape (%u and %u)",
@@ -95,15 +95,15 @@ int cz_fc_update_verify(const cz_fc_update_shape *s, const cz_fc_update_public *
         rc = cz_fail(err, errlen, CZ_ERR_NOT_CANONICAL,
                  "update verify: a public commitment is not a field element");
     if (!rc)
-        rc = cz_fc_update_phi(&phi, &fr_d, &fr_r_old);
+        rc = cz_fc_snap_phi(&phi, &fr_d, &fr_r_old);
     uint32_t *ch = malloc(s->challenges * sizeof *ch);
     if (!rc && ch == NULL)
         rc = cz_fail(err, errlen, CZ_ERR_NOMEM, "update verify: out of memory");
     if (!rc)
-        rc = cz_fc_update_challenges(s, &fr_r_new, pub->k, ch);
+        rc = cz_fc_snap_challenges(s, &fr_r_new, pub->k, ch);
     unsigned apex_height = s->node_bits - s->partition_bits - A;
     for (unsigned j = 0; j < s->challenges && !rc; j++) {
-        const cz_fc_update_challenge_proof *cp = &p->challenges[j];
+        const cz_fc_snap_challenge_proof *cp = &p->challenges[j];
         uint32_t c = ch[j];
         rc = check_paths(cp, c, &root_old, &pub->comm_d_new, &root_new, j, err, errlen);
         if (rc)
@@ -116,7 +116,7 @@ int cz_fc_update_verify(const cz_fc_update_shape *s, const cz_fc_update_public *
                      "challenge %u (node %u): a leaf is not a field element", j, c);
             break;
         }
-        rc = cz_fc_update_rho(&rho, s, &phi, c, pub->h);
+        rc = cz_fc_snap_rho(&rho, s, &phi, c, pub->h);
         if (rc)
             break;
         cz_fr_mul(&want, &ld, &rho);

@@ -1,5 +1,5 @@
 /* Witness-only synthesis of the EmptySectorUpdate circuit, challenge by
- * challenge in parallel (cuzk/filecoin/snap.h cz_fc_update_witness).
+ * challenge in parallel (cuzk/filecoin/snap.h cz_fc_snap_witness).
  *
  * The circuit's shape does not depend on its values (circuit.h):
  * the header allocates every input and a fixed number of auxiliaries, and
@@ -13,23 +13,23 @@
 #include "filecoin/snap/circuit.h"
 
 typedef struct {
-    const cz_fc_update_shape *u;
-    const cz_fc_update_public *pub; /* NULL: the blank circuit */
-    const cz_fc_update_partition_proof *p;
-    cz_update_header h; /* cz_update_header_free'd after every run */
+    const cz_fc_snap_shape *u;
+    const cz_fc_snap_public *pub; /* NULL: the blank circuit */
+    const cz_fc_snap_partition_proof *p;
+    cz_snap_header h; /* cz_snap_header_free'd after every run */
 } wit;
 
 static int header(void *ctx, cz_cs *cs)
 {
     wit *j = ctx;
-    return cz_update_header_synth(cs, j->u, j->pub, j->p, &j->h);
+    return cz_snap_header_synth(cs, j->u, j->pub, j->p, &j->h);
 }
 
 static int challenge(void *ctx, cz_cs *cs, size_t i, unsigned seg, void *scratch)
 {
     (void)seg, (void)scratch;
     wit *j = ctx;
-    return cz_update_challenge(cs, j->u, &j->h, j->p ? &j->p->challenges[i] : NULL, (unsigned)i);
+    return cz_snap_challenge(cs, j->u, &j->h, j->p ? &j->p->challenges[i] : NULL, (unsigned)i);
 }
 
 static const cz_cs_parts PARTS = {.header = header,
@@ -38,17 +38,17 @@ static const cz_cs_parts PARTS = {.header = header,
                                   .what = "update witness",
                                   .part = "challenge"};
 
-static int counts_of(const cz_fc_update_shape *u, cz_cs_parts_counts *c)
+static int counts_of(const cz_fc_snap_shape *u, cz_cs_parts_counts *c)
 {
     static cz_cs_parts_cache cache = CZ_CS_PARTS_CACHE_INIT;
     const uint64_t key[CZ_CS_PARTS_KEY] = {u->sector_nodes};
     wit blank = {.u = u};
     int rc = cz_cs_parts_counts_get(&cache, key, &PARTS, &blank, c);
-    cz_update_header_free(&blank.h);
+    cz_snap_header_free(&blank.h);
     return rc;
 }
 
-int cz_fc_update_counts(const cz_fc_update_shape *u, size_t *n_inputs, size_t *n_aux)
+int cz_fc_snap_counts(const cz_fc_snap_shape *u, size_t *n_inputs, size_t *n_aux)
 {
     if (u == NULL || u->challenges == 0)
         return CZ_ERR_INVALID_ARG;
@@ -59,13 +59,13 @@ int cz_fc_update_counts(const cz_fc_update_shape *u, size_t *n_inputs, size_t *n
     return rc;
 }
 
-int cz_fc_update_witness(cz_fr *w, size_t w_len, const cz_fc_update_shape *u,
-                         const cz_fc_update_public *pub, const cz_fc_update_partition_proof *p,
+int cz_fc_snap_witness(cz_fr *w, size_t w_len, const cz_fc_snap_shape *u,
+                         const cz_fc_snap_public *pub, const cz_fc_snap_partition_proof *p,
                          cz_pool *pool, char *err, size_t errlen)
 {
     if (w == NULL || pub == NULL || p == NULL)
         return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "update witness: NULL argument");
-    int rc = cz_update_check(u, pub, p, err, errlen);
+    int rc = cz_snap_check(u, pub, p, err, errlen);
     if (rc != CZ_OK)
         return rc;
     cz_cs_parts_counts c;
@@ -73,6 +73,6 @@ int cz_fc_update_witness(cz_fr *w, size_t w_len, const cz_fc_update_shape *u,
         return cz_fail(err, errlen, rc, "update witness: %s", cz_strerror(rc));
     wit j = {.u = u, .pub = pub, .p = p};
     rc = cz_cs_parts_run(&PARTS, &c, u->challenges, &j, w, w_len, pool, NULL, err, errlen);
-    cz_update_header_free(&j.h);
+    cz_snap_header_free(&j.h);
     return rc;
 }

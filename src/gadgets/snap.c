@@ -5,7 +5,7 @@
 #include "gadgets/gadgets_internal.h"
 
 /* 255 allocs, least significant first, then (sum 2^i b_i) * 1 = n. */
-void cz_update_num_to_bits(cz_cs *cs, const cz_num *n, cz_abit out[CZ_FR_NUM_BITS])
+void cz_snap_num_to_bits(cz_cs *cs, const cz_num *n, cz_abit out[CZ_FR_NUM_BITS])
 {
     uint64_t l[4];
     cz_fr_to_canonical(l, &n->value);
@@ -28,7 +28,7 @@ void cz_update_num_to_bits(cz_cs *cs, const cz_num *n, cz_abit out[CZ_FR_NUM_BIT
 /* Per k: c_high = pack_bits(top hs[k] bits), z_k = c_high * sel_k
  * allocated with c_high * sel_k = z_k; then sum z_k allocated with
  * (sum z_k) * 1 = selected. */
-int cz_update_challenge_high_bits(cz_cs *cs, const cz_abit *c_bits, size_t bit_len,
+int cz_snap_challenge_high_bits(cz_cs *cs, const cz_abit *c_bits, size_t bit_len,
                                   const cz_abit *h_select, const size_t *hs, size_t n_hs,
                                   cz_num *out)
 {
@@ -71,14 +71,14 @@ int cz_update_challenge_high_bits(cz_cs *cs, const cz_abit *c_bits, size_t bit_l
 
 /* label_d_new * rho = p, then label_r_new = label_r_old + p with
  * (label_r_old + p) * 1 = label_r_new: constraint::add's rows. */
-cz_num cz_update_label_r_new(cz_cs *cs, const cz_num *label_r_old, const cz_num *label_d_new,
+cz_num cz_snap_label_r_new(cz_cs *cs, const cz_num *label_r_old, const cz_num *label_d_new,
                              const cz_num *rho)
 {
     cz_num p = cz_num_mul(cs, label_d_new, rho);
     return cz_constraint_add(cs, label_r_old, &p);
 }
 
-void cz_update_label_r_new_native(cz_fr *out, const cz_fr *label_r_old, const cz_fr *label_d_new,
+void cz_snap_label_r_new_native(cz_fr *out, const cz_fr *label_r_old, const cz_fr *label_d_new,
                                   const cz_fr *rho)
 {
     cz_fr p;

@@ -97,8 +97,8 @@ static void test_shapes(void)
         {KIB(64u << 20), 16, 86, 10, 128, 10, 8, 2, 1 + 128},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-        cz_fc_update_shape s;
-        TF_CHECK(cz_fc_update_shape_of(&s, want[i].nodes) == CZ_OK);
+        cz_fc_snap_shape s;
+        TF_CHECK(cz_fc_snap_shape_of(&s, want[i].nodes) == CZ_OK);
         TF_CHECK_MSG(s.partitions == want[i].parts && s.challenges == want[i].chal &&
                          s.h == want[i].h && s.apex_leaves == want[i].apex &&
                          s.digests == want[i].digests && s.tree_r[0] == 8 &&
@@ -110,21 +110,21 @@ static void test_shapes(void)
         TF_CHECK((1ull << s.node_bits) == want[i].nodes && (1u << s.apex_bits) == s.apex_leaves &&
                  (1u << s.partition_bits) == s.partitions);
         unsigned k = s.partitions > 1;
-        TF_CHECK_MSG(cz_fc_update_k_and_h(&s, k, s.h) == want[i].k_and_h_of_1,
+        TF_CHECK_MSG(cz_fc_snap_k_and_h(&s, k, s.h) == want[i].k_and_h_of_1,
                      "%llu nodes: k_and_h_select %llu", (unsigned long long)want[i].nodes,
-                     (unsigned long long)cz_fc_update_k_and_h(&s, k, s.h));
-        TF_CHECK(cz_fc_update_h_select(&s, 99) == 0);
+                     (unsigned long long)cz_fc_snap_k_and_h(&s, k, s.h));
+        TF_CHECK(cz_fc_snap_h_select(&s, 99) == 0);
     }
     /* 32GiB as the facts file gives it: 26 random bits, 9 per digest */
-    cz_fc_update_shape s;
-    TF_CHECK(cz_fc_update_shape_of(&s, KIB(32u << 20)) == CZ_OK);
+    cz_fc_snap_shape s;
+    TF_CHECK(cz_fc_snap_shape_of(&s, KIB(32u << 20)) == CZ_OK);
     TF_CHECK(s.node_bits == 30 && s.random_bits == 26 && s.per_digest == 9);
-    TF_CHECK(cz_fc_update_h_select(&s, 7) == 1 && cz_fc_update_h_select(&s, 12) == 32);
+    TF_CHECK(cz_fc_snap_h_select(&s, 7) == 1 && cz_fc_snap_h_select(&s, 12) == 32);
     /* sizes the update proof does not allow */
     static const uint64_t bad[] = {0, 1, KIB(64), KIB(1 << 10), KIB(128u << 20), 3};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        TF_CHECK(cz_fc_update_shape_of(&s, bad[i]) == CZ_ERR_INVALID_ARG);
-    TF_CHECK(cz_fc_update_shape_of(NULL, KIB(2)) == CZ_ERR_INVALID_ARG);
+        TF_CHECK(cz_fc_snap_shape_of(&s, bad[i]) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_fc_snap_shape_of(NULL, KIB(2)) == CZ_ERR_INVALID_ARG);
 }
 
 /* The parameter file names of the production sizes are parameters.json's
@@ -134,10 +134,10 @@ static void test_params_names(void)
     static const uint64_t sizes[] = {2048, (uint64_t)8 << 20, (uint64_t)512 << 20,
                                      (uint64_t)32 << 30, (uint64_t)64 << 30};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        cz_fc_update_shape u;
-        TF_CHECK(cz_fc_update_shape_of(&u, sizes[i] / 32) == CZ_OK);
+        cz_fc_snap_shape u;
+        TF_CHECK(cz_fc_snap_shape_of(&u, sizes[i] / 32) == CZ_OK);
         char name[CZ_FC_PARAMS_NAME], file[CZ_FC_PARAMS_NAME + 8];
-        cz_fc_update_params_name(name, &u);
+        cz_fc_snap_params_name(name, &u);
         bool found = false;
         for (int ext = 0; ext < 2; ext++) {
             snprintf(file, sizeof file, "%s%s", name, ext ? ".vk" : ".params");
@@ -170,25 +170,25 @@ static void test_gen_randomness(void)
     cz_fr_random(&a, &tf_rng);
     cz_fr_random(&b, &tf_rng);
     cz_fr in[2] = {a, b};
-    TF_CHECK(cz_fc_update_gen_randomness(&x, &a, &b) == CZ_OK);
+    TF_CHECK(cz_fc_snap_gen_randomness(&x, &a, &b) == CZ_OK);
     TF_CHECK(cz_poseidon_hash(&y, in, 2) == CZ_OK);
     TF_CHECK(!cz_fr_equal(&x, &y));
     cz_poseidon_custom_tag(&tag, 1);
     TF_CHECK(cz_poseidon_hash_tagged(&z, in, 2, &tag) == CZ_OK && cz_fr_equal(&x, &z));
-    TF_CHECK(cz_fc_update_gen_randomness(&y, &b, &a) == CZ_OK && !cz_fr_equal(&x, &y));
-    TF_CHECK(cz_fc_update_phi(&y, &a, &b) == CZ_OK && cz_fr_equal(&x, &y));
+    TF_CHECK(cz_fc_snap_gen_randomness(&y, &b, &a) == CZ_OK && !cz_fr_equal(&x, &y));
+    TF_CHECK(cz_fc_snap_phi(&y, &a, &b) == CZ_OK && cz_fr_equal(&x, &y));
     /* rho takes the top h bits of the challenge */
-    cz_fc_update_shape s;
-    TF_CHECK(cz_fc_update_shape_of(&s, KIB(32u << 20)) == CZ_OK);
+    cz_fc_snap_shape s;
+    TF_CHECK(cz_fc_snap_shape_of(&s, KIB(32u << 20)) == CZ_OK);
     uint64_t c = ((uint64_t)0x2ab << 20) | 0x12345;
     cz_fr hi;
     cz_fr_from_u64(&hi, c >> 20);
-    TF_CHECK(cz_fc_update_rho(&x, &s, &a, c, 10) == CZ_OK);
-    TF_CHECK(cz_fc_update_gen_randomness(&y, &a, &hi) == CZ_OK && cz_fr_equal(&x, &y));
-    TF_CHECK(cz_fc_update_rho(&x, &s, &a, c ^ 0xfffff, 10) == CZ_OK && cz_fr_equal(&x, &y));
-    TF_CHECK(cz_fc_update_rho(&x, &s, &a, (uint64_t)1 << 30, 10) == CZ_ERR_INVALID_ARG);
-    TF_CHECK(cz_fc_update_rho(&x, &s, &a, c, 0) == CZ_ERR_INVALID_ARG);
-    TF_CHECK(cz_fc_update_rho(&x, &s, &a, c, 31) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_fc_snap_rho(&x, &s, &a, c, 10) == CZ_OK);
+    TF_CHECK(cz_fc_snap_gen_randomness(&y, &a, &hi) == CZ_OK && cz_fr_equal(&x, &y));
+    TF_CHECK(cz_fc_snap_rho(&x, &s, &a, c ^ 0xfffff, 10) == CZ_OK && cz_fr_equal(&x, &y));
+    TF_CHECK(cz_fc_snap_rho(&x, &s, &a, (uint64_t)1 << 30, 10) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_fc_snap_rho(&x, &s, &a, c, 0) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_fc_snap_rho(&x, &s, &a, c, 31) == CZ_ERR_INVALID_ARG);
 }
 
 /* The tagged circuit: 311 constraints as the Merkle-tagged one, its
@@ -198,7 +198,7 @@ static void test_gen_randomness_circuit(void)
     cz_fr in[2], want, tag;
     cz_fr_random(&in[0], &tf_rng);
     cz_fr_random(&in[1], &tf_rng);
-    TF_CHECK(cz_fc_update_gen_randomness(&want, &in[0], &in[1]) == CZ_OK);
+    TF_CHECK(cz_fc_snap_gen_randomness(&want, &in[0], &in[1]) == CZ_OK);
     cz_poseidon_custom_tag(&tag, 1);
     cz_cs *cs = NULL;
     TF_CHECK(cz_cs_new(&cs, CZ_CS_RECORD, 0) == CZ_OK);
@@ -260,10 +260,10 @@ static void test_challenge_vectors(void)
     cz_fr comm_r_new;
     blstrs_random(&comm_r_new, &g);
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
-        cz_fc_update_shape s;
+        cz_fc_snap_shape s;
         uint32_t c[86];
-        TF_CHECK(cz_fc_update_shape_of(&s, v[i].nodes) == CZ_OK);
-        TF_CHECK(cz_fc_update_challenges(&s, &comm_r_new, v[i].k, c) == CZ_OK);
+        TF_CHECK(cz_fc_snap_shape_of(&s, v[i].nodes) == CZ_OK);
+        TF_CHECK(cz_fc_snap_challenges(&s, &comm_r_new, v[i].k, c) == CZ_OK);
         TF_CHECK_MSG(!memcmp(c, v[i].c, sizeof v[i].c),
                      "%llu nodes, partition %u: %u %u %u %u %u, want %u %u %u %u %u",
                      (unsigned long long)v[i].nodes, v[i].k, c[0], c[1], c[2], c[3], c[4],
@@ -282,21 +282,21 @@ static void test_challenge_buckets(void)
     xorshift g;
     xs_seed(&g, TEST_SEED);
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        cz_fc_update_shape s;
+        cz_fc_snap_shape s;
         cz_fr comm_r_new;
         blstrs_random(&comm_r_new, &g);
-        TF_CHECK(cz_fc_update_shape_of(&s, sizes[i]) == CZ_OK);
+        TF_CHECK(cz_fc_snap_shape_of(&s, sizes[i]) == CZ_OK);
         uint64_t per = s.sector_nodes / s.partitions;
         for (unsigned k = 0; k < s.partitions; k++) {
             uint32_t c[86];
-            TF_CHECK(cz_fc_update_challenges(&s, &comm_r_new, k, c) == CZ_OK);
+            TF_CHECK(cz_fc_snap_challenges(&s, &comm_r_new, k, c) == CZ_OK);
             for (unsigned j = 0; j < s.challenges; j++)
                 TF_CHECK_MSG(c[j] >= k * per && c[j] < (k + 1) * per && c[j] >> s.random_bits == k,
                              "%llu nodes, partition %u: challenge %u = %u",
                              (unsigned long long)sizes[i], k, j, c[j]);
         }
         uint32_t c[86];
-        TF_CHECK(cz_fc_update_challenges(&s, &comm_r_new, s.partitions, c) == CZ_ERR_INVALID_ARG);
+        TF_CHECK(cz_fc_snap_challenges(&s, &comm_r_new, s.partitions, c) == CZ_ERR_INVALID_ARG);
     }
 }
 
@@ -328,9 +328,9 @@ static void random_merkle(cz_fc_merkle_proof *m, bool tree_d)
 }
 
 /* A proof of shape s with random canonical values and indices. */
-static void random_proof(cz_fc_update_partition_proof *p, const cz_fc_update_shape *s)
+static void random_proof(cz_fc_snap_partition_proof *p, const cz_fc_snap_shape *s)
 {
-    TF_CHECK(cz_fc_update_proof_alloc(p, s, NULL) == CZ_OK);
+    TF_CHECK(cz_fc_snap_proof_alloc(p, s, NULL) == CZ_OK);
     random_fr_d(&p->comm_c);
     for (unsigned i = 0; i < p->n_apex; i++)
         random_sha_d(&p->apex_leafs[i]);
@@ -341,12 +341,12 @@ static void random_proof(cz_fc_update_partition_proof *p, const cz_fc_update_sha
     }
 }
 
-static uint8_t *encode(const cz_fc_update_partition_proof *p, const cz_fc_update_shape *s,
+static uint8_t *encode(const cz_fc_snap_partition_proof *p, const cz_fc_snap_shape *s,
                        size_t *n)
 {
-    *n = cz_fc_update_proof_bytes(s);
+    *n = cz_fc_snap_proof_bytes(s);
     uint8_t *b = malloc(*n);
-    TF_CHECK(b != NULL && cz_fc_update_proof_write(b, *n, p, s) == CZ_OK);
+    TF_CHECK(b != NULL && cz_fc_snap_proof_write(b, *n, p, s) == CZ_OK);
     return b;
 }
 
@@ -365,23 +365,23 @@ static uint64_t le64(const uint8_t *p)
  * siblings, the siblings, u64 index. */
 static void test_proof_layout(void)
 {
-    cz_fc_update_shape s;
-    TF_CHECK(cz_fc_update_shape_of(&s, KIB(32u << 20)) == CZ_OK);
-    TF_CHECK(cz_fc_update_proof_bytes(&s) == 561768);
-    TF_CHECK(cz_fc_update_tree_form(&s, CZ_FC_TREE_RC) == CZ_FC_PROOF_SUB);
-    TF_CHECK(cz_fc_update_tree_levels(&s, CZ_FC_TREE_RC) == 10 &&
-             cz_fc_update_tree_levels(&s, CZ_FC_TREE_D) == 30);
-    TF_CHECK(cz_fc_update_shape_of(&s, KIB(64u << 20)) == CZ_OK);
-    TF_CHECK(cz_fc_update_proof_bytes(&s) == 575528);
-    TF_CHECK(cz_fc_update_tree_form(&s, CZ_FC_TREE_RC) == CZ_FC_PROOF_TOP);
-    TF_CHECK(cz_fc_update_tree_arity(&s, CZ_FC_TREE_RC, 9) == 8 &&
-             cz_fc_update_tree_arity(&s, CZ_FC_TREE_RC, 10) == 2 &&
-             cz_fc_update_tree_arity(&s, CZ_FC_TREE_RC, 11) == 0);
-    TF_CHECK(cz_fc_update_shape_of(&s, KIB(1)) == CZ_OK); /* 8-4-0 */
-    TF_CHECK(cz_fc_update_tree_levels(&s, CZ_FC_TREE_RC) == 2 &&
-             cz_fc_update_tree_arity(&s, CZ_FC_TREE_RC, 1) == 4);
-    TF_CHECK(cz_fc_update_shape_of(&s, KIB(2)) == CZ_OK);
-    cz_fc_update_partition_proof p;
+    cz_fc_snap_shape s;
+    TF_CHECK(cz_fc_snap_shape_of(&s, KIB(32u << 20)) == CZ_OK);
+    TF_CHECK(cz_fc_snap_proof_bytes(&s) == 561768);
+    TF_CHECK(cz_fc_snap_tree_form(&s, CZ_FC_TREE_RC) == CZ_FC_PROOF_SUB);
+    TF_CHECK(cz_fc_snap_tree_levels(&s, CZ_FC_TREE_RC) == 10 &&
+             cz_fc_snap_tree_levels(&s, CZ_FC_TREE_D) == 30);
+    TF_CHECK(cz_fc_snap_shape_of(&s, KIB(64u << 20)) == CZ_OK);
+    TF_CHECK(cz_fc_snap_proof_bytes(&s) == 575528);
+    TF_CHECK(cz_fc_snap_tree_form(&s, CZ_FC_TREE_RC) == CZ_FC_PROOF_TOP);
+    TF_CHECK(cz_fc_snap_tree_arity(&s, CZ_FC_TREE_RC, 9) == 8 &&
+             cz_fc_snap_tree_arity(&s, CZ_FC_TREE_RC, 10) == 2 &&
+             cz_fc_snap_tree_arity(&s, CZ_FC_TREE_RC, 11) == 0);
+    TF_CHECK(cz_fc_snap_shape_of(&s, KIB(1)) == CZ_OK); /* 8-4-0 */
+    TF_CHECK(cz_fc_snap_tree_levels(&s, CZ_FC_TREE_RC) == 2 &&
+             cz_fc_snap_tree_arity(&s, CZ_FC_TREE_RC, 1) == 4);
+    TF_CHECK(cz_fc_snap_shape_of(&s, KIB(2)) == CZ_OK);
+    cz_fc_snap_partition_proof p;
     random_proof(&p, &s);
     size_t n;
     uint8_t *b = encode(&p, &s, &n);
@@ -396,7 +396,7 @@ static void test_proof_layout(void)
     TF_CHECK(!memcmp(b + 388, m->levels[0].hashes[0].b, 32));
     TF_CHECK(le64(b + 388 + 7 * 32) == m->levels[0].index);
     free(b);
-    cz_fc_update_proof_free(&p);
+    cz_fc_snap_proof_free(&p);
 }
 
 /* write -> read -> write gives the same bytes and the same fields, for
@@ -407,14 +407,14 @@ static void test_proof_roundtrip(void)
                                      KIB(8 << 10),  KIB(512 << 10), KIB(32u << 20),
                                      KIB(64u << 20)};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        cz_fc_update_shape s;
-        TF_CHECK(cz_fc_update_shape_of(&s, sizes[i]) == CZ_OK);
-        cz_fc_update_partition_proof p, q;
+        cz_fc_snap_shape s;
+        TF_CHECK(cz_fc_snap_shape_of(&s, sizes[i]) == CZ_OK);
+        cz_fc_snap_partition_proof p, q;
         random_proof(&p, &s);
         size_t n, n2;
         uint8_t *b = encode(&p, &s, &n);
         char err[256];
-        TF_CHECK_MSG(cz_fc_update_proof_read(&q, &s, b, n, NULL, err, sizeof err) == CZ_OK, "%s",
+        TF_CHECK_MSG(cz_fc_snap_proof_read(&q, &s, b, n, NULL, err, sizeof err) == CZ_OK, "%s",
                      err);
         uint8_t *b2 = encode(&q, &s, &n2);
         TF_CHECK(n == n2 && !memcmp(b, b2, n));
@@ -424,34 +424,34 @@ static void test_proof_roundtrip(void)
         TF_CHECK(x->form == y->form && x->n_levels == y->n_levels &&
                  x->levels[x->n_levels - 1].index == y->levels[y->n_levels - 1].index &&
                  !memcmp(&x->leaf, &y->leaf, 32));
-        TF_CHECK(cz_fc_update_proof_write(b2, n - 1, &q, &s) == CZ_ERR_BAD_LENGTH);
+        TF_CHECK(cz_fc_snap_proof_write(b2, n - 1, &q, &s) == CZ_ERR_BAD_LENGTH);
         free(b);
         free(b2);
-        cz_fc_update_proof_free(&p);
-        cz_fc_update_proof_free(&q);
+        cz_fc_snap_proof_free(&p);
+        cz_fc_snap_proof_free(&q);
     }
 }
 
 /* Every way a blob can be wrong is refused with the field named by its
  * serde path (a Single proof's levels are its InclusionPath's path: "path.path[i]"),
  * and the proof comes back zeroed. */
-static void expect_bad(const cz_fc_update_shape *s, const uint8_t *b, size_t n, int want,
+static void expect_bad(const cz_fc_snap_shape *s, const uint8_t *b, size_t n, int want,
                        const char *needle)
 {
-    cz_fc_update_partition_proof q;
+    cz_fc_snap_partition_proof q;
     char err[256] = "";
-    int rc = cz_fc_update_proof_read(&q, s, b, n, NULL, err, sizeof err);
+    int rc = cz_fc_snap_proof_read(&q, s, b, n, NULL, err, sizeof err);
     TF_CHECK_MSG(rc == want && strstr(err, needle) != NULL, "rc %d (want %d): %s (want \"%s\")", rc,
                  want, err, needle);
-    static const cz_fc_update_partition_proof zero;
+    static const cz_fc_snap_partition_proof zero;
     TF_CHECK(!memcmp(&q, &zero, sizeof q));
 }
 
 static void test_proof_refusals(void)
 {
-    cz_fc_update_shape s;
-    TF_CHECK(cz_fc_update_shape_of(&s, KIB(2)) == CZ_OK);
-    cz_fc_update_partition_proof p;
+    cz_fc_snap_shape s;
+    TF_CHECK(cz_fc_snap_shape_of(&s, KIB(2)) == CZ_OK);
+    cz_fc_snap_partition_proof p;
     random_proof(&p, &s);
     size_t n;
     uint8_t *b = encode(&p, &s, &n), *t = malloc(n + 1);
@@ -499,22 +499,22 @@ static void test_proof_refusals(void)
     t[d0 + 4 + 64 + 8 + 8 + 32] = 2;
     expect_bad(&s, t, n, CZ_ERR_BAD_FORMAT, "challenge_proofs[0].proof_d_new.path.path[0]: index 2");
     /* the writer refuses a proof of another shape */
-    cz_fc_update_shape s8;
-    TF_CHECK(cz_fc_update_shape_of(&s8, KIB(8 << 10)) == CZ_OK);
-    TF_CHECK(cz_fc_update_proof_write(t, n, &p, &s8) == CZ_ERR_INVALID_ARG);
-    TF_CHECK(cz_fc_update_proof_read(NULL, &s, b, n, NULL, NULL, 0) == CZ_ERR_INVALID_ARG);
+    cz_fc_snap_shape s8;
+    TF_CHECK(cz_fc_snap_shape_of(&s8, KIB(8 << 10)) == CZ_OK);
+    TF_CHECK(cz_fc_snap_proof_write(t, n, &p, &s8) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_fc_snap_proof_read(NULL, &s, b, n, NULL, NULL, 0) == CZ_ERR_INVALID_ARG);
     free(b);
     free(t);
-    cz_fc_update_proof_free(&p);
+    cz_fc_snap_proof_free(&p);
 }
 
 /* ------------------------------------------------ an updated sector --- */
 
-static void expect_verify(const cz_fc_update_shape *u, const cz_fc_update_public *pub,
-                          const cz_fc_update_partition_proof *p, int want, const char *needle)
+static void expect_verify(const cz_fc_snap_shape *u, const cz_fc_snap_public *pub,
+                          const cz_fc_snap_partition_proof *p, int want, const char *needle)
 {
     char err[256] = "";
-    int rc = cz_fc_update_verify(u, pub, p, err, sizeof err);
+    int rc = cz_fc_snap_verify(u, pub, p, err, sizeof err);
     TF_CHECK_MSG(rc == want && (needle == NULL || strstr(err, needle) != NULL),
                  "rc %d (want %d): %s (want \"%s\")", rc, want, err, needle ? needle : "");
 }
@@ -525,8 +525,8 @@ static void expect_verify(const cz_fc_update_shape *u, const cz_fc_update_public
 static void check_sector(uint64_t bytes, unsigned h_alt)
 {
     const cz_fc_shape *shape = cz_fc_shape_by_size(bytes);
-    cz_fc_update_shape u;
-    TF_CHECK(shape != NULL && cz_fc_update_shape_of(&u, bytes / 32) == CZ_OK);
+    cz_fc_snap_shape u;
+    TF_CHECK(shape != NULL && cz_fc_snap_shape_of(&u, bytes / 32) == CZ_OK);
     size_t n = u.sector_nodes;
     cz_fc_d *old = malloc(n * sizeof *old), *data = malloc(n * sizeof *data), comm_c;
     for (size_t i = 0; i < n; i++) {
@@ -534,44 +534,44 @@ static void check_sector(uint64_t bytes, unsigned h_alt)
         random_sha_d(&data[i]);
     }
     random_fr_d(&comm_c);
-    cz_fc_update_sector *x;
-    TF_CHECK(cz_fc_update_sector_new(&x, shape, &u, old, data, &comm_c, 99, NULL) ==
+    cz_fc_snap_sector *x;
+    TF_CHECK(cz_fc_snap_sector_new(&x, shape, &u, old, data, &comm_c, 99, NULL) ==
              CZ_ERR_INVALID_ARG);
-    TF_CHECK(cz_fc_update_sector_new(&x, shape, &u, old, data, &comm_c, u.h, NULL) == CZ_OK);
-    cz_fc_update_public pub;
-    cz_fc_update_sector_public(x, 0, &pub);
+    TF_CHECK(cz_fc_snap_sector_new(&x, shape, &u, old, data, &comm_c, u.h, NULL) == CZ_OK);
+    cz_fc_snap_public pub;
+    cz_fc_snap_sector_public(x, 0, &pub);
     /* the encoding, from its formula */
     cz_fr phi, d, r, hi, rho, a, b, want, got;
     TF_CHECK(cz_fc_d_to_fr(&d, &pub.comm_d_new) == CZ_OK &&
              cz_fc_d_to_fr(&r, &pub.comm_r_old) == CZ_OK);
-    TF_CHECK(cz_fc_update_gen_randomness(&phi, &d, &r) == CZ_OK);
+    TF_CHECK(cz_fc_snap_gen_randomness(&phi, &d, &r) == CZ_OK);
     for (int t = 0; t < 16; t++) {
         size_t i = t == 0 ? 0 : t == 1 ? n - 1 : cz_prng_next(&tf_rng) % n;
         cz_fr_from_u64(&hi, i >> (u.node_bits - u.h));
-        TF_CHECK(cz_fc_update_gen_randomness(&rho, &phi, &hi) == CZ_OK);
+        TF_CHECK(cz_fc_snap_gen_randomness(&rho, &phi, &hi) == CZ_OK);
         TF_CHECK(cz_fc_d_to_fr(&a, &old[i]) == CZ_OK && cz_fc_d_to_fr(&b, &data[i]) == CZ_OK);
         cz_fr_mul(&want, &b, &rho);
         cz_fr_add(&want, &want, &a);
-        TF_CHECK(cz_fc_d_to_fr(&got, &cz_fc_update_sector_replica(x)[i]) == CZ_OK);
+        TF_CHECK(cz_fc_d_to_fr(&got, &cz_fc_snap_sector_replica(x)[i]) == CZ_OK);
         TF_CHECK_MSG(cz_fr_equal(&got, &want), "node %zu of %zu", i, n);
     }
     for (unsigned k = 0; k < u.partitions; k++) {
-        cz_fc_update_partition_proof p, q;
-        TF_CHECK(cz_fc_update_sector_prove(x, k, &p, NULL) == CZ_OK);
-        cz_fc_update_sector_public(x, k, &pub);
+        cz_fc_snap_partition_proof p, q;
+        TF_CHECK(cz_fc_snap_sector_prove(x, k, &p, NULL) == CZ_OK);
+        cz_fc_snap_sector_public(x, k, &pub);
         expect_verify(&u, &pub, &p, CZ_OK, NULL);
         size_t len;
         uint8_t *blob = encode(&p, &u, &len);
         char err[256];
-        TF_CHECK_MSG(cz_fc_update_proof_read(&q, &u, blob, len, NULL, err, sizeof err) == CZ_OK,
+        TF_CHECK_MSG(cz_fc_snap_proof_read(&q, &u, blob, len, NULL, err, sizeof err) == CZ_OK,
                      "%s", err);
         expect_verify(&u, &pub, &q, CZ_OK, NULL);
         free(blob);
-        cz_fc_update_proof_free(&q);
+        cz_fc_snap_proof_free(&q);
         if (k > 0 && k + 1 < u.partitions)
             goto next;
         /* the commitments */
-        cz_fc_update_public bad = pub;
+        cz_fc_snap_public bad = pub;
         bad.comm_r_new.b[0] ^= 1;
         expect_verify(&u, &bad, &p, CZ_ERR_BAD_PROOF, "comm_r_new");
         bad = pub;
@@ -602,14 +602,14 @@ static void check_sector(uint64_t bytes, unsigned h_alt)
         uint32_t *ch = malloc(u.challenges * sizeof *ch);
         cz_fr crn;
         TF_CHECK(ch != NULL && cz_fc_d_to_fr(&crn, &pub.comm_r_new) == CZ_OK &&
-                 cz_fc_update_challenges(&u, &crn, k, ch) == CZ_OK);
+                 cz_fc_snap_challenges(&u, &crn, k, ch) == CZ_OK);
         unsigned j = 2;
         while (j < u.challenges && ch[j] == ch[1])
             j++;
         TF_CHECK_MSG(j < u.challenges, "partition %u: every challenge is node %u", k, ch[1]);
         free(ch);
         if (j < u.challenges) {
-            cz_fc_update_challenge_proof t = p.challenges[1];
+            cz_fc_snap_challenge_proof t = p.challenges[1];
             p.challenges[1] = p.challenges[j];
             p.challenges[j] = t;
             expect_verify(&u, &pub, &p, CZ_ERR_BAD_PROOF, "challenge 1");
@@ -631,15 +631,15 @@ static void check_sector(uint64_t bytes, unsigned h_alt)
             p.apex_leafs[i].b[1] ^= 0x10;
         expect_verify(&u, &pub, &p, CZ_ERR_BAD_PROOF, "apex-tree row");
     next:
-        cz_fc_update_proof_free(&p);
+        cz_fc_snap_proof_free(&p);
     }
-    printf("test_fc_update: %s updated, %u partition proofs verified\n", shape->name, u.partitions);
-    cz_fc_update_sector_free(x);
+    printf("test_fc_snap: %s updated, %u partition proofs verified\n", shape->name, u.partitions);
+    cz_fc_snap_sector_free(x);
     free(old);
     free(data);
 }
 
-static void test_update_sector(void)
+static void test_snap_sector(void)
 {
     check_sector(2048, 0);
     if (!TF_SANITIZED)
@@ -649,7 +649,7 @@ static void test_update_sector(void)
 /* A real update: a sealed 2KiB CC sector (cz_fc_seal_ex) updated with
  * random data; the update's comm_r_old is the seal's comm_r, and the
  * partition proof verifies. */
-static void test_update_sealed(void)
+static void test_snap_sealed(void)
 {
     const cz_fc_proof_type *t = cz_fc_proof_by_name("StackedDrg2KiBV1_1");
     TF_CHECK(t != NULL);
@@ -665,20 +665,20 @@ static void test_update_sealed(void)
                  err);
     for (size_t i = 0; i < n; i++)
         random_sha_d(&data[i]);
-    cz_fc_update_shape u;
-    TF_CHECK(cz_fc_update_shape_of(&u, n) == CZ_OK);
-    cz_fc_update_sector *x;
-    TF_CHECK(cz_fc_update_sector_new(&x, t->shape, &u, replica, data, &comm_c, u.h, NULL) ==
+    cz_fc_snap_shape u;
+    TF_CHECK(cz_fc_snap_shape_of(&u, n) == CZ_OK);
+    cz_fc_snap_sector *x;
+    TF_CHECK(cz_fc_snap_sector_new(&x, t->shape, &u, replica, data, &comm_c, u.h, NULL) ==
              CZ_OK);
-    cz_fc_update_public pub;
-    cz_fc_update_sector_public(x, 0, &pub);
+    cz_fc_snap_public pub;
+    cz_fc_snap_sector_public(x, 0, &pub);
     TF_CHECK(!memcmp(pub.comm_r_old.b, c1.comm_r.b, 32));
     TF_CHECK(memcmp(pub.comm_r_new.b, c1.comm_r.b, 32) != 0);
-    cz_fc_update_partition_proof p;
-    TF_CHECK(cz_fc_update_sector_prove(x, 0, &p, NULL) == CZ_OK);
+    cz_fc_snap_partition_proof p;
+    TF_CHECK(cz_fc_snap_sector_prove(x, 0, &p, NULL) == CZ_OK);
     expect_verify(&u, &pub, &p, CZ_OK, NULL);
-    cz_fc_update_proof_free(&p);
-    cz_fc_update_sector_free(x);
+    cz_fc_snap_proof_free(&p);
+    cz_fc_snap_sector_free(x);
     cz_fc_c1_free(&c1);
     free(replica);
     free(data);
@@ -687,33 +687,33 @@ static void test_update_sealed(void)
 /* Synthetic updates of every production size: the first and last
  * partitions' proofs verify; one of another seed's sector does not; and at
  * 2KiB the synthetic witness satisfies the circuit (below). */
-static void test_update_synth(void)
+static void test_snap_synth(void)
 {
     static const uint64_t sizes[] = {2048, (uint64_t)8 << 20, (uint64_t)512 << 20,
                                      (uint64_t)32 << 30, (uint64_t)64 << 30};
     size_t n_sizes = TF_SANITIZED ? 2 : sizeof sizes / sizeof sizes[0];
     for (size_t i = 0; i < n_sizes; i++) {
         const cz_fc_shape *shape = cz_fc_shape_by_size(sizes[i]);
-        cz_fc_update_shape u;
-        TF_CHECK(shape && cz_fc_update_shape_of(&u, sizes[i] / 32) == CZ_OK);
-        cz_fc_update_sector *x, *y;
-        TF_CHECK(cz_fc_update_sector_synth(&x, shape, &u, 7 + i, u.h, NULL) == CZ_OK);
-        TF_CHECK(cz_fc_update_sector_synth(&y, shape, &u, 99, u.h, NULL) == CZ_OK);
-        TF_CHECK(cz_fc_update_sector_replica(x) == NULL);
+        cz_fc_snap_shape u;
+        TF_CHECK(shape && cz_fc_snap_shape_of(&u, sizes[i] / 32) == CZ_OK);
+        cz_fc_snap_sector *x, *y;
+        TF_CHECK(cz_fc_snap_sector_synth(&x, shape, &u, 7 + i, u.h, NULL) == CZ_OK);
+        TF_CHECK(cz_fc_snap_sector_synth(&y, shape, &u, 99, u.h, NULL) == CZ_OK);
+        TF_CHECK(cz_fc_snap_sector_replica(x) == NULL);
         unsigned ks[2] = {0, u.partitions - 1};
         for (int t = 0; t < 2; t++) {
-            cz_fc_update_public pub, other;
-            cz_fc_update_partition_proof p;
-            cz_fc_update_sector_public(x, ks[t], &pub);
-            cz_fc_update_sector_public(y, ks[t], &other);
-            TF_CHECK(cz_fc_update_sector_prove(x, ks[t], &p, NULL) == CZ_OK);
+            cz_fc_snap_public pub, other;
+            cz_fc_snap_partition_proof p;
+            cz_fc_snap_sector_public(x, ks[t], &pub);
+            cz_fc_snap_sector_public(y, ks[t], &other);
+            TF_CHECK(cz_fc_snap_sector_prove(x, ks[t], &p, NULL) == CZ_OK);
             expect_verify(&u, &pub, &p, CZ_OK, NULL);
             expect_verify(&u, &other, &p, CZ_ERR_BAD_PROOF, NULL);
-            cz_fc_update_proof_free(&p);
+            cz_fc_snap_proof_free(&p);
         }
-        printf("test_fc_update: synthetic %s update verifies\n", shape->name);
-        cz_fc_update_sector_free(x);
-        cz_fc_update_sector_free(y);
+        printf("test_fc_snap: synthetic %s update verifies\n", shape->name);
+        cz_fc_snap_sector_free(x);
+        cz_fc_snap_sector_free(y);
     }
 }
 
@@ -732,19 +732,19 @@ static void test_circuit_counts(void)
     };
     size_t n_sizes = TF_SANITIZED ? 2 : sizeof c / sizeof c[0];
     for (size_t i = 0; i < n_sizes; i++) {
-        cz_fc_update_shape u;
-        TF_CHECK(cz_fc_update_shape_of(&u, c[i].nodes) == CZ_OK);
+        cz_fc_snap_shape u;
+        TF_CHECK(cz_fc_snap_shape_of(&u, c[i].nodes) == CZ_OK);
         cz_cs *cs;
         TF_CHECK(cz_cs_new(&cs, CZ_CS_COUNT, 0) == CZ_OK);
         char err[256];
-        TF_CHECK_MSG(cz_fc_update_synthesize(cs, &u, NULL, NULL, err, sizeof err) == CZ_OK, "%s",
+        TF_CHECK_MSG(cz_fc_snap_synthesize(cs, &u, NULL, NULL, err, sizeof err) == CZ_OK, "%s",
                      err);
         size_t n = cz_cs_num_constraints(cs);
         TF_CHECK_MSG(n == c[i].want && cz_cs_num_inputs(cs) == 5,
                      "%llu nodes: %zu constraints (want %llu), %zu inputs",
                      (unsigned long long)c[i].nodes, n, (unsigned long long)c[i].want,
                      cz_cs_num_inputs(cs));
-        printf("test_fc_update: circuit of %llu nodes: %zu constraints\n",
+        printf("test_fc_snap: circuit of %llu nodes: %zu constraints\n",
                (unsigned long long)c[i].nodes, n);
         cz_cs_free(cs);
     }
@@ -765,12 +765,12 @@ static void test_part_counts(void)
     } c[] = {{KIB(2), 0, 0}, {KIB(8 << 10), 0, 0}, {KIB(32u << 20), 5951289, 873235}};
     size_t n_sizes = TF_SANITIZED ? 1 : sizeof c / sizeof c[0];
     for (size_t i = 0; i < n_sizes; i++) {
-        cz_fc_update_shape u;
-        TF_CHECK(cz_fc_update_shape_of(&u, c[i].nodes) == CZ_OK);
+        cz_fc_snap_shape u;
+        TF_CHECK(cz_fc_snap_shape_of(&u, c[i].nodes) == CZ_OK);
         const size_t B = u.node_bits, P = u.partition_bits, A = u.apex_bits;
-        size_t R = 1, lr = cz_fc_update_tree_levels(&u, CZ_FC_TREE_RC);
+        size_t R = 1, lr = cz_fc_snap_tree_levels(&u, CZ_FC_TREE_RC);
         for (size_t l = 0; l < lr; l++) {
-            unsigned a = cz_fc_update_tree_arity(&u, CZ_FC_TREE_RC, (unsigned)l);
+            unsigned a = cz_fc_snap_tree_arity(&u, CZ_FC_TREE_RC, (unsigned)l);
             R += a == 8 ? 527 : a == 4 ? 385 : 313;
         }
         size_t hdr = 1 + (P + 6) + 1 + 1 + 3 + 311 + 2 * 312 + ((size_t)u.apex_leaves - 1) * 45379 +
@@ -780,20 +780,20 @@ static void test_part_counts(void)
             TF_CHECK(hdr == c[i].hdr && ch == c[i].ch);
         cz_cs *cs;
         TF_CHECK(cz_cs_new(&cs, CZ_CS_COUNT, 0) == CZ_OK);
-        cz_update_header h;
-        TF_CHECK(cz_update_header_synth(cs, &u, NULL, NULL, &h) == CZ_OK);
+        cz_snap_header h;
+        TF_CHECK(cz_snap_header_synth(cs, &u, NULL, NULL, &h) == CZ_OK);
         size_t got_hdr = cz_cs_num_constraints(cs);
-        TF_CHECK(cz_update_challenge(cs, &u, &h, NULL, 0) == CZ_OK && cz_cs_error(cs) == CZ_OK);
+        TF_CHECK(cz_snap_challenge(cs, &u, &h, NULL, 0) == CZ_OK && cz_cs_error(cs) == CZ_OK);
         size_t got_ch = cz_cs_num_constraints(cs) - got_hdr;
         TF_CHECK_MSG(got_hdr == hdr && got_ch == ch,
                      "%llu nodes: header %zu (want %zu), challenge %zu (want %zu)",
                      (unsigned long long)c[i].nodes, got_hdr, hdr, got_ch, ch);
         TF_CHECK(hdr + u.challenges * ch ==
                  (i == 0 ? 1705039u : i == 1 ? 10007503u : 81049499u));
-        printf("test_fc_update: %llu nodes: header %zu constraints (%u digests), %u challenges of "
+        printf("test_fc_snap: %llu nodes: header %zu constraints (%u digests), %u challenges of "
                "%zu\n",
                (unsigned long long)c[i].nodes, got_hdr, u.digests, u.challenges, got_ch);
-        cz_update_header_free(&h);
+        cz_snap_header_free(&h);
         cz_cs_free(cs);
     }
 }
@@ -803,30 +803,30 @@ static void test_part_counts(void)
 static void check_witness(bool synthetic)
 {
     const cz_fc_shape *shape = cz_fc_shape_by_size(2048);
-    cz_fc_update_shape u;
-    TF_CHECK(cz_fc_update_shape_of(&u, 64) == CZ_OK);
+    cz_fc_snap_shape u;
+    TF_CHECK(cz_fc_snap_shape_of(&u, 64) == CZ_OK);
     cz_fc_d old[64], data[64], comm_c;
     for (int i = 0; i < 64; i++) {
         random_fr_d(&old[i]);
         random_sha_d(&data[i]);
     }
     random_fr_d(&comm_c);
-    cz_fc_update_sector *x;
+    cz_fc_snap_sector *x;
     if (synthetic)
-        TF_CHECK(cz_fc_update_sector_synth(&x, shape, &u, 5, u.h, NULL) == CZ_OK);
+        TF_CHECK(cz_fc_snap_sector_synth(&x, shape, &u, 5, u.h, NULL) == CZ_OK);
     else
-        TF_CHECK(cz_fc_update_sector_new(&x, shape, &u, old, data, &comm_c, u.h, NULL) == CZ_OK);
-    cz_fc_update_public pub;
-    cz_fc_update_sector_public(x, 0, &pub);
-    cz_fc_update_partition_proof p;
-    TF_CHECK(cz_fc_update_sector_prove(x, 0, &p, NULL) == CZ_OK);
+        TF_CHECK(cz_fc_snap_sector_new(&x, shape, &u, old, data, &comm_c, u.h, NULL) == CZ_OK);
+    cz_fc_snap_public pub;
+    cz_fc_snap_sector_public(x, 0, &pub);
+    cz_fc_snap_partition_proof p;
+    TF_CHECK(cz_fc_snap_sector_prove(x, 0, &p, NULL) == CZ_OK);
     for (int tamper = 0; tamper < 2; tamper++) {
         if (tamper)
             p.challenges[3].d_new.leaf.b[0] ^= 1;
         cz_cs *cs;
         TF_CHECK(cz_cs_new(&cs, CZ_CS_RECORD, 0) == CZ_OK);
         char err[256];
-        TF_CHECK_MSG(cz_fc_update_synthesize(cs, &u, &pub, &p, err, sizeof err) == CZ_OK, "%s",
+        TF_CHECK_MSG(cz_fc_snap_synthesize(cs, &u, &pub, &p, err, sizeof err) == CZ_OK, "%s",
                      err);
         cz_r1cs *r = NULL;
         TF_CHECK(cz_cs_finish(cs, &r) == CZ_OK && r != NULL);
@@ -839,23 +839,23 @@ static void check_witness(bool synthetic)
                          err);
             /* inputs: ONE, k_and_h_select, comm_r_old, comm_d_new, comm_r_new */
             cz_fr want;
-            cz_fr_from_u64(&want, cz_fc_update_k_and_h(&u, 0, u.h));
+            cz_fr_from_u64(&want, cz_fc_snap_k_and_h(&u, 0, u.h));
             TF_CHECK(cz_fr_equal(&w[1], &want));
             TF_CHECK(cz_fc_d_to_fr(&want, &pub.comm_r_new) == CZ_OK && cz_fr_equal(&w[4], &want));
             /* the public inputs verify_empty_sector_update_proof computes */
-            cz_fr in[CZ_FC_UPDATE_INPUTS];
-            TF_CHECK(cz_fc_update_public_inputs(in, &u, &pub) == CZ_OK);
-            for (int i = 0; i < CZ_FC_UPDATE_INPUTS; i++)
+            cz_fr in[CZ_FC_SNAP_INPUTS];
+            TF_CHECK(cz_fc_snap_public_inputs(in, &u, &pub) == CZ_OK);
+            for (int i = 0; i < CZ_FC_SNAP_INPUTS; i++)
                 TF_CHECK(cz_fr_equal(&in[i], &w[1 + i]));
             /* the witness-only path: the same assignment, bit for bit */
             size_t n_in, n_aux;
-            TF_CHECK(cz_fc_update_counts(&u, &n_in, &n_aux) == CZ_OK);
+            TF_CHECK(cz_fc_snap_counts(&u, &n_in, &n_aux) == CZ_OK);
             TF_CHECK(n_in == cz_r1cs_num_inputs(r) && n_aux == cz_r1cs_num_aux(r));
             cz_fr *w2 = malloc(n * sizeof *w2);
-            TF_CHECK_MSG(cz_fc_update_witness(w2, n, &u, &pub, &p, NULL, err, sizeof err) == CZ_OK,
+            TF_CHECK_MSG(cz_fc_snap_witness(w2, n, &u, &pub, &p, NULL, err, sizeof err) == CZ_OK,
                          "%s", err);
             TF_CHECK(!memcmp(w, w2, n * sizeof *w));
-            TF_CHECK(cz_fc_update_witness(w2, n - 1, &u, &pub, &p, NULL, err, sizeof err) ==
+            TF_CHECK(cz_fc_snap_witness(w2, n - 1, &u, &pub, &p, NULL, err, sizeof err) ==
                      CZ_ERR_INVALID_ARG);
             free(w2);
             free(w);
@@ -863,8 +863,8 @@ static void check_witness(bool synthetic)
         cz_r1cs_free(r);
         cz_cs_free(cs);
     }
-    cz_fc_update_proof_free(&p);
-    cz_fc_update_sector_free(x);
+    cz_fc_snap_proof_free(&p);
+    cz_fc_snap_sector_free(x);
 }
 
 static void test_circuit_witness(void)
@@ -873,7 +873,7 @@ static void test_circuit_witness(void)
     check_witness(true);
 }
 
-/* The challenge-parallel witness (cz_fc_update_witness on a pool) equals
+/* The challenge-parallel witness (cz_fc_snap_witness on a pool) equals
  * the circuit's own witness-only run on synthetic updates' last
  * partitions: 2KiB, and 8MiB (4 partitions; Release only). */
 static void test_witness_parallel(void)
@@ -883,22 +883,22 @@ static void test_witness_parallel(void)
     TF_CHECK(cz_pool_new(&pool, 4) == CZ_OK);
     for (size_t i = 0; i < (TF_SANITIZED ? 1 : 2); i++) {
         const cz_fc_shape *shape = cz_fc_shape_by_size(sizes[i]);
-        cz_fc_update_shape u;
-        TF_CHECK(shape && cz_fc_update_shape_of(&u, sizes[i] / 32) == CZ_OK);
-        cz_fc_update_sector *x;
-        TF_CHECK(cz_fc_update_sector_synth(&x, shape, &u, tf_seed + i, u.h, NULL) == CZ_OK);
+        cz_fc_snap_shape u;
+        TF_CHECK(shape && cz_fc_snap_shape_of(&u, sizes[i] / 32) == CZ_OK);
+        cz_fc_snap_sector *x;
+        TF_CHECK(cz_fc_snap_sector_synth(&x, shape, &u, tf_seed + i, u.h, NULL) == CZ_OK);
         unsigned k = u.partitions - 1;
-        cz_fc_update_public pub;
-        cz_fc_update_partition_proof p;
-        cz_fc_update_sector_public(x, k, &pub);
-        TF_CHECK(cz_fc_update_sector_prove(x, k, &p, NULL) == CZ_OK);
+        cz_fc_snap_public pub;
+        cz_fc_snap_partition_proof p;
+        cz_fc_snap_sector_public(x, k, &pub);
+        TF_CHECK(cz_fc_snap_sector_prove(x, k, &p, NULL) == CZ_OK);
         size_t n_in, n_aux;
-        TF_CHECK(cz_fc_update_counts(&u, &n_in, &n_aux) == CZ_OK);
+        TF_CHECK(cz_fc_snap_counts(&u, &n_in, &n_aux) == CZ_OK);
         size_t n = n_in + n_aux;
         cz_cs *cs;
         TF_CHECK(cz_cs_new(&cs, CZ_CS_WITNESS, 0) == CZ_OK);
         char err[256];
-        TF_CHECK_MSG(cz_fc_update_synthesize(cs, &u, &pub, &p, err, sizeof err) == CZ_OK, "%s",
+        TF_CHECK_MSG(cz_fc_snap_synthesize(cs, &u, &pub, &p, err, sizeof err) == CZ_OK, "%s",
                      err);
         TF_CHECK(cz_cs_num_inputs(cs) == n_in && cz_cs_num_aux(cs) == n_aux);
         cz_fr *w = malloc(n * sizeof *w), *w2 = malloc(n * sizeof *w2);
@@ -906,16 +906,16 @@ static void test_witness_parallel(void)
         cz_cs_write_assignment(cs, w);
         cz_cs_free(cs);
         double t0 = cz_clock_s(CLOCK_MONOTONIC);
-        TF_CHECK_MSG(cz_fc_update_witness(w2, n, &u, &pub, &p, pool, err, sizeof err) == CZ_OK,
+        TF_CHECK_MSG(cz_fc_snap_witness(w2, n, &u, &pub, &p, pool, err, sizeof err) == CZ_OK,
                      "%s", err);
         double dt = cz_clock_s(CLOCK_MONOTONIC) - t0;
         TF_CHECK(!memcmp(w, w2, n * sizeof *w));
-        printf("test_fc_update: %llu-node witness, partition %u: %zu values, %.2f s on 4 threads\n",
+        printf("test_fc_snap: %llu-node witness, partition %u: %zu values, %.2f s on 4 threads\n",
                (unsigned long long)u.sector_nodes, k, n, dt);
         free(w);
         free(w2);
-        cz_fc_update_proof_free(&p);
-        cz_fc_update_sector_free(x);
+        cz_fc_snap_proof_free(&p);
+        cz_fc_snap_sector_free(x);
     }
     cz_pool_free(pool);
 }
@@ -970,11 +970,11 @@ static void test_commitments(void)
     static const uint64_t size[5] = {2048, 8 << 20, 512 << 20, (uint64_t)32 << 30,
                                      (uint64_t)64 << 30};
     for (uint64_t id = 0; id < 5; id++)
-        TF_CHECK(cz_fc_update_proof_shape(id) && cz_fc_update_proof_shape(id)->sector_size == size[id]);
-    TF_CHECK(cz_fc_update_proof_shape(5) == NULL);
+        TF_CHECK(cz_fc_snap_proof_shape(id) && cz_fc_snap_proof_shape(id)->sector_size == size[id]);
+    TF_CHECK(cz_fc_snap_proof_shape(5) == NULL);
 }
 
-/* The fuzzer's seeds (fuzz/corpus/update_proof): random 2KiB and 8MiB
+/* The fuzzer's seeds (fuzz/corpus/snap_proof): random 2KiB and 8MiB
  * partition proofs from generator seed 1. */
 static int write_seeds(const char *dir)
 {
@@ -983,9 +983,9 @@ static int write_seeds(const char *dir)
     cz_prng_seed(&tf_rng, 1);
     mkdir(dir, 0755);
     for (int i = 0; i < 2; i++) {
-        cz_fc_update_shape s;
-        cz_fc_update_partition_proof p;
-        if (cz_fc_update_shape_of(&s, sizes[i]) != CZ_OK)
+        cz_fc_snap_shape s;
+        cz_fc_snap_partition_proof p;
+        if (cz_fc_snap_shape_of(&s, sizes[i]) != CZ_OK)
             return 1;
         random_proof(&p, &s);
         size_t n;
@@ -997,7 +997,7 @@ static int write_seeds(const char *dir)
         if (f && fclose(f))
             bad = 1;
         free(b);
-        cz_fc_update_proof_free(&p);
+        cz_fc_snap_proof_free(&p);
         if (bad)
             return 1;
     }
@@ -1013,8 +1013,8 @@ int main(int argc, char **argv)
         TF_TEST(test_gen_randomness_circuit), TF_TEST(test_challenge_vectors),
         TF_TEST(test_challenge_buckets), TF_TEST(test_proof_layout),
         TF_TEST(test_proof_roundtrip),  TF_TEST(test_proof_refusals),
-        TF_TEST(test_update_sector),    TF_TEST(test_update_sealed),
-        TF_TEST(test_update_synth),     TF_TEST(test_circuit_counts),
+        TF_TEST(test_snap_sector),    TF_TEST(test_snap_sealed),
+        TF_TEST(test_snap_synth),     TF_TEST(test_circuit_counts),
         TF_TEST(test_part_counts),      TF_TEST(test_circuit_witness),  TF_TEST(test_witness_parallel),
         TF_TEST(test_commitments),
     };
