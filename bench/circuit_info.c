@@ -197,8 +197,8 @@ static int build_snap(cz_cs *cs, const char *name, size_t *pre)
     *pre = 0;
     uint64_t bytes;
     cz_fc_snap_shape u;
-    if (strncmp(name, "snap-", 5) != 0 || cz_parse_size(name + 5, &bytes) != CZ_OK ||
-        bytes % 32 || cz_fc_snap_shape_of(&u, bytes / 32) != CZ_OK)
+    if (strncmp(name, "snap-", 5) != 0 || cz_parse_size(name + 5, &bytes) != CZ_OK || bytes % 32 ||
+        cz_fc_snap_shape_of(&u, bytes / 32) != CZ_OK)
         return UNKNOWN;
     char err[200] = "";
     if (cz_fc_snap_synthesize(cs, &u, NULL, NULL, err, sizeof err) != CZ_OK) {

@@ -305,15 +305,15 @@ void cz_snap_num_to_bits(cz_cs *cs, const cz_num *n, cz_abit out[CZ_FR_NUM_BITS]
  * here, as in rust-fil-proofs).  Returns CZ_OK, or CZ_ERR_INVALID_ARG
  * (NULL, n_hs 0 or above 64, some hs[k] 0, above bit_len or above 64). */
 int cz_snap_challenge_high_bits(cz_cs *cs, const cz_abit *c_bits, size_t bit_len,
-                                  const cz_abit *h_select, const size_t *hs, size_t n_hs,
-                                  cz_num *out);
+                                const cz_abit *h_select, const size_t *hs, size_t n_hs,
+                                cz_num *out);
 /* label_r_new = label_r_old + label_d_new * rho: cz_num_mul, then the rows
  * of cz_constraint_add (2 aux, 2 constraints); with its native
  * counterpart. */
 cz_num cz_snap_label_r_new(cz_cs *cs, const cz_num *label_r_old, const cz_num *label_d_new,
-                             const cz_num *rho);
+                           const cz_num *rho);
 void cz_snap_label_r_new_native(cz_fr *out, const cz_fr *label_r_old, const cz_fr *label_d_new,
-                                  const cz_fr *rho);
+                                const cz_fr *rho);
 
 #ifdef __cplusplus
 }

@@ -129,8 +129,8 @@ static int read_proof(const cz_eng_admit *a, void *p, size_t k, char *why, size_
 {
     const cz_job_snap *r = a->req;
     snap_input *in = p;
-    return cz_fc_snap_proof_read(&in->proofs[k], &in->u, r->vanilla[k], r->vanilla_len[k],
-                                   a->alloc, why, whylen);
+    return cz_fc_snap_proof_read(&in->proofs[k], &in->u, r->vanilla[k], r->vanilla_len[k], a->alloc,
+                                 why, whylen);
 }
 
 static int verify_proof(const cz_eng_admit *a, void *p, size_t k, char *why, size_t whylen)

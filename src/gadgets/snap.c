@@ -29,8 +29,7 @@ void cz_snap_num_to_bits(cz_cs *cs, const cz_num *n, cz_abit out[CZ_FR_NUM_BITS]
  * allocated with c_high * sel_k = z_k; then sum z_k allocated with
  * (sum z_k) * 1 = selected. */
 int cz_snap_challenge_high_bits(cz_cs *cs, const cz_abit *c_bits, size_t bit_len,
-                                  const cz_abit *h_select, const size_t *hs, size_t n_hs,
-                                  cz_num *out)
+                                const cz_abit *h_select, const size_t *hs, size_t n_hs, cz_num *out)
 {
     if (!cs || !c_bits || !h_select || !hs || !out || n_hs == 0 || n_hs > 64)
         return CZ_ERR_INVALID_ARG;
@@ -72,14 +71,14 @@ int cz_snap_challenge_high_bits(cz_cs *cs, const cz_abit *c_bits, size_t bit_len
 /* label_d_new * rho = p, then label_r_new = label_r_old + p with
  * (label_r_old + p) * 1 = label_r_new: constraint::add's rows. */
 cz_num cz_snap_label_r_new(cz_cs *cs, const cz_num *label_r_old, const cz_num *label_d_new,
-                             const cz_num *rho)
+                           const cz_num *rho)
 {
     cz_num p = cz_num_mul(cs, label_d_new, rho);
     return cz_constraint_add(cs, label_r_old, &p);
 }
 
 void cz_snap_label_r_new_native(cz_fr *out, const cz_fr *label_r_old, const cz_fr *label_d_new,
-                                  const cz_fr *rho)
+                                const cz_fr *rho)
 {
     cz_fr p;
     cz_fr_mul(&p, label_d_new, rho);

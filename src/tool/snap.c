@@ -270,7 +270,7 @@ static int verify_snark(const cz_cli_opts *o, const cz_fc_snap_shape *u,
     bool valid = false;
     double t0 = cz_cli_now();
     rc = cz_fc_verify_snap(&pvk, proofs, len, u, &pub->comm_r_old, &pub->comm_d_new,
-                             &pub->comm_r_new, &valid, err, sizeof err);
+                           &pub->comm_r_new, &valid, err, sizeof err);
     double dt = cz_cli_now() - t0;
     free(proofs);
     cz_groth16_pvk_free(&pvk);

@@ -69,15 +69,14 @@ int cz_fc_snap_gen_randomness(cz_fr *out, const cz_fr *a, const cz_fr *b);
 /* phi = Pgen(comm_d_new, comm_r_old). */
 int cz_fc_snap_phi(cz_fr *phi, const cz_fr *comm_d_new, const cz_fr *comm_r_old);
 /* rho(c) = Pgen(phi, c >> (B - h)), the top h bits of challenge c. */
-int cz_fc_snap_rho(cz_fr *rho, const cz_fc_snap_shape *s, const cz_fr *phi, uint64_t c,
-                     unsigned h);
+int cz_fc_snap_rho(cz_fr *rho, const cz_fc_snap_shape *s, const cz_fr *phi, uint64_t c, unsigned h);
 /* The s->challenges challenges of partition k < s->partitions
  * (challenges.rs): digest j = Pgen(comm_r_new, k * digests + j), its
  * little-endian bits cut into per_digest chunks of random_bits, LSB
  * first, each ORed with k << random_bits, so every challenge lies in
  * partition k's nodes.  CZ_OK or CZ_ERR_INVALID_ARG. */
 int cz_fc_snap_challenges(const cz_fc_snap_shape *s, const cz_fr *comm_r_new, unsigned k,
-                            uint32_t *out);
+                          uint32_t *out);
 
 /* ------------------ EmptySectorUpdate: the vanilla partition proof --- */
 
@@ -113,7 +112,7 @@ unsigned cz_fc_snap_tree_arity(const cz_fc_snap_shape *s, cz_fc_tree_kind k, uns
 /* An empty proof of shape s (every level's arity set, every hash zero),
  * for writers: CZ_OK, CZ_ERR_NOMEM. */
 int cz_fc_snap_proof_alloc(cz_fc_snap_partition_proof *p, const cz_fc_snap_shape *s,
-                             const cz_allocator *alloc);
+                           const cz_allocator *alloc);
 void cz_fc_snap_proof_free(cz_fc_snap_partition_proof *p); /* zeroes *p; NULL ok */
 
 /* The bincode 1 encoding (serde derive, little-endian, u32 enum variants,
@@ -134,13 +133,13 @@ size_t cz_fc_snap_proof_bytes(const cz_fc_snap_shape *s);
  * path[2]: index 9, the arity is 8 (at byte N)"; a Single proof's levels
  * are "path.path[i]").  *out is zeroed on error. */
 int cz_fc_snap_proof_read(cz_fc_snap_partition_proof *out, const cz_fc_snap_shape *s,
-                            const uint8_t *buf, size_t len, const cz_allocator *alloc, char *err,
-                            size_t errlen);
+                          const uint8_t *buf, size_t len, const cz_allocator *alloc, char *err,
+                          size_t errlen);
 /* Writes p (of shape s) into out[0 .. cz_fc_snap_proof_bytes(s)).
  * CZ_OK, CZ_ERR_BAD_LENGTH (cap too small), CZ_ERR_INVALID_ARG (p is not
  * of shape s). */
 int cz_fc_snap_proof_write(uint8_t *out, size_t cap, const cz_fc_snap_partition_proof *p,
-                             const cz_fc_snap_shape *s);
+                           const cz_fc_snap_shape *s);
 
 /* --------------------- EmptySectorUpdate: the vanilla verifier, a sector --- */
 
@@ -168,7 +167,7 @@ typedef struct {
  * proof not of the shape), CZ_ERR_NOT_CANONICAL (a value of the proof is
  * not a valid field element). */
 int cz_fc_snap_verify(const cz_fc_snap_shape *s, const cz_fc_snap_public *pub,
-                        const cz_fc_snap_partition_proof *p, char *err, size_t errlen);
+                      const cz_fc_snap_partition_proof *p, char *err, size_t errlen);
 
 /* A sector updated with new data, its trees kept for proving (small
  * sectors: the trees are dense).  shape: the production shape of the
@@ -182,9 +181,9 @@ typedef struct cz_fc_snap_sector cz_fc_snap_sector;
  * shape's hs.  CZ_OK, CZ_ERR_INVALID_ARG, CZ_ERR_NOT_CANONICAL (a value
  * that is not a field element), CZ_ERR_NOMEM. */
 int cz_fc_snap_sector_new(cz_fc_snap_sector **out, const cz_fc_shape *shape,
-                            const cz_fc_snap_shape *u, const cz_fc_d *replica_old,
-                            const cz_fc_d *data_new, const cz_fc_d *comm_c, unsigned h,
-                            const cz_allocator *alloc);
+                          const cz_fc_snap_shape *u, const cz_fc_d *replica_old,
+                          const cz_fc_d *data_new, const cz_fc_d *comm_c, unsigned h,
+                          const cz_allocator *alloc);
 /* A synthetic update of any sector size, consistent in every check of
  * the vanilla verifier and the circuit, without a whole sector: the old
  * replica is one default label except at 64 nodes drawn from seed (random
@@ -194,16 +193,16 @@ int cz_fc_snap_sector_new(cz_fc_snap_sector **out, const cz_fc_shape *shape,
  * its paths.  comm_c and the labels come from seed.  Seconds and tens of
  * MiB at 32GiB.  cz_fc_snap_sector_replica gives NULL. */
 int cz_fc_snap_sector_synth(cz_fc_snap_sector **out, const cz_fc_shape *shape,
-                              const cz_fc_snap_shape *u, uint64_t seed, unsigned h,
-                              const cz_allocator *alloc);
+                            const cz_fc_snap_shape *u, uint64_t seed, unsigned h,
+                            const cz_allocator *alloc);
 void cz_fc_snap_sector_free(cz_fc_snap_sector *x);
 /* The commitments, and the new replica (u->sector_nodes TreeR leaves;
  * NULL for a synthetic sector). */
 void cz_fc_snap_sector_public(const cz_fc_snap_sector *x, unsigned k, cz_fc_snap_public *pub);
 const cz_fc_d *cz_fc_snap_sector_replica(const cz_fc_snap_sector *x);
 /* Partition k's vanilla proof (cz_fc_snap_proof_alloc'd from alloc). */
-int cz_fc_snap_sector_prove(const cz_fc_snap_sector *x, unsigned k,
-                              cz_fc_snap_partition_proof *p, const cz_allocator *alloc);
+int cz_fc_snap_sector_prove(const cz_fc_snap_sector *x, unsigned k, cz_fc_snap_partition_proof *p,
+                            const cz_allocator *alloc);
 
 /* --------------------------------------- EmptySectorUpdate: the circuit --- */
 
@@ -214,9 +213,8 @@ int cz_fc_snap_sector_prove(const cz_fc_snap_sector *x, unsigned k,
  * Inputs after ONE: k_and_h_select, comm_r_old, comm_d_new, comm_r_new.
  * CZ_OK, CZ_ERR_INVALID_ARG (k, h, or p not of the shape, err naming
  * it), CZ_ERR_NOMEM, or the cs's error. */
-int cz_fc_snap_synthesize(cz_cs *cs, const cz_fc_snap_shape *u,
-                            const cz_fc_snap_public *pub, const cz_fc_snap_partition_proof *p,
-                            char *err, size_t errlen);
+int cz_fc_snap_synthesize(cz_cs *cs, const cz_fc_snap_shape *u, const cz_fc_snap_public *pub,
+                          const cz_fc_snap_partition_proof *p, char *err, size_t errlen);
 
 /* The counts of inputs (ONE included) and auxiliaries that any synthesis
  * of the circuit of shape u allocates: computed once per shape (a blank
@@ -232,8 +230,8 @@ int cz_fc_snap_counts(const cz_fc_snap_shape *u, size_t *n_inputs, size_t *n_aux
  * CZ_ERR_INVALID_ARG (w_len, k, h, p not of the shape), CZ_ERR_NOMEM,
  * with err set. */
 int cz_fc_snap_witness(cz_fr *w, size_t w_len, const cz_fc_snap_shape *u,
-                         const cz_fc_snap_public *pub, const cz_fc_snap_partition_proof *p,
-                         cz_pool *pool, char *err, size_t errlen);
+                       const cz_fc_snap_public *pub, const cz_fc_snap_partition_proof *p,
+                       cz_pool *pool, char *err, size_t errlen);
 
 /* ------------------------------------ EmptySectorUpdate: the SNARK proof --- */
 
@@ -243,7 +241,7 @@ int cz_fc_snap_witness(cz_fr *w, size_t w_len, const cz_fc_snap_shape *u,
  * CZ_ERR_NOT_CANONICAL (a commitment is not a field element). */
 #define CZ_FC_SNAP_INPUTS 4
 int cz_fc_snap_public_inputs(cz_fr out[CZ_FC_SNAP_INPUTS], const cz_fc_snap_shape *u,
-                               const cz_fc_snap_public *pub);
+                             const cz_fc_snap_public *pub);
 /* filecoin-proofs verify_empty_sector_update_proof: partitions x 192
  * bytes, partition k's proof verified under pvk with k's public inputs
  * (h the shape's), as one batch (a failed batch proof by proof, to name
@@ -251,9 +249,9 @@ int cz_fc_snap_public_inputs(cz_fr out[CZ_FC_SNAP_INPUTS], const cz_fc_snap_shap
  * well-formed, CZ_ERR_BAD_LENGTH, CZ_ERR_INVALID_ARG (a vk with another
  * input count), CZ_ERR_NOT_CANONICAL (a commitment), with err set. */
 int cz_fc_verify_snap(const cz_groth16_pvk *pvk, const uint8_t *proofs, size_t len,
-                        const cz_fc_snap_shape *u, const cz_fc_d *comm_r_old,
-                        const cz_fc_d *comm_d_new, const cz_fc_d *comm_r_new, bool *valid,
-                        char *err, size_t errlen);
+                      const cz_fc_snap_shape *u, const cz_fc_d *comm_r_old,
+                      const cz_fc_d *comm_d_new, const cz_fc_d *comm_r_new, bool *valid, char *err,
+                      size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -21,8 +21,7 @@ int cz_fc_snap_phi(cz_fr *phi, const cz_fr *comm_d_new, const cz_fr *comm_r_old)
     return cz_fc_snap_gen_randomness(phi, comm_d_new, comm_r_old);
 }
 
-int cz_fc_snap_rho(cz_fr *rho, const cz_fc_snap_shape *s, const cz_fr *phi, uint64_t c,
-                     unsigned h)
+int cz_fc_snap_rho(cz_fr *rho, const cz_fc_snap_shape *s, const cz_fr *phi, uint64_t c, unsigned h)
 {
     if (s == NULL || h == 0 || h > s->node_bits || c >= s->sector_nodes)
         return CZ_ERR_INVALID_ARG;
@@ -32,7 +31,7 @@ int cz_fc_snap_rho(cz_fr *rho, const cz_fc_snap_shape *s, const cz_fr *phi, uint
 }
 
 int cz_fc_snap_challenges(const cz_fc_snap_shape *s, const cz_fr *comm_r_new, unsigned k,
-                            uint32_t *out)
+                          uint32_t *out)
 {
     if (s == NULL || comm_r_new == NULL || out == NULL || k >= s->partitions)
         return CZ_ERR_INVALID_ARG;

@@ -97,7 +97,7 @@ static void alloc_path(cz_cs *cs, const cz_fc_snap_shape *u, cz_fc_tree_kind k,
 }
 
 int cz_snap_check(const cz_fc_snap_shape *u, const cz_fc_snap_public *pub,
-                    const cz_fc_snap_partition_proof *p, char *err, size_t errlen)
+                  const cz_fc_snap_partition_proof *p, char *err, size_t errlen)
 {
     if (u == NULL || (p != NULL && pub == NULL)) {
         cz_msgf(err, errlen, "update circuit: NULL argument");
@@ -123,9 +123,8 @@ void cz_snap_header_free(cz_snap_header *h)
     h->cbits = NULL;
 }
 
-int cz_snap_header_synth(cz_cs *cs, const cz_fc_snap_shape *u,
-                           const cz_fc_snap_public *pub, const cz_fc_snap_partition_proof *p,
-                           cz_snap_header *h)
+int cz_snap_header_synth(cz_cs *cs, const cz_fc_snap_shape *u, const cz_fc_snap_public *pub,
+                         const cz_fc_snap_partition_proof *p, cz_snap_header *h)
 {
     const unsigned B = u->node_bits, P = u->partition_bits;
     memset(h, 0, sizeof *h);
@@ -236,7 +235,7 @@ int cz_snap_header_synth(cz_cs *cs, const cz_fc_snap_shape *u,
 }
 
 int cz_snap_challenge(cz_cs *cs, const cz_fc_snap_shape *u, const cz_snap_header *h,
-                        const cz_fc_snap_challenge_proof *cp, unsigned c)
+                      const cz_fc_snap_challenge_proof *cp, unsigned c)
 {
     const unsigned B = u->node_bits, P = u->partition_bits, A = u->apex_bits, R = B - P;
     const unsigned lr = cz_fc_snap_tree_levels(u, CZ_FC_TREE_RC), to_apex = B - P - A;
@@ -288,7 +287,7 @@ int cz_snap_challenge(cz_cs *cs, const cz_fc_snap_shape *u, const cz_snap_header
 }
 
 int cz_fc_snap_synthesize(cz_cs *cs, const cz_fc_snap_shape *u, const cz_fc_snap_public *pub,
-                            const cz_fc_snap_partition_proof *p, char *err, size_t errlen)
+                          const cz_fc_snap_partition_proof *p, char *err, size_t errlen)
 {
     if (cs == NULL) {
         cz_msgf(err, errlen, "update circuit: NULL argument");

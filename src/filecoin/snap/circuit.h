@@ -22,20 +22,19 @@ typedef struct {
 /* k, h and p against u (pub and p NULL: blank).  CZ_OK or
  * CZ_ERR_INVALID_ARG with err set. */
 int cz_snap_check(const cz_fc_snap_shape *u, const cz_fc_snap_public *pub,
-                    const cz_fc_snap_partition_proof *p, char *err, size_t errlen);
+                  const cz_fc_snap_partition_proof *p, char *err, size_t errlen);
 /* Everything before the challenges, in the circuit's order (the public
  * inputs, phi, comm_c and the roots, the apex tree and partition path,
  * gen_challenge_bits); h filled.  CZ_OK, CZ_ERR_NOMEM or the cs's error;
  * h is freed by cz_snap_header_free in every case. */
-int cz_snap_header_synth(cz_cs *cs, const cz_fc_snap_shape *u,
-                           const cz_fc_snap_public *pub, const cz_fc_snap_partition_proof *p,
-                           cz_snap_header *h);
+int cz_snap_header_synth(cz_cs *cs, const cz_fc_snap_shape *u, const cz_fc_snap_public *pub,
+                         const cz_fc_snap_partition_proof *p, cz_snap_header *h);
 void cz_snap_header_free(cz_snap_header *h);
 /* Challenge c (cp its proofs, NULL: blank): c_high, rho, the leaves, the
  * new label, TreeR old and new, the apex leaf and TreeD's path to it.  It
  * allocates no input, and the same variables for every c.  CZ_OK,
  * CZ_ERR_NOMEM or a gadget's error. */
 int cz_snap_challenge(cz_cs *cs, const cz_fc_snap_shape *u, const cz_snap_header *h,
-                        const cz_fc_snap_challenge_proof *cp, unsigned c);
+                      const cz_fc_snap_challenge_proof *cp, unsigned c);
 
 #endif

@@ -45,9 +45,9 @@ static int comm_r(cz_fc_d *out, const cz_fc_d *comm_c, const cz_fc_tree *t)
 }
 
 int cz_fc_snap_sector_new(cz_fc_snap_sector **out, const cz_fc_shape *shape,
-                            const cz_fc_snap_shape *u, const cz_fc_d *replica_old,
-                            const cz_fc_d *data_new, const cz_fc_d *comm_c, unsigned h,
-                            const cz_allocator *alloc)
+                          const cz_fc_snap_shape *u, const cz_fc_d *replica_old,
+                          const cz_fc_d *data_new, const cz_fc_d *comm_c, unsigned h,
+                          const cz_allocator *alloc)
 {
     if (out == NULL)
         return CZ_ERR_INVALID_ARG;
@@ -155,8 +155,8 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 int cz_fc_snap_sector_synth(cz_fc_snap_sector **out, const cz_fc_shape *shape,
-                              const cz_fc_snap_shape *u, uint64_t seed, unsigned h,
-                              const cz_allocator *alloc)
+                            const cz_fc_snap_shape *u, uint64_t seed, unsigned h,
+                            const cz_allocator *alloc)
 {
     if (out == NULL)
         return CZ_ERR_INVALID_ARG;
@@ -275,8 +275,8 @@ static int prove_one(const cz_fc_tree *t, uint32_t c, cz_fc_merkle_proof *m)
     return rc;
 }
 
-int cz_fc_snap_sector_prove(const cz_fc_snap_sector *x, unsigned k,
-                              cz_fc_snap_partition_proof *p, const cz_allocator *alloc)
+int cz_fc_snap_sector_prove(const cz_fc_snap_sector *x, unsigned k, cz_fc_snap_partition_proof *p,
+                            const cz_allocator *alloc)
 {
     if (x == NULL || p == NULL || k >= x->u.partitions)
         return CZ_ERR_INVALID_ARG;

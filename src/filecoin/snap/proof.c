@@ -116,7 +116,7 @@ static void lay_out(cz_fc_merkle_proof *m, const cz_fc_snap_shape *s, cz_fc_tree
 }
 
 int cz_fc_snap_proof_alloc(cz_fc_snap_partition_proof *p, const cz_fc_snap_shape *s,
-                             const cz_allocator *alloc)
+                           const cz_allocator *alloc)
 {
     if (p == NULL || s == NULL)
         return CZ_ERR_INVALID_ARG;
@@ -160,8 +160,8 @@ void cz_fc_snap_proof_free(cz_fc_snap_partition_proof *p)
 static const cz_fc_bc_style STYLE = {"update partition proof: ", true, false};
 
 int cz_fc_snap_proof_read(cz_fc_snap_partition_proof *out, const cz_fc_snap_shape *s,
-                            const uint8_t *buf, size_t len, const cz_allocator *alloc, char *err,
-                            size_t errlen)
+                          const uint8_t *buf, size_t len, const cz_allocator *alloc, char *err,
+                          size_t errlen)
 {
     if (err && errlen)
         err[0] = 0;
@@ -204,8 +204,7 @@ int cz_fc_snap_proof_read(cz_fc_snap_partition_proof *out, const cz_fc_snap_shap
 /* ------------------------------------------------------------- writer --- */
 
 /* Does m have shape s's form, levels and arities for kind k? */
-static bool merkle_shaped(const cz_fc_merkle_proof *m, const cz_fc_snap_shape *s,
-                          cz_fc_tree_kind k)
+static bool merkle_shaped(const cz_fc_merkle_proof *m, const cz_fc_snap_shape *s, cz_fc_tree_kind k)
 {
     if (m->form != cz_fc_snap_tree_form(s, k) || m->n_levels != cz_fc_snap_tree_levels(s, k) ||
         m->levels == NULL)
@@ -233,7 +232,7 @@ bool cz_fc_snap_proof_shaped(const cz_fc_snap_partition_proof *p, const cz_fc_sn
 }
 
 int cz_fc_snap_proof_write(uint8_t *out, size_t cap, const cz_fc_snap_partition_proof *p,
-                             const cz_fc_snap_shape *s)
+                           const cz_fc_snap_shape *s)
 {
     if (out == NULL || p == NULL || s == NULL || !cz_fc_snap_proof_shaped(p, s))
         return CZ_ERR_INVALID_ARG;

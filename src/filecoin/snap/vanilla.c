@@ -42,7 +42,7 @@ static int check_paths(const cz_fc_snap_challenge_proof *cp, uint32_t c, const c
 }
 
 int cz_fc_snap_verify(const cz_fc_snap_shape *s, const cz_fc_snap_public *pub,
-                        const cz_fc_snap_partition_proof *p, char *err, size_t errlen)
+                      const cz_fc_snap_partition_proof *p, char *err, size_t errlen)
 {
     if (err && errlen)
         err[0] = 0;

@@ -12,7 +12,7 @@
 #include "cuzk/filecoin/snap.h"
 
 int cz_fc_snap_public_inputs(cz_fr out[CZ_FC_SNAP_INPUTS], const cz_fc_snap_shape *u,
-                               const cz_fc_snap_public *pub)
+                             const cz_fc_snap_public *pub)
 {
     if (pub->k >= u->partitions || cz_fc_snap_h_select(u, pub->h) == 0)
         return CZ_ERR_INVALID_ARG;
@@ -25,15 +25,17 @@ int cz_fc_snap_public_inputs(cz_fr out[CZ_FC_SNAP_INPUTS], const cz_fc_snap_shap
 }
 
 int cz_fc_verify_snap(const cz_groth16_pvk *pvk, const uint8_t *proofs, size_t len,
-                        const cz_fc_snap_shape *u, const cz_fc_d *comm_r_old,
-                        const cz_fc_d *comm_d_new, const cz_fc_d *comm_r_new, bool *valid,
-                        char *err, size_t errlen)
+                      const cz_fc_snap_shape *u, const cz_fc_d *comm_r_old,
+                      const cz_fc_d *comm_d_new, const cz_fc_d *comm_r_new, bool *valid, char *err,
+                      size_t errlen)
 {
     *valid = false;
     const unsigned n = u->partitions;
     if (pvk->n_ic != CZ_FC_SNAP_INPUTS + 1) {
-        cz_msgf(err, errlen, "verify-update: the verifying key has %zu public inputs, the update "
-                             "circuit has %d", pvk->n_ic - 1, CZ_FC_SNAP_INPUTS);
+        cz_msgf(err, errlen,
+                "verify-update: the verifying key has %zu public inputs, the update "
+                "circuit has %d",
+                pvk->n_ic - 1, CZ_FC_SNAP_INPUTS);
         return CZ_ERR_INVALID_ARG;
     }
     if (len != (size_t)n * CZ_GROTH16_PROOF_BYTES) {
@@ -41,8 +43,8 @@ int cz_fc_verify_snap(const cz_groth16_pvk *pvk, const uint8_t *proofs, size_t l
                 len, n, CZ_GROTH16_PROOF_BYTES);
         return CZ_ERR_BAD_LENGTH;
     }
-    cz_fc_snap_public pub = {.h = u->h, .comm_r_old = *comm_r_old, .comm_d_new = *comm_d_new,
-                               .comm_r_new = *comm_r_new};
+    cz_fc_snap_public pub = {
+        .h = u->h, .comm_r_old = *comm_r_old, .comm_d_new = *comm_d_new, .comm_r_new = *comm_r_new};
     cz_groth16_proof *pr = malloc(n * sizeof *pr);
     cz_fr *in = malloc((size_t)n * CZ_FC_SNAP_INPUTS * sizeof *in);
     int rc = pr && in ? CZ_OK : CZ_ERR_NOMEM;

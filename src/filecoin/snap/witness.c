@@ -60,8 +60,8 @@ int cz_fc_snap_counts(const cz_fc_snap_shape *u, size_t *n_inputs, size_t *n_aux
 }
 
 int cz_fc_snap_witness(cz_fr *w, size_t w_len, const cz_fc_snap_shape *u,
-                         const cz_fc_snap_public *pub, const cz_fc_snap_partition_proof *p,
-                         cz_pool *pool, char *err, size_t errlen)
+                       const cz_fc_snap_public *pub, const cz_fc_snap_partition_proof *p,
+                       cz_pool *pool, char *err, size_t errlen)
 {
     if (w == NULL || pub == NULL || p == NULL)
         return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "update witness: NULL argument");
