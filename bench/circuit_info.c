@@ -57,10 +57,11 @@
 #include "bench.h"
 #include "cuzk/cs.h"
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/porep.h"
+#include "cuzk/filecoin/post.h"
+#include "cuzk/filecoin/snap.h"
 #include "cuzk/gadgets.h"
 #include "cuzk/poseidon.h"
-#include "cuzk/post.h"
 #include "cuzk/synthetic.h"
 #include "cuzk/units.h"
 
@@ -195,12 +196,12 @@ static int build_snap(cz_cs *cs, const char *name, size_t *pre)
 {
     *pre = 0;
     uint64_t bytes;
-    cz_fc_update_shape u;
-    if (strncmp(name, "snap-", 5) != 0 || cz_parse_size(name + 5, &bytes) != CZ_OK ||
-        bytes % 32 || cz_fc_update_shape_of(&u, bytes / 32) != CZ_OK)
+    cz_fc_snap_shape u;
+    if (strncmp(name, "snap-", 5) != 0 || cz_parse_size(name + 5, &bytes) != CZ_OK || bytes % 32 ||
+        cz_fc_snap_shape_of(&u, bytes / 32) != CZ_OK)
         return UNKNOWN;
     char err[200] = "";
-    if (cz_fc_update_synthesize(cs, &u, NULL, NULL, err, sizeof err) != CZ_OK) {
+    if (cz_fc_snap_synthesize(cs, &u, NULL, NULL, err, sizeof err) != CZ_OK) {
         fprintf(stderr, "circuit-info: %s\n", err);
         return -1;
     }

@@ -532,7 +532,7 @@ int cz_bench_engine(int argc, char **argv)
             return 2;
         }
         snprintf(what, sizeof what, "SnapDeals %s, %zu partitions/job",
-                 cz_fc_update_proof_shape(snap.req.registered_proof)->name, snap.req.n_vanilla);
+                 cz_fc_snap_proof_shape(snap.req.registered_proof)->name, snap.req.n_vanilla);
         req.kind = CZ_KIND_SNAP;
         req.input = &snap.req;
     }

@@ -20,7 +20,7 @@
 
 #include "bench.h"
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/porep.h"
 #include "cuzk/pool.h"
 
 int cz_bench_parent_cache(const cz_cli_cmd *self, int argc, char **argv)

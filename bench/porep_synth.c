@@ -26,7 +26,7 @@
 #include "bench.h"
 #include "cuzk/cs.h"
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/porep.h"
 #include "cuzk/mem.h"
 #include "cuzk/pool.h"
 

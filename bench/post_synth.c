@@ -16,9 +16,9 @@
 
 #include "bench.h"
 #include "cuzk/err.h"
+#include "cuzk/filecoin/post.h"
 #include "cuzk/mem.h"
 #include "cuzk/pool.h"
-#include "cuzk/post.h"
 
 static int cmp_double(const void *a, const void *b)
 {

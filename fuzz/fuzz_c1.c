@@ -1,5 +1,5 @@
 /* libFuzzer harness for the C1 reader and writer (cz_fc_c1_read /
- * cz_fc_c1_write, include/cuzk/filecoin.h): the input is a C1 JSON or
+ * cz_fc_c1_write, include/cuzk/filecoin/porep.h): the input is a C1 JSON or
  * Curio's wrapper of one.  Invariants, abort() when one fails:
  *   - a rejection returns a known code (BAD_FORMAT, NOT_CANONICAL,
  *     UNSUPPORTED, NOMEM) with a message "PATH: what (byte N)" whose PATH
@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/porep.h"
 #include "fuzz.h"
 
 static bool zeroed(const cz_fc_c1 *c1)

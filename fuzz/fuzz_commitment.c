@@ -1,5 +1,5 @@
 /* libFuzzer harness for the commitment reader (cz_fc_commitment_read,
- * include/cuzk/filecoin.h: 32 raw bytes or go-fil-commcid's binary CID),
+ * include/cuzk/filecoin/core.h: 32 raw bytes or go-fil-commcid's binary CID),
  * as both kinds.  Invariants, abort() when one fails:
  *   - accepted: 32 bytes equal to the input's last 32, a field element,
  *     the input 32 bytes or a CIDv1 of the kind's codec (its first byte
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/core.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

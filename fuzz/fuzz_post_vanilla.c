@@ -1,5 +1,5 @@
 /* libFuzzer harness for the PoSt vanilla sector proof reader and writer
- * (cz_post_vanilla_read / _write, include/cuzk/post.h): the input is read
+ * (cz_post_vanilla_read / _write, include/cuzk/filecoin/post.h): the input is read
  * as a 2KiB Window blob, a 2KiB Winning blob (66 inclusion proofs) and a
  * 32GiB Window blob (Sub proofs).  Invariants, abort() when one fails:
  *   - a rejection returns TRUNCATED, BAD_LENGTH, BAD_FORMAT or
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "cuzk/err.h"
-#include "cuzk/post.h"
+#include "cuzk/filecoin/post.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

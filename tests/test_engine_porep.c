@@ -23,7 +23,7 @@
 
 #include "cuzk/engine.h"
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/porep.h"
 #include "engine_common.h"
 #include "tf.h"
 #include "util/base64.h"

@@ -32,9 +32,9 @@
 
 #include "cuzk/engine.h"
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/porep.h"
+#include "cuzk/filecoin/post.h"
 #include "cuzk/groth16.h"
-#include "cuzk/post.h"
 #include "engine_common.h"
 #include "tf.h"
 

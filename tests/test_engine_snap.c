@@ -21,7 +21,7 @@
 
 #include "cuzk/engine.h"
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/snap.h"
 #include "engine_common.h"
 #include "tf.h"
 
@@ -33,7 +33,7 @@
 
 static uint8_t *blob;
 static size_t blob_len;
-static cz_fc_update_public pub;
+static cz_fc_snap_public pub;
 static char dir[64];
 
 /* A 2KiB update of random labels with random data: its one partition's
@@ -41,8 +41,8 @@ static char dir[64];
 static void update_once(void)
 {
     const cz_fc_shape *shape = cz_fc_shape_by_size(2048);
-    cz_fc_update_shape u;
-    TF_CHECK(cz_fc_update_shape_of(&u, 64) == CZ_OK);
+    cz_fc_snap_shape u;
+    TF_CHECK(cz_fc_snap_shape_of(&u, 64) == CZ_OK);
     cz_fc_d old[64], data[64], comm_c;
     for (int i = 0; i < 64; i++) {
         cz_fr v;
@@ -54,16 +54,16 @@ static void update_once(void)
     cz_fr v;
     cz_fr_random(&v, &tf_rng);
     cz_fc_d_from_fr(&comm_c, &v);
-    cz_fc_update_sector *x;
-    TF_CHECK(cz_fc_update_sector_new(&x, shape, &u, old, data, &comm_c, u.h, NULL) == CZ_OK);
-    cz_fc_update_sector_public(x, 0, &pub);
-    cz_fc_update_partition_proof p;
-    TF_CHECK(cz_fc_update_sector_prove(x, 0, &p, NULL) == CZ_OK);
-    blob_len = cz_fc_update_proof_bytes(&u);
+    cz_fc_snap_sector *x;
+    TF_CHECK(cz_fc_snap_sector_new(&x, shape, &u, old, data, &comm_c, u.h, NULL) == CZ_OK);
+    cz_fc_snap_sector_public(x, 0, &pub);
+    cz_fc_snap_partition_proof p;
+    TF_CHECK(cz_fc_snap_sector_prove(x, 0, &p, NULL) == CZ_OK);
+    blob_len = cz_fc_snap_proof_bytes(&u);
     blob = malloc(blob_len);
-    TF_CHECK(cz_fc_update_proof_write(blob, blob_len, &p, &u) == CZ_OK);
-    cz_fc_update_proof_free(&p);
-    cz_fc_update_sector_free(x);
+    TF_CHECK(cz_fc_snap_proof_write(blob, blob_len, &p, &u) == CZ_OK);
+    cz_fc_snap_proof_free(&p);
+    cz_fc_snap_sector_free(x);
 }
 
 static cz_engine *new_engine(const char *cache)

@@ -1,4 +1,4 @@
-/* The C1 (SealCommitPhase1Output) reader and writer (cuzk/filecoin.h):
+/* The C1 (SealCommitPhase1Output) reader and writer (cuzk/filecoin/porep.h):
  *   - tree shapes: form, levels and arities of each shape's trees;
  *   - the serde format pinned: a hand-built 2KiB C1 written exactly as a
  *     hand-written JSON text (one PathElement, one Column, one
@@ -28,7 +28,7 @@
 
 #include "cuzk/err.h"
 #include "cuzk/ff.h"
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/porep.h"
 #include "cuzk/mem.h"
 #include "tf.h"
 #include "util/base64.h"

@@ -1,4 +1,4 @@
-/* The stacked-DRG graph and its parent cache (cuzk/filecoin.h, graph.c,
+/* The stacked-DRG graph and its parent cache (cuzk/filecoin/porep.h, graph.c,
  * parent_cache.c).
  *
  *  - The parent cache's name and digest against rust-fil-proofs'
@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/porep.h"
 #include "cuzk/pool.h"
 #include "cuzk/sha256.h"
 #include "tf.h"

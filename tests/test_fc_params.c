@@ -1,4 +1,4 @@
-/* Filecoin's PoRep parameter file names (cuzk/filecoin.h
+/* Filecoin's PoRep parameter file names (cuzk/filecoin/porep.h
  * cz_fc_porep_params_identifier / cz_fc_porep_params_name):
  *
  *  - the identifiers of 32GiB and 64GiB equal the strings that
@@ -16,7 +16,7 @@
 
 #include "cuzk/blake2b.h"
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/porep.h"
 #include "tf.h"
 #include "util/json_tree.h"
 

@@ -1,4 +1,4 @@
-/* The PoRep StackedDRG circuit (cuzk/filecoin.h cz_fc_porep_*):
+/* The PoRep StackedDRG circuit (cuzk/filecoin/porep.h cz_fc_porep_*):
  *   - the shape: inputs and constraints of rust-fil-proofs' own circuit
  *     tests (tests/stacked_circuit.rs: base-2, base-8, sub 8/4, top 8/4/2
  *     over their 8-node test graphs) and of the 2KiB, 8MiB and 512MiB
@@ -23,8 +23,8 @@
 #include "blank_copy.h"
 #include "cuzk/cs.h"
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
-#include "filecoin/porep_circuit.h"
+#include "cuzk/filecoin/porep.h"
+#include "filecoin/porep/circuit.h"
 #include "tf.h"
 
 static cz_pool *pool3;

@@ -14,10 +14,10 @@
 #include <string.h>
 
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/porep.h"
 #include "cuzk/pool.h"
 #include "cuzk/sha256.h"
-#include "filecoin/filecoin_internal.h"
+#include "filecoin/porep/internal.h"
 #include "tf.h"
 
 static void hex32(cz_fc_d *d, const char *hex) { TF_CHECK(tf_unhex(d->b, 32, hex) == 32); }

@@ -550,7 +550,7 @@ static void test_update(void)
         cz_fr_random(&v, &tf_rng);
         cz_num n = cz_num_alloc(cs, &v);
         cz_abit bits[CZ_FR_NUM_BITS];
-        cz_update_num_to_bits(cs, &n, bits);
+        cz_snap_num_to_bits(cs, &n, bits);
         TF_CHECK(cz_cs_num_constraints(cs) == 256 && cz_cs_num_aux(cs) == 256);
         for (unsigned i = 0; i < CZ_FR_NUM_BITS; i++)
             TF_CHECK(bits[i].value == fr_bit(&v, i) && cz_var_index(bits[i].var) == 1 + i);
@@ -568,7 +568,7 @@ static void test_update(void)
         }
         size_t c0 = cz_cs_num_constraints(cs), a0 = cz_cs_num_aux(cs);
         cz_num high;
-        TF_CHECK(cz_update_challenge_high_bits(cs, bits, bit_len, h_select, hs, n_hs, &high) ==
+        TF_CHECK(cz_snap_challenge_high_bits(cs, bits, bit_len, h_select, hs, n_hs, &high) ==
                  CZ_OK);
         TF_CHECK(cz_cs_num_constraints(cs) - c0 == 2 * n_hs + 1 &&
                  cz_cs_num_aux(cs) - a0 == 2 * n_hs + 1);
@@ -582,9 +582,9 @@ static void test_update(void)
         cz_fr_random(&rho, &tf_rng);
         cz_num o = cz_num_alloc(cs, &old), d = cz_num_alloc(cs, &dnew), r = cz_num_alloc(cs, &rho);
         size_t c1 = cz_cs_num_constraints(cs);
-        cz_num lr = cz_update_label_r_new(cs, &o, &d, &r);
+        cz_num lr = cz_snap_label_r_new(cs, &o, &d, &r);
         TF_CHECK(cz_cs_num_constraints(cs) - c1 == 2);
-        cz_update_label_r_new_native(&want, &old, &dnew, &rho);
+        cz_snap_label_r_new_native(&want, &old, &dnew, &rho);
         TF_CHECK(cz_fr_equal(&lr.value, &want));
 
         sys s;
@@ -622,8 +622,8 @@ static void test_update(void)
     size_t hs[2] = {3, 5};
     for (int i = 0; i < 4; i++)
         b[i] = cz_abit_alloc(cs, 1);
-    TF_CHECK(cz_update_challenge_high_bits(cs, b, 4, b, hs, 2, &out) == CZ_ERR_INVALID_ARG);
-    TF_CHECK(cz_update_challenge_high_bits(cs, b, 4, b, hs, 0, &out) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_snap_challenge_high_bits(cs, b, 4, b, hs, 2, &out) == CZ_ERR_INVALID_ARG);
+    TF_CHECK(cz_snap_challenge_high_bits(cs, b, 4, b, hs, 0, &out) == CZ_ERR_INVALID_ARG);
     cz_cs_free(cs);
 }
 
@@ -648,9 +648,9 @@ static void run_all(cz_cs *cs, const cz_fr *x, const cz_fr *y, uint64_t u, bool 
     (void)cz_abit_alloc_conditionally(cs, !c, m);
     cz_abit bits2[CZ_FR_NUM_BITS], sel[2] = {cz_abit_alloc(cs, c), cz_abit_alloc(cs, !c)};
     size_t hs[2] = {7, 13};
-    cz_update_num_to_bits(cs, &b, bits2);
-    TF_CHECK(cz_update_challenge_high_bits(cs, bits2, 30, sel, hs, 2, &p) == CZ_OK);
-    (void)cz_update_label_r_new(cs, &a, &b, &p);
+    cz_snap_num_to_bits(cs, &b, bits2);
+    TF_CHECK(cz_snap_challenge_high_bits(cs, bits2, 30, sel, hs, 2, &p) == CZ_OK);
+    (void)cz_snap_label_r_new(cs, &a, &b, &p);
 }
 
 /* Witness-only synthesis gives the recording run's assignment. */

@@ -1,4 +1,4 @@
-/* The FallbackPoSt circuit (cuzk/post.h): its counts, its witness, its
+/* The FallbackPoSt circuit (cuzk/filecoin/post.h): its counts, its witness, its
  * public inputs and its SNARK.
  *
  * Oracles: storage-proofs-post tests/fallback_circuit.rs's assertions on
@@ -19,8 +19,8 @@
 #include "blank_copy.h"
 #include "cuzk/cs.h"
 #include "cuzk/err.h"
+#include "cuzk/filecoin/post.h"
 #include "cuzk/groth16.h"
-#include "cuzk/post.h"
 #include "tf.h"
 
 static size_t count(const cz_post_shape *s, size_t *inputs)

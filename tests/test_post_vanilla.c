@@ -1,4 +1,4 @@
-/* PoSt vanilla sector proofs (cuzk/post.h): the bincode blob's reader and
+/* PoSt vanilla sector proofs (cuzk/filecoin/post.h): the bincode blob's reader and
  * writer, the vanilla verifier, the provers from a TreeR and synthetic
  * ones, the challenges and the parameter file names.
  *
@@ -18,8 +18,8 @@
 #include <sys/stat.h>
 
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
-#include "cuzk/post.h"
+#include "cuzk/filecoin/porep.h"
+#include "cuzk/filecoin/post.h"
 #include "fixture.h"
 #include "tf.h"
 

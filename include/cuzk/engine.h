@@ -348,14 +348,14 @@ typedef struct {
  * comm_d_new, comm_r_new, each 32 bytes or its binary CID
  * (cz_fc_commitment_read).  At submit every partition proof is read
  * strictly into the request pool and vanilla-verified against the
- * commitments (cz_fc_update_verify, h the shape's) -- otherwise
+ * commitments (cz_fc_snap_verify, h the shape's) -- otherwise
  * CZ_ERR_INVALID_ARG (CZ_ERR_BAD_FORMAT, CZ_ERR_NOT_CANONICAL, ... for
  * the reader's errors) naming the partition and what is wrong, and
  * nothing is queued.  The sector number and miner id do not enter the
  * proof; they are part of the request (the idempotency digest) and the
  * log.  The circuit is "snap-<size>" ("snap-2k", "-8m", "-512m", "-32g",
  * "-64g"), loaded from the param cache under Filecoin's names
- * (cz_fc_update_params_name); each partition's witness carries the
+ * (cz_fc_snap_params_name); each partition's witness carries the
  * public inputs verify_empty_sector_update_proof recomputes (checked) and
  * its proof verifies under the .vk: the result is partitions x 192
  * bytes, as filecoin-proofs' EmptySectorUpdateProof. */
@@ -371,7 +371,7 @@ typedef struct {
     size_t comm_r_old_len, comm_d_new_len, comm_r_new_len;
 } cz_job_snap;
 
-/* A WindowPoSt partition or a WinningPoSt (FallbackPoSt, cuzk/post.h) as
+/* A WindowPoSt partition or a WinningPoSt (FallbackPoSt, cuzk/filecoin/post.h) as
  * Curio asks for it: the RegisteredPoStProof number (Window 5..14,
  * Winning 0..4), the 32-byte randomness (a field element: Curio clears
  * the top two bits), the miner's actor id, Window's partition_index, and

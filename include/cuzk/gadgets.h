@@ -295,7 +295,7 @@ size_t cz_reverse_bit_numbering(const cz_bool *in, size_t n, cz_bool *out);
 /* allocated_num_to_allocated_bits: 255 allocated bits of n's canonical
  * value, least significant first (255 constraints), then
  * (sum 2^i b_i) * 1 = n ("binary decomp"; 256 constraints in all). */
-void cz_update_num_to_bits(cz_cs *cs, const cz_num *n, cz_abit out[CZ_FR_NUM_BITS]);
+void cz_snap_num_to_bits(cz_cs *cs, const cz_num *n, cz_abit out[CZ_FR_NUM_BITS]);
 /* get_challenge_high_bits: for each k < n_hs, c_high_k = pack_bits of the
  * hs[k] most significant of the bit_len challenge bits (least significant
  * first), then z_k = c_high_k * h_select[k] allocated and enforced
@@ -304,16 +304,16 @@ void cz_update_num_to_bits(cz_cs *cs, const cz_num *n, cz_abit out[CZ_FR_NUM_BIT
  * have exactly one bit set for out to be the selected c_high (not checked
  * here, as in rust-fil-proofs).  Returns CZ_OK, or CZ_ERR_INVALID_ARG
  * (NULL, n_hs 0 or above 64, some hs[k] 0, above bit_len or above 64). */
-int cz_update_challenge_high_bits(cz_cs *cs, const cz_abit *c_bits, size_t bit_len,
-                                  const cz_abit *h_select, const size_t *hs, size_t n_hs,
-                                  cz_num *out);
+int cz_snap_challenge_high_bits(cz_cs *cs, const cz_abit *c_bits, size_t bit_len,
+                                const cz_abit *h_select, const size_t *hs, size_t n_hs,
+                                cz_num *out);
 /* label_r_new = label_r_old + label_d_new * rho: cz_num_mul, then the rows
  * of cz_constraint_add (2 aux, 2 constraints); with its native
  * counterpart. */
-cz_num cz_update_label_r_new(cz_cs *cs, const cz_num *label_r_old, const cz_num *label_d_new,
-                             const cz_num *rho);
-void cz_update_label_r_new_native(cz_fr *out, const cz_fr *label_r_old, const cz_fr *label_d_new,
-                                  const cz_fr *rho);
+cz_num cz_snap_label_r_new(cz_cs *cs, const cz_num *label_r_old, const cz_num *label_d_new,
+                           const cz_num *rho);
+void cz_snap_label_r_new_native(cz_fr *out, const cz_fr *label_r_old, const cz_fr *label_d_new,
+                                const cz_fr *rho);
 
 #ifdef __cplusplus
 }

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/core.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pool.h"
 

@@ -6,7 +6,7 @@
  * and their variant.  Unset priorities are the Rust cuzk's
  * Priority::default_for: what is at stake decides, a WindowPoSt's
  * deadline, a WinningPoSt's block reward. */
-#include "cuzk/post.h"
+#include "cuzk/filecoin/post.h"
 #include "engine/family.h"
 
 #define KIND(k, name, queue, prio, ids)                                                            \

@@ -32,7 +32,7 @@
 #ifndef CZ_ENGINE_FAMILY_H
 #define CZ_ENGINE_FAMILY_H
 
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/core.h"
 #include "engine/engine_internal.h"
 
 struct cz_eng_family;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "cuzk/err.h"
+#include "cuzk/filecoin/porep.h"
 #include "engine/family.h"
 
 typedef struct {

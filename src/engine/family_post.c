@@ -1,5 +1,5 @@
 /* The PoSt families, WindowPoSt partitions and WinningPoSt (cuzk/engine.h
- * cz_job_post; family.h; cuzk/post.h), alike but for their variant:
+ * cz_job_post; family.h; cuzk/filecoin/post.h), alike but for their variant:
  *
  *   proof      a RegisteredPoStProof of the family's kind, its sector shape
  *   check      the randomness 32 bytes and a field element, the blob count
@@ -31,7 +31,7 @@
 #include <string.h>
 
 #include "cuzk/err.h"
-#include "cuzk/post.h"
+#include "cuzk/filecoin/post.h"
 #include "engine/family.h"
 
 typedef struct {

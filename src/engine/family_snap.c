@@ -7,30 +7,31 @@
  *              or their CIDs, field elements); digest: the sector number,
  *              miner id, the commitments and every vanilla proof
  *   admit      each partition proof read strictly into the request pool,
- *              then all vanilla-verified (cz_fc_update_verify) with the
+ *              then all vanilla-verified (cz_fc_snap_verify) with the
  *              commitments and the shape's h, in parallel on the
  *              synthesis pool
  *   circuit    "snap-<size>", Filecoin's parameter names
- *              (cz_fc_update_params_name), cz_fc_update_counts
- *   witness    cz_fc_update_witness (challenges in parallel); its public
+ *              (cz_fc_snap_params_name), cz_fc_snap_counts
+ *   witness    cz_fc_snap_witness (challenges in parallel); its public
  *              inputs verify_empty_sector_update_proof's
- *              (cz_fc_update_public_inputs) */
+ *              (cz_fc_snap_public_inputs) */
 #include <stdlib.h>
 
 #include "cuzk/err.h"
+#include "cuzk/filecoin/snap.h"
 #include "engine/family.h"
 
 typedef struct {
-    cz_fc_update_shape u;
-    cz_fc_update_public pub;              /* k set per partition */
-    cz_fc_update_partition_proof *proofs; /* one per partition (zeroed: unread) */
+    cz_fc_snap_shape u;
+    cz_fc_snap_public pub;              /* k set per partition */
+    cz_fc_snap_partition_proof *proofs; /* one per partition (zeroed: unread) */
 } snap_input;
 
 static void snap_release(void *p)
 {
     snap_input *in = p;
     for (unsigned k = 0; in->proofs && k < in->u.partitions; k++)
-        cz_fc_update_proof_free(&in->proofs[k]);
+        cz_fc_snap_proof_free(&in->proofs[k]);
     free(in->proofs);
 }
 
@@ -42,7 +43,7 @@ static int snap_proof(const cz_eng_family *f, const void *req, cz_eng_proof *p, 
                       size_t errlen)
 {
     const cz_job_snap *r = req;
-    const cz_fc_shape *s = cz_fc_update_proof_shape(r->registered_proof);
+    const cz_fc_shape *s = cz_fc_snap_proof_shape(r->registered_proof);
     *p = (cz_eng_proof){r->registered_proof, r->sector_size, s, s ? UPDATE_NAME[s->id] : NULL};
     return s ? CZ_OK
              : cz_fail(err, errlen, CZ_ERR_INVALID_ARG,
@@ -52,24 +53,24 @@ static int snap_proof(const cz_eng_family *f, const void *req, cz_eng_proof *p, 
 }
 
 /* The update circuit's shape (every sector size has one). */
-static cz_fc_update_shape update_shape(const cz_fc_shape *s)
+static cz_fc_snap_shape update_shape(const cz_fc_shape *s)
 {
-    cz_fc_update_shape u;
-    cz_fc_update_shape_of(&u, (uint64_t)1 << s->log_nodes);
+    cz_fc_snap_shape u;
+    cz_fc_snap_shape_of(&u, (uint64_t)1 << s->log_nodes);
     return u;
 }
 
 static int snap_circuit(const cz_eng_family *f, const cz_fc_shape *s, char base[CZ_FC_PARAMS_NAME],
                         size_t *n_in, size_t *n_aux)
 {
-    cz_fc_update_shape u = update_shape(s);
-    cz_fc_update_params_name(base, &u);
-    return n_in ? cz_fc_update_counts(&u, n_in, n_aux) : CZ_OK;
+    cz_fc_snap_shape u = update_shape(s);
+    cz_fc_snap_params_name(base, &u);
+    return n_in ? cz_fc_snap_counts(&u, n_in, n_aux) : CZ_OK;
 }
 
 /* The three commitments of r into pub: CZ_OK, or the reader's error with
  * err naming the field. */
-static int commitments(const cz_job_snap *r, cz_fc_update_public *pub, char *err, size_t errlen)
+static int commitments(const cz_job_snap *r, cz_fc_snap_public *pub, char *err, size_t errlen)
 {
     const struct {
         const char *name;
@@ -97,20 +98,20 @@ static int snap_check(const cz_eng_family *f, const void *req, const cz_eng_proo
                       uint32_t *n_parts, cz_sha256_ctx *h, char *err, size_t errlen)
 {
     const cz_job_snap *r = req;
-    cz_fc_update_shape u = update_shape(p->sector);
+    cz_fc_snap_shape u = update_shape(p->sector);
     if (r->n_vanilla != u.partitions)
         return cz_fail(err, errlen, CZ_ERR_INVALID_ARG,
                        "vanilla_proofs: %zu given; a %s update has %u partitions, one vanilla "
                        "PartitionProof each",
                        r->n_vanilla, p->sector->name, u.partitions);
-    size_t want = cz_fc_update_proof_bytes(&u);
+    size_t want = cz_fc_snap_proof_bytes(&u);
     for (unsigned k = 0; k < u.partitions; k++)
         if (r->vanilla_len[k] != want)
             return cz_fail(err, errlen, CZ_ERR_INVALID_ARG,
                            "vanilla_proofs[%u]: %zu bytes; a %s partition proof in bincode is "
                            "%zu bytes",
                            k, r->vanilla_len[k], p->sector->name, want);
-    cz_fc_update_public pub;
+    cz_fc_snap_public pub;
     int rc = commitments(r, &pub, err, errlen);
     if (rc != CZ_OK)
         return rc;
@@ -128,16 +129,16 @@ static int read_proof(const cz_eng_admit *a, void *p, size_t k, char *why, size_
 {
     const cz_job_snap *r = a->req;
     snap_input *in = p;
-    return cz_fc_update_proof_read(&in->proofs[k], &in->u, r->vanilla[k], r->vanilla_len[k],
-                                   a->alloc, why, whylen);
+    return cz_fc_snap_proof_read(&in->proofs[k], &in->u, r->vanilla[k], r->vanilla_len[k], a->alloc,
+                                 why, whylen);
 }
 
 static int verify_proof(const cz_eng_admit *a, void *p, size_t k, char *why, size_t whylen)
 {
     const snap_input *in = p;
-    cz_fc_update_public pub = in->pub;
+    cz_fc_snap_public pub = in->pub;
     pub.k = (unsigned)k;
-    return cz_fc_update_verify(&in->u, &pub, &in->proofs[k], why, whylen);
+    return cz_fc_snap_verify(&in->u, &pub, &in->proofs[k], why, whylen);
 }
 
 static int snap_admit(const cz_eng_admit *a, void *p, char *err, size_t errlen)
@@ -166,18 +167,18 @@ static int snap_witness(const cz_eng_family *f, const void *p, unsigned k, cz_fr
                         cz_pool *pool, char *why, size_t whylen)
 {
     const snap_input *in = p;
-    cz_fc_update_public pub = in->pub;
+    cz_fc_snap_public pub = in->pub;
     pub.k = k;
-    return cz_fc_update_witness(w, n_w, &in->u, &pub, &in->proofs[k], pool, why, whylen);
+    return cz_fc_snap_witness(w, n_w, &in->u, &pub, &in->proofs[k], pool, why, whylen);
 }
 
 static int snap_public_inputs(const void *p, unsigned k, cz_fr *out, size_t *n)
 {
     const snap_input *in = p;
-    cz_fc_update_public pub = in->pub;
+    cz_fc_snap_public pub = in->pub;
     pub.k = k;
-    *n = CZ_FC_UPDATE_INPUTS;
-    return out ? cz_fc_update_public_inputs(out, &in->u, &pub) : CZ_OK;
+    *n = CZ_FC_SNAP_INPUTS;
+    return out ? cz_fc_snap_public_inputs(out, &in->u, &pub) : CZ_OK;
 }
 
 const cz_eng_family_hooks cz_eng_snap_hooks = CZ_ENG_FAMILY_HOOKS(snap, snap_input);

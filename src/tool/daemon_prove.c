@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/porep.h"
 #include "cuzk/v1/proving.pb-c.h"
 #include "tool/tool.h"
 #include "util/base64.h"

@@ -35,10 +35,11 @@
 #include "cuzk/cs.h"
 #include "cuzk/cuda.h"
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/porep.h"
+#include "cuzk/filecoin/post.h"
+#include "cuzk/filecoin/snap.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pool.h"
-#include "cuzk/post.h"
 #include "tool/tool.h"
 
 static long long file_size(const char *path)
@@ -139,13 +140,13 @@ int cz_tool_params(const cz_cli_cmd *self, int argc, char **argv)
     bool snap = o.circuit && !strcmp(o.circuit, "snap");
     bool window = o.circuit && !strcmp(o.circuit, "wpost");
     bool winning = o.circuit && !strcmp(o.circuit, "winning");
-    cz_fc_update_shape u;
+    cz_fc_snap_shape u;
     cz_post_shape ps;
     if (o.circuit && !snap && !window && !winning && strcmp(o.circuit, "porep")) {
         fprintf(stderr, "cuzk %s: --circuit %s: porep, snap, wpost or winning\n", c, o.circuit);
         return 2;
     }
-    if (snap && cz_fc_update_shape_of(&u, (uint64_t)1 << s->log_nodes) != CZ_OK) {
+    if (snap && cz_fc_snap_shape_of(&u, (uint64_t)1 << s->log_nodes) != CZ_OK) {
         fprintf(stderr, "cuzk %s: no update circuit for %s\n", c, s->name);
         return 2;
     }
@@ -154,7 +155,7 @@ int cz_tool_params(const cz_cli_cmd *self, int argc, char **argv)
     char base[CZ_FC_PARAMS_NAME], path[3][4200];
     static const char *const ext[3] = {".pce", ".params", ".vk"};
     if (snap)
-        cz_fc_update_params_name(base, &u);
+        cz_fc_snap_params_name(base, &u);
     else if (window || winning)
         cz_post_params_name(base, &ps);
     else

@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/porep.h"
 #include "cuzk/pool.h"
 #include "cuzk/rand.h"
 #include "tool/tool.h"

@@ -28,7 +28,7 @@
 
 #include "cuzk/cs.h"
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/porep.h"
 #include "cuzk/groth16.h"
 #include "cuzk/mem.h"
 #include "cuzk/pool.h"

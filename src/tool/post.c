@@ -1,6 +1,6 @@
 /* cuzk post vanilla and post verify: WindowPoSt and WinningPoSt vanilla
  * sector proofs of sealed small sectors (or synthetic ones of any size),
- * and their verification, vanilla and SNARK (include/cuzk/post.h).
+ * and their verification, vanilla and SNARK (include/cuzk/filecoin/post.h).
  *
  *   cuzk post vanilla --kind window|winning --sector-size SIZE --out DIR
  *       [--sectors N] [--first-sector ID] [--miner-id M] [--randomness HEX]
@@ -35,8 +35,8 @@
 #include <sys/stat.h>
 
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
-#include "cuzk/post.h"
+#include "cuzk/filecoin/porep.h"
+#include "cuzk/filecoin/post.h"
 #include "cuzk/rand.h"
 #include "tool/tool.h"
 #include "util/json_write.h"

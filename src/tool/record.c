@@ -12,7 +12,7 @@ int cz_tool_record(cz_r1cs **r, const cz_tool_circuit *c, unsigned flags, char *
     err[0] = 0;
     int rc = cz_cs_new(&cs, CZ_CS_RECORD, flags);
     if (rc == CZ_OK)
-        rc = c->snap   ? cz_fc_update_synthesize(cs, c->snap, NULL, NULL, err, errlen)
+        rc = c->snap   ? cz_fc_snap_synthesize(cs, c->snap, NULL, NULL, err, errlen)
              : c->post ? cz_post_synthesize(cs, c->post, NULL, err, errlen)
                        : cz_fc_porep_synthesize(cs, c->porep, c->c1, c->k, err, errlen);
     if (rc == CZ_OK)

@@ -1,6 +1,6 @@
 /* cuzk snap encode and snap verify: an EmptySectorUpdate (SnapDeals) of a
  * small sector, and the vanilla verification of its partition proofs
- * (include/cuzk/filecoin.h: cz_fc_update_*).
+ * (include/cuzk/filecoin/snap.h: cz_fc_snap_*).
  *
  *   cuzk snap encode --sector-size 2KiB|8MiB --out DIR
  *       [--miner-id M] [--sector-id N] [--ticket HEX] [--seed HEX]
@@ -16,7 +16,7 @@
  *
  *   cuzk snap encode --sector-size SIZE --synthetic SEED --out DIR [--h H]
  *     the same files for a synthetic update of any size (2KiB .. 64GiB:
- *     cz_fc_update_sector_synth, seconds at 32GiB), consistent in every
+ *     cz_fc_snap_sector_synth, seconds at 32GiB), consistent in every
  *     check of the vanilla verifier and the circuit: the benchmarks'
  *     input where no sector can be sealed in memory.
  *
@@ -36,19 +36,20 @@
 #include <sys/stat.h>
 
 #include "cuzk/err.h"
-#include "cuzk/filecoin.h"
+#include "cuzk/filecoin/porep.h"
+#include "cuzk/filecoin/snap.h"
 #include "cuzk/rand.h"
 #include "tool/tool.h"
 #include "util/json_write.h"
 
 /* The shape pair of --sector-size and h (default the shape's). */
 static int shapes(const cz_cli_opts *o, const char *cmd, const cz_fc_shape **shape,
-                  cz_fc_update_shape *u, unsigned *h)
+                  cz_fc_snap_shape *u, unsigned *h)
 {
     if (!cz_cli_need(cmd, o->sector_size, "--sector-size") ||
         (*shape = cz_cli_shape(o->sector_size, cmd)) == NULL)
         return -1;
-    if (cz_fc_update_shape_of(u, (uint64_t)1 << (*shape)->log_nodes) != CZ_OK) {
+    if (cz_fc_snap_shape_of(u, (uint64_t)1 << (*shape)->log_nodes) != CZ_OK) {
         fprintf(stderr, "cuzk %s: no update proof for %s sectors\n", cmd, (*shape)->name);
         return -1;
     }
@@ -57,7 +58,7 @@ static int shapes(const cz_cli_opts *o, const char *cmd, const cz_fc_shape **sha
     if (o->h) {
         if (cz_cli_u64(&v, o->h, cmd, "--h") != 0)
             return -1;
-        if (v > 64 || cz_fc_update_h_select(u, (unsigned)v) == 0) {
+        if (v > 64 || cz_fc_snap_h_select(u, (unsigned)v) == 0) {
             fprintf(stderr, "cuzk %s: --h %s: a %s update allows h in %u..%u\n", cmd, o->h,
                     (*shape)->name, u->hs[0], u->hs[5]);
             return -1;
@@ -122,25 +123,25 @@ static cz_fc_d *new_data(const cz_cli_opts *o, size_t n)
 
 /* Writes x's partition proofs (each verified first) and update.json into
  * o->out.  0 or 2. */
-static int write_update(const cz_cli_opts *o, const cz_fc_shape *shape, const cz_fc_update_shape *u,
-                        unsigned h, const cz_fc_update_sector *x, double t_build)
+static int write_update(const cz_cli_opts *o, const cz_fc_shape *shape, const cz_fc_snap_shape *u,
+                        unsigned h, const cz_fc_snap_sector *x, double t_build)
 {
     mkdir(o->out, 0755);
     char err[512];
     double t2 = cz_cli_now();
-    size_t bytes = cz_fc_update_proof_bytes(u);
+    size_t bytes = cz_fc_snap_proof_bytes(u);
     uint8_t *blob = malloc(bytes);
     int rc = blob ? CZ_OK : CZ_ERR_NOMEM;
-    cz_fc_update_public pub;
+    cz_fc_snap_public pub;
     for (unsigned k = 0; k < u->partitions && !rc; k++) {
-        cz_fc_update_partition_proof p;
-        cz_fc_update_sector_public(x, k, &pub);
-        rc = cz_fc_update_sector_prove(x, k, &p, NULL);
-        if (!rc && (rc = cz_fc_update_verify(u, &pub, &p, err, sizeof err)))
+        cz_fc_snap_partition_proof p;
+        cz_fc_snap_sector_public(x, k, &pub);
+        rc = cz_fc_snap_sector_prove(x, k, &p, NULL);
+        if (!rc && (rc = cz_fc_snap_verify(u, &pub, &p, err, sizeof err)))
             fprintf(stderr, "cuzk snap encode: partition %u does not verify: %s\n", k, err);
         if (!rc)
-            rc = cz_fc_update_proof_write(blob, bytes, &p, u);
-        cz_fc_update_proof_free(&p);
+            rc = cz_fc_snap_proof_write(blob, bytes, &p, u);
+        cz_fc_snap_proof_free(&p);
         char path[4096];
         snprintf(path, sizeof path, "%s/vanilla-%u.bin", o->out, k);
         if (!rc && cz_cli_write_file(path, blob, bytes, "snap encode") != 0)
@@ -180,9 +181,9 @@ static int write_update(const cz_cli_opts *o, const cz_fc_shape *shape, const cz
     return rc ? 2 : 0;
 }
 
-/* A synthetic update of any size (cz_fc_update_sector_synth). */
+/* A synthetic update of any size (cz_fc_snap_sector_synth). */
 static int encode_synthetic(const cz_cli_opts *o, const cz_fc_shape *shape,
-                            const cz_fc_update_shape *u, unsigned h)
+                            const cz_fc_snap_shape *u, unsigned h)
 {
     uint64_t seed;
     if (cz_cli_u64(&seed, o->synthetic, "snap encode", "--synthetic") != 0)
@@ -192,21 +193,21 @@ static int encode_synthetic(const cz_cli_opts *o, const cz_fc_shape *shape,
         return 2;
     }
     double t0 = cz_cli_now();
-    cz_fc_update_sector *x;
-    int rc = cz_fc_update_sector_synth(&x, shape, u, seed, h, NULL);
+    cz_fc_snap_sector *x;
+    int rc = cz_fc_snap_sector_synth(&x, shape, u, seed, h, NULL);
     if (rc != CZ_OK) {
         fprintf(stderr, "cuzk snap encode: the synthetic update failed: %s\n", cz_strerror(rc));
         return 2;
     }
     rc = write_update(o, shape, u, h, x, cz_cli_now() - t0);
-    cz_fc_update_sector_free(x);
+    cz_fc_snap_sector_free(x);
     return rc;
 }
 
 static int cmd_encode(const cz_cli_opts *o)
 {
     const cz_fc_shape *shape;
-    cz_fc_update_shape u;
+    cz_fc_snap_shape u;
     unsigned h;
     if (shapes(o, "snap encode", &shape, &u, &h) != 0 ||
         !cz_cli_need("snap encode", o->out, "--out"))
@@ -240,14 +241,14 @@ static int cmd_encode(const cz_cli_opts *o)
     cz_fc_c1 c1;
     double t0 = cz_cli_now();
     int rc = cz_fc_seal_ex(&c1, &sec, NULL, replica, &comm_c, err, sizeof err);
-    cz_fc_update_sector *x = NULL;
+    cz_fc_snap_sector *x = NULL;
     if (rc != CZ_OK)
         fprintf(stderr, "cuzk snap encode: %s\n", err);
-    else if ((rc = cz_fc_update_sector_new(&x, shape, &u, replica, data, &comm_c, h, NULL)))
+    else if ((rc = cz_fc_snap_sector_new(&x, shape, &u, replica, data, &comm_c, h, NULL)))
         fprintf(stderr, "cuzk snap encode: the update failed: %s\n", cz_strerror(rc));
     if (!rc)
         rc = write_update(o, shape, &u, h, x, cz_cli_now() - t0) ? CZ_ERR_IO : CZ_OK;
-    cz_fc_update_sector_free(x);
+    cz_fc_snap_sector_free(x);
     cz_fc_c1_free(&c1); /* zeroed when the seal failed */
     free(data);
     free(replica);
@@ -255,8 +256,8 @@ static int cmd_encode(const cz_cli_opts *o)
 }
 
 /* The SNARK proof o->proof under o->vk: 0 valid, 1 invalid, 2 error. */
-static int verify_snark(const cz_cli_opts *o, const cz_fc_update_shape *u,
-                        const cz_fc_update_public *pub)
+static int verify_snark(const cz_cli_opts *o, const cz_fc_snap_shape *u,
+                        const cz_fc_snap_public *pub)
 {
     const char *c = "snap verify";
     char err[512] = "";
@@ -268,8 +269,8 @@ static int verify_snark(const cz_cli_opts *o, const cz_fc_update_shape *u,
     int rc;
     bool valid = false;
     double t0 = cz_cli_now();
-    rc = cz_fc_verify_update(&pvk, proofs, len, u, &pub->comm_r_old, &pub->comm_d_new,
-                             &pub->comm_r_new, &valid, err, sizeof err);
+    rc = cz_fc_verify_snap(&pvk, proofs, len, u, &pub->comm_r_old, &pub->comm_d_new,
+                           &pub->comm_r_new, &valid, err, sizeof err);
     double dt = cz_cli_now() - t0;
     free(proofs);
     cz_groth16_pvk_free(&pvk);
@@ -289,9 +290,9 @@ static int cmd_verify(const cz_cli_cmd *self, const cz_cli_opts *o, int nfiles, 
 {
     const char *c = "snap verify";
     const cz_fc_shape *shape;
-    cz_fc_update_shape u;
+    cz_fc_snap_shape u;
     unsigned h;
-    cz_fc_update_public pub;
+    cz_fc_snap_public pub;
     if (shapes(o, c, &shape, &u, &h) != 0 || !cz_cli_need(c, o->comm_r_old, "--comm-r-old") ||
         !cz_cli_need(c, o->comm_d_new, "--comm-d-new") ||
         !cz_cli_need(c, o->comm_r_new, "--comm-r-new") ||
@@ -320,14 +321,14 @@ static int cmd_verify(const cz_cli_cmd *self, const cz_cli_opts *o, int nfiles, 
         uint8_t *b = cz_cli_read_file(files[k], &len, c);
         if (b == NULL)
             return 2;
-        cz_fc_update_partition_proof p;
+        cz_fc_snap_partition_proof p;
         char err[512];
-        int rc = cz_fc_update_proof_read(&p, &u, b, len, NULL, err, sizeof err);
+        int rc = cz_fc_snap_proof_read(&p, &u, b, len, NULL, err, sizeof err);
         free(b);
         if (rc == CZ_OK) {
             pub.k = (unsigned)k;
-            rc = cz_fc_update_verify(&u, &pub, &p, err, sizeof err);
-            cz_fc_update_proof_free(&p);
+            rc = cz_fc_snap_verify(&u, &pub, &p, err, sizeof err);
+            cz_fc_snap_proof_free(&p);
         }
         if (rc != CZ_OK) {
             printf("invalid: partition %d (%s): %s\n", k, files[k], err);

@@ -10,8 +10,9 @@
 #include "cli/cli.h"
 #include "cuzk/cs.h"
 #include "cuzk/engine.h"
-#include "cuzk/filecoin.h"
-#include "cuzk/post.h"
+#include "cuzk/filecoin/porep.h"
+#include "cuzk/filecoin/post.h"
+#include "cuzk/filecoin/snap.h"
 
 /* The tool's command table (cuzk.c). */
 extern const cz_cli_tool cz_tool;
@@ -33,7 +34,7 @@ typedef struct {
     const cz_fc_porep_dims *porep;
     const cz_fc_c1 *c1;
     unsigned k;
-    const cz_fc_update_shape *snap;
+    const cz_fc_snap_shape *snap;
     const cz_post_shape *post;
 } cz_tool_circuit;
 /* c recorded into *r with cz_cs_new's flags: CZ_OK, or an error code with

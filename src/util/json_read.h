@@ -5,7 +5,7 @@
  * next (an object's members, an array's elements, a string, a number, a
  * literal), nothing is built but what the caller keeps, and the input is
  * read once in place.  Decoders that know their schema read with it
- * directly (the C1 of cuzk/filecoin.h: a 50 MB document read without a
+ * directly (the C1 of cuzk/filecoin/porep.h: a 50 MB document read without a
  * tree of it); json_tree.h builds a tree on it for small documents read
  * as a whole (snarkjs's files, tests).  So strictness and messages are
  * the same everywhere.
