@@ -179,6 +179,13 @@ static void test_spill(void)
         check_fits(&p, &s, &d, with);
         if (with < without)
             TF_CHECK_MSG(p.h_vectors == 1, "%u vectors at the smallest", p.h_vectors);
+        /* a cap on H's vectors (the tests' CZ_CUDA_H_VECTORS) holds at every
+         * budget a plan is made for */
+        s.h_most = 1 + (unsigned)(cz_prng_next(&tf_rng) % 3);
+        uint64_t least = cz_devplan_min_bytes(&s, &COSTS);
+        TF_CHECK(cz_devplan_make(&p, &s, &COSTS, &d, least * 2, NULL, err, sizeof err) == CZ_OK);
+        TF_CHECK_MSG(p.h_vectors <= s.h_most, "%u vectors, at most %u", p.h_vectors, s.h_most);
+        check_fits(&p, &s, &d, least * 2);
     }
 }
 

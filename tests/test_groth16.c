@@ -692,7 +692,8 @@ static void test_gpu_backend(void)
  * byte for byte the CPU's with the same r, s, the streamed MSMs in chunks
  * of 300 bases; one byte under the smallest plan refused, naming its
  * bytes; the whole plan with its MSMs sorted 500 bases at a time (the
- * resident chunked path). */
+ * resident chunked path); H with two vectors and with one, everything
+ * streamed (CZ_CUDA_H_VECTORS, CZ_CUDA_STREAM_PARAMS). */
 static void prove_at_budget(circuit *c, cz_groth16_params *p, const cz_fr rs[2],
                             const uint8_t want[192], uint64_t budget, const char *what)
 {
@@ -760,6 +761,26 @@ static void test_gpu_budgets(void)
     setenv("CZ_CUDA_MSM_SORT", "500", 1);
     prove_at_budget(&c, &p, rs, ea, whole, "the whole plan, MSMs sorted 500 bases at a time");
     unsetenv("CZ_CUDA_MSM_SORT");
+    /* H with two vectors, and with one (a's and a b's values parked in the
+     * proof's host memory, brought back a piece at a time), every query
+     * streamed: at this size a budget never forces them */
+    setenv("CZ_CUDA_STREAM_PARAMS", "1", 1);
+    setenv("CZ_CUDA_STREAM_CHUNK", "300", 1);
+    for (int hv = 2; hv >= 1; hv--) {
+        char n[8];
+        snprintf(n, sizeof n, "%d", hv);
+        setenv("CZ_CUDA_H_VECTORS", n, 1);
+        snprintf(what, sizeof what, "H with at most %d vector%s, everything streamed", hv,
+                 hv == 1 ? "" : "s");
+        prove_at_budget(&c, &p, rs, ea, whole + (2ull << 30), what);
+        cz_cuda_plan_info plan;
+        TF_CHECK(cz_cuda_groth16_plan(&p, &plan) == CZ_OK);
+        TF_CHECK_MSG(strstr(plan.text, hv == 1 ? "1 H vector" : "2 H vectors") != NULL, "%s",
+                     plan.text);
+    }
+    unsetenv("CZ_CUDA_H_VECTORS");
+    unsetenv("CZ_CUDA_STREAM_CHUNK");
+    unsetenv("CZ_CUDA_STREAM_PARAMS");
     TF_CHECK(cz_cuda_set_mem_budget(0, 0) == CZ_OK);
     cz_groth16_params_free(&p);
     free_circuit(&c);

@@ -273,7 +273,8 @@ int cz_cuda_r1cs_spmv(const cz_cuda_r1cs_view *r, const cz_fr *w_dev, cz_fr *con
  * every chunk's copy under the kernels of the chunk before, an MSM keeping
  * its window and one bucket array across its chunks; CZ_CUDA_STREAM_PARAMS=1
  * in the environment makes the sets first used afterwards stream
- * everything, and for tests CZ_CUDA_STREAM_CHUNK=N cuts streamed MSMs into
+ * everything and CZ_CUDA_H_VECTORS=N (1, 2) cuts their H into at most N
+ * vectors, and for tests CZ_CUDA_STREAM_CHUNK=N cuts streamed MSMs into
  * chunks of at most N bases and CZ_CUDA_MSM_SORT=N sorts resident ones N
  * bases at a time:
  *   h = sum H_j h_j, l = sum w_aux l, a = sum w a (inputs dense, aux by

@@ -49,7 +49,8 @@ namespace
 struct acct {
     cz_budget *b;   /* NULL until the device's first use */
     uint64_t cap;   /* cz_cuda_set_mem_budget's, 0: none */
-    uint64_t limit; /* the free memory at first use less the margin, or CZ_CUDA_MEM_BUDGET */
+    uint64_t first; /* the free memory at first use less the margin, or CZ_CUDA_MEM_BUDGET */
+    uint64_t limit; /* first, lowered by what the device has lost since (follow) */
     uint64_t total; /* the device's memory */
 };
 
@@ -94,9 +95,10 @@ int account(int *dev, acct **out)
         const char *e = getenv("CZ_CUDA_MEM_BUDGET");
         uint64_t want = e && *e ? strtoull(e, NULL, 0) : 0;
         a->total = total_b;
-        a->limit = free_b > MARGIN ? free_b - MARGIN : 0;
-        if (want && want < a->limit)
-            a->limit = want;
+        a->first = free_b > MARGIN ? free_b - MARGIN : 0;
+        if (want && want < a->first)
+            a->first = want;
+        a->limit = a->first;
         /* a new budget is not empty: a device short of the margin gets 0 */
         if ((rc = cz_budget_new(&a->b, 1)))
             return rc;
@@ -121,11 +123,48 @@ int current(int *dev, cz_mem_snapshot *s)
 
 } /* namespace */
 
+/* The budget follows the device: memory the driver takes after the first
+ * use and no allocation of ours accounts for (modules loaded lazily at a
+ * kernel's first launch, the local memory a kernel's stack frames need on
+ * every SM, another process) comes out of it.  The limit is what we hold
+ * plus what the device has free, less the margin, never above the first
+ * one; a budget that cannot shrink at once (more reserved) shrinks at a
+ * later call.  Under mu. */
+static void follow(acct *a)
+{
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+        cudaGetLastError();
+        return;
+    }
+    cz_mem_snapshot s;
+    cz_budget_snapshot(a->b, &s);
+    uint64_t can = s.allocated + free_b > MARGIN ? s.allocated + free_b - MARGIN : 0;
+    uint64_t limit = can < a->first ? can : a->first;
+    if (limit == a->limit)
+        return;
+    uint64_t was = a->limit;
+    a->limit = limit;
+    if (cz_budget_set_total(a->b, budget_of(a)) != CZ_OK)
+        a->limit = was;
+    else if (debug())
+        fprintf(stderr, "cuzk cuda: device budget %llu bytes (the device's free memory)\n",
+                (unsigned long long)budget_of(a));
+}
+
 int cz_cuda_mem_kept(uint64_t *held, uint64_t *budget)
 {
     int dev;
     cz_mem_snapshot s;
-    int rc = current(&dev, &s);
+    pthread_mutex_lock(&mu);
+    acct *a;
+    int rc = account(&dev, &a);
+    s = cz_mem_snapshot{};
+    if (!rc) {
+        follow(a);
+        cz_budget_snapshot(a->b, &s);
+    }
+    pthread_mutex_unlock(&mu);
     *held = s.held;
     *budget = s.total;
     return rc;

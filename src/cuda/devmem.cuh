@@ -12,8 +12,9 @@
 int cz_cuda_mem_room(size_t *room);
 
 /* The current device's budget and the bytes held outside reservations
- * (the kept copies: parameters, matrices, tables) for planning.  CZ_OK, or
- * the CUDA error (both 0). */
+ * (the kept copies: parameters, matrices, tables) for planning, the budget
+ * first lowered to what the device can still give (ours allocated plus its
+ * free memory, less the margin).  CZ_OK, or the CUDA error (both 0). */
 int cz_cuda_mem_kept(uint64_t *held, uint64_t *budget);
 
 #endif /* CZ_CUDA_DEVMEM_CUH */

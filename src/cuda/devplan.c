@@ -208,6 +208,8 @@ static void each_cut(cz_devplan p, size_t most, const cz_devplan_shape *s,
                      void (*fn)(void *ctx, const cz_devplan *p), void *ctx)
 {
     for (unsigned hv = 3; hv >= 1; hv--) {
+        if (s->h_most && hv > s->h_most)
+            continue;
         if (hv < 3 && !s->r1cs)
             break;
         if (hv == 1 && !s->spill)

@@ -66,6 +66,7 @@ typedef struct {
     bool spill;                 /* (r1cs) a proof has m elements of host memory to park H's
                                    values in: one H vector allowed */
     bool dense;                 /* model the witness as dense (as random as H's scalars) */
+    unsigned h_most;            /* H's vectors at most (tests; 0: 3) */
 } cz_devplan_shape;
 
 /* The CUDA layer's sizes.  msm_bytes: the device scratch of an MSM of n

@@ -289,6 +289,9 @@ static int get_params(const cz_cuda_params_view *p, size_t m, const cz_cuda_r1cs
     d->dev = dev;
     d->model = device_model(dev);
     shape_of(&d->shape, p, m, r, n_in, n_aux);
+    /* tests: H cut into at most CZ_CUDA_H_VECTORS vectors (1 or 2 need
+     * the matrices, 1 a proof's spill too) */
+    d->shape.h_most = (unsigned)env_size("CZ_CUDA_H_VECTORS");
     bool host = true;
     for (int q = 0; q < CZ_Q_COUNT; q++)
         host &= host_array(p, q) != NULL || d->shape.n_bases[q] == 0;
