@@ -1,5 +1,7 @@
 #include "tf.h"
 
+#include "cuzk/cuda.h"
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +64,27 @@ size_t tf_unhex(uint8_t *out, size_t cap, const char *hex)
         }
     }
     return n;
+}
+
+void *tf_xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "%s: out of memory\n", tf_prog);
+        exit(1);
+    }
+    return p;
+}
+
+int tf_gpu(void)
+{
+    static int have = -1;
+    if (have < 0) {
+        have = cz_cuda_available();
+        if (!have)
+            printf("%s: no CUDA device: GPU tests skipped\n", tf_prog);
+    }
+    return have;
 }
 
 static uint64_t fresh_seed(void)

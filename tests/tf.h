@@ -47,6 +47,14 @@ void tf_hex(const char *label, const void *p, size_t n);
  * bytes; returns the number of bytes written (a test vector's length). */
 size_t tf_unhex(uint8_t *out, size_t cap, const char *hex);
 
+/* malloc(n) (n == 0 gives a live byte) that ends the program with
+ * "<prog>: out of memory" rather than return NULL. */
+void *tf_xmalloc(size_t n);
+
+/* 1 iff a CUDA device is present; asked once, and the first call without one
+ * prints "<prog>: no CUDA device: GPU tests skipped". */
+int tf_gpu(void);
+
 #define TF_CHECK(cond)                                                       \
     do {                                                                     \
         if (!(cond))                                                         \
