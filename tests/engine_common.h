@@ -1,8 +1,9 @@
 /* Helpers shared by the engine tests (test_engine.c on the CPU back end,
- * test_engine_gpu.c on the CUDA one): a small engine configuration,
- * synthetic job requests, a back end that holds partitions at a gate, the
- * drained-engine check, the monitor thread
- * that samples the budget's invariants and the randomized load itself. */
+ * test_engine_gpu.c on the CUDA one, and the Filecoin kinds' tests): a
+ * small engine configuration, an engine over a parameter cache, the refusal
+ * check, synthetic job requests, a back end that holds partitions at a gate,
+ * the drained-engine check, the monitor thread that samples the budget's
+ * invariants and the randomized load itself. */
 #ifndef CZ_TESTS_ENGINE_COMMON_H
 #define CZ_TESTS_ENGINE_COMMON_H
 
@@ -31,6 +32,28 @@ static inline cz_engine_config base_config(uint64_t budget)
     c.prover_threads = 2;
     c.request_pool = TEST_POOL;
     return c;
+}
+
+/* An engine over the parameter cache `cache` (NULL: none), from *base or
+ * base_config(0), with two synthesis threads; a failed start is a failed
+ * check and NULL. */
+static inline cz_engine *fc_engine_new(const char *cache, const cz_engine_config *base)
+{
+    cz_engine_config c = base ? *base : base_config(0);
+    c.param_cache = cache;
+    c.synthesis_threads = 2;
+    cz_engine *e = NULL;
+    char err[256];
+    TF_CHECK_MSG(cz_engine_new(&e, &c, err, sizeof err) == CZ_OK, "%s", err);
+    return e;
+}
+
+/* rc is want_rc and err contains want; what names the case. */
+static inline void expect_err(int rc, int want_rc, const char *err, const char *want,
+                              const char *what)
+{
+    TF_CHECK_MSG(rc == want_rc && strstr(err, want) != NULL, "%s: rc %d (want %d): %s", what, rc,
+                 want_rc, err);
 }
 
 /* A synthetic job of the 2^log_rows-row circuit with 2 public inputs
@@ -70,8 +93,8 @@ static inline unsigned gate_devices(void *ctx)
 }
 
 static inline int gate_start(void *ctx, unsigned dev, cz_groth16_pending **out,
-                             const cz_groth16_params *p, const cz_r1cs *r, const cz_fr *w,
-                             size_t n, const cz_groth16_prove_opts *o, char *err, size_t errlen)
+                             const cz_groth16_params *p, const cz_r1cs *r, const cz_fr *w, size_t n,
+                             const cz_groth16_prove_opts *o, char *err, size_t errlen)
 {
     gate *g = ctx;
     pthread_mutex_lock(&g->mu);
@@ -115,8 +138,8 @@ static inline void gate_init(gate *g, cz_engine_config *cfg)
     g->waiting = 0;
     g->busy = 0;
     g->yields = false;
-    g->ops = (cz_backend_ops){"gate", gate_devices, gate_start, gate_finish, g, CZ_BACKEND_CPU, NULL,
-                              NULL, NULL};
+    g->ops = (cz_backend_ops){"gate",         gate_devices, gate_start, gate_finish, g,
+                              CZ_BACKEND_CPU, NULL,         NULL,       NULL};
     cfg->backend = &g->ops;
     cfg->prover_workers = 1;
 }
@@ -221,8 +244,8 @@ static inline void check_device_order(cz_engine *e, gate *g, const char *const *
                 break;
             usleep(10000);
         }
-        TF_CHECK_MSG(!strcmp(busy_name(&st), next[i]), "at the device: %s, want %s",
-                     busy_name(&st), next[i]);
+        TF_CHECK_MSG(!strcmp(busy_name(&st), next[i]), "at the device: %s, want %s", busy_name(&st),
+                     next[i]);
         TF_CHECK(gate_wait_held(g, 1));
     }
 }

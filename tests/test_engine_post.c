@@ -87,15 +87,14 @@ static void write_params(cz_post_kind kind)
     cz_r1cs_free(r);
 }
 
-static uint8_t *blob_of(const cz_post_shape *s, cz_fc_api api, const uint8_t rand[32],
-                        uint64_t id, uint64_t idx, const cz_fc_tree *t, const cz_fc_d *comm_c,
-                        size_t *len)
+static uint8_t *blob_of(const cz_post_shape *s, cz_fc_api api, const uint8_t rand[32], uint64_t id,
+                        uint64_t idx, const cz_fc_tree *t, const cz_fc_d *comm_c, size_t *len)
 {
     cz_post_vanilla v;
     char err[256] = "";
-    TF_CHECK_MSG(cz_post_vanilla_prove(&v, s, api, rand, id, idx, t, comm_c, NULL, err,
-                                       sizeof err) == CZ_OK,
-                 "%s", err);
+    TF_CHECK_MSG(
+        cz_post_vanilla_prove(&v, s, api, rand, id, idx, t, comm_c, NULL, err, sizeof err) == CZ_OK,
+        "%s", err);
     *len = cz_post_vanilla_bytes(s);
     uint8_t *b = malloc(*len);
     TF_CHECK(b && cz_post_vanilla_write(b, *len, &v, s) == CZ_OK);
@@ -154,17 +153,6 @@ static void teardown(void)
     free(winning);
 }
 
-static cz_engine *new_engine(const char *cache, cz_engine_config *base)
-{
-    cz_engine_config c = base ? *base : base_config(0);
-    c.param_cache = cache;
-    c.synthesis_threads = 2;
-    cz_engine *e = NULL;
-    char err[256];
-    TF_CHECK_MSG(cz_engine_new(&e, &c, err, sizeof err) == CZ_OK, "%s", err);
-    return e;
-}
-
 /* A request as the daemon builds it from Curio's message; tests edit it. */
 typedef struct {
     cz_job_post p;
@@ -199,8 +187,8 @@ static void req_winning(req *r)
     r->kind = CZ_KIND_WINNING_POST;
 }
 
-static int submit(cz_engine *e, const req *r, cz_priority prio, char id[CZ_JOB_ID_MAX],
-                  char *err, size_t errlen)
+static int submit(cz_engine *e, const req *r, cz_priority prio, char id[CZ_JOB_ID_MAX], char *err,
+                  size_t errlen)
 {
     cz_job_request q = {.priority = prio, .kind = r->kind, .input = &r->p};
     err[0] = 0;
@@ -219,8 +207,7 @@ static void prove_ok(cz_engine *e, const req *r, const cz_post_public_sector *ps
         return;
     cz_job_result res;
     TF_CHECK(cz_engine_await(e, id, -1, &res) == CZ_OK);
-    TF_CHECK_MSG(res.state == CZ_JOB_COMPLETED && res.partitions == 1, "%s: %s", what,
-                 res.message);
+    TF_CHECK_MSG(res.state == CZ_JOB_COMPLETED && res.partitions == 1, "%s: %s", what, res.message);
     if (res.state == CZ_JOB_COMPLETED) {
         const cz_post_proof_type *pt = cz_post_proof_by_id(r->p.registered_proof);
         cz_post_shape s;
@@ -240,7 +227,7 @@ static void prove_ok(cz_engine *e, const req *r, const cz_post_public_sector *ps
 
 static void proofs(void)
 {
-    cz_engine *e = new_engine(dir, NULL);
+    cz_engine *e = fc_engine_new(dir, NULL);
     req r;
     req_window(&r, win12, 2, 10, 0);
     prove_ok(e, &r, pubs, 2, "Window V1_1, 2 sectors");
@@ -257,15 +244,9 @@ static void proofs(void)
     cz_engine_free(e);
 }
 
-static void expect(int rc, int want_rc, const char *err, const char *want, const char *what)
-{
-    TF_CHECK_MSG(rc == want_rc && strstr(err, want) != NULL, "%s: rc %d (want %d): %s", what, rc,
-                 want_rc, err);
-}
-
 static void refusals(void)
 {
-    cz_engine *e = new_engine(dir, NULL);
+    cz_engine *e = fc_engine_new(dir, NULL);
     char err[700], id[CZ_JOB_ID_MAX];
     req r;
     uint8_t *bad = malloc(wlen);
@@ -353,18 +334,18 @@ static void refusals(void)
             r.blobs[1] = winning, r.lens[1] = glen, r.p.n_vanilla = 2;
             break;
         }
-        expect(submit(e, &r, CZ_PRIO_NORMAL, id, err, sizeof err), want, err, needle, what);
+        expect_err(submit(e, &r, CZ_PRIO_NORMAL, id, err, sizeof err), want, err, needle, what);
     }
     /* a Window number on a Winning request */
     req_winning(&r);
     r.p.registered_proof = 10;
-    expect(submit(e, &r, CZ_PRIO_NORMAL, id, err, sizeof err), CZ_ERR_INVALID_ARG, err,
-           "StackedDrgWindow2KiBV1_1 (WindowPoSt): a WinningPoSt needs", "a Window number");
+    expect_err(submit(e, &r, CZ_PRIO_NORMAL, id, err, sizeof err), CZ_ERR_INVALID_ARG, err,
+               "StackedDrgWindow2KiBV1_1 (WindowPoSt): a WinningPoSt needs", "a Window number");
     /* no param cache */
-    cz_engine *nc = new_engine(NULL, NULL);
+    cz_engine *nc = fc_engine_new(NULL, NULL);
     req_window(&r, win12, 2, 10, 0);
-    expect(submit(nc, &r, CZ_PRIO_NORMAL, id, err, sizeof err), CZ_ERR_UNSUPPORTED, err,
-           "WindowPoSt needs a param cache", "no param cache");
+    expect_err(submit(nc, &r, CZ_PRIO_NORMAL, id, err, sizeof err), CZ_ERR_UNSUPPORTED, err,
+               "WindowPoSt needs a param cache", "no param cache");
     check_drained(nc, NULL);
     cz_engine_free(nc);
     free(bad);
@@ -380,7 +361,7 @@ static void refusals(void)
  * path, and nothing is left behind; the engine proves the next job. */
 static void bad_path(void)
 {
-    cz_engine *e = new_engine(dir, NULL);
+    cz_engine *e = fc_engine_new(dir, NULL);
     char err[700], id[CZ_JOB_ID_MAX];
     uint8_t *bad = malloc(wlen);
     TF_CHECK(bad != NULL);
@@ -413,7 +394,7 @@ static void under_load(void)
     cfg.queue_depth = 1;
     gate g;
     gate_init(&g, &cfg);
-    cz_engine *e = new_engine(dir, &cfg);
+    cz_engine *e = fc_engine_new(dir, &cfg);
     char err[700], id[CZ_JOB_ID_MAX], wid[CZ_JOB_ID_MAX], gid[CZ_JOB_ID_MAX];
     bool already;
     TF_CHECK(cz_engine_preload(e, "wpost-2k", &already, err, sizeof err) == CZ_OK);

@@ -27,8 +27,8 @@
 
 #define MINER  1000
 #define SECTOR 7
-#define BASE                                                                                   \
-    "v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-"                                \
+#define BASE                                                                                       \
+    "v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-"                                    \
     "fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194"
 
 static uint8_t *blob;
@@ -64,17 +64,6 @@ static void update_once(void)
     TF_CHECK(cz_fc_update_proof_write(blob, blob_len, &p, &u) == CZ_OK);
     cz_fc_update_proof_free(&p);
     cz_fc_update_sector_free(x);
-}
-
-static cz_engine *new_engine(const char *cache)
-{
-    cz_engine_config c = base_config(0);
-    c.param_cache = cache;
-    c.synthesis_threads = 2;
-    cz_engine *e = NULL;
-    char err[256];
-    TF_CHECK_MSG(cz_engine_new(&e, &c, err, sizeof err) == CZ_OK, "%s", err);
-    return e;
 }
 
 /* A request of the update, as the daemon builds it from Curio's message;
@@ -130,23 +119,17 @@ static int submit(cz_engine *e, const char *id, const req *r, bool *existing, ch
     return cz_engine_submit(e, &q, out, existing, err, errlen);
 }
 
-static void expect(int rc, int want_rc, const char *err, const char *want, const char *what)
-{
-    TF_CHECK_MSG(rc == want_rc && strstr(err, want) != NULL, "%s: rc %d (want %d): %s", what, rc,
-                 want_rc, err);
-}
-
 static void no_cache(void)
 {
-    cz_engine *e = new_engine(NULL);
+    cz_engine *e = fc_engine_new(NULL, NULL);
     char err[512];
     req r;
     req_init(&r);
-    expect(submit(e, NULL, &r, NULL, err, sizeof err), CZ_ERR_UNSUPPORTED, err, "param cache",
-           "no param cache");
+    expect_err(submit(e, NULL, &r, NULL, err, sizeof err), CZ_ERR_UNSUPPORTED, err, "param cache",
+               "no param cache");
     bool already;
-    expect(cz_engine_preload(e, "snap-2k", &already, err, sizeof err), CZ_ERR_UNSUPPORTED, err,
-           "param cache", "preload without a param cache");
+    expect_err(cz_engine_preload(e, "snap-2k", &already, err, sizeof err), CZ_ERR_UNSUPPORTED, err,
+               "param cache", "preload without a param cache");
     check_drained(e, NULL);
     cz_engine_free(e);
 }
@@ -165,22 +148,22 @@ static void write_junk(const char *ext)
 
 static void refusals(void)
 {
-    cz_engine *e = new_engine(dir);
+    cz_engine *e = fc_engine_new(dir, NULL);
     char err[700], path[300];
     req r;
     req_init(&r);
     snprintf(path, sizeof path, "%s/%s.params", dir, BASE);
-    expect(submit(e, NULL, &r, NULL, err, sizeof err), CZ_ERR_NOT_FOUND, err, path,
-           "missing .params");
+    expect_err(submit(e, NULL, &r, NULL, err, sizeof err), CZ_ERR_NOT_FOUND, err, path,
+               "missing .params");
     bool already;
-    expect(cz_engine_preload(e, "snap-2k", &already, err, sizeof err), CZ_ERR_NOT_FOUND, err, path,
-           "preload, missing .params");
-    expect(cz_engine_preload(e, "snap-3k", &already, err, sizeof err), CZ_ERR_NOT_FOUND, err,
-           "not a SnapDeals circuit id", "preload snap-3k");
+    expect_err(cz_engine_preload(e, "snap-2k", &already, err, sizeof err), CZ_ERR_NOT_FOUND, err,
+               path, "preload, missing .params");
+    expect_err(cz_engine_preload(e, "snap-3k", &already, err, sizeof err), CZ_ERR_NOT_FOUND, err,
+               "not a SnapDeals circuit id", "preload snap-3k");
     write_junk(".params");
     write_junk(".vk");
-    expect(submit(e, NULL, &r, NULL, err, sizeof err), CZ_ERR_NOT_FOUND, err,
-           "--circuit snap --sector-size SIZE --pce-only", "missing .pce");
+    expect_err(submit(e, NULL, &r, NULL, err, sizeof err), CZ_ERR_NOT_FOUND, err,
+               "--circuit snap --sector-size SIZE --pce-only", "missing .pce");
     write_junk(".pce");
 
     /* bad requests */
@@ -203,8 +186,7 @@ static void refusals(void)
         {"comm_d_new as a CommR CID", "comm_d_new: a CID of codec 0xf102", CZ_ERR_INVALID_ARG},
         {"a TreeR leaf edited", "vanilla_proofs[0]: the partition proof does not verify",
          CZ_ERR_INVALID_ARG},
-        {"comm_r_new of another update", "does not verify against comm_r_old",
-         CZ_ERR_INVALID_ARG},
+        {"comm_r_new of another update", "does not verify against comm_r_old", CZ_ERR_INVALID_ARG},
         {"a TreeD value with its top bits set", "vanilla_proofs[0]: ", CZ_ERR_NOT_CANONICAL},
     };
     uint8_t *bad = malloc(blob_len);
@@ -212,27 +194,47 @@ static void refusals(void)
         req_init(&r);
         memcpy(bad, blob, blob_len);
         switch (i) {
-        case 0: r.s.registered_proof = 7; break;
-        case 1: r.s.sector_size = 4096; break;
-        case 2: r.s.n_vanilla = 0; break;
-        case 3: r.s.n_vanilla = 2; break;
-        case 4: r.lens[0] = blob_len - 1; break;
-        case 5: r.s.comm_r_old_len = 0; break;
-        case 6: r.s.comm_d_new_len = 31; break;
-        case 7: memset(r.r_new, 0xff, 32); break;
-        case 8: r.s.comm_d_new_len = to_cid(r.d_new, pub.comm_d_new.b, true); break;
+        case 0:
+            r.s.registered_proof = 7;
+            break;
+        case 1:
+            r.s.sector_size = 4096;
+            break;
+        case 2:
+            r.s.n_vanilla = 0;
+            break;
+        case 3:
+            r.s.n_vanilla = 2;
+            break;
+        case 4:
+            r.lens[0] = blob_len - 1;
+            break;
+        case 5:
+            r.s.comm_r_old_len = 0;
+            break;
+        case 6:
+            r.s.comm_d_new_len = 31;
+            break;
+        case 7:
+            memset(r.r_new, 0xff, 32);
+            break;
+        case 8:
+            r.s.comm_d_new_len = to_cid(r.d_new, pub.comm_d_new.b, true);
+            break;
         case 9: /* challenge 0's proof_r_old leaf: after comm_c, the apex leaves and its root */
             bad[32 + 8 + 32 * 8 + 4 + 32 + 1] ^= 1;
             r.blobs[0] = bad;
             break;
-        case 10: r.r_new[0] ^= 1; break;
+        case 10:
+            r.r_new[0] ^= 1;
+            break;
         case 11: /* the first apex leaf's last byte: the top bits of a TreeD value */
             bad[32 + 8 + 31] |= 0xc0;
             r.blobs[0] = bad;
             break;
         }
-        expect(submit(e, NULL, &r, NULL, err, sizeof err), cases[i].rc, err, cases[i].needle,
-               cases[i].what);
+        expect_err(submit(e, NULL, &r, NULL, err, sizeof err), cases[i].rc, err, cases[i].needle,
+                   cases[i].what);
     }
     free(bad);
     /* the commitments as CIDs: the same request as the raw bytes.  The
@@ -248,8 +250,8 @@ static void refusals(void)
     c.s.comm_r_new_len = to_cid(c.r_new, pub.comm_r_new.b, true);
     bool existing = false;
     rc = submit(e, "damaged", &c, &existing, err, sizeof err);
-    TF_CHECK_MSG(rc == CZ_OK && existing, "the CID form of the same request: rc %d, existing %d: %s",
-                 rc, existing, err);
+    TF_CHECK_MSG(rc == CZ_OK && existing,
+                 "the CID form of the same request: rc %d, existing %d: %s", rc, existing, err);
     /* the same label, another sector: a job of its own (Curio's snap-<miner>-
      * <sector> labels an update tried again with new data so) */
     char h1[CZ_JOB_ID_MAX], h2[CZ_JOB_ID_MAX];
@@ -269,7 +271,8 @@ static void refusals(void)
     }
     cz_engine_status st;
     cz_engine_status_get(e, &st);
-    TF_CHECK(st.kinds[CZ_KIND_SNAP - 1].enabled && !strcmp(st.kinds[CZ_KIND_SNAP - 1].name, "snap"));
+    TF_CHECK(st.kinds[CZ_KIND_SNAP - 1].enabled &&
+             !strcmp(st.kinds[CZ_KIND_SNAP - 1].name, "snap"));
     TF_CHECK(st.kinds[CZ_KIND_SNAP - 1].jobs_submitted == 2 &&
              st.kinds[CZ_KIND_SNAP - 1].jobs_failed == 2);
     check_drained(e, NULL);
