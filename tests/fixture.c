@@ -21,8 +21,13 @@ void tf_fixture_path(char *out, size_t n, const char *dir, const char *name)
 tf_blob tf_fixture(const char *dir, const char *name)
 {
     char path[4096];
-    tf_blob b = {NULL, 0};
     tf_fixture_path(path, sizeof path, dir, name);
+    return tf_read_file(path);
+}
+
+tf_blob tf_read_file(const char *path)
+{
+    tf_blob b = {NULL, 0};
     FILE *f = fopen(path, "rb");
     TF_CHECK_MSG(f != NULL, "cannot open %s", path);
     if (f == NULL)

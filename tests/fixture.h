@@ -17,6 +17,8 @@ void tf_fixture_path(char *out, size_t n, const char *dir, const char *name);
 /* The whole fixture on the heap, NUL-terminated after its n bytes (JSON reads
  * as a string).  A failed read is a failed check and an empty blob. */
 tf_blob tf_fixture(const char *dir, const char *name);
+/* The same for any file. */
+tf_blob tf_read_file(const char *path);
 
 /* An exact-size heap copy of the first n bytes of b, zero-filled past b.n,
  * so ASan sees any read past its end. */

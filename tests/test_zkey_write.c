@@ -44,22 +44,6 @@ static bool exists(const char *path)
     return stat(path, &st) == 0;
 }
 
-static tf_blob read_all(const char *path)
-{
-    tf_blob b = {NULL, 0};
-    FILE *f = fopen(path, "rb");
-    TF_CHECK_MSG(f != NULL, "cannot open %s", path);
-    if (f == NULL)
-        return b;
-    fseek(f, 0, SEEK_END);
-    b.n = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    b.p = malloc(b.n + 1);
-    TF_CHECK(b.p != NULL && fread(b.p, 1, b.n, f) == b.n);
-    fclose(f);
-    return b;
-}
-
 static bool same(const void *a, const void *b, size_t n) { return n == 0 || memcmp(a, b, n) == 0; }
 
 /* Every field, the points compared limb for limb. */
@@ -209,7 +193,7 @@ static void body_fixture(void)
         TF_CHECK(zkey_equal(&z, &back));
         cz_zkey_free(&back);
     }
-    tf_blob out = read_all(path);
+    tf_blob out = tf_read_file(path);
     TF_CHECK(out.n >= 12 && memcmp(out.p, "zkey", 4) == 0 && tf_rd32le(out.p + 4) == 1 &&
              tf_rd32le(out.p + 8) == 10);
     /* Sections in type order 1..10, each table entry then its data. */
@@ -262,7 +246,7 @@ static void body_random_round_trip(void)
                          "iteration %u: n_vars %u n_public %u domain %u coefs %u", it, z.n_vars,
                          z.n_public, z.domain_size, z.n_coefs);
             TF_CHECK(cz_zkey_write(&back, p2, err, sizeof err) == CZ_OK);
-            tf_blob b1 = read_all(p1), b2 = read_all(p2);
+            tf_blob b1 = tf_read_file(p1), b2 = tf_read_file(p2);
             TF_CHECK(b1.n == b2.n && same(b1.p, b2.p, b1.n));
             free(b1.p);
             free(b2.p);
@@ -436,7 +420,7 @@ static void body_parallel_decode(void)
     g1_run(z.c, n_priv);
     g1_run(z.h, z.domain_size);
     TF_CHECK(cz_zkey_write(&z, path, err1, sizeof err1) == CZ_OK);
-    tf_blob b = read_all(path);
+    tf_blob b = tf_read_file(path);
     cz_pool *pool;
     TF_CHECK(cz_pool_new(&pool, 4) == CZ_OK);
     cz_zkey x, y;

@@ -37,7 +37,7 @@ void tf_hex(const char *label, const void *p, size_t n)
     fprintf(stderr, "\n");
 }
 
-static int hexval(char c)
+int tf_hexval(char c)
 {
     if (c >= '0' && c <= '9')
         return c - '0';
@@ -53,7 +53,7 @@ size_t tf_unhex(uint8_t *out, size_t cap, const char *hex)
     size_t n = 0;
     int hi = -1;
     for (; *hex && n < cap; hex++) {
-        int v = hexval(*hex);
+        int v = tf_hexval(*hex);
         if (v < 0)
             continue;
         if (hi < 0) {

@@ -43,6 +43,8 @@ int tf_run(int argc, char **argv, const tf_test *tests, size_t n);
 void tf_fail(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void tf_hex(const char *label, const void *p, size_t n);
+/* The value of a hex digit (either case), -1 for any other character. */
+int tf_hexval(char c);
 /* Decodes hex digits (spaces and colons skipped) into out, at most cap
  * bytes; returns the number of bytes written (a test vector's length). */
 size_t tf_unhex(uint8_t *out, size_t cap, const char *hex);
