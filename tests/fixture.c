@@ -43,6 +43,19 @@ tf_blob tf_read_file(const char *path)
     return b;
 }
 
+int tf_write_file(const char *dir, const char *name, const void *p, size_t n)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    int bad = !f || fwrite(p, 1, n, f) != n;
+    if (f && fclose(f))
+        bad = 1;
+    if (bad)
+        fprintf(stderr, "cannot write %s\n", path);
+    return bad;
+}
+
 tf_blob tf_blob_prefix(tf_blob b, size_t n)
 {
     tf_blob d = {calloc(n ? n : 1, 1), n};

@@ -20,6 +20,10 @@ tf_blob tf_fixture(const char *dir, const char *name);
 /* The same for any file. */
 tf_blob tf_read_file(const char *path);
 
+/* Writes n bytes at p to dir/name (a fuzz seed); 0, or 1 when that failed
+ * (said on stderr). */
+int tf_write_file(const char *dir, const char *name, const void *p, size_t n);
+
 /* An exact-size heap copy of the first n bytes of b, zero-filled past b.n,
  * so ASan sees any read past its end. */
 tf_blob tf_blob_prefix(tf_blob b, size_t n);

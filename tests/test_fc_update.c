@@ -19,6 +19,7 @@
 #include "cuzk/filecoin.h"
 #include "cuzk/poseidon.h"
 #include "filecoin/update_circuit.h"
+#include "fixture.h"
 #include "tf.h"
 #include "util/clock.h"
 
@@ -989,12 +990,7 @@ static int write_seeds(const char *dir)
         random_proof(&p, &s);
         size_t n;
         uint8_t *b = encode(&p, &s, &n);
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        FILE *f = fopen(path, "wb");
-        int bad = !f || fwrite(b, 1, n, f) != n;
-        if (f && fclose(f))
-            bad = 1;
+        int bad = tf_write_file(dir, names[i], b, n);
         free(b);
         cz_fc_update_proof_free(&p);
         if (bad)
@@ -1003,19 +999,11 @@ static int write_seeds(const char *dir)
     return 0;
 }
 
-int main(int argc, char **argv)
-{
-    if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
-        return write_seeds(argv[2]);
-    static const tf_test tests[] = {
-        TF_TEST(test_shapes),           TF_TEST(test_params_names), TF_TEST(test_gen_randomness),
-        TF_TEST(test_gen_randomness_circuit), TF_TEST(test_challenge_vectors),
-        TF_TEST(test_challenge_buckets), TF_TEST(test_proof_layout),
-        TF_TEST(test_proof_roundtrip),  TF_TEST(test_proof_refusals),
-        TF_TEST(test_update_sector),    TF_TEST(test_update_sealed),
-        TF_TEST(test_update_synth),     TF_TEST(test_circuit_counts),
-        TF_TEST(test_part_counts),      TF_TEST(test_circuit_witness),  TF_TEST(test_witness_parallel),
-        TF_TEST(test_commitments),
-    };
-    return tf_run(argc, argv, tests, sizeof tests / sizeof tests[0]);
-}
+TF_MAIN_SEEDS(write_seeds, TF_TEST(test_shapes), TF_TEST(test_params_names),
+              TF_TEST(test_gen_randomness), TF_TEST(test_gen_randomness_circuit),
+              TF_TEST(test_challenge_vectors), TF_TEST(test_challenge_buckets),
+              TF_TEST(test_proof_layout), TF_TEST(test_proof_roundtrip),
+              TF_TEST(test_proof_refusals), TF_TEST(test_update_sector),
+              TF_TEST(test_update_sealed), TF_TEST(test_update_synth), TF_TEST(test_circuit_counts),
+              TF_TEST(test_part_counts), TF_TEST(test_circuit_witness),
+              TF_TEST(test_witness_parallel), TF_TEST(test_commitments))

@@ -938,12 +938,8 @@ static int write_seeds(const char *dir)
         }
         size_t n = cz_post_vanilla_bytes(&s);
         uint8_t *b = malloc(n);
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", dir, seeds[i].name);
-        FILE *f = b ? fopen(path, "wb") : NULL;
-        int bad = !f || cz_post_vanilla_write(b, n, &v, &s) != CZ_OK || fwrite(b, 1, n, f) != n;
-        if (f && fclose(f))
-            bad = 1;
+        int bad = !b || cz_post_vanilla_write(b, n, &v, &s) != CZ_OK ||
+                  tf_write_file(dir, seeds[i].name, b, n);
         free(b);
         cz_post_vanilla_free(&v);
         if (bad)
@@ -952,14 +948,6 @@ static int write_seeds(const char *dir)
     return 0;
 }
 
-int main(int argc, char **argv)
-{
-    if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
-        return write_seeds(argv[2]);
-    static const tf_test tests[] = {
-        TF_TEST(test_golden),    TF_TEST(test_params_names), TF_TEST(test_blob_sizes),
-        TF_TEST(test_roundtrip), TF_TEST(test_refusals),     TF_TEST(test_sealed),
-        TF_TEST(test_synth),     TF_TEST(test_challenges),
-    };
-    return tf_run(argc, argv, tests, sizeof tests / sizeof tests[0]);
-}
+TF_MAIN_SEEDS(write_seeds, TF_TEST(test_golden), TF_TEST(test_params_names),
+              TF_TEST(test_blob_sizes), TF_TEST(test_roundtrip), TF_TEST(test_refusals),
+              TF_TEST(test_sealed), TF_TEST(test_synth), TF_TEST(test_challenges))

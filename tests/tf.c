@@ -149,3 +149,11 @@ int tf_run(int argc, char **argv, const tf_test *tests, size_t n)
         printf("%s: replay with --seed %llu\n", tf_prog, (unsigned long long)tf_seed);
     return failed ? 1 : 0;
 }
+
+int tf_run_or_seeds(int argc, char **argv, int (*write_seeds)(const char *dir),
+                    const tf_test *tests, size_t n)
+{
+    if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
+        return write_seeds(argv[2]);
+    return tf_run(argc, argv, tests, n);
+}

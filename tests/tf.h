@@ -40,6 +40,11 @@ typedef struct {
  * status (0 iff every check held). */
 int tf_run(int argc, char **argv, const tf_test *tests, size_t n);
 
+/* tf_run, except that `<prog> --write-seeds DIR` returns write_seeds(DIR)
+ * instead (the programs that write a fuzzer's seeds). */
+int tf_run_or_seeds(int argc, char **argv, int (*write_seeds)(const char *dir),
+                    const tf_test *tests, size_t n);
+
 void tf_fail(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void tf_hex(const char *label, const void *p, size_t n);
@@ -84,6 +89,14 @@ int tf_gpu(void);
     {                                                                        \
         static const tf_test tests_[] = {__VA_ARGS__};                       \
         return tf_run(argc, argv, tests_, sizeof tests_ / sizeof tests_[0]); \
+    }
+
+#define TF_MAIN_SEEDS(write_seeds, ...)                                      \
+    int main(int argc, char **argv)                                          \
+    {                                                                        \
+        static const tf_test tests_[] = {__VA_ARGS__};                       \
+        return tf_run_or_seeds(argc, argv, write_seeds, tests_,              \
+                               sizeof tests_ / sizeof tests_[0]);            \
     }
 
 #endif /* CZ_TF_H */
