@@ -25,43 +25,18 @@
 #   CZ_SNAP_GRPC_KEEP=1    keep the work directory and logs (always kept on failure)
 set -euo pipefail
 
-if [ $# -ne 3 ] || [ ! -x "$1" ] || [ ! -x "$2" ] || [ ! -d "$3" ]; then
-    echo "usage: $0 PATH/TO/cuzk-daemon PATH/TO/cuzk PARAMS_DIR" >&2
-    exit 2
-fi
-daemon=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-cuzk=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
-pdir=$(cd "$3" && pwd)
 root=$(cd "$(dirname "$0")/../.." && pwd)
-py=/usr/bin/python3
+me=run_snap_grpc
+keep=CZ_SNAP_GRPC_KEEP
+# shellcheck source=tests/oracle/kind_lib.sh
+. "$root/tests/oracle/kind_lib.sh"
 sc=$root/tests/oracle/snap_client.py
 pc=$root/tests/oracle/porep_client.py
 base=v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194
-# shellcheck source=tests/oracle/client_deps.sh
-. "$root/tests/oracle/client_deps.sh"
-need_clients run_snap_grpc "$root"
-for ext in params vk pce; do
-    if [ ! -s "$pdir/$base.$ext" ]; then
-        echo "run_snap_grpc: $pdir/$base.$ext is missing: the snap_params test makes it" >&2
-        exit 1
-    fi
-done
-
-me=run_snap_grpc
-keep=CZ_SNAP_GRPC_KEEP
-# shellcheck source=tests/oracle/daemon_lib.sh
-. "$root/tests/oracle/daemon_lib.sh"
-t_start=$(date +%s)
-step() { echo "$me: [$(($(date +%s) - t_start)) s] $*"; }
-pass() { echo "$me: PASS: $*"; }
-fail() {
-    echo "$me: FAIL: $*" >&2
-    failed=1
-}
+need_clients "$me" "$root"
+need_params snap_params "$base"
+start_work
 sc() { $py "$sc" "$@" || fail "snap_client.py $1 (exit $?)"; }
-config() {
-    printf '[srs]\nparam_cache = "%s"\n[memory]\ntotal_budget = %s\n' "$2" "$3" >"$work/$1.toml"
-}
 
 # 1. the update
 upd=$work/update
@@ -81,18 +56,9 @@ oold=$(sed -n 's/^comm_r_old //p' "$work/other.out")
 # verify WANT WHAT PROOF COMM_R_NEW [COMM_D_NEW COMM_R_OLD]: snap verify of a
 # SNARK proof exits WANT (the commitments default to the first update's)
 verify() {
-    local want=$1 what=$2 proof=$3 rn=$4 dn=${5:-$dnew} ro=${6:-$old} rc=0
-    "$cuzk" snap verify --sector-size 2KiB --comm-r-old "$ro" --comm-d-new "$dn" \
-        --comm-r-new "$rn" --vk "$pdir/$base.vk" --proof "$proof" >"$work/vu.out" \
-        2>"$work/vu.err" || rc=$?
-    local said
-    said=$(head -1 "$work/vu.out")
-    if [ $rc = "$want" ]; then
-        pass "verify-update, $what: $said (exit $rc)"
-    else
-        fail "verify-update, $what: exit $rc ($said), expected $want"
-        sed 's/^/  | /' "$work/vu.out" "$work/vu.err" >&2
-    fi
+    verify_exit "$1" "verify-update, $2" "$cuzk" snap verify --sector-size 2KiB \
+        --comm-r-old "${6:-$old}" --comm-d-new "${5:-$dnew}" --comm-r-new "$4" \
+        --vk "$pdir/$base.vk" --proof "$3"
 }
 
 # 2. no parameters
@@ -143,12 +109,5 @@ else
 fi
 $py "$pc" idle "$aurl" "$work/idle.json" "after the SnapDeals jobs (circuit loaded)" ||
     fail "memory counters not back to idle"
-kill -TERM "$apid"
-rc=0
-wait_exit "$apid" 60 || rc=$?
-if [ $rc = 0 ]; then pass "daemon A: exit 0 after SIGTERM"; else fail "daemon A: exit $rc after SIGTERM"; fi
-if [ $failed != 0 ]; then
-    echo "$me: FAILED; logs in $work" >&2
-    exit 1
-fi
-step "all checks passed"
+stop_daemon A "$apid" 60
+finish
