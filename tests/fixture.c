@@ -90,3 +90,30 @@ size_t tf_binfile_entry(tf_blob b, uint32_t type)
     }
     return 0;
 }
+
+static void rand_scalar(cz_fr *k, unsigned zero_one_in)
+{
+    cz_fr_random(k, &tf_rng);
+    if (zero_one_in && cz_prng_next(&tf_rng) % zero_one_in == 0)
+        *k = CZ_FR_ZERO;
+}
+
+void tf_rand_g1(cz_g1_affine *r, unsigned zero_one_in)
+{
+    cz_fr k;
+    cz_g1 g, t;
+    rand_scalar(&k, zero_one_in);
+    cz_g1_from_affine(&g, &CZ_G1_GENERATOR);
+    cz_g1_mul_var(&t, &g, &k);
+    cz_g1_to_affine(r, &t);
+}
+
+void tf_rand_g2(cz_g2_affine *r, unsigned zero_one_in)
+{
+    cz_fr k;
+    cz_g2 g, t;
+    rand_scalar(&k, zero_one_in);
+    cz_g2_from_affine(&g, &CZ_G2_GENERATOR);
+    cz_g2_mul_var(&t, &g, &k);
+    cz_g2_to_affine(r, &t);
+}

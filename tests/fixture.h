@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/ec.h"
+
 typedef struct {
     uint8_t *p;
     size_t n;
@@ -36,5 +38,11 @@ void tf_wr64le(uint8_t *p, uint64_t v);
  * given type in a well-formed iden3 binfile (.r1cs, .wtns, .zkey); the
  * section's data starts 12 bytes later.  0 if absent. */
 size_t tf_binfile_entry(tf_blob b, uint32_t type);
+
+/* k times the generator for a random k from tf_rng (the keys and parameter
+ * files of the tests); with zero_one_in > 0 a second draw makes k zero (the
+ * point at infinity) one time in zero_one_in. */
+void tf_rand_g1(cz_g1_affine *r, unsigned zero_one_in);
+void tf_rand_g2(cz_g2_affine *r, unsigned zero_one_in);
 
 #endif

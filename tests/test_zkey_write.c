@@ -88,30 +88,6 @@ static int write_and_load(const cz_zkey *z, const char *path, cz_zkey *back)
 }
 
 /* Random points k*G, or infinity one time in four. */
-static void rand_g1(cz_g1_affine *r)
-{
-    cz_fr k;
-    cz_g1 g, t;
-    cz_fr_random(&k, &tf_rng);
-    if (cz_prng_next(&tf_rng) % 4 == 0)
-        k = CZ_FR_ZERO;
-    cz_g1_from_affine(&g, &CZ_G1_GENERATOR);
-    cz_g1_mul_var(&t, &g, &k);
-    cz_g1_to_affine(r, &t);
-}
-
-static void rand_g2(cz_g2_affine *r)
-{
-    cz_fr k;
-    cz_g2 g, t;
-    cz_fr_random(&k, &tf_rng);
-    if (cz_prng_next(&tf_rng) % 4 == 0)
-        k = CZ_FR_ZERO;
-    cz_g2_from_affine(&g, &CZ_G2_GENERATOR);
-    cz_g2_mul_var(&t, &g, &k);
-    cz_g2_to_affine(r, &t);
-}
-
 static uint32_t below(uint32_t n) { return (uint32_t)(cz_prng_next(&tf_rng) % n); }
 
 /* A random valid key: n_vars 1..6, domain 2^0..2^3, 0..11 coefficients
@@ -124,12 +100,12 @@ static void rand_zkey(cz_zkey *z)
     z->log_domain_size = below(4);
     z->domain_size = 1u << z->log_domain_size;
     uint32_t n_priv = z->n_vars - z->n_public - 1;
-    rand_g1(&z->alpha1);
-    rand_g1(&z->beta1);
-    rand_g1(&z->delta1);
-    rand_g2(&z->beta2);
-    rand_g2(&z->gamma2);
-    rand_g2(&z->delta2);
+    tf_rand_g1(&z->alpha1, 4);
+    tf_rand_g1(&z->beta1, 4);
+    tf_rand_g1(&z->delta1, 4);
+    tf_rand_g2(&z->beta2, 4);
+    tf_rand_g2(&z->gamma2, 4);
+    tf_rand_g2(&z->delta2, 4);
     z->n_coefs = below(12);
     z->coefs = malloc(z->n_coefs * sizeof *z->coefs + 1);
     z->ic = malloc((z->n_public + 1) * sizeof *z->ic);
@@ -153,16 +129,16 @@ static void rand_zkey(cz_zkey *z)
             cz_fr_random(&e->value, &tf_rng);
     }
     for (uint32_t i = 0; i <= z->n_public; i++)
-        rand_g1(&z->ic[i]);
+        tf_rand_g1(&z->ic[i], 4);
     for (uint32_t i = 0; i < z->n_vars; i++) {
-        rand_g1(&z->a[i]);
-        rand_g1(&z->b1[i]);
-        rand_g2(&z->b2[i]);
+        tf_rand_g1(&z->a[i], 4);
+        tf_rand_g1(&z->b1[i], 4);
+        tf_rand_g2(&z->b2[i], 4);
     }
     for (uint32_t i = 0; i < n_priv; i++)
-        rand_g1(&z->c[i]);
+        tf_rand_g1(&z->c[i], 4);
     for (uint32_t i = 0; i < z->domain_size; i++)
-        rand_g1(&z->h[i]);
+        tf_rand_g1(&z->h[i], 4);
 }
 
 /* Offset of the data of the section of the given type; 0 if absent. */
