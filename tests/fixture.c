@@ -68,6 +68,8 @@ uint32_t tf_rd32le(const uint8_t *p)
     return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+uint64_t tf_rd64le(const uint8_t *p) { return tf_rd32le(p) | (uint64_t)tf_rd32le(p + 4) << 32; }
+
 void tf_wr32le(uint8_t *p, uint32_t v)
 {
     for (int i = 0; i < 4; i++)
@@ -98,22 +100,15 @@ static void rand_scalar(cz_fr *k, unsigned zero_one_in)
         *k = CZ_FR_ZERO;
 }
 
-void tf_rand_g1(cz_g1_affine *r, unsigned zero_one_in)
-{
-    cz_fr k;
-    cz_g1 g, t;
-    rand_scalar(&k, zero_one_in);
-    cz_g1_from_affine(&g, &CZ_G1_GENERATOR);
-    cz_g1_mul_var(&t, &g, &k);
-    cz_g1_to_affine(r, &t);
-}
-
-void tf_rand_g2(cz_g2_affine *r, unsigned zero_one_in)
-{
-    cz_fr k;
-    cz_g2 g, t;
-    rand_scalar(&k, zero_one_in);
-    cz_g2_from_affine(&g, &CZ_G2_GENERATOR);
-    cz_g2_mul_var(&t, &g, &k);
-    cz_g2_to_affine(r, &t);
-}
+#define RAND_POINT(g, G)                                                                           \
+    void tf_rand_##g(cz_##g##_affine *r, unsigned zero_one_in)                                     \
+    {                                                                                              \
+        cz_fr k;                                                                                   \
+        cz_##g p, t;                                                                               \
+        rand_scalar(&k, zero_one_in);                                                              \
+        cz_##g##_from_affine(&p, &CZ_##G##_GENERATOR);                                             \
+        cz_##g##_mul_var(&t, &p, &k);                                                              \
+        cz_##g##_to_affine(r, &t);                                                                 \
+    }
+RAND_POINT(g1, G1)
+RAND_POINT(g2, G2)

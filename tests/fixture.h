@@ -31,6 +31,7 @@ int tf_write_file(const char *dir, const char *name, const void *p, size_t n);
 tf_blob tf_blob_prefix(tf_blob b, size_t n);
 
 uint32_t tf_rd32le(const uint8_t *p);
+uint64_t tf_rd64le(const uint8_t *p);
 void tf_wr32le(uint8_t *p, uint32_t v);
 void tf_wr64le(uint8_t *p, uint64_t v);
 

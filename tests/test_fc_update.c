@@ -350,14 +350,6 @@ static uint8_t *encode(const cz_fc_update_partition_proof *p, const cz_fc_update
     return b;
 }
 
-static uint64_t le64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
 /* Sizes the facts file gives (561,768 and 575,528 bytes at 32 and 64GiB)
  * and the serde layout of a 2KiB proof, field by field at its offsets:
  * comm_c, u64 8 apex leaves, u64 10 challenges, then the first challenge's
@@ -385,16 +377,16 @@ static void test_proof_layout(void)
     random_proof(&p, &s);
     size_t n;
     uint8_t *b = encode(&p, &s, &n);
-    TF_CHECK(!memcmp(b, p.comm_c.b, 32) && le64(b + 32) == 8);
+    TF_CHECK(!memcmp(b, p.comm_c.b, 32) && tf_rd64le(b + 32) == 8);
     for (unsigned i = 0; i < 8; i++)
         TF_CHECK(!memcmp(b + 40 + 32 * i, p.apex_leafs[i].b, 32));
-    TF_CHECK(le64(b + 296) == 10);
+    TF_CHECK(tf_rd64le(b + 296) == 10);
     const cz_fc_merkle_proof *m = &p.challenges[0].r_old;
     TF_CHECK(b[304] == 0 && b[305] == 0 && b[306] == 0 && b[307] == 0);
     TF_CHECK(!memcmp(b + 308, m->root.b, 32) && !memcmp(b + 340, m->leaf.b, 32));
-    TF_CHECK(le64(b + 372) == 2 && le64(b + 380) == 7);
+    TF_CHECK(tf_rd64le(b + 372) == 2 && tf_rd64le(b + 380) == 7);
     TF_CHECK(!memcmp(b + 388, m->levels[0].hashes[0].b, 32));
-    TF_CHECK(le64(b + 388 + 7 * 32) == m->levels[0].index);
+    TF_CHECK(tf_rd64le(b + 388 + 7 * 32) == m->levels[0].index);
     free(b);
     cz_fc_update_proof_free(&p);
 }

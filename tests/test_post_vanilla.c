@@ -118,14 +118,6 @@ static uint8_t *encode(const cz_post_vanilla *v, const cz_post_shape *s, size_t 
     return b;
 }
 
-static uint64_t le64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
 /* The layout of docs/post.md 4.1, walked here on its own: one
  * MerkleProof's bytes, and the offset within it of level l's sibling
  * count (after the variant, a Single proof's root and leaf, and the u64
@@ -322,8 +314,8 @@ static void test_golden(void)
 
     /* the layout: sector_id, comm_r, 1 sector proof, 10 inclusion proofs,
      * the first a Sub proof (variant 1) of 9 base levels of 7 siblings */
-    TF_CHECK(le64(b) == 1 && le64(b + 40) == 1 && le64(b + 48) == 10);
-    TF_CHECK(b[56] == 1 && le64(b + 60) == 9 && le64(b + 68) == 7);
+    TF_CHECK(tf_rd64le(b) == 1 && tf_rd64le(b + 40) == 1 && tf_rd64le(b + 48) == 10);
+    TF_CHECK(b[56] == 1 && tf_rd64le(b + 60) == 9 && tf_rd64le(b + 68) == 7);
     TF_CHECK(merkle_bytes(&s) == 2484 && proof_at(&s, 10) + 64 == n);
     /* tampering: a sibling, a leaf, a root, an index, comm_c, comm_r_last,
      * comm_r, the sector id */
