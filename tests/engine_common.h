@@ -275,6 +275,38 @@ static inline void check_drained(cz_engine *e, const char *circuit)
     TF_CHECK(cz_budget_live_buffers(cz_engine_budget(e), NULL, 0) == 0);
 }
 
+/* Job `name`: one partition of the 2^log_rows-row synthetic circuit, run to
+ * COMPLETED. */
+static inline void run_one(cz_engine *e, const char *name, unsigned log_rows)
+{
+    char err[256], id[CZ_JOB_ID_MAX];
+    cz_job_synthetic in;
+    cz_job_request r = synth_req(&in, name, CZ_PRIO_NORMAL, log_rows, 1, 5);
+    TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
+    cz_job_result res;
+    TF_CHECK(cz_engine_await(e, name, 120000, &res) == CZ_OK);
+    TF_CHECK_MSG(res.state == CZ_JOB_COMPLETED, "%s: %s", name, res.message);
+    cz_job_result_free(&res);
+}
+
+/* peak_reserved and the reservation left cached after one such job in a
+ * fresh engine of configuration cfg; the engine drains. */
+static inline void measure_job(cz_engine_config cfg, unsigned log_rows, uint64_t *peak,
+                               uint64_t *cached)
+{
+    cz_engine *e;
+    char err[256], cid[32];
+    TF_CHECK_MSG(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK, "%s", err);
+    run_one(e, "m", log_rows);
+    cz_mem_snapshot s;
+    cz_budget_snapshot(cz_engine_budget(e), &s);
+    *peak = s.peak_reserved;          /* the request pool included */
+    *cached = s.reserved - TEST_POOL; /* the circuit alone */
+    snprintf(cid, sizeof cid, "synthetic-%u-2", log_rows);
+    check_drained(e, cid);
+    cz_engine_free(e);
+}
+
 /* The monitor thread: samples the budget every 2 ms (at least once) until
  * stop is set and
  * counts readings that break allocated <= reserved <= total or

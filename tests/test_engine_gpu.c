@@ -296,30 +296,6 @@ static void test_same_proofs_as_cpu(void)
 
 /* ------------------------------------------------------ randomized load --- */
 
-/* peak_reserved and the reservation left cached after one 1-partition job
- * of 2^log_rows rows on the CUDA back end. */
-static void measure(unsigned log_rows, uint64_t *peak, uint64_t *cached)
-{
-    cz_engine_config cfg = gpu_config(0, &cz_backend_cuda);
-    cz_engine *e;
-    char err[256], id[CZ_JOB_ID_MAX], cid[32];
-    TF_CHECK_MSG(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK, "%s", err);
-    cz_job_synthetic in;
-    cz_job_request r = synth_req(&in, "m", CZ_PRIO_NORMAL, log_rows, 1, 5);
-    TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
-    cz_job_result res;
-    TF_CHECK(cz_engine_await(e, "m", 120000, &res) == CZ_OK);
-    TF_CHECK_MSG(res.state == CZ_JOB_COMPLETED, "%s", res.message);
-    cz_job_result_free(&res);
-    cz_mem_snapshot s;
-    cz_budget_snapshot(cz_engine_budget(e), &s);
-    *peak = s.peak_reserved;          /* the request pool included */
-    *cached = s.reserved - TEST_POOL; /* the circuit alone */
-    snprintf(cid, sizeof cid, "synthetic-%u-2", log_rows);
-    check_drained(e, cid);
-    cz_engine_free(e);
-}
-
 /* Random jobs of the 2^12- and 2^13-row circuits, 1 to 4 partitions, random
  * priorities, a quarter cancelled after a random delay, awaits with short
  * timeouts in between, under a budget that holds both circuits and two
@@ -333,8 +309,8 @@ static void test_random_load(void)
         return;
     enum { JOBS = 16 };
     uint64_t peak12, cached12, peak13, cached13;
-    measure(12, &peak12, &cached12);
-    measure(13, &peak13, &cached13);
+    measure_job(gpu_config(0, &cz_backend_cuda), 12, &peak12, &cached12);
+    measure_job(gpu_config(0, &cz_backend_cuda), 13, &peak13, &cached13);
     TF_CHECK(peak13 > cached13 && cached13 > 0 && cached12 > 0);
     wrap wr;
     cz_backend_ops ops = wrap_ops(&wr, &cz_backend_cuda, false);
