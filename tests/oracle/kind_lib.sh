@@ -13,6 +13,10 @@
 #                              daemon helpers; steps timed from now, PASS
 #                              and FAIL lines
 #   config NAME PARAM_CACHE BUDGET   a daemon configuration, $work/NAME.toml
+#   kind_daemon NAME PARAM_CACHE BUDGET   a daemon of that configuration on
+#                              free ports: its pid in $dpid, its gRPC
+#                              target in $target, its /status URL in
+#                              $status_url
 #   stop_daemon NAME PID SECONDS     SIGTERM: PASS iff it exits 0 in time
 #   verify_exit WANT WHAT COMMAND... a proof checked by COMMAND (cuzk's
 #                              verify) must exit WANT: PASS naming its first
@@ -57,6 +61,13 @@ start_work() {
 
 config() {
     printf '[srs]\nparam_cache = "%s"\n[memory]\ntotal_budget = %s\n' "$2" "$3" >"$work/$1.toml"
+}
+
+kind_daemon() {
+    config "$1" "$2" "$3"
+    start_daemon "$1" --config "$work/$1.toml" --listen 127.0.0.1:0 --status-listen 127.0.0.1:0
+    target=127.0.0.1:$(port_of "$1")
+    status_url=http://127.0.0.1:$(status_port_of "$1")/status
 }
 
 stop_daemon() {

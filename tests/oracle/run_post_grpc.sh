@@ -105,21 +105,15 @@ check() {
 # 2. no parameters
 step "daemon B: param_cache an empty folder"
 mkdir "$work/empty"
-config b "$work/empty" '"8GiB"'
-start_daemon b --config "$work/b.toml" --listen 127.0.0.1:0
-bpid=$dpid
-pc missing "127.0.0.1:$(port_of b)" "$work/w2" "$work/win" "$work/empty/$wbase.params" \
+kind_daemon b "$work/empty" '"8GiB"'
+pc missing "$target" "$work/w2" "$work/win" "$work/empty/$wbase.params" \
     "$work/empty/$nbase.params"
-kill -TERM "$bpid"
-wait_exit "$bpid" 30 || fail "daemon B did not exit 0 after SIGTERM"
+stop_daemon B "$dpid" 30
 
 # 3. daemon A
 step "daemon A: budget 8GiB"
-config a "$pdir" '"8GiB"'
-start_daemon a --config "$work/a.toml" --listen 127.0.0.1:0 --status-listen 127.0.0.1:0
-apid=$dpid
-atarget=127.0.0.1:$(port_of a)
-aurl=http://127.0.0.1:$(status_port_of a)/status
+kind_daemon a "$pdir" '"8GiB"'
+apid=$dpid atarget=$target aurl=$status_url
 pc preload "$atarget"
 $py "$rc_py" snapshot "$aurl" "$work/idle.json" || die "no idle snapshot of A"
 step "A: Prove as Curio sends it"

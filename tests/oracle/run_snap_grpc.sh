@@ -38,20 +38,24 @@ need_params snap_params "$base"
 start_work
 sc() { $py "$sc" "$@" || fail "snap_client.py $1 (exit $?)"; }
 
-# 1. the update
+# 1. the update: encode NAME SEED, sector 7 with new data from SEED into
+# $work/NAME; comm NAME KEY, a commitment it printed
+encode() {
+    "$cuzk" snap encode --sector-size 2KiB --miner-id 1000 --sector-id 7 --new-data-seed "$2" \
+        --out "$work/$1" >"$work/$1.out" 2>&1 || die "snap-encode: $(cat "$work/$1.out")"
+}
+comm() { sed -n "s/^$2 //p" "$work/$1.out"; }
 upd=$work/update
-"$cuzk" snap encode --sector-size 2KiB --miner-id 1000 --sector-id 7 --new-data-seed 3 \
-    --out "$upd" >"$work/encode.out" 2>&1 || die "snap-encode: $(cat "$work/encode.out")"
-old=$(sed -n 's/^comm_r_old //p' "$work/encode.out")
-dnew=$(sed -n 's/^comm_d_new //p' "$work/encode.out")
-rnew=$(sed -n 's/^comm_r_new //p' "$work/encode.out")
+encode update 3
+old=$(comm update comm_r_old)
+dnew=$(comm update comm_d_new)
+rnew=$(comm update comm_r_new)
 step "2KiB update: comm_r_old $old, comm_d_new $dnew, comm_r_new $rnew"
 other=$work/other
-"$cuzk" snap encode --sector-size 2KiB --miner-id 1000 --sector-id 7 --new-data-seed 4 \
-    --out "$other" >"$work/other.out" 2>&1 || die "snap-encode: $(cat "$work/other.out")"
-rother=$(sed -n 's/^comm_r_new //p' "$work/other.out")
-dother=$(sed -n 's/^comm_d_new //p' "$work/other.out")
-oold=$(sed -n 's/^comm_r_old //p' "$work/other.out")
+encode other 4
+rother=$(comm other comm_r_new)
+dother=$(comm other comm_d_new)
+oold=$(comm other comm_r_old)
 
 # verify WANT WHAT PROOF COMM_R_NEW [COMM_D_NEW COMM_R_OLD]: snap verify of a
 # SNARK proof exits WANT (the commitments default to the first update's)
@@ -64,20 +68,14 @@ verify() {
 # 2. no parameters
 step "daemon B: param_cache an empty folder"
 mkdir "$work/empty"
-config b "$work/empty" '"8GiB"'
-start_daemon b --config "$work/b.toml" --listen 127.0.0.1:0
-bpid=$dpid
-sc missing "127.0.0.1:$(port_of b)" "$upd" "$work/empty/$base.params"
-kill -TERM "$bpid"
-wait_exit "$bpid" 30 || fail "daemon B did not exit 0 after SIGTERM"
+kind_daemon b "$work/empty" '"8GiB"'
+sc missing "$target" "$upd" "$work/empty/$base.params"
+stop_daemon B "$dpid" 30
 
 # 3. daemon A
 step "daemon A: budget 8GiB"
-config a "$pdir" '"8GiB"'
-start_daemon a --config "$work/a.toml" --listen 127.0.0.1:0 --status-listen 127.0.0.1:0
-apid=$dpid
-atarget=127.0.0.1:$(port_of a)
-aurl=http://127.0.0.1:$(status_port_of a)/status
+kind_daemon a "$pdir" '"8GiB"'
+apid=$dpid atarget=$target aurl=$status_url
 sc preload "$atarget"
 $py "$pc" snapshot "$aurl" "$work/idle.json" || die "no idle snapshot of A"
 step "A: Prove, raw commitments and CIDs; request ids"
