@@ -161,7 +161,8 @@ static void refusals(void)
                err, "SectorNum 12", "the wrapper's SectorNum");
     w[h - 1] = '!'; /* "Phase1Out":"! ...: not base64 */
     int rc = submit(e, NULL, 5, 0, SECTOR + 5, MINER, w, wl, err, sizeof err);
-    TF_CHECK_MSG(rc == CZ_ERR_BAD_FORMAT && strstr(err, "Phase1Out"), "bad base64: %d %s", rc, err);
+    TF_CHECK_MSG(rc == CZ_ERR_BAD_FORMAT && strstr(err, "Phase1Out"), "bad base64: %d %s", rc,
+                 err);
 
     /* the files are there but damaged: the job is admitted, then FAILS at
      * load naming the file */
@@ -205,11 +206,8 @@ static void foreign_digest(void)
     int rc = submit(e, "foreign", 5, 0, SECTOR, MINER, c1_json, c1_len, err, sizeof err);
     TF_CHECK_MSG(rc == CZ_OK, "%s", err);
     bool existing = false;
-    cz_job_porep pr = {.registered_proof = 5,
-                       .sector_number = SECTOR,
-                       .miner_id = MINER,
-                       .c1 = (const uint8_t *)c1_json,
-                       .c1_len = c1_len};
+    cz_job_porep pr = {.registered_proof = 5, .sector_number = SECTOR, .miner_id = MINER,
+                       .c1 = (const uint8_t *)c1_json, .c1_len = c1_len};
     cz_job_request req = {.id = "foreign", .kind = CZ_KIND_POREP, .input = &pr};
     char out[CZ_JOB_ID_MAX];
     cz_job_result res;

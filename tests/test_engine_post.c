@@ -87,14 +87,15 @@ static void write_params(cz_post_kind kind)
     cz_r1cs_free(r);
 }
 
-static uint8_t *blob_of(const cz_post_shape *s, cz_fc_api api, const uint8_t rand[32], uint64_t id,
-                        uint64_t idx, const cz_fc_tree *t, const cz_fc_d *comm_c, size_t *len)
+static uint8_t *blob_of(const cz_post_shape *s, cz_fc_api api, const uint8_t rand[32],
+                        uint64_t id, uint64_t idx, const cz_fc_tree *t, const cz_fc_d *comm_c,
+                        size_t *len)
 {
     cz_post_vanilla v;
     char err[256] = "";
-    TF_CHECK_MSG(
-        cz_post_vanilla_prove(&v, s, api, rand, id, idx, t, comm_c, NULL, err, sizeof err) == CZ_OK,
-        "%s", err);
+    TF_CHECK_MSG(cz_post_vanilla_prove(&v, s, api, rand, id, idx, t, comm_c, NULL, err,
+                                       sizeof err) == CZ_OK,
+                 "%s", err);
     *len = cz_post_vanilla_bytes(s);
     uint8_t *b = malloc(*len);
     TF_CHECK(b && cz_post_vanilla_write(b, *len, &v, s) == CZ_OK);
@@ -187,8 +188,8 @@ static void req_winning(req *r)
     r->kind = CZ_KIND_WINNING_POST;
 }
 
-static int submit(cz_engine *e, const req *r, cz_priority prio, char id[CZ_JOB_ID_MAX], char *err,
-                  size_t errlen)
+static int submit(cz_engine *e, const req *r, cz_priority prio, char id[CZ_JOB_ID_MAX],
+                  char *err, size_t errlen)
 {
     cz_job_request q = {.priority = prio, .kind = r->kind, .input = &r->p};
     err[0] = 0;
@@ -207,7 +208,8 @@ static void prove_ok(cz_engine *e, const req *r, const cz_post_public_sector *ps
         return;
     cz_job_result res;
     TF_CHECK(cz_engine_await(e, id, -1, &res) == CZ_OK);
-    TF_CHECK_MSG(res.state == CZ_JOB_COMPLETED && res.partitions == 1, "%s: %s", what, res.message);
+    TF_CHECK_MSG(res.state == CZ_JOB_COMPLETED && res.partitions == 1, "%s: %s", what,
+                 res.message);
     if (res.state == CZ_JOB_COMPLETED) {
         const cz_post_proof_type *pt = cz_post_proof_by_id(r->p.registered_proof);
         cz_post_shape s;

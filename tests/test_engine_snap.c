@@ -27,8 +27,8 @@
 
 #define MINER  1000
 #define SECTOR 7
-#define BASE                                                                                       \
-    "v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-"                                    \
+#define BASE                                                                                   \
+    "v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-"                                \
     "fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194"
 
 static uint8_t *blob;
@@ -186,7 +186,8 @@ static void refusals(void)
         {"comm_d_new as a CommR CID", "comm_d_new: a CID of codec 0xf102", CZ_ERR_INVALID_ARG},
         {"a TreeR leaf edited", "vanilla_proofs[0]: the partition proof does not verify",
          CZ_ERR_INVALID_ARG},
-        {"comm_r_new of another update", "does not verify against comm_r_old", CZ_ERR_INVALID_ARG},
+        {"comm_r_new of another update", "does not verify against comm_r_old",
+         CZ_ERR_INVALID_ARG},
         {"a TreeD value with its top bits set", "vanilla_proofs[0]: ", CZ_ERR_NOT_CANONICAL},
     };
     uint8_t *bad = malloc(blob_len);
@@ -194,40 +195,20 @@ static void refusals(void)
         req_init(&r);
         memcpy(bad, blob, blob_len);
         switch (i) {
-        case 0:
-            r.s.registered_proof = 7;
-            break;
-        case 1:
-            r.s.sector_size = 4096;
-            break;
-        case 2:
-            r.s.n_vanilla = 0;
-            break;
-        case 3:
-            r.s.n_vanilla = 2;
-            break;
-        case 4:
-            r.lens[0] = blob_len - 1;
-            break;
-        case 5:
-            r.s.comm_r_old_len = 0;
-            break;
-        case 6:
-            r.s.comm_d_new_len = 31;
-            break;
-        case 7:
-            memset(r.r_new, 0xff, 32);
-            break;
-        case 8:
-            r.s.comm_d_new_len = to_cid(r.d_new, pub.comm_d_new.b, true);
-            break;
+        case 0: r.s.registered_proof = 7; break;
+        case 1: r.s.sector_size = 4096; break;
+        case 2: r.s.n_vanilla = 0; break;
+        case 3: r.s.n_vanilla = 2; break;
+        case 4: r.lens[0] = blob_len - 1; break;
+        case 5: r.s.comm_r_old_len = 0; break;
+        case 6: r.s.comm_d_new_len = 31; break;
+        case 7: memset(r.r_new, 0xff, 32); break;
+        case 8: r.s.comm_d_new_len = to_cid(r.d_new, pub.comm_d_new.b, true); break;
         case 9: /* challenge 0's proof_r_old leaf: after comm_c, the apex leaves and its root */
             bad[32 + 8 + 32 * 8 + 4 + 32 + 1] ^= 1;
             r.blobs[0] = bad;
             break;
-        case 10:
-            r.r_new[0] ^= 1;
-            break;
+        case 10: r.r_new[0] ^= 1; break;
         case 11: /* the first apex leaf's last byte: the top bits of a TreeD value */
             bad[32 + 8 + 31] |= 0xc0;
             r.blobs[0] = bad;
@@ -250,8 +231,8 @@ static void refusals(void)
     c.s.comm_r_new_len = to_cid(c.r_new, pub.comm_r_new.b, true);
     bool existing = false;
     rc = submit(e, "damaged", &c, &existing, err, sizeof err);
-    TF_CHECK_MSG(rc == CZ_OK && existing,
-                 "the CID form of the same request: rc %d, existing %d: %s", rc, existing, err);
+    TF_CHECK_MSG(rc == CZ_OK && existing, "the CID form of the same request: rc %d, existing %d: %s",
+                 rc, existing, err);
     /* the same label, another sector: a job of its own (Curio's snap-<miner>-
      * <sector> labels an update tried again with new data so) */
     char h1[CZ_JOB_ID_MAX], h2[CZ_JOB_ID_MAX];
@@ -271,8 +252,7 @@ static void refusals(void)
     }
     cz_engine_status st;
     cz_engine_status_get(e, &st);
-    TF_CHECK(st.kinds[CZ_KIND_SNAP - 1].enabled &&
-             !strcmp(st.kinds[CZ_KIND_SNAP - 1].name, "snap"));
+    TF_CHECK(st.kinds[CZ_KIND_SNAP - 1].enabled && !strcmp(st.kinds[CZ_KIND_SNAP - 1].name, "snap"));
     TF_CHECK(st.kinds[CZ_KIND_SNAP - 1].jobs_submitted == 2 &&
              st.kinds[CZ_KIND_SNAP - 1].jobs_failed == 2);
     check_drained(e, NULL);
