@@ -93,8 +93,8 @@ static inline unsigned gate_devices(void *ctx)
 }
 
 static inline int gate_start(void *ctx, unsigned dev, cz_groth16_pending **out,
-                             const cz_groth16_params *p, const cz_r1cs *r, const cz_fr *w, size_t n,
-                             const cz_groth16_prove_opts *o, char *err, size_t errlen)
+                             const cz_groth16_params *p, const cz_r1cs *r, const cz_fr *w,
+                             size_t n, const cz_groth16_prove_opts *o, char *err, size_t errlen)
 {
     gate *g = ctx;
     pthread_mutex_lock(&g->mu);
@@ -138,8 +138,8 @@ static inline void gate_init(gate *g, cz_engine_config *cfg)
     g->waiting = 0;
     g->busy = 0;
     g->yields = false;
-    g->ops = (cz_backend_ops){"gate",         gate_devices, gate_start, gate_finish, g,
-                              CZ_BACKEND_CPU, NULL,         NULL,       NULL};
+    g->ops = (cz_backend_ops){"gate", gate_devices, gate_start, gate_finish, g, CZ_BACKEND_CPU, NULL,
+                              NULL, NULL};
     cfg->backend = &g->ops;
     cfg->prover_workers = 1;
 }
@@ -244,8 +244,8 @@ static inline void check_device_order(cz_engine *e, gate *g, const char *const *
                 break;
             usleep(10000);
         }
-        TF_CHECK_MSG(!strcmp(busy_name(&st), next[i]), "at the device: %s, want %s", busy_name(&st),
-                     next[i]);
+        TF_CHECK_MSG(!strcmp(busy_name(&st), next[i]), "at the device: %s, want %s",
+                     busy_name(&st), next[i]);
         TF_CHECK(gate_wait_held(g, 1));
     }
 }
