@@ -1,8 +1,9 @@
 /* Helpers shared by the engine tests (test_engine.c on the CPU back end,
- * test_engine_gpu.c on the CUDA one): a small engine configuration,
- * synthetic job requests, a back end that holds partitions at a gate, the
- * drained-engine check, the monitor thread
- * that samples the budget's invariants and the randomized load itself. */
+ * test_engine_gpu.c on the CUDA one, and the Filecoin kinds' tests): a
+ * small engine configuration, an engine over a parameter cache, the refusal
+ * check, synthetic job requests, a back end that holds partitions at a gate,
+ * the drained-engine check, the monitor thread that samples the budget's
+ * invariants and the randomized load itself. */
 #ifndef CZ_TESTS_ENGINE_COMMON_H
 #define CZ_TESTS_ENGINE_COMMON_H
 
@@ -31,6 +32,28 @@ static inline cz_engine_config base_config(uint64_t budget)
     c.prover_threads = 2;
     c.request_pool = TEST_POOL;
     return c;
+}
+
+/* An engine over the parameter cache `cache` (NULL: none), from *base or
+ * base_config(0), with two synthesis threads; a failed start is a failed
+ * check and NULL. */
+static inline cz_engine *fc_engine_new(const char *cache, const cz_engine_config *base)
+{
+    cz_engine_config c = base ? *base : base_config(0);
+    c.param_cache = cache;
+    c.synthesis_threads = 2;
+    cz_engine *e = NULL;
+    char err[256];
+    TF_CHECK_MSG(cz_engine_new(&e, &c, err, sizeof err) == CZ_OK, "%s", err);
+    return e;
+}
+
+/* rc is want_rc and err contains want; what names the case. */
+static inline void expect_err(int rc, int want_rc, const char *err, const char *want,
+                              const char *what)
+{
+    TF_CHECK_MSG(rc == want_rc && strstr(err, want) != NULL, "%s: rc %d (want %d): %s", what, rc,
+                 want_rc, err);
 }
 
 /* A synthetic job of the 2^log_rows-row circuit with 2 public inputs
@@ -250,6 +273,38 @@ static inline void check_drained(cz_engine *e, const char *circuit)
         TF_CHECK(s.cls[k].total_allocs == s.cls[k].total_frees);
     }
     TF_CHECK(cz_budget_live_buffers(cz_engine_budget(e), NULL, 0) == 0);
+}
+
+/* Job `name`: one partition of the 2^log_rows-row synthetic circuit, run to
+ * COMPLETED. */
+static inline void run_one(cz_engine *e, const char *name, unsigned log_rows)
+{
+    char err[256], id[CZ_JOB_ID_MAX];
+    cz_job_synthetic in;
+    cz_job_request r = synth_req(&in, name, CZ_PRIO_NORMAL, log_rows, 1, 5);
+    TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
+    cz_job_result res;
+    TF_CHECK(cz_engine_await(e, name, 120000, &res) == CZ_OK);
+    TF_CHECK_MSG(res.state == CZ_JOB_COMPLETED, "%s: %s", name, res.message);
+    cz_job_result_free(&res);
+}
+
+/* peak_reserved and the reservation left cached after one such job in a
+ * fresh engine of configuration cfg; the engine drains. */
+static inline void measure_job(cz_engine_config cfg, unsigned log_rows, uint64_t *peak,
+                               uint64_t *cached)
+{
+    cz_engine *e;
+    char err[256], cid[32];
+    TF_CHECK_MSG(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK, "%s", err);
+    run_one(e, "m", log_rows);
+    cz_mem_snapshot s;
+    cz_budget_snapshot(cz_engine_budget(e), &s);
+    *peak = s.peak_reserved;          /* the request pool included */
+    *cached = s.reserved - TEST_POOL; /* the circuit alone */
+    snprintf(cid, sizeof cid, "synthetic-%u-2", log_rows);
+    check_drained(e, cid);
+    cz_engine_free(e);
 }
 
 /* The monitor thread: samples the budget every 2 ms (at least once) until

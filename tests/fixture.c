@@ -21,8 +21,13 @@ void tf_fixture_path(char *out, size_t n, const char *dir, const char *name)
 tf_blob tf_fixture(const char *dir, const char *name)
 {
     char path[4096];
-    tf_blob b = {NULL, 0};
     tf_fixture_path(path, sizeof path, dir, name);
+    return tf_read_file(path);
+}
+
+tf_blob tf_read_file(const char *path)
+{
+    tf_blob b = {NULL, 0};
     FILE *f = fopen(path, "rb");
     TF_CHECK_MSG(f != NULL, "cannot open %s", path);
     if (f == NULL)
@@ -38,6 +43,19 @@ tf_blob tf_fixture(const char *dir, const char *name)
     return b;
 }
 
+int tf_write_file(const char *dir, const char *name, const void *p, size_t n)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    int bad = !f || fwrite(p, 1, n, f) != n;
+    if (f && fclose(f))
+        bad = 1;
+    if (bad)
+        fprintf(stderr, "cannot write %s\n", path);
+    return bad;
+}
+
 tf_blob tf_blob_prefix(tf_blob b, size_t n)
 {
     tf_blob d = {calloc(n ? n : 1, 1), n};
@@ -49,6 +67,8 @@ uint32_t tf_rd32le(const uint8_t *p)
 {
     return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
 }
+
+uint64_t tf_rd64le(const uint8_t *p) { return tf_rd32le(p) | (uint64_t)tf_rd32le(p + 4) << 32; }
 
 void tf_wr32le(uint8_t *p, uint32_t v)
 {
@@ -72,3 +92,23 @@ size_t tf_binfile_entry(tf_blob b, uint32_t type)
     }
     return 0;
 }
+
+static void rand_scalar(cz_fr *k, unsigned zero_one_in)
+{
+    cz_fr_random(k, &tf_rng);
+    if (zero_one_in && cz_prng_next(&tf_rng) % zero_one_in == 0)
+        *k = CZ_FR_ZERO;
+}
+
+#define RAND_POINT(g, G)                                                                           \
+    void tf_rand_##g(cz_##g##_affine *r, unsigned zero_one_in)                                     \
+    {                                                                                              \
+        cz_fr k;                                                                                   \
+        cz_##g p, t;                                                                               \
+        rand_scalar(&k, zero_one_in);                                                              \
+        cz_##g##_from_affine(&p, &CZ_##G##_GENERATOR);                                             \
+        cz_##g##_mul_var(&t, &p, &k);                                                              \
+        cz_##g##_to_affine(r, &t);                                                                 \
+    }
+RAND_POINT(g1, G1)
+RAND_POINT(g2, G2)

@@ -1581,17 +1581,9 @@ static void test_parts(void)
     cz_pool_free(pool);
 }
 
-int main(int argc, char **argv)
-{
-    if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
-        return write_seeds(argv[2]);
-    static const tf_test tests[] = {
-        TF_TEST(test_cubic),      TF_TEST(test_boolean),        TF_TEST(test_random_spmv),
-        TF_TEST(test_gpu_spmv),   TF_TEST(test_free_hook),      TF_TEST(test_witness_mode),
-        TF_TEST(test_witness_at), TF_TEST(test_check_random),   TF_TEST(test_dictionary),
-        TF_TEST(test_errors),     TF_TEST(test_pce_roundtrip),  TF_TEST(test_shape_only),
-        TF_TEST(test_repeat),     TF_TEST(test_repeat_refused), TF_TEST(test_pce_corrupt),
-        TF_TEST(test_pce_v1),     TF_TEST(test_parts),
-    };
-    return tf_run(argc, argv, tests, sizeof tests / sizeof tests[0]);
-}
+TF_MAIN_SEEDS(write_seeds, TF_TEST(test_cubic), TF_TEST(test_boolean), TF_TEST(test_random_spmv),
+              TF_TEST(test_gpu_spmv), TF_TEST(test_free_hook), TF_TEST(test_witness_mode),
+              TF_TEST(test_witness_at), TF_TEST(test_check_random), TF_TEST(test_dictionary),
+              TF_TEST(test_errors), TF_TEST(test_pce_roundtrip), TF_TEST(test_shape_only),
+              TF_TEST(test_repeat), TF_TEST(test_repeat_refused), TF_TEST(test_pce_corrupt),
+              TF_TEST(test_pce_v1), TF_TEST(test_parts))

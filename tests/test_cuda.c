@@ -52,17 +52,6 @@ static size_t count_diff(const cz_fr *a, const cz_fr *b, size_t n)
     return c;
 }
 
-static int gpu(void)
-{
-    static int have = -1;
-    if (have < 0) {
-        have = cz_cuda_available();
-        if (!have)
-            printf("test_cuda: no CUDA device: GPU tests skipped\n");
-    }
-    return have;
-}
-
 /* Without a device every entry point says so instead of crashing. */
 static void test_unavailable(void)
 {
@@ -162,7 +151,7 @@ static void check_ntt_sizes(unsigned lo, unsigned hi, unsigned root, int only_on
 
 static void test_ntt_vs_cpu(void)
 {
-    if (!gpu())
+    if (!tf_gpu())
         return;
     check_ntt_sizes(1, 20, CZ_NTT_ROOT_BELLPERSON, 0, false); /* 2^1: one butterfly */
     check_ntt_sizes(12, 12, CZ_NTT_ROOT_SNARKJS, 0, false);   /* other roots: tables replaced */
@@ -179,7 +168,7 @@ static void test_ntt_vs_cpu(void)
  * block shape must divide the group count) and a single transform. */
 static void test_batch_vs_cpu(void)
 {
-    if (!gpu())
+    if (!tf_gpu())
         return;
     static const unsigned ks[] = {1, 4, 9, 10, 11, 13};
     static const size_t counts[] = {1, 3, 7, 64};
@@ -238,7 +227,7 @@ static void test_batch_vs_cpu(void)
  * pairs (NR then RN, RN then NR). */
 static void test_round_trip(void)
 {
-    if (!gpu())
+    if (!tf_gpu())
         return;
     for (unsigned k = 10; k <= 22; k += 3) {
         size_t n = (size_t)1 << k;
@@ -318,7 +307,7 @@ static void check_h(unsigned k, size_t n, int pinned, bool odd, bool compact)
 
 static void test_h_vs_cpu(void)
 {
-    if (!gpu())
+    if (!tf_gpu())
         return;
     for (unsigned k = 10; k <= 20; k++) {
         size_t m = (size_t)1 << k;
@@ -356,7 +345,7 @@ static void test_device_budget(void)
 {
     cz_cuda_mem_snapshot s0, s;
     cz_cuda_resv *r = (cz_cuda_resv *)&r, *r2 = NULL;
-    if (!gpu()) {
+    if (!tf_gpu()) {
         TF_CHECK(cz_cuda_mem_snapshot_of(0, &s0) == CZ_ERR_UNSUPPORTED && s0.budget == 0);
         TF_CHECK(cz_cuda_mem_reserve(&r, 1, 0) == CZ_ERR_UNSUPPORTED && r == NULL);
         return;
@@ -406,7 +395,7 @@ static void test_device_budget(void)
 
 static void test_memory_check(void)
 {
-    if (!gpu())
+    if (!tf_gpu())
         return;
     void *p = (void *)&p;
     /* far beyond any device: refused up front, not attempted */

@@ -21,17 +21,6 @@ static const char *field_op_names[] = {"add", "sub",    "neg",     "dbl",   "mul
                                        "sqr", "mul_fp", "is_zero", "equal", "select"};
 static const char *group_op_names[] = {"xyzz_add_affine", "xyzz_add", "xyzz_dbl", "to_jacobian"};
 
-static int gpu(void)
-{
-    static int have = -1;
-    if (have < 0) {
-        have = cz_cuda_available();
-        if (!have)
-            printf("test_cuda_ec: no CUDA device: GPU tests skipped\n");
-    }
-    return have;
-}
-
 static void *vec(size_t n, size_t size)
 {
     void *v = calloc(n, size);
@@ -117,7 +106,7 @@ static void test_unavailable(void)
 /* With a device: argument checks. */
 static void test_bad_args(void)
 {
-    if (!gpu())
+    if (!tf_gpu())
         return;
     cz_fp a[1] = {CZ_FP_ONE}, out[1];
     cz_fp2 a2[1] = {{CZ_FP_ONE, CZ_FP_ONE}}, out2[1];
@@ -239,7 +228,7 @@ static void fp_cpu(int op, cz_fp *r, const cz_fp *a, const cz_fp *b)
 
 static void test_fp(void)
 {
-    if (!gpu())
+    if (!tf_gpu())
         return;
     cz_fp *a = vec(N, sizeof(cz_fp)), *b = vec(N, sizeof(cz_fp));
     cz_fp *want = vec(N, sizeof(cz_fp)), *got = vec(N, sizeof(cz_fp));
@@ -333,7 +322,7 @@ static void fp2_cpu(int op, cz_fp2 *r, const cz_fp2 *a, const cz_fp2 *b)
 
 static void test_fp2(void)
 {
-    if (!gpu())
+    if (!tf_gpu())
         return;
     cz_fp2 *a = vec(N, sizeof(cz_fp2)), *b = vec(N, sizeof(cz_fp2));
     cz_fp2 *want = vec(N, sizeof(cz_fp2)), *got = vec(N, sizeof(cz_fp2));
@@ -571,13 +560,13 @@ static void check_group(const group *g)
 
 static void test_g1(void)
 {
-    if (gpu())
+    if (tf_gpu())
         check_group(&g1);
 }
 
 static void test_g2(void)
 {
-    if (gpu())
+    if (tf_gpu())
         check_group(&g2);
 }
 

@@ -19,27 +19,6 @@
 
 #define CPU_W 8
 
-static int gpu(void)
-{
-    static int have = -1;
-    if (have < 0) {
-        have = cz_cuda_available();
-        if (!have)
-            printf("test_cuda_fixed: no CUDA device: GPU tests skipped\n");
-    }
-    return have;
-}
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        fprintf(stderr, "test_cuda_fixed: out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
 /* Random scalars with the edge values at the front, every 97th zero and
  * every 89th small (digits at the window edges); canonical limbs when
  * canon. */
@@ -100,8 +79,8 @@ static void check_batch(int g2, cz_cuda_fixed *t, const void *base, size_t n, un
     size_t asz = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
     size_t tb = g2 ? cz_g2_fixed_table_bytes(CPU_W) : cz_g1_fixed_table_bytes(CPU_W);
     void *tab = aligned_alloc(64, (tb + 63) & ~(size_t)63);
-    void *ref = xmalloc(n * asz), *out = xmalloc(n * asz);
-    cz_fr *k = xmalloc(n * sizeof(cz_fr));
+    void *ref = tf_xmalloc(n * asz), *out = tf_xmalloc(n * asz);
+    cz_fr *k = tf_xmalloc(n * sizeof(cz_fr));
     make_scalars(k, n, flags & CZ_MSM_CANONICAL);
     memset(out, 0xa5, n * asz); /* no stale zeros pass for infinity */
     if (g2) {
@@ -157,7 +136,7 @@ static void test_unavailable(void)
  * group (its buffers grow with the calls), copies on a pool. */
 static void test_chunks(void)
 {
-    if (!gpu())
+    if (!tf_gpu())
         return;
     static const size_t sizes[] = {1, 2, 5, 63, 64, 65, 999, 1000, 1001, 2000, 2001, 4097};
     cz_pool *pool;
@@ -182,7 +161,7 @@ static void test_chunks(void)
  * in a single default chunk. */
 static void test_windows(void)
 {
-    if (!gpu())
+    if (!tf_gpu())
         return;
     static const unsigned widths[] = {1, 2, 5, 8, 13, 16, 17, 20};
     cz_g1_affine b1;
@@ -214,7 +193,7 @@ static void test_windows(void)
 /* The window from the environment, the base at infinity, argument errors. */
 static void test_contract(void)
 {
-    if (!gpu())
+    if (!tf_gpu())
         return;
     setenv("CZ_CUDA_FIXED_WINDOW", "7", 1);
     cz_cuda_fixed *t = fixed_new(1, &CZ_G2_GENERATOR, 0, NULL);

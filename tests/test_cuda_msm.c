@@ -23,27 +23,6 @@
 enum { K_RANDOM, K_SKEWED, K_ZERO, K_ONE, K_SMALL, K_COUNT };
 static const char *kind_names[] = {"random", "skewed", "zeros", "ones", "small"};
 
-static int gpu(void)
-{
-    static int have = -1;
-    if (have < 0) {
-        have = cz_cuda_available();
-        if (!have)
-            printf("test_cuda_msm: no CUDA device: GPU tests skipped\n");
-    }
-    return have;
-}
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        fprintf(stderr, "test_cuda_msm: out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
 static void make_scalars(cz_fr *k, size_t n, int kind)
 {
     for (size_t i = 0; i < n; i++) {
@@ -79,7 +58,7 @@ static void make_scalars(cz_fr *k, size_t n, int kind)
 #define MAKE_BASES(G)                                                                              \
     static void G##_bases(cz_##G##_affine *out, size_t n, size_t distinct, int inf)                \
     {                                                                                              \
-        cz_##G p, dp, t, *buf = xmalloc(distinct * sizeof *buf);                                   \
+        cz_##G p, dp, t, *buf = tf_xmalloc(distinct * sizeof *buf);                                \
         cz_fr a, s;                                                                                \
         cz_fr_random(&a, &tf_rng);                                                                 \
         cz_fr_random(&s, &tf_rng);                                                                 \
@@ -174,7 +153,7 @@ static void check_chunked(int g2, const void *bases, const void *bdev, size_t nb
     for (size_t si = 0; si < sizeof sorts / sizeof sorts[0]; si++) {
         size_t sort = sorts[si] < 64 ? 64 : sorts[si];
         size_t most = nb / sort + (hd ? n / 64 : 0) + 2, count = 0;
-        cz_stream_chunk *ch = xmalloc(most * sizeof *ch);
+        cz_stream_chunk *ch = tf_xmalloc(most * sizeof *ch);
         TF_CHECK(cz_stream_plan(ch, most, &count, hd, hd ? n : nb, nb, sort) == CZ_OK);
         size_t bound = cz_cuda_msm_scratch_bytes(nb, g2, hd != NULL, n, c, sort);
         for (int piped = 0; piped < 2; piped++) {
@@ -182,7 +161,7 @@ static void check_chunked(int g2, const void *bases, const void *bdev, size_t nb
             int rc = cz_cuda_scratch_alloc(&sc, bound);
             void *buf[2] = {NULL, NULL};
             cz_base_pipe *pipe = NULL;
-            cz_pipe_chunk *pc = xmalloc((count + 1) * sizeof *pc);
+            cz_pipe_chunk *pc = tf_xmalloc((count + 1) * sizeof *pc);
             for (size_t k = 0; k < count; k++)
                 pc[k] = (cz_pipe_chunk){(const char *)bases + ch[k].b0 * bsz,
                                         (ch[k].b1 - ch[k].b0) * bsz};
@@ -225,8 +204,8 @@ static void check_chunked(int g2, const void *bases, const void *bdev, size_t nb
 static void check_case(int g2, size_t n, int kind, size_t distinct, int inf, unsigned flags)
 {
     size_t bsz = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
-    void *bases = xmalloc(n * bsz), *bdev = NULL, *kdev = NULL;
-    cz_fr *k = xmalloc(n * sizeof(cz_fr));
+    void *bases = tf_xmalloc(n * bsz), *bdev = NULL, *kdev = NULL;
+    cz_fr *k = tf_xmalloc(n * sizeof(cz_fr));
     g2 ? g2_bases(bases, n, distinct, inf) : g1_bases(bases, n, distinct, inf);
     make_scalars(k, n, kind);
     if (flags & CZ_MSM_CANONICAL)
@@ -284,8 +263,8 @@ static void check_density(int g2, size_t n, unsigned pct, int kind)
     for (size_t i = n; i < (words - 1) * 64; i++) /* ignored bits past n */
         dens[i / 64] |= (uint64_t)(cz_prng_next(&tf_rng) & 1) << (i % 64);
     size_t bsz = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
-    void *bases = xmalloc(nb * bsz), *bdev = NULL, *kdev = NULL, *ddev = NULL;
-    cz_fr *k = xmalloc(n * sizeof(cz_fr));
+    void *bases = tf_xmalloc(nb * bsz), *bdev = NULL, *kdev = NULL, *ddev = NULL;
+    cz_fr *k = tf_xmalloc(n * sizeof(cz_fr));
     if (nb)
         g2 ? g2_bases(bases, nb, nb, 0) : g1_bases(bases, nb, nb, 0);
     make_scalars(k, n, kind);
@@ -332,7 +311,7 @@ static void check_density(int g2, size_t n, unsigned pct, int kind)
 
 static void test_density(void)
 {
-    if (!gpu())
+    if (!tf_gpu())
         return;
     check_density(0, 1, 100, K_RANDOM);
     check_density(0, 63, 50, K_RANDOM);
@@ -359,7 +338,7 @@ static void test_unavailable(void)
 
 static void test_contract(void)
 {
-    if (!gpu())
+    if (!tf_gpu())
         return;
     cz_g1 o;
     cz_fr k = CZ_FR_ONE;
@@ -371,7 +350,7 @@ static void test_contract(void)
 
 static void test_g1(void)
 {
-    if (!gpu())
+    if (!tf_gpu())
         return;
     static const size_t sizes[] = {1, 2, 3, 100, 1000, 4096, 20011};
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
@@ -404,7 +383,7 @@ static void test_g1(void)
 
 static void test_g2(void)
 {
-    if (!gpu())
+    if (!tf_gpu())
         return;
     static const size_t sizes[] = {1, 5, 600, 4099};
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)

@@ -544,39 +544,11 @@ static void test_budget_edges(void)
  * circuit beside it: the idle circuit is evicted (least recently used) so
  * the next job's circuit can load; with a long minimum idle time it waits
  * until that time has passed. */
-static void run_one(cz_engine *e, const char *name, unsigned log_rows)
-{
-    char err[256], id[CZ_JOB_ID_MAX];
-    cz_job_synthetic in;
-    cz_job_request r = synth_req(&in, name, CZ_PRIO_NORMAL, log_rows, 1, 5);
-    TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
-    cz_job_result res;
-    TF_CHECK(cz_engine_await(e, name, 120000, &res) == CZ_OK);
-    TF_CHECK_MSG(res.state == CZ_JOB_COMPLETED, "%s: %s", name, res.message);
-    cz_job_result_free(&res);
-}
-
-static void measure(unsigned log_rows, uint64_t *peak, uint64_t *cached)
-{
-    cz_engine_config cfg = base_config(0);
-    cz_engine *e;
-    char err[256], cid[32];
-    TF_CHECK(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK);
-    run_one(e, "m", log_rows);
-    cz_mem_snapshot s;
-    cz_budget_snapshot(cz_engine_budget(e), &s);
-    *peak = s.peak_reserved;          /* the request pool included */
-    *cached = s.reserved - TEST_POOL; /* the circuit alone */
-    snprintf(cid, sizeof cid, "synthetic-%u-2", log_rows);
-    check_drained(e, cid);
-    cz_engine_free(e);
-}
-
 static void test_eviction(void)
 {
     uint64_t peak10, cached10, peak11, cached11;
-    measure(10, &peak10, &cached10);
-    measure(11, &peak11, &cached11);
+    measure_job(base_config(0), 10, &peak10, &cached10);
+    measure_job(base_config(0), 11, &peak11, &cached11);
     for (int slow = 0; slow < 2; slow++) {
         cz_engine_config cfg = base_config(peak11 + cached10 / 2);
         cfg.eviction_min_idle_ms = slow ? 300 : 0;
@@ -612,8 +584,8 @@ static void test_eviction(void)
 static void test_two_circuits(void)
 {
     uint64_t peak10, cached10, peak11, cached11;
-    measure(10, &peak10, &cached10);
-    measure(11, &peak11, &cached11);
+    measure_job(base_config(0), 10, &peak10, &cached10);
+    measure_job(base_config(0), 11, &peak11, &cached11);
     uint64_t part11 = peak11 - TEST_POOL - cached11;
     /* peak11 = the pool, the 2^11 circuit and one partition (its load peak
      * is lower) */

@@ -17,17 +17,6 @@
 #include "cuzk/cuda.h"
 #include "engine_common.h"
 
-static int gpu(void)
-{
-    static int have = -1;
-    if (have < 0) {
-        have = cz_cuda_available();
-        if (!have)
-            printf("test_engine_gpu: no CUDA device: GPU tests skipped\n");
-    }
-    return have;
-}
-
 /* base_config with the prover's host work (SpMV, the B_g2 scalars) on up to
  * 8 threads and 4 synthesis workers, so the devices are kept busy. */
 static cz_engine_config gpu_config(uint64_t budget, const cz_backend_ops *be)
@@ -131,11 +120,11 @@ static void test_refusals(void)
     cz_backend_ops ops = cz_backend_cuda;
     ops.ctx = &l;
     cz_engine_config cfg = base_config(0);
-    cfg.backend = gpu() ? &ops : &cz_backend_cuda;
+    cfg.backend = tf_gpu() ? &ops : &cz_backend_cuda;
     TF_CHECK(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_ERR_INVALID_ARG && e == NULL);
     TF_CHECK_MSG(strstr(err, "cuda") && strstr(err, "no device"), "%s", err);
     TF_CHECK(cz_cuda_device_list_check(&l, err, sizeof err) ==
-             (gpu() ? CZ_ERR_NOT_FOUND : CZ_ERR_UNSUPPORTED));
+             (tf_gpu() ? CZ_ERR_NOT_FOUND : CZ_ERR_UNSUPPORTED));
 }
 
 /* ---------------------------------------------------------- basic jobs --- */
@@ -145,7 +134,7 @@ static void test_refusals(void)
  * timeline has every stage of every partition. */
 static void test_basic_job(void)
 {
-    if (!gpu())
+    if (!tf_gpu())
         return;
     int count = cz_cuda_device_count();
     cz_engine_config cfg = gpu_config(0, &cz_backend_cuda);
@@ -251,7 +240,7 @@ static uint8_t *prove_registered(const cz_backend_ops *be, const cz_groth16_para
  * proof verifies against its partition's public inputs. */
 static void test_same_proofs_as_cpu(void)
 {
-    if (!gpu())
+    if (!tf_gpu())
         return;
     cz_synthetic shape = {.log_rows = 13, .n_public = 3, .seed = 0};
     cz_cs *cs;
@@ -307,30 +296,6 @@ static void test_same_proofs_as_cpu(void)
 
 /* ------------------------------------------------------ randomized load --- */
 
-/* peak_reserved and the reservation left cached after one 1-partition job
- * of 2^log_rows rows on the CUDA back end. */
-static void measure(unsigned log_rows, uint64_t *peak, uint64_t *cached)
-{
-    cz_engine_config cfg = gpu_config(0, &cz_backend_cuda);
-    cz_engine *e;
-    char err[256], id[CZ_JOB_ID_MAX], cid[32];
-    TF_CHECK_MSG(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK, "%s", err);
-    cz_job_synthetic in;
-    cz_job_request r = synth_req(&in, "m", CZ_PRIO_NORMAL, log_rows, 1, 5);
-    TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
-    cz_job_result res;
-    TF_CHECK(cz_engine_await(e, "m", 120000, &res) == CZ_OK);
-    TF_CHECK_MSG(res.state == CZ_JOB_COMPLETED, "%s", res.message);
-    cz_job_result_free(&res);
-    cz_mem_snapshot s;
-    cz_budget_snapshot(cz_engine_budget(e), &s);
-    *peak = s.peak_reserved;          /* the request pool included */
-    *cached = s.reserved - TEST_POOL; /* the circuit alone */
-    snprintf(cid, sizeof cid, "synthetic-%u-2", log_rows);
-    check_drained(e, cid);
-    cz_engine_free(e);
-}
-
 /* Random jobs of the 2^12- and 2^13-row circuits, 1 to 4 partitions, random
  * priorities, a quarter cancelled after a random delay, awaits with short
  * timeouts in between, under a budget that holds both circuits and two
@@ -340,12 +305,12 @@ static void measure(unsigned log_rows, uint64_t *peak, uint64_t *cached)
  * proved partitions; everything drains. */
 static void test_random_load(void)
 {
-    if (!gpu())
+    if (!tf_gpu())
         return;
     enum { JOBS = 16 };
     uint64_t peak12, cached12, peak13, cached13;
-    measure(12, &peak12, &cached12);
-    measure(13, &peak13, &cached13);
+    measure_job(gpu_config(0, &cz_backend_cuda), 12, &peak12, &cached12);
+    measure_job(gpu_config(0, &cz_backend_cuda), 13, &peak13, &cached13);
     TF_CHECK(peak13 > cached13 && cached13 > 0 && cached12 > 0);
     wrap wr;
     cz_backend_ops ops = wrap_ops(&wr, &cz_backend_cuda, false);

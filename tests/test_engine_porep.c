@@ -56,17 +56,6 @@ static void seal_once(void)
     free(data);
 }
 
-static cz_engine *new_engine(const char *cache)
-{
-    cz_engine_config c = base_config(0);
-    c.param_cache = cache;
-    c.synthesis_threads = 2;
-    cz_engine *e = NULL;
-    char err[256];
-    TF_CHECK_MSG(cz_engine_new(&e, &c, err, sizeof err) == CZ_OK, "%s", err);
-    return e;
-}
-
 static int submit(cz_engine *e, const char *id, uint64_t proof, uint64_t size, uint64_t sector,
                   uint64_t miner, const void *c1, size_t len, char *err, size_t errlen)
 {
@@ -82,44 +71,37 @@ static int submit(cz_engine *e, const char *id, uint64_t proof, uint64_t size, u
     return cz_engine_submit(e, &r, out, NULL, err, errlen);
 }
 
-/* rc and a message containing want */
-static void expect(int rc, int want_rc, const char *err, const char *want, const char *what)
-{
-    TF_CHECK_MSG(rc == want_rc && strstr(err, want) != NULL, "%s: rc %d (want %d): %s", what, rc,
-                 want_rc, err);
-}
-
 static void no_cache(void)
 {
-    cz_engine *e = new_engine(NULL);
+    cz_engine *e = fc_engine_new(NULL, NULL);
     char err[512];
-    expect(submit(e, NULL, 5, 0, SECTOR, MINER, c1_json, c1_len, err, sizeof err),
-           CZ_ERR_UNSUPPORTED, err, "param cache", "no param cache");
+    expect_err(submit(e, NULL, 5, 0, SECTOR, MINER, c1_json, c1_len, err, sizeof err),
+               CZ_ERR_UNSUPPORTED, err, "param cache", "no param cache");
     bool already;
-    expect(cz_engine_preload(e, "porep-2k", &already, err, sizeof err), CZ_ERR_UNSUPPORTED, err,
-           "param cache", "preload without a param cache");
+    expect_err(cz_engine_preload(e, "porep-2k", &already, err, sizeof err), CZ_ERR_UNSUPPORTED, err,
+               "param cache", "preload without a param cache");
     check_drained(e, NULL);
     cz_engine_free(e);
 }
 
 static void refusals(void)
 {
-    cz_engine *e = new_engine(dir);
+    cz_engine *e = fc_engine_new(dir, NULL);
     char err[700], path[300];
     const char *base =
         "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
         "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f";
     snprintf(path, sizeof path, "%s/%s.params", dir, base);
     /* the folder is empty: the .params is named */
-    expect(submit(e, NULL, 5, 0, SECTOR, MINER, c1_json, c1_len, err, sizeof err),
-           CZ_ERR_NOT_FOUND, err, path, "missing .params");
+    expect_err(submit(e, NULL, 5, 0, SECTOR, MINER, c1_json, c1_len, err, sizeof err),
+               CZ_ERR_NOT_FOUND, err, path, "missing .params");
     bool already;
-    expect(cz_engine_preload(e, "porep-2k", &already, err, sizeof err), CZ_ERR_NOT_FOUND, err, path,
-           "preload, missing .params");
-    expect(cz_engine_preload(e, "porep-3k", &already, err, sizeof err), CZ_ERR_NOT_FOUND, err,
-           "not a PoRep circuit id", "preload porep-3k");
-    expect(cz_engine_preload(e, "nothing", &already, err, sizeof err), CZ_ERR_NOT_FOUND, err,
-           "neither a registered circuit", "preload nothing");
+    expect_err(cz_engine_preload(e, "porep-2k", &already, err, sizeof err), CZ_ERR_NOT_FOUND, err,
+               path, "preload, missing .params");
+    expect_err(cz_engine_preload(e, "porep-3k", &already, err, sizeof err), CZ_ERR_NOT_FOUND, err,
+               "not a PoRep circuit id", "preload porep-3k");
+    expect_err(cz_engine_preload(e, "nothing", &already, err, sizeof err), CZ_ERR_NOT_FOUND, err,
+               "neither a registered circuit", "preload nothing");
     /* .params and .vk there, no .pce: named with the command */
     for (int i = 0; i < 2; i++) {
         snprintf(path, sizeof path, "%s/%s%s", dir, base, i ? ".vk" : ".params");
@@ -127,28 +109,28 @@ static void refusals(void)
         fputs("not parameters", f);
         fclose(f);
     }
-    expect(submit(e, NULL, 5, 0, SECTOR, MINER, c1_json, c1_len, err, sizeof err),
-           CZ_ERR_NOT_FOUND, err, "--pce-only", "missing .pce");
+    expect_err(submit(e, NULL, 5, 0, SECTOR, MINER, c1_json, c1_len, err, sizeof err),
+               CZ_ERR_NOT_FOUND, err, "--pce-only", "missing .pce");
     snprintf(path, sizeof path, "%s/%s.pce", dir, base);
     FILE *f = fopen(path, "wb");
     fputs("not a pce", f);
     fclose(f);
 
     /* bad requests */
-    expect(submit(e, NULL, 99, 0, SECTOR, MINER, c1_json, c1_len, err, sizeof err),
-           CZ_ERR_INVALID_ARG, err, "registered_proof 99", "unknown registered proof");
-    expect(submit(e, NULL, 5, 4096, SECTOR, MINER, c1_json, c1_len, err, sizeof err),
-           CZ_ERR_INVALID_ARG, err, "sector_size 4096", "wrong sector size");
-    expect(submit(e, NULL, 5, 0, SECTOR, MINER, NULL, 0, err, sizeof err), CZ_ERR_INVALID_ARG,
-           err, "no C1", "no C1");
-    expect(submit(e, NULL, 5, 0, SECTOR, MINER, "{\"x\":", 5, err, sizeof err),
-           CZ_ERR_BAD_FORMAT, err, "vanilla_proof: ", "truncated JSON");
-    expect(submit(e, NULL, 0, 0, SECTOR, MINER, c1_json, c1_len, err, sizeof err),
-           CZ_ERR_INVALID_ARG, err, "the C1 is for StackedDrg2KiBV1_1 (5)", "another proof");
-    expect(submit(e, NULL, 5, 0, SECTOR + 1, MINER, c1_json, c1_len, err, sizeof err),
-           CZ_ERR_INVALID_ARG, err, "replica_id", "another sector");
-    expect(submit(e, NULL, 5, 0, SECTOR, MINER + 1, c1_json, c1_len, err, sizeof err),
-           CZ_ERR_INVALID_ARG, err, "do not verify for miner 1001", "another miner");
+    expect_err(submit(e, NULL, 99, 0, SECTOR, MINER, c1_json, c1_len, err, sizeof err),
+               CZ_ERR_INVALID_ARG, err, "registered_proof 99", "unknown registered proof");
+    expect_err(submit(e, NULL, 5, 4096, SECTOR, MINER, c1_json, c1_len, err, sizeof err),
+               CZ_ERR_INVALID_ARG, err, "sector_size 4096", "wrong sector size");
+    expect_err(submit(e, NULL, 5, 0, SECTOR, MINER, NULL, 0, err, sizeof err), CZ_ERR_INVALID_ARG,
+               err, "no C1", "no C1");
+    expect_err(submit(e, NULL, 5, 0, SECTOR, MINER, "{\"x\":", 5, err, sizeof err),
+               CZ_ERR_BAD_FORMAT, err, "vanilla_proof: ", "truncated JSON");
+    expect_err(submit(e, NULL, 0, 0, SECTOR, MINER, c1_json, c1_len, err, sizeof err),
+               CZ_ERR_INVALID_ARG, err, "the C1 is for StackedDrg2KiBV1_1 (5)", "another proof");
+    expect_err(submit(e, NULL, 5, 0, SECTOR + 1, MINER, c1_json, c1_len, err, sizeof err),
+               CZ_ERR_INVALID_ARG, err, "replica_id", "another sector");
+    expect_err(submit(e, NULL, 5, 0, SECTOR, MINER + 1, c1_json, c1_len, err, sizeof err),
+               CZ_ERR_INVALID_ARG, err, "do not verify for miner 1001", "another miner");
     /* the seed's first byte edited: other challenges */
     char *edited = malloc(c1_len + 8);
     memcpy(edited, c1_json, c1_len);
@@ -165,8 +147,8 @@ static void refusals(void)
         memcpy(at, repl, (size_t)n);
         len = c1_len + (size_t)n - digits;
     }
-    expect(submit(e, NULL, 5, 0, SECTOR, MINER, edited, len, err, sizeof err),
-           CZ_ERR_INVALID_ARG, err, "do not verify", "the seed edited");
+    expect_err(submit(e, NULL, 5, 0, SECTOR, MINER, edited, len, err, sizeof err),
+               CZ_ERR_INVALID_ARG, err, "do not verify", "the seed edited");
     free(edited);
     /* Curio's wrapper with another SectorNum; then one that is right */
     size_t b = cz_base64_encoded_len(c1_len);
@@ -175,8 +157,8 @@ static void refusals(void)
     cz_base64_encode(w + h, (const uint8_t *)c1_json, c1_len);
     size_t wl = (size_t)h + b;
     wl += (size_t)snprintf(w + wl, 128, "\",\"SectorSize\":2048}");
-    expect(submit(e, NULL, 5, 0, SECTOR, MINER, w, wl, err, sizeof err), CZ_ERR_INVALID_ARG, err,
-           "SectorNum 12", "the wrapper's SectorNum");
+    expect_err(submit(e, NULL, 5, 0, SECTOR, MINER, w, wl, err, sizeof err), CZ_ERR_INVALID_ARG,
+               err, "SectorNum 12", "the wrapper's SectorNum");
     w[h - 1] = '!'; /* "Phase1Out":"! ...: not base64 */
     int rc = submit(e, NULL, 5, 0, SECTOR + 5, MINER, w, wl, err, sizeof err);
     TF_CHECK_MSG(rc == CZ_ERR_BAD_FORMAT && strstr(err, "Phase1Out"), "bad base64: %d %s", rc,
@@ -200,7 +182,7 @@ static void refusals(void)
  * 2KiB name: its digest is neither Filecoin's nor listed. */
 static void foreign_digest(void)
 {
-    cz_engine *e = new_engine(dir);
+    cz_engine *e = fc_engine_new(dir, NULL);
     char err[700];
     const char *base =
         "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"

@@ -154,17 +154,6 @@ static void teardown(void)
     free(winning);
 }
 
-static cz_engine *new_engine(const char *cache, cz_engine_config *base)
-{
-    cz_engine_config c = base ? *base : base_config(0);
-    c.param_cache = cache;
-    c.synthesis_threads = 2;
-    cz_engine *e = NULL;
-    char err[256];
-    TF_CHECK_MSG(cz_engine_new(&e, &c, err, sizeof err) == CZ_OK, "%s", err);
-    return e;
-}
-
 /* A request as the daemon builds it from Curio's message; tests edit it. */
 typedef struct {
     cz_job_post p;
@@ -240,7 +229,7 @@ static void prove_ok(cz_engine *e, const req *r, const cz_post_public_sector *ps
 
 static void proofs(void)
 {
-    cz_engine *e = new_engine(dir, NULL);
+    cz_engine *e = fc_engine_new(dir, NULL);
     req r;
     req_window(&r, win12, 2, 10, 0);
     prove_ok(e, &r, pubs, 2, "Window V1_1, 2 sectors");
@@ -257,15 +246,9 @@ static void proofs(void)
     cz_engine_free(e);
 }
 
-static void expect(int rc, int want_rc, const char *err, const char *want, const char *what)
-{
-    TF_CHECK_MSG(rc == want_rc && strstr(err, want) != NULL, "%s: rc %d (want %d): %s", what, rc,
-                 want_rc, err);
-}
-
 static void refusals(void)
 {
-    cz_engine *e = new_engine(dir, NULL);
+    cz_engine *e = fc_engine_new(dir, NULL);
     char err[700], id[CZ_JOB_ID_MAX];
     req r;
     uint8_t *bad = malloc(wlen);
@@ -353,18 +336,18 @@ static void refusals(void)
             r.blobs[1] = winning, r.lens[1] = glen, r.p.n_vanilla = 2;
             break;
         }
-        expect(submit(e, &r, CZ_PRIO_NORMAL, id, err, sizeof err), want, err, needle, what);
+        expect_err(submit(e, &r, CZ_PRIO_NORMAL, id, err, sizeof err), want, err, needle, what);
     }
     /* a Window number on a Winning request */
     req_winning(&r);
     r.p.registered_proof = 10;
-    expect(submit(e, &r, CZ_PRIO_NORMAL, id, err, sizeof err), CZ_ERR_INVALID_ARG, err,
-           "StackedDrgWindow2KiBV1_1 (WindowPoSt): a WinningPoSt needs", "a Window number");
+    expect_err(submit(e, &r, CZ_PRIO_NORMAL, id, err, sizeof err), CZ_ERR_INVALID_ARG, err,
+               "StackedDrgWindow2KiBV1_1 (WindowPoSt): a WinningPoSt needs", "a Window number");
     /* no param cache */
-    cz_engine *nc = new_engine(NULL, NULL);
+    cz_engine *nc = fc_engine_new(NULL, NULL);
     req_window(&r, win12, 2, 10, 0);
-    expect(submit(nc, &r, CZ_PRIO_NORMAL, id, err, sizeof err), CZ_ERR_UNSUPPORTED, err,
-           "WindowPoSt needs a param cache", "no param cache");
+    expect_err(submit(nc, &r, CZ_PRIO_NORMAL, id, err, sizeof err), CZ_ERR_UNSUPPORTED, err,
+               "WindowPoSt needs a param cache", "no param cache");
     check_drained(nc, NULL);
     cz_engine_free(nc);
     free(bad);
@@ -380,7 +363,7 @@ static void refusals(void)
  * path, and nothing is left behind; the engine proves the next job. */
 static void bad_path(void)
 {
-    cz_engine *e = new_engine(dir, NULL);
+    cz_engine *e = fc_engine_new(dir, NULL);
     char err[700], id[CZ_JOB_ID_MAX];
     uint8_t *bad = malloc(wlen);
     TF_CHECK(bad != NULL);
@@ -413,7 +396,7 @@ static void under_load(void)
     cfg.queue_depth = 1;
     gate g;
     gate_init(&g, &cfg);
-    cz_engine *e = new_engine(dir, &cfg);
+    cz_engine *e = fc_engine_new(dir, &cfg);
     char err[700], id[CZ_JOB_ID_MAX], wid[CZ_JOB_ID_MAX], gid[CZ_JOB_ID_MAX];
     bool already;
     TF_CHECK(cz_engine_preload(e, "wpost-2k", &already, err, sizeof err) == CZ_OK);

@@ -66,17 +66,6 @@ static void update_once(void)
     cz_fc_snap_sector_free(x);
 }
 
-static cz_engine *new_engine(const char *cache)
-{
-    cz_engine_config c = base_config(0);
-    c.param_cache = cache;
-    c.synthesis_threads = 2;
-    cz_engine *e = NULL;
-    char err[256];
-    TF_CHECK_MSG(cz_engine_new(&e, &c, err, sizeof err) == CZ_OK, "%s", err);
-    return e;
-}
-
 /* A request of the update, as the daemon builds it from Curio's message;
  * tests edit the copy. */
 typedef struct {
@@ -130,23 +119,17 @@ static int submit(cz_engine *e, const char *id, const req *r, bool *existing, ch
     return cz_engine_submit(e, &q, out, existing, err, errlen);
 }
 
-static void expect(int rc, int want_rc, const char *err, const char *want, const char *what)
-{
-    TF_CHECK_MSG(rc == want_rc && strstr(err, want) != NULL, "%s: rc %d (want %d): %s", what, rc,
-                 want_rc, err);
-}
-
 static void no_cache(void)
 {
-    cz_engine *e = new_engine(NULL);
+    cz_engine *e = fc_engine_new(NULL, NULL);
     char err[512];
     req r;
     req_init(&r);
-    expect(submit(e, NULL, &r, NULL, err, sizeof err), CZ_ERR_UNSUPPORTED, err, "param cache",
-           "no param cache");
+    expect_err(submit(e, NULL, &r, NULL, err, sizeof err), CZ_ERR_UNSUPPORTED, err, "param cache",
+               "no param cache");
     bool already;
-    expect(cz_engine_preload(e, "snap-2k", &already, err, sizeof err), CZ_ERR_UNSUPPORTED, err,
-           "param cache", "preload without a param cache");
+    expect_err(cz_engine_preload(e, "snap-2k", &already, err, sizeof err), CZ_ERR_UNSUPPORTED, err,
+               "param cache", "preload without a param cache");
     check_drained(e, NULL);
     cz_engine_free(e);
 }
@@ -165,22 +148,22 @@ static void write_junk(const char *ext)
 
 static void refusals(void)
 {
-    cz_engine *e = new_engine(dir);
+    cz_engine *e = fc_engine_new(dir, NULL);
     char err[700], path[300];
     req r;
     req_init(&r);
     snprintf(path, sizeof path, "%s/%s.params", dir, BASE);
-    expect(submit(e, NULL, &r, NULL, err, sizeof err), CZ_ERR_NOT_FOUND, err, path,
-           "missing .params");
+    expect_err(submit(e, NULL, &r, NULL, err, sizeof err), CZ_ERR_NOT_FOUND, err, path,
+               "missing .params");
     bool already;
-    expect(cz_engine_preload(e, "snap-2k", &already, err, sizeof err), CZ_ERR_NOT_FOUND, err, path,
-           "preload, missing .params");
-    expect(cz_engine_preload(e, "snap-3k", &already, err, sizeof err), CZ_ERR_NOT_FOUND, err,
-           "not a SnapDeals circuit id", "preload snap-3k");
+    expect_err(cz_engine_preload(e, "snap-2k", &already, err, sizeof err), CZ_ERR_NOT_FOUND, err,
+               path, "preload, missing .params");
+    expect_err(cz_engine_preload(e, "snap-3k", &already, err, sizeof err), CZ_ERR_NOT_FOUND, err,
+               "not a SnapDeals circuit id", "preload snap-3k");
     write_junk(".params");
     write_junk(".vk");
-    expect(submit(e, NULL, &r, NULL, err, sizeof err), CZ_ERR_NOT_FOUND, err,
-           "--circuit snap --sector-size SIZE --pce-only", "missing .pce");
+    expect_err(submit(e, NULL, &r, NULL, err, sizeof err), CZ_ERR_NOT_FOUND, err,
+               "--circuit snap --sector-size SIZE --pce-only", "missing .pce");
     write_junk(".pce");
 
     /* bad requests */
@@ -231,8 +214,8 @@ static void refusals(void)
             r.blobs[0] = bad;
             break;
         }
-        expect(submit(e, NULL, &r, NULL, err, sizeof err), cases[i].rc, err, cases[i].needle,
-               cases[i].what);
+        expect_err(submit(e, NULL, &r, NULL, err, sizeof err), cases[i].rc, err, cases[i].needle,
+                   cases[i].what);
     }
     free(bad);
     /* the commitments as CIDs: the same request as the raw bytes.  The

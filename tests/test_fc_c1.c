@@ -30,6 +30,7 @@
 #include "cuzk/ff.h"
 #include "cuzk/filecoin/porep.h"
 #include "cuzk/mem.h"
+#include "fixture.h"
 #include "tf.h"
 #include "util/base64.h"
 
@@ -1540,18 +1541,6 @@ static void test_messages(void)
 
 /* ---------------------------------------------------- fuzz seeds --- */
 
-static int write_file(const char *dir, const char *name, const char *data, size_t n)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(data, 1, n, f) != n || fclose(f) != 0) {
-        fprintf(stderr, "cannot write %s\n", path);
-        return 1;
-    }
-    return 0;
-}
-
 /* The seeds of fuzz/fuzz_c1.c: 2KiB C1s of each feature and one wrapped,
  * from a fixed generator seed. */
 static int write_seeds(const char *dir)
@@ -1569,23 +1558,23 @@ static int write_seeds(const char *dir)
         make_c1(&c1, cz_fc_proof_by_name(types[i]));
         if (cz_fc_c1_write(&c1, &j, &n) != CZ_OK)
             return 1;
-        bad |= write_file(dir, names[i], j, n);
+        bad |= tf_write_file(dir, names[i], j, n);
         if (i == 1) {
             size_t wn;
             char *w = wrap(j, n, 1, 2048, &wn);
-            bad |= write_file(dir, "wrapped.json", w, wn);
+            bad |= tf_write_file(dir, "wrapped.json", w, wn);
             free(w);
         }
         free(j);
         cz_fc_c1_free(&c1);
     }
-    bad |= write_file(dir, "empty_wrapper.json",
-                      "{\"SectorNum\":0,\"Phase1Out\":\"e30=\",\"SectorSize\":2048}", 50);
+    bad |= tf_write_file(dir, "empty_wrapper.json",
+                         "{\"SectorNum\":0,\"Phase1Out\":\"e30=\",\"SectorSize\":2048}", 50);
     /* what the fuzzer found (test_messages) */
-    bad |= write_file(dir, "empty_key.json", "{\"\":\x02}", 6);
+    bad |= tf_write_file(dir, "empty_key.json", "{\"\":\x02}", 6);
     size_t n;
     char *d = deep_unknown(60, &n);
-    bad |= write_file(dir, "deep_unknown.json", d, n);
+    bad |= tf_write_file(dir, "deep_unknown.json", d, n);
     free(d);
     return bad;
 }

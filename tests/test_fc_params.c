@@ -17,6 +17,7 @@
 #include "cuzk/blake2b.h"
 #include "cuzk/err.h"
 #include "cuzk/filecoin/porep.h"
+#include "fixture.h"
 #include "tf.h"
 #include "util/json_tree.h"
 
@@ -54,24 +55,25 @@ static void identifiers(void)
     }
 }
 
-/* data/parameters.json, found from this file's path. */
-static char *read_parameters_json(size_t *len)
+/* data/parameters.json (found from this file's path) parsed into *doc; its
+ * text, to free after cz_json_free(doc), or NULL when it cannot be read or
+ * parsed (a failed check). */
+static char *parameters_json(cz_json_doc *doc)
 {
     const char *file = __FILE__, *slash = strrchr(file, '/');
-    char path[4096];
-    snprintf(path, sizeof path, "%.*s/../data/parameters.json",
-             slash ? (int)(slash - file) : 1, slash ? file : ".");
-    FILE *f = fopen(path, "rb");
-    TF_CHECK_MSG(f != NULL, "cannot open %s", path);
-    if (f == NULL)
+    char path[4096], err[256];
+    snprintf(path, sizeof path, "%.*s/../data/parameters.json", slash ? (int)(slash - file) : 1,
+             slash ? file : ".");
+    tf_blob b = tf_read_file(path);
+    if (b.p == NULL)
         return NULL;
-    fseek(f, 0, SEEK_END);
-    *len = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc(*len + 1);
-    TF_CHECK(text != NULL && fread(text, 1, *len, f) == *len);
-    fclose(f);
-    return text;
+    int rc = cz_json_parse(doc, (const char *)b.p, b.n, 8, err, sizeof err);
+    TF_CHECK_MSG(rc == CZ_OK, "parameters.json: %s", err);
+    if (rc != CZ_OK) {
+        free(b.p);
+        return NULL;
+    }
+    return (char *)b.p;
 }
 
 /* The sector_size member of an entry; 0 when absent. */
@@ -91,18 +93,10 @@ static void published_names(void)
     static const char *const prefix[CZ_FC__SHAPES] = {"032d3138", "ecd68364", "6babf46c",
                                                       "82a357d2", "96f1b4a0"};
     static const char *const trees[CZ_FC__SHAPES] = {"8-0-0", "8-0-0", "8-0-0", "8-8-0", "8-8-2"};
-    size_t len = 0;
-    char *text = read_parameters_json(&len);
+    cz_json_doc doc;
+    char *text = parameters_json(&doc);
     if (text == NULL)
         return;
-    cz_json_doc doc;
-    char err[256];
-    int rc = cz_json_parse(&doc, text, len, 8, err, sizeof err);
-    TF_CHECK_MSG(rc == CZ_OK, "parameters.json: %s", err);
-    if (rc != CZ_OK) {
-        free(text);
-        return;
-    }
     const cz_json_value *root = &doc.nodes[0];
     TF_CHECK(root->type == CZ_JSON_OBJECT);
     unsigned found[CZ_FC__SHAPES][2] = {{0}};
@@ -159,13 +153,10 @@ static const char *string_of(const cz_json_value *entry, const char *key)
  * size, and nothing else; lookups by name, a miss for an unknown one. */
 static void official_table(void)
 {
-    size_t len = 0;
-    char *text = read_parameters_json(&len);
+    cz_json_doc doc;
+    char *text = parameters_json(&doc);
     if (text == NULL)
         return;
-    cz_json_doc doc;
-    char err[256];
-    TF_CHECK_MSG(cz_json_parse(&doc, text, len, 8, err, sizeof err) == CZ_OK, "%s", err);
     const cz_json_value *root = &doc.nodes[0];
     TF_CHECK(root->n == cz_fc_params_official_count());
     const cz_json_value *m = cz_json_first(root);

@@ -20,6 +20,7 @@
 #include "cuzk/filecoin/snap.h"
 #include "cuzk/poseidon.h"
 #include "filecoin/snap/circuit.h"
+#include "fixture.h"
 #include "tf.h"
 #include "util/clock.h"
 
@@ -350,14 +351,6 @@ static uint8_t *encode(const cz_fc_snap_partition_proof *p, const cz_fc_snap_sha
     return b;
 }
 
-static uint64_t le64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
 /* Sizes the facts file gives (561,768 and 575,528 bytes at 32 and 64GiB)
  * and the serde layout of a 2KiB proof, field by field at its offsets:
  * comm_c, u64 8 apex leaves, u64 10 challenges, then the first challenge's
@@ -385,16 +378,16 @@ static void test_proof_layout(void)
     random_proof(&p, &s);
     size_t n;
     uint8_t *b = encode(&p, &s, &n);
-    TF_CHECK(!memcmp(b, p.comm_c.b, 32) && le64(b + 32) == 8);
+    TF_CHECK(!memcmp(b, p.comm_c.b, 32) && tf_rd64le(b + 32) == 8);
     for (unsigned i = 0; i < 8; i++)
         TF_CHECK(!memcmp(b + 40 + 32 * i, p.apex_leafs[i].b, 32));
-    TF_CHECK(le64(b + 296) == 10);
+    TF_CHECK(tf_rd64le(b + 296) == 10);
     const cz_fc_merkle_proof *m = &p.challenges[0].r_old;
     TF_CHECK(b[304] == 0 && b[305] == 0 && b[306] == 0 && b[307] == 0);
     TF_CHECK(!memcmp(b + 308, m->root.b, 32) && !memcmp(b + 340, m->leaf.b, 32));
-    TF_CHECK(le64(b + 372) == 2 && le64(b + 380) == 7);
+    TF_CHECK(tf_rd64le(b + 372) == 2 && tf_rd64le(b + 380) == 7);
     TF_CHECK(!memcmp(b + 388, m->levels[0].hashes[0].b, 32));
-    TF_CHECK(le64(b + 388 + 7 * 32) == m->levels[0].index);
+    TF_CHECK(tf_rd64le(b + 388 + 7 * 32) == m->levels[0].index);
     free(b);
     cz_fc_snap_proof_free(&p);
 }
@@ -990,12 +983,7 @@ static int write_seeds(const char *dir)
         random_proof(&p, &s);
         size_t n;
         uint8_t *b = encode(&p, &s, &n);
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        FILE *f = fopen(path, "wb");
-        int bad = !f || fwrite(b, 1, n, f) != n;
-        if (f && fclose(f))
-            bad = 1;
+        int bad = tf_write_file(dir, names[i], b, n);
         free(b);
         cz_fc_snap_proof_free(&p);
         if (bad)
@@ -1004,19 +992,11 @@ static int write_seeds(const char *dir)
     return 0;
 }
 
-int main(int argc, char **argv)
-{
-    if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
-        return write_seeds(argv[2]);
-    static const tf_test tests[] = {
-        TF_TEST(test_shapes),           TF_TEST(test_params_names), TF_TEST(test_gen_randomness),
-        TF_TEST(test_gen_randomness_circuit), TF_TEST(test_challenge_vectors),
-        TF_TEST(test_challenge_buckets), TF_TEST(test_proof_layout),
-        TF_TEST(test_proof_roundtrip),  TF_TEST(test_proof_refusals),
-        TF_TEST(test_snap_sector),    TF_TEST(test_snap_sealed),
-        TF_TEST(test_snap_synth),     TF_TEST(test_circuit_counts),
-        TF_TEST(test_part_counts),      TF_TEST(test_circuit_witness),  TF_TEST(test_witness_parallel),
-        TF_TEST(test_commitments),
-    };
-    return tf_run(argc, argv, tests, sizeof tests / sizeof tests[0]);
-}
+TF_MAIN_SEEDS(write_seeds, TF_TEST(test_shapes), TF_TEST(test_params_names),
+              TF_TEST(test_gen_randomness), TF_TEST(test_gen_randomness_circuit),
+              TF_TEST(test_challenge_vectors), TF_TEST(test_challenge_buckets),
+              TF_TEST(test_proof_layout), TF_TEST(test_proof_roundtrip),
+              TF_TEST(test_proof_refusals), TF_TEST(test_snap_sector),
+              TF_TEST(test_snap_sealed), TF_TEST(test_snap_synth), TF_TEST(test_circuit_counts),
+              TF_TEST(test_part_counts), TF_TEST(test_circuit_witness),
+              TF_TEST(test_witness_parallel), TF_TEST(test_commitments))

@@ -11,31 +11,12 @@
 #include "cuzk/groth16.h"
 #include "cuzk/mem.h"
 #include "cuzk/pool.h"
+#include "fixture.h"
 #include "tf.h"
 
 #define G1U   CZ_G1_UNCOMPRESSED_BYTES
 #define G2U   CZ_G2_UNCOMPRESSED_BYTES
 #define VKFIX (3 * G1U + 3 * G2U)
-
-static void rand_g1(cz_g1_affine *r)
-{
-    cz_fr k;
-    cz_g1 g, t;
-    cz_fr_random(&k, &tf_rng);
-    cz_g1_from_affine(&g, &CZ_G1_GENERATOR);
-    cz_g1_mul_var(&t, &g, &k);
-    cz_g1_to_affine(r, &t);
-}
-
-static void rand_g2(cz_g2_affine *r)
-{
-    cz_fr k;
-    cz_g2 g, t;
-    cz_fr_random(&k, &tf_rng);
-    cz_g2_from_affine(&g, &CZ_G2_GENERATOR);
-    cz_g2_mul_var(&t, &g, &k);
-    cz_g2_to_affine(r, &t);
-}
 
 /* On-curve G1 point outside the subgroup: random x, y = sqrt(x^3 + 4), no
  * cofactor clearing. */
@@ -70,12 +51,12 @@ static void make_params(cz_groth16_params *p, size_t n_ic, size_t nh, size_t nl,
                         size_t nb1, size_t nb2)
 {
     memset(p, 0, sizeof *p);
-    rand_g1(&p->vk.alpha_g1);
-    rand_g1(&p->vk.beta_g1);
-    rand_g2(&p->vk.beta_g2);
-    rand_g2(&p->vk.gamma_g2);
-    rand_g1(&p->vk.delta_g1);
-    rand_g2(&p->vk.delta_g2);
+    tf_rand_g1(&p->vk.alpha_g1, 0);
+    tf_rand_g1(&p->vk.beta_g1, 0);
+    tf_rand_g2(&p->vk.beta_g2, 0);
+    tf_rand_g2(&p->vk.gamma_g2, 0);
+    tf_rand_g1(&p->vk.delta_g1, 0);
+    tf_rand_g2(&p->vk.delta_g2, 0);
     p->vk.n_ic = n_ic, p->n_h = nh, p->n_l = nl, p->n_a = na, p->n_b_g1 = nb1, p->n_b_g2 = nb2;
     p->vk.ic = calloc(n_ic + 1, sizeof(cz_g1_affine));
     p->h = calloc(nh + 1, sizeof(cz_g1_affine));
@@ -84,17 +65,17 @@ static void make_params(cz_groth16_params *p, size_t n_ic, size_t nh, size_t nl,
     p->b_g1 = calloc(nb1 + 1, sizeof(cz_g1_affine));
     p->b_g2 = calloc(nb2 + 1, sizeof(cz_g2_affine));
     for (size_t i = 0; i < n_ic; i++)
-        rand_g1(&p->vk.ic[i]);
+        tf_rand_g1(&p->vk.ic[i], 0);
     for (size_t i = 0; i < nh; i++)
-        rand_g1(&p->h[i]);
+        tf_rand_g1(&p->h[i], 0);
     for (size_t i = 0; i < nl; i++)
-        rand_g1(&p->l[i]);
+        tf_rand_g1(&p->l[i], 0);
     for (size_t i = 0; i < na; i++)
-        rand_g1(&p->a[i]);
+        tf_rand_g1(&p->a[i], 0);
     for (size_t i = 0; i < nb1; i++)
-        rand_g1(&p->b_g1[i]);
+        tf_rand_g1(&p->b_g1[i], 0);
     for (size_t i = 0; i < nb2; i++)
-        rand_g2(&p->b_g2[i]);
+        tf_rand_g2(&p->b_g2[i], 0);
 }
 
 static void free_rand(cz_groth16_params *p)
@@ -318,9 +299,9 @@ static void test_proof(void)
 {
     for (unsigned it = 0; it < 8 * tf_scale; it++) {
         cz_groth16_proof p, q;
-        rand_g1(&p.a);
-        rand_g2(&p.b);
-        rand_g1(&p.c);
+        tf_rand_g1(&p.a, 0);
+        tf_rand_g2(&p.b, 0);
+        tf_rand_g1(&p.c, 0);
         uint8_t b[CZ_GROTH16_PROOF_BYTES], b2[CZ_GROTH16_PROOF_BYTES];
         cz_groth16_proof_to_bytes(b, &p);
         TF_CHECK(cz_groth16_proof_from_bytes(&q, b, sizeof b) == CZ_OK);
@@ -494,7 +475,7 @@ static void test_threads(void)
     p.l = malloc(nl * sizeof(cz_g1_affine));
     p.n_l = nl;
     cz_g1 acc, g;
-    rand_g1(&p.l[0]);
+    tf_rand_g1(&p.l[0], 0);
     cz_g1_from_affine(&acc, &p.l[0]);
     cz_g1_from_affine(&g, &CZ_G1_GENERATOR);
     cz_g1 *jac = malloc(nl * sizeof *jac);

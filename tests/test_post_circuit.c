@@ -199,6 +199,21 @@ static cz_fr *record(const cz_post_shape *s, const cz_post_circuit_sector *sec, 
     return w;
 }
 
+/* The n-value assignment of the circuit synthesized witness-only (inputs
+ * edited by the caller). */
+static cz_fr *witness_of(const cz_post_shape *s, const cz_post_circuit_sector *sec, size_t n)
+{
+    cz_cs *cs;
+    char err[256];
+    TF_CHECK(cz_cs_new(&cs, CZ_CS_WITNESS, 0) == CZ_OK);
+    TF_CHECK(cz_post_synthesize(cs, s, sec, err, sizeof err) == CZ_OK);
+    cz_fr *wt = malloc(n * sizeof *wt);
+    TF_CHECK(wt != NULL);
+    cz_cs_write_assignment(cs, wt);
+    cz_cs_free(cs);
+    return wt;
+}
+
 /* Window (full and short partitions, API 1.0 at partition 1 and 1.2) and
  * Winning, on the test shapes and 2KiB: the circuit is satisfied by
  * vanilla proofs that verify, and not by one whose sibling or leaf was
@@ -257,13 +272,7 @@ static void test_satisfied(void)
             cz_fc_d *v = what ? &m->leaf : &m->levels[m->n_levels - 1].hashes[0];
             cz_fc_d keep = *v;
             v->b[0] ^= 1;
-            cz_cs *cs;
-            TF_CHECK(cz_cs_new(&cs, CZ_CS_WITNESS, 0) == CZ_OK);
-            TF_CHECK(cz_post_synthesize(cs, &s, sec, err, sizeof err) == CZ_OK);
-            cz_fr *wt = malloc(n * sizeof *wt);
-            TF_CHECK(wt != NULL);
-            cz_cs_write_assignment(cs, wt);
-            cz_cs_free(cs);
+            cz_fr *wt = witness_of(&s, sec, n);
             TF_CHECK_MSG(cz_r1cs_check(r, wt, n, NULL, NULL, NULL, 0) == CZ_ERR_UNSATISFIED,
                          "case %zu: a changed %s satisfies the circuit", i,
                          what ? "leaf" : "sibling");
@@ -299,13 +308,7 @@ static void test_satisfied(void)
                 swapped.inclusion = two;
                 cz_post_circuit_sector keep = sec[0];
                 sec[0] = swapped;
-                cz_cs *cs;
-                TF_CHECK(cz_cs_new(&cs, CZ_CS_WITNESS, 0) == CZ_OK);
-                TF_CHECK(cz_post_synthesize(cs, &s, sec, err, sizeof err) == CZ_OK);
-                cz_fr *wt = malloc(n * sizeof *wt);
-                TF_CHECK(wt != NULL);
-                cz_cs_write_assignment(cs, wt);
-                cz_cs_free(cs);
+                cz_fr *wt = witness_of(&s, sec, n);
                 TF_CHECK(cz_r1cs_check(r, wt, n, NULL, NULL, NULL, 0) == CZ_OK);
                 TF_CHECK(memcmp(wt + 1, w + 1, cz_post_public_input_count(&s) * sizeof *wt));
                 free(wt);

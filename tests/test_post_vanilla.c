@@ -118,14 +118,6 @@ static uint8_t *encode(const cz_post_vanilla *v, const cz_post_shape *s, size_t 
     return b;
 }
 
-static uint64_t le64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
 /* The layout of docs/post.md 4.1, walked here on its own: one
  * MerkleProof's bytes, and the offset within it of level l's sibling
  * count (after the variant, a Single proof's root and leaf, and the u64
@@ -322,8 +314,8 @@ static void test_golden(void)
 
     /* the layout: sector_id, comm_r, 1 sector proof, 10 inclusion proofs,
      * the first a Sub proof (variant 1) of 9 base levels of 7 siblings */
-    TF_CHECK(le64(b) == 1 && le64(b + 40) == 1 && le64(b + 48) == 10);
-    TF_CHECK(b[56] == 1 && le64(b + 60) == 9 && le64(b + 68) == 7);
+    TF_CHECK(tf_rd64le(b) == 1 && tf_rd64le(b + 40) == 1 && tf_rd64le(b + 48) == 10);
+    TF_CHECK(b[56] == 1 && tf_rd64le(b + 60) == 9 && tf_rd64le(b + 68) == 7);
     TF_CHECK(merkle_bytes(&s) == 2484 && proof_at(&s, 10) + 64 == n);
     /* tampering: a sibling, a leaf, a root, an index, comm_c, comm_r_last,
      * comm_r, the sector id */
@@ -938,12 +930,8 @@ static int write_seeds(const char *dir)
         }
         size_t n = cz_post_vanilla_bytes(&s);
         uint8_t *b = malloc(n);
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", dir, seeds[i].name);
-        FILE *f = b ? fopen(path, "wb") : NULL;
-        int bad = !f || cz_post_vanilla_write(b, n, &v, &s) != CZ_OK || fwrite(b, 1, n, f) != n;
-        if (f && fclose(f))
-            bad = 1;
+        int bad = !b || cz_post_vanilla_write(b, n, &v, &s) != CZ_OK ||
+                  tf_write_file(dir, seeds[i].name, b, n);
         free(b);
         cz_post_vanilla_free(&v);
         if (bad)
@@ -952,14 +940,6 @@ static int write_seeds(const char *dir)
     return 0;
 }
 
-int main(int argc, char **argv)
-{
-    if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
-        return write_seeds(argv[2]);
-    static const tf_test tests[] = {
-        TF_TEST(test_golden),    TF_TEST(test_params_names), TF_TEST(test_blob_sizes),
-        TF_TEST(test_roundtrip), TF_TEST(test_refusals),     TF_TEST(test_sealed),
-        TF_TEST(test_synth),     TF_TEST(test_challenges),
-    };
-    return tf_run(argc, argv, tests, sizeof tests / sizeof tests[0]);
-}
+TF_MAIN_SEEDS(write_seeds, TF_TEST(test_golden), TF_TEST(test_params_names),
+              TF_TEST(test_blob_sizes), TF_TEST(test_roundtrip), TF_TEST(test_refusals),
+              TF_TEST(test_sealed), TF_TEST(test_synth), TF_TEST(test_challenges))

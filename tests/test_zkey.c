@@ -110,17 +110,25 @@ static int json_g2(const char *json, const char *key, cz_g2_affine *g)
 
 /* --------------------------------------------------------------- tests --- */
 
+/* The fixture circuit mul: its r1cs and its zkey (a failed load is a failed
+ * check); the zkey's load status. */
+static int load_mul(cz_circom_r1cs *r, cz_zkey *z)
+{
+    char path[4096], err[256];
+    tf_fixture_path(path, sizeof path, "circom", "mul.r1cs");
+    TF_CHECK_MSG(cz_circom_r1cs_load(r, path, err, sizeof err) == CZ_OK, "r1cs: %s", err);
+    tf_fixture_path(path, sizeof path, "zkey", "mul.zkey");
+    int rc = cz_zkey_load(z, path, CZ_ZKEY_DEFAULT, err, sizeof err);
+    TF_CHECK_MSG(rc == CZ_OK, "load: %s", err);
+    return rc;
+}
+
 static void test_parse_and_vk(void)
 {
     tf_blob jb = tf_fixture("zkey", "verification_key.json");
-    char path[4096], err[256];
     cz_zkey z;
     cz_circom_r1cs r;
-    tf_fixture_path(path, sizeof path, "circom", "mul.r1cs");
-    TF_CHECK(cz_circom_r1cs_load(&r, path, err, sizeof err) == CZ_OK);
-    tf_fixture_path(path, sizeof path, "zkey", "mul.zkey");
-    int rc = cz_zkey_load(&z, path, CZ_ZKEY_DEFAULT, err, sizeof err);
-    TF_CHECK_MSG(rc == CZ_OK, "load: %s", err);
+    int rc = load_mul(&r, &z);
     if (rc != CZ_OK || jb.p == NULL)
         return;
     const char *json = (const char *)jb.p;
@@ -165,7 +173,9 @@ static void test_parse_and_vk(void)
         TF_CHECK(!cz_g1_affine_is_inf(&z.h[i]) && cz_g1_affine_in_subgroup(&z.h[i]));
 
     /* The same key with the subgroup checks skipped. */
+    char path[4096], err[256];
     cz_zkey s;
+    tf_fixture_path(path, sizeof path, "zkey", "mul.zkey");
     TF_CHECK(cz_zkey_load(&s, path, CZ_ZKEY_SKIP_SUBGROUP, err, sizeof err) == CZ_OK);
     TF_CHECK(s.n_coefs == z.n_coefs && memcmp(s.h, z.h, z.domain_size * sizeof *z.h) == 0);
     TF_CHECK(memcmp(s.b2, z.b2, z.n_vars * sizeof *z.b2) == 0);
@@ -210,13 +220,9 @@ static void test_alphabeta(void)
  * s, signal s, value 1) per public signal s including the constant. */
 static void test_coefs_match_r1cs(void)
 {
-    char path[4096], err[256];
     cz_zkey z;
     cz_circom_r1cs r;
-    tf_fixture_path(path, sizeof path, "circom", "mul.r1cs");
-    TF_CHECK(cz_circom_r1cs_load(&r, path, err, sizeof err) == CZ_OK);
-    tf_fixture_path(path, sizeof path, "zkey", "mul.zkey");
-    TF_CHECK(cz_zkey_load(&z, path, CZ_ZKEY_DEFAULT, err, sizeof err) == CZ_OK);
+    load_mul(&r, &z);
     TF_CHECK(z.n_coefs == r.a.nnz + r.b.nnz + z.n_public + 1);
     uint64_t seen[2] = {0, 0}, extra = 0;
     for (uint32_t i = 0; i < z.n_coefs; i++) {

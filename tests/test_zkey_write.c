@@ -44,22 +44,6 @@ static bool exists(const char *path)
     return stat(path, &st) == 0;
 }
 
-static tf_blob read_all(const char *path)
-{
-    tf_blob b = {NULL, 0};
-    FILE *f = fopen(path, "rb");
-    TF_CHECK_MSG(f != NULL, "cannot open %s", path);
-    if (f == NULL)
-        return b;
-    fseek(f, 0, SEEK_END);
-    b.n = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    b.p = malloc(b.n + 1);
-    TF_CHECK(b.p != NULL && fread(b.p, 1, b.n, f) == b.n);
-    fclose(f);
-    return b;
-}
-
 static bool same(const void *a, const void *b, size_t n) { return n == 0 || memcmp(a, b, n) == 0; }
 
 /* Every field, the points compared limb for limb. */
@@ -104,30 +88,6 @@ static int write_and_load(const cz_zkey *z, const char *path, cz_zkey *back)
 }
 
 /* Random points k*G, or infinity one time in four. */
-static void rand_g1(cz_g1_affine *r)
-{
-    cz_fr k;
-    cz_g1 g, t;
-    cz_fr_random(&k, &tf_rng);
-    if (cz_prng_next(&tf_rng) % 4 == 0)
-        k = CZ_FR_ZERO;
-    cz_g1_from_affine(&g, &CZ_G1_GENERATOR);
-    cz_g1_mul_var(&t, &g, &k);
-    cz_g1_to_affine(r, &t);
-}
-
-static void rand_g2(cz_g2_affine *r)
-{
-    cz_fr k;
-    cz_g2 g, t;
-    cz_fr_random(&k, &tf_rng);
-    if (cz_prng_next(&tf_rng) % 4 == 0)
-        k = CZ_FR_ZERO;
-    cz_g2_from_affine(&g, &CZ_G2_GENERATOR);
-    cz_g2_mul_var(&t, &g, &k);
-    cz_g2_to_affine(r, &t);
-}
-
 static uint32_t below(uint32_t n) { return (uint32_t)(cz_prng_next(&tf_rng) % n); }
 
 /* A random valid key: n_vars 1..6, domain 2^0..2^3, 0..11 coefficients
@@ -140,12 +100,12 @@ static void rand_zkey(cz_zkey *z)
     z->log_domain_size = below(4);
     z->domain_size = 1u << z->log_domain_size;
     uint32_t n_priv = z->n_vars - z->n_public - 1;
-    rand_g1(&z->alpha1);
-    rand_g1(&z->beta1);
-    rand_g1(&z->delta1);
-    rand_g2(&z->beta2);
-    rand_g2(&z->gamma2);
-    rand_g2(&z->delta2);
+    tf_rand_g1(&z->alpha1, 4);
+    tf_rand_g1(&z->beta1, 4);
+    tf_rand_g1(&z->delta1, 4);
+    tf_rand_g2(&z->beta2, 4);
+    tf_rand_g2(&z->gamma2, 4);
+    tf_rand_g2(&z->delta2, 4);
     z->n_coefs = below(12);
     z->coefs = malloc(z->n_coefs * sizeof *z->coefs + 1);
     z->ic = malloc((z->n_public + 1) * sizeof *z->ic);
@@ -169,16 +129,16 @@ static void rand_zkey(cz_zkey *z)
             cz_fr_random(&e->value, &tf_rng);
     }
     for (uint32_t i = 0; i <= z->n_public; i++)
-        rand_g1(&z->ic[i]);
+        tf_rand_g1(&z->ic[i], 4);
     for (uint32_t i = 0; i < z->n_vars; i++) {
-        rand_g1(&z->a[i]);
-        rand_g1(&z->b1[i]);
-        rand_g2(&z->b2[i]);
+        tf_rand_g1(&z->a[i], 4);
+        tf_rand_g1(&z->b1[i], 4);
+        tf_rand_g2(&z->b2[i], 4);
     }
     for (uint32_t i = 0; i < n_priv; i++)
-        rand_g1(&z->c[i]);
+        tf_rand_g1(&z->c[i], 4);
     for (uint32_t i = 0; i < z->domain_size; i++)
-        rand_g1(&z->h[i]);
+        tf_rand_g1(&z->h[i], 4);
 }
 
 /* Offset of the data of the section of the given type; 0 if absent. */
@@ -209,7 +169,7 @@ static void body_fixture(void)
         TF_CHECK(zkey_equal(&z, &back));
         cz_zkey_free(&back);
     }
-    tf_blob out = read_all(path);
+    tf_blob out = tf_read_file(path);
     TF_CHECK(out.n >= 12 && memcmp(out.p, "zkey", 4) == 0 && tf_rd32le(out.p + 4) == 1 &&
              tf_rd32le(out.p + 8) == 10);
     /* Sections in type order 1..10, each table entry then its data. */
@@ -262,7 +222,7 @@ static void body_random_round_trip(void)
                          "iteration %u: n_vars %u n_public %u domain %u coefs %u", it, z.n_vars,
                          z.n_public, z.domain_size, z.n_coefs);
             TF_CHECK(cz_zkey_write(&back, p2, err, sizeof err) == CZ_OK);
-            tf_blob b1 = read_all(p1), b2 = read_all(p2);
+            tf_blob b1 = tf_read_file(p1), b2 = tf_read_file(p2);
             TF_CHECK(b1.n == b2.n && same(b1.p, b2.p, b1.n));
             free(b1.p);
             free(b2.p);
@@ -436,7 +396,7 @@ static void body_parallel_decode(void)
     g1_run(z.c, n_priv);
     g1_run(z.h, z.domain_size);
     TF_CHECK(cz_zkey_write(&z, path, err1, sizeof err1) == CZ_OK);
-    tf_blob b = read_all(path);
+    tf_blob b = tf_read_file(path);
     cz_pool *pool;
     TF_CHECK(cz_pool_new(&pool, 4) == CZ_OK);
     cz_zkey x, y;

@@ -1,5 +1,7 @@
 #include "tf.h"
 
+#include "cuzk/cuda.h"
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +37,7 @@ void tf_hex(const char *label, const void *p, size_t n)
     fprintf(stderr, "\n");
 }
 
-static int hexval(char c)
+int tf_hexval(char c)
 {
     if (c >= '0' && c <= '9')
         return c - '0';
@@ -51,7 +53,7 @@ size_t tf_unhex(uint8_t *out, size_t cap, const char *hex)
     size_t n = 0;
     int hi = -1;
     for (; *hex && n < cap; hex++) {
-        int v = hexval(*hex);
+        int v = tf_hexval(*hex);
         if (v < 0)
             continue;
         if (hi < 0) {
@@ -62,6 +64,27 @@ size_t tf_unhex(uint8_t *out, size_t cap, const char *hex)
         }
     }
     return n;
+}
+
+void *tf_xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "%s: out of memory\n", tf_prog);
+        exit(1);
+    }
+    return p;
+}
+
+int tf_gpu(void)
+{
+    static int have = -1;
+    if (have < 0) {
+        have = cz_cuda_available();
+        if (!have)
+            printf("%s: no CUDA device: GPU tests skipped\n", tf_prog);
+    }
+    return have;
 }
 
 static uint64_t fresh_seed(void)
@@ -125,4 +148,12 @@ int tf_run(int argc, char **argv, const tf_test *tests, size_t n)
     if (failed)
         printf("%s: replay with --seed %llu\n", tf_prog, (unsigned long long)tf_seed);
     return failed ? 1 : 0;
+}
+
+int tf_run_or_seeds(int argc, char **argv, int (*write_seeds)(const char *dir),
+                    const tf_test *tests, size_t n)
+{
+    if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
+        return write_seeds(argv[2]);
+    return tf_run(argc, argv, tests, n);
 }

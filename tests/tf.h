@@ -40,12 +40,27 @@ typedef struct {
  * status (0 iff every check held). */
 int tf_run(int argc, char **argv, const tf_test *tests, size_t n);
 
+/* tf_run, except that `<prog> --write-seeds DIR` returns write_seeds(DIR)
+ * instead (the programs that write a fuzzer's seeds). */
+int tf_run_or_seeds(int argc, char **argv, int (*write_seeds)(const char *dir),
+                    const tf_test *tests, size_t n);
+
 void tf_fail(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void tf_hex(const char *label, const void *p, size_t n);
+/* The value of a hex digit (either case), -1 for any other character. */
+int tf_hexval(char c);
 /* Decodes hex digits (spaces and colons skipped) into out, at most cap
  * bytes; returns the number of bytes written (a test vector's length). */
 size_t tf_unhex(uint8_t *out, size_t cap, const char *hex);
+
+/* malloc(n) (n == 0 gives a live byte) that ends the program with
+ * "<prog>: out of memory" rather than return NULL. */
+void *tf_xmalloc(size_t n);
+
+/* 1 iff a CUDA device is present; asked once, and the first call without one
+ * prints "<prog>: no CUDA device: GPU tests skipped". */
+int tf_gpu(void);
 
 #define TF_CHECK(cond)                                                       \
     do {                                                                     \
@@ -74,6 +89,14 @@ size_t tf_unhex(uint8_t *out, size_t cap, const char *hex);
     {                                                                        \
         static const tf_test tests_[] = {__VA_ARGS__};                       \
         return tf_run(argc, argv, tests_, sizeof tests_ / sizeof tests_[0]); \
+    }
+
+#define TF_MAIN_SEEDS(write_seeds, ...)                                      \
+    int main(int argc, char **argv)                                          \
+    {                                                                        \
+        static const tf_test tests_[] = {__VA_ARGS__};                       \
+        return tf_run_or_seeds(argc, argv, write_seeds, tests_,              \
+                               sizeof tests_ / sizeof tests_[0]);            \
     }
 
 #endif /* CZ_TF_H */

@@ -1,5 +1,6 @@
 # Shared by the scripts that test cuzk-daemon from outside (run_grpc.sh,
-# run_hostile.sh); sourced, not run.  Before sourcing set
+# run_hostile.sh, and through kind_lib.sh the proof kinds' runners);
+# sourced, not run.  Before sourcing set
 #   me      the script's name, for messages
 #   keep    the environment variable that keeps the work directory
 #   daemon  the daemon binary
@@ -48,6 +49,37 @@ start_daemon() {
         sleep 0.1
     done
     die "daemon $name not ready after 30 s"
+}
+
+# wait_line LINE FILE PID TENTHS: waits, at most TENTHS tenths of a second,
+# until FILE (the output of the background client PID) has the line LINE
+# or PID has exited; whether FILE has it.
+wait_line() {
+    local _
+    for _ in $(seq "$4"); do
+        grep -qx -- "$1" "$2" && return 0
+        kill -0 "$3" 2>/dev/null || break
+        sleep 0.1
+    done
+    grep -qx -- "$1" "$2"
+}
+
+# refuses SECONDS NEEDLE ARGS...: a daemon started with ARGS must exit
+# non-zero within SECONDS, a line of its stderr containing NEEDLE (and
+# $refusal_prefix, where set); its output in $work/refused.{out,err}.
+refuses() {
+    local secs=$1 what=$2
+    shift 2
+    local rc=0
+    timeout "$secs" "$daemon" "$@" >"$work/refused.out" 2>"$work/refused.err" || rc=$?
+    if [ $rc = 0 ] || [ $rc = 124 ]; then
+        fail "the daemon started with $* (exit $rc)"
+    elif ! grep -F -- "${refusal_prefix:-}" "$work/refused.err" | grep -qF -- "$what"; then
+        fail "refusing $* (exit $rc) does not say '$what': $(cat "$work/refused.err")"
+    else
+        step "refused as expected (exit $rc): $(grep -F -- "${refusal_prefix:-}" \
+            "$work/refused.err" | grep -F -- "$what" | head -1)"
+    fi
 }
 
 # wait_exit PID SECONDS: the exit status of PID, killing it if it outlives

@@ -65,6 +65,15 @@ def check(cond, what):
     return cond
 
 
+def verdict(cmd):
+    """The exit status after cmd: 1, saying how many checks failed, or 0."""
+    if failures:
+        print("%s: %d check(s) failed" % (ME, len(failures)), flush=True)
+        return 1
+    print("%s: %s passed" % (ME, cmd), flush=True)
+    return 0
+
+
 def channel(target, private=False):
     opts = [("grpc.max_receive_message_length", 64 << 20)]
     if private:  # a connection of its own (a separate client)
@@ -363,11 +372,7 @@ def main(argv):
     else:
         print(__doc__, file=sys.stderr)
         return 2
-    if failures:
-        print("%s: %d check(s) failed" % (ME, len(failures)), flush=True)
-        return 1
-    print("%s: %s passed" % (ME, cmd), flush=True)
-    return 0
+    return verdict(cmd)
 
 
 if __name__ == "__main__":

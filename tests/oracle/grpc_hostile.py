@@ -58,18 +58,12 @@ import grpc_client as gc  # noqa: E402  (stubs generated from our proto)
 from pbwire import field  # noqa: E402
 
 pb, pbg = gc.pb, gc.pbg
-ME = "grpc_hostile.py"
+ME = gc.ME = "grpc_hostile.py"
 ROOT = gc.ROOT
 SERVICE = "/cuzk.v1.ProvingEngine/"
 C = grpc.StatusCode
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("%s: FAIL: %s" % (ME, what), flush=True)
-    return cond
+failures = gc.failures
+check = gc.check
 
 
 def step(what):
@@ -724,11 +718,7 @@ def main(argv):
     else:
         print(__doc__, file=sys.stderr)
         return 2
-    if failures:
-        print("%s: %d check(s) failed" % (ME, len(failures)), flush=True)
-        return 1
-    print("%s: %s passed" % (ME, cmd), flush=True)
-    return 0
+    return gc.verdict(cmd)
 
 
 if __name__ == "__main__":

@@ -51,42 +51,16 @@ import os
 import sys
 import threading
 import time
-import urllib.request
 
-ME = "porep_client.py"
-grpc = g = pb = pbg = None
+import kind_client as kc
+from kind_client import (completed, edit, failure, invalid, not_found, ok, read, served_on,
+                         status_json, status_name, stub)
 
-
-def load_grpc():
-    """grpcio and the stubs (grpc_client.py generates them when imported);
-    the commands that only read /status run without them."""
-    global grpc, g, pb, pbg
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import grpc as grpc_mod
-    import grpc_client
-    grpc, g, pb, pbg = grpc_mod, grpc_client, grpc_client.pb, grpc_client.pbg
-    g.ME = ME
-
-
+ME = kc.ME = "porep_client.py"
 MINER = 1000
 SIZE = 2048
 V1_1 = 5  # RegisteredSealProof StackedDrg2KiBV1_1
 CIRCUIT = "porep-2k"
-failures = []
-
-
-def ok(cond, what, expected=None, got=None):
-    if cond:
-        print("%s: PASS: %s" % (ME, what), flush=True)
-    else:
-        failures.append(what)
-        extra = "" if expected is None else ": expected %s, got %s" % (expected, got)
-        print("%s: FAIL: %s%s" % (ME, what, extra), flush=True)
-    return cond
-
-
-def stub(target, private=False):
-    return pbg.ProvingEngineStub(g.channel(target, private))
 
 
 def wrap(c1, sector):
@@ -96,41 +70,11 @@ def wrap(c1, sector):
 
 
 def request(c1, sector, raw=False, request_id="", priority=0, **kw):
-    f = dict(request_id=request_id, proof_kind=pb.POREP_SEAL_COMMIT, registered_proof=V1_1,
+    f = dict(request_id=request_id, proof_kind=kc.pb.POREP_SEAL_COMMIT, registered_proof=V1_1,
              sector_size=SIZE, sector_number=sector, miner_id=MINER, priority=priority,
              vanilla_proof=c1 if raw else wrap(c1, sector))
     f.update(kw)
-    return pb.SubmitProofRequest(**f)
-
-
-def read(path):
-    with open(path, "rb") as f:
-        return f.read()
-
-
-def status_json(url):
-    with urllib.request.urlopen(url, timeout=30) as r:
-        return json.load(r)
-
-
-def failure(fn, req, timeout=120):
-    """(code, details) of a call that must fail; (None, "") if it succeeded."""
-    try:
-        fn(req, timeout=timeout)
-    except grpc.RpcError as e:
-        return e.code(), e.details() or ""
-    return None, ""
-
-
-def status_name(a):
-    return pb.AwaitProofResponse.Status.Name(a.status)
-
-
-def completed(a, what):
-    return ok(a.status == pb.AwaitProofResponse.COMPLETED and len(a.proof) == 192,
-              what + ": COMPLETED with one 192-byte proof",
-              "COMPLETED, 192 bytes", "%s, %d bytes (%s)" % (status_name(a), len(a.proof),
-                                                             a.error_message))
+    return kc.pb.SubmitProofRequest(**f)
 
 
 def parse_spec(s):
@@ -138,14 +82,14 @@ def parse_spec(s):
     if len(f) not in (4, 5) or f[3] not in ("wrap", "raw"):
         raise SystemExit("%s: bad SPEC %r (ID:C1FILE:SECTOR:wrap|raw[:PRIORITY])" % (ME, s))
     return dict(id=f[0], c1=read(f[1]), sector=int(f[2]), raw=f[3] == "raw",
-                priority=pb.Priority.Value(f[4].upper()) if len(f) == 5 else 0)
+                priority=kc.pb.Priority.Value(f[4].upper()) if len(f) == 5 else 0)
 
 
 def prove_all(target, outdir, specs, on_inflight=None):
     """One Prove per spec, each on its own connection, all at once."""
     jobs = [parse_spec(s) for s in specs]
     st = stub(target)
-    sub0 = g.metric(st, "cuzk_jobs_submitted_total")
+    sub0 = kc.g.metric(st, "cuzk_jobs_submitted_total")
     res = [None] * len(jobs)
     t0 = time.time()
 
@@ -153,16 +97,16 @@ def prove_all(target, outdir, specs, on_inflight=None):
         j = jobs[i]
         req = request(j["c1"], j["sector"], j["raw"], j["id"], j["priority"])
         try:
-            r = stub(target, True).Prove(pb.ProveRequest(submit=req), timeout=1500).result
+            r = stub(target, True).Prove(kc.pb.ProveRequest(submit=req), timeout=1500).result
             res[i] = (r, time.time() - t0)
-        except grpc.RpcError as e:
+        except kc.grpc.RpcError as e:
             res[i] = e
 
     th = [threading.Thread(target=one, args=(i,)) for i in range(len(jobs))]
     for t in th:
         t.start()
     if on_inflight:
-        while g.metric(st, "cuzk_jobs_submitted_total") < sub0 + len(jobs):
+        while kc.g.metric(st, "cuzk_jobs_submitted_total") < sub0 + len(jobs):
             if time.time() - t0 > 60 or not any(t.is_alive() for t in th):
                 ok(False, "hold: all %d jobs submitted within 60 s" % len(jobs))
                 break
@@ -173,7 +117,7 @@ def prove_all(target, outdir, specs, on_inflight=None):
         t.join()
     for j, r in zip(jobs, res):
         what = "Prove %s (%s C1)" % (j["id"], "raw" if j["raw"] else "wrapped")
-        if isinstance(r, grpc.RpcError):
+        if isinstance(r, kc.grpc.RpcError):
             ok(False, what, "COMPLETED", "%s %s" % (r.code(), r.details()))
             continue
         a, dt = r
@@ -192,25 +136,25 @@ def idem(target, c1_path, sector, again_path, out, out_again):
     st = stub(target)
     c1, again = read(c1_path), read(again_path)
     rid = "porep-%d-%s" % (MINER, sector)
-    sub0 = g.metric(st, "cuzk_jobs_submitted_total")
+    sub0 = kc.g.metric(st, "cuzk_jobs_submitted_total")
     req = request(c1, sector, request_id=rid)
-    a = st.Prove(pb.ProveRequest(submit=req), timeout=900).result
+    a = st.Prove(kc.pb.ProveRequest(submit=req), timeout=900).result
     if not completed(a, "Prove %s (Curio's wrapper)" % rid):
         return
     with open(out, "wb") as f:
         f.write(a.proof)
     print("%s: %s: queue %d ms, srs %d ms, synthesis %d ms, proving %d ms" %
           (ME, a.job_id, a.queue_wait_ms, a.srs_load_ms, a.synthesis_ms, a.gpu_compute_ms))
-    b = st.Prove(pb.ProveRequest(submit=req), timeout=60).result
+    b = st.Prove(kc.pb.ProveRequest(submit=req), timeout=60).result
     ok(b.job_id == a.job_id and b.proof == a.proof,
        "the same id and request again: the same job and proof",
        "job %s and its proof" % a.job_id, "job %s, proof %s" %
        (b.job_id, "equal" if b.proof == a.proof else "different"))
     j = st.SubmitProof(req, timeout=60).job_id
     ok(j == a.job_id, "SubmitProof of the same id and request: the same job", a.job_id, j)
-    sub1 = g.metric(st, "cuzk_jobs_submitted_total")
+    sub1 = kc.g.metric(st, "cuzk_jobs_submitted_total")
     ok(sub1 == sub0 + 1, "one job submitted for three calls", sub0 + 1, sub1)
-    c = st.Prove(pb.ProveRequest(submit=request(again, sector, request_id=rid)),
+    c = st.Prove(kc.pb.ProveRequest(submit=request(again, sector, request_id=rid)),
                  timeout=900).result
     if completed(c, "Prove %s of the sector sealed again (another ticket and seed)" % rid):
         with open(out_again, "wb") as f:
@@ -218,14 +162,14 @@ def idem(target, c1_path, sector, again_path, out, out_again):
     ok(c.job_id != a.job_id and c.proof != a.proof,
        "the sector sealed again under the same id: a job and proof of its own",
        "a job other than %s" % a.job_id, c.job_id)
-    sub2 = g.metric(st, "cuzk_jobs_submitted_total")
+    sub2 = kc.g.metric(st, "cuzk_jobs_submitted_total")
     ok(sub2 == sub1 + 1, "one more job submitted", sub1 + 1, sub2)
 
 
 def refusals(target, c1_path, sector, other_path):
     st = stub(target)
     c1, other = read(c1_path), read(other_path)
-    sub0 = g.metric(st, "cuzk_jobs_submitted_total")
+    sub0 = kc.g.metric(st, "cuzk_jobs_submitted_total")
     w = wrap(c1, sector)
     text = c1.decode()
     bad_seed = text.replace('"seed":[0,', '"seed":[1,', 1).encode()
@@ -234,7 +178,6 @@ def refusals(target, c1_path, sector, other_path):
     cut = len(b64) // 2
     bad_b64 = json.dumps({"SectorNum": sector, "Phase1Out": b64[:cut] + "*" + b64[cut + 1:],
                           "SectorSize": SIZE}).encode()
-    ia = grpc.StatusCode.INVALID_ARGUMENT
     cases = [
         ("a C1 with the seed's first byte edited", dict(vanilla_proof=wrap(bad_seed, sector)),
          "vanilla proofs do not verify"),
@@ -261,36 +204,14 @@ def refusals(target, c1_path, sector, other_path):
         ("randomness (not a PoRep field)", dict(randomness=b"\1" * 32), "field randomness"),
     ]
     for what, fields, needle in cases:
-        r = request(c1, sector)
-        for k, v in fields.items():
-            setattr(r, k, v)
-        for name, fn, arg in (("SubmitProof", st.SubmitProof, r),
-                              ("Prove", st.Prove, pb.ProveRequest(submit=r))):
-            code, det = failure(fn, arg)
-            ok(code == ia and needle in det, "%s, %s: INVALID_ARGUMENT naming it" % (name, what),
-               "INVALID_ARGUMENT with %r" % needle, "%s %r" % (code, det))
-            if name == "SubmitProof" and code == ia:
-                print("%s:   (%s)" % (ME, det), flush=True)
-    s = st.GetStatus(pb.GetStatusRequest(), timeout=30)
-    sub1 = g.metric(st, "cuzk_jobs_submitted_total")
-    ok(s.memory_budget_bytes > 0 and sub1 == sub0,
-       "the daemon serves on and counted no refused request as a job",
-       "%s jobs submitted" % sub0, "%s" % sub1)
+        invalid(st, edit(request(c1, sector), fields), what, needle)
+    served_on(st, sub0)
 
 
 def missing(target, c1_path, sector, params_path):
     st = stub(target)
-    r = request(read(c1_path), sector)
-    nf = grpc.StatusCode.NOT_FOUND
-    for name, fn, arg in (("SubmitProof", st.SubmitProof, r),
-                          ("Prove", st.Prove, pb.ProveRequest(submit=r)),
-                          ("PreloadSRS %s" % CIRCUIT, st.PreloadSRS,
-                           pb.PreloadSrsRequest(circuit_id=CIRCUIT))):
-        code, det = failure(fn, arg)
-        ok(code == nf and params_path in det,
-           "%s without parameter files: NOT_FOUND naming the .params" % name,
-           "NOT_FOUND naming %s" % params_path, "%s %r" % (code, det))
-    s = st.GetStatus(pb.GetStatusRequest(), timeout=30)
+    not_found(st, request(read(c1_path), sector), CIRCUIT, params_path)
+    s = st.GetStatus(kc.pb.GetStatusRequest(), timeout=30)
     ok(s.total_proofs_failed == 0 and not s.loaded_srs,
        "no job failed and nothing was loaded", "0 failed, no SRS",
        "%d failed, SRS %r" % (s.total_proofs_failed, [x.circuit_id for x in s.loaded_srs]))
@@ -299,15 +220,15 @@ def missing(target, c1_path, sector, params_path):
 def preload(target):
     st = stub(target)
     t0 = time.time()
-    p = st.PreloadSRS(pb.PreloadSrsRequest(circuit_id=CIRCUIT), timeout=900)
+    p = st.PreloadSRS(kc.pb.PreloadSrsRequest(circuit_id=CIRCUIT), timeout=900)
     ok(not p.already_loaded, "PreloadSRS %s: loaded (%d ms, %.1f s here)"
        % (CIRCUIT, p.load_time_ms, time.time() - t0), "already_loaded false", p.already_loaded)
-    s = st.GetStatus(pb.GetStatusRequest(), timeout=30)
+    s = st.GetStatus(kc.pb.GetStatusRequest(), timeout=30)
     srs = {x.circuit_id: x.size_bytes for x in s.loaded_srs}
     ok(srs.get(CIRCUIT, 0) > 1 << 30, "GetStatus lists %s (%d bytes)" % (CIRCUIT,
                                                                          srs.get(CIRCUIT, 0)),
        "%s over 1 GiB" % CIRCUIT, srs)
-    p = st.PreloadSRS(pb.PreloadSrsRequest(circuit_id=CIRCUIT), timeout=60)
+    p = st.PreloadSRS(kc.pb.PreloadSrsRequest(circuit_id=CIRCUIT), timeout=60)
     ok(p.already_loaded, "PreloadSRS %s again: already loaded" % CIRCUIT, True, p.already_loaded)
 
 
@@ -315,7 +236,7 @@ def evict(target, url):
     st = stub(target)
     before = status_json(url)
     held = {c["id"]: c["bytes"] for c in before["circuits"]}.get(CIRCUIT)
-    ev = st.EvictSRS(pb.EvictSrsRequest(circuit_id=CIRCUIT), timeout=60)
+    ev = st.EvictSRS(kc.pb.EvictSrsRequest(circuit_id=CIRCUIT), timeout=60)
     ok(ev.was_loaded and held and ev.freed_bytes == held,
        "EvictSRS %s frees the %s bytes /status charged to it" % (CIRCUIT, held),
        "was_loaded, %s bytes" % held, "was_loaded %s, %d bytes" % (ev.was_loaded,
@@ -326,7 +247,7 @@ def evict(target, url):
        "reserved memory down by as much, no params buffer left",
        "reserved %d, params 0" % want, "reserved %d, params %d" %
        (after["reserved"], after["classes"]["params"]["live_bytes"]))
-    ev = st.EvictSRS(pb.EvictSrsRequest(circuit_id=CIRCUIT), timeout=60)
+    ev = st.EvictSRS(kc.pb.EvictSrsRequest(circuit_id=CIRCUIT), timeout=60)
     ok(not ev.was_loaded and ev.freed_bytes == 0, "EvictSRS again: nothing loaded",
        "false, 0", "%s, %d" % (ev.was_loaded, ev.freed_bytes))
 
@@ -357,7 +278,7 @@ def back_to(url, idle, what, wait_s=60):
 def cancel(target, url, c1_path, sector):
     st = stub(target)
     idle = counters(url)
-    cancelled0 = st.GetStatus(pb.GetStatusRequest(), timeout=30).total_proofs_cancelled
+    cancelled0 = st.GetStatus(kc.pb.GetStatusRequest(), timeout=30).total_proofs_cancelled
     j = st.SubmitProof(request(read(c1_path), sector, request_id="cancel-%d" % os.getpid()),
                        timeout=60).job_id
     t0 = time.time()
@@ -366,16 +287,16 @@ def cancel(target, url, c1_path, sector):
         if s["workers"]["synthesis"]["busy"] > 0:
             break
         time.sleep(0.005)
-    c = st.CancelProof(pb.CancelProofRequest(job_id=j), timeout=30)
+    c = st.CancelProof(kc.pb.CancelProofRequest(job_id=j), timeout=30)
     print("%s: cancelled %s %.3f s after it was submitted (synthesis workers busy %d, "
           "was_running %s)" % (ME, j, time.time() - t0, s["workers"]["synthesis"]["busy"],
                                c.was_running), flush=True)
     ok(c.was_running, "CancelProof in synthesis: was_running", True, c.was_running)
-    a = st.AwaitProof(pb.AwaitProofRequest(job_id=j), timeout=600)
-    ok(a.status == pb.AwaitProofResponse.CANCELLED and not a.proof,
+    a = st.AwaitProof(kc.pb.AwaitProofRequest(job_id=j), timeout=600)
+    ok(a.status == kc.pb.AwaitProofResponse.CANCELLED and not a.proof,
        "the job ends CANCELLED without a proof (%.1f s after the cancel)" % (time.time() - t0),
        "CANCELLED", "%s (%d bytes) %s" % (status_name(a), len(a.proof), a.error_message))
-    s = st.GetStatus(pb.GetStatusRequest(), timeout=30)
+    s = st.GetStatus(kc.pb.GetStatusRequest(), timeout=30)
     ok(s.total_proofs_cancelled == cancelled0 + 1, "total_proofs_cancelled counts it",
        cancelled0 + 1, s.total_proofs_cancelled)
     back_to(url, idle, "after the cancel")
@@ -449,56 +370,23 @@ def watch(url, stop, part):
 
 def refused(target, c1_path, sector):
     code, det = failure(stub(target).SubmitProof, request(read(c1_path), sector), timeout=20)
-    ok(code == grpc.StatusCode.UNAVAILABLE, "a new PoRep call after SIGTERM: UNAVAILABLE",
+    ok(code == kc.grpc.StatusCode.UNAVAILABLE, "a new PoRep call after SIGTERM: UNAVAILABLE",
        "UNAVAILABLE", "%s %r" % (code, det))
 
 
 def main(argv):
-    if len(argv) < 3:
-        print(__doc__, file=sys.stderr)
-        return 2
-    cmd, a = argv[1], argv[2:]
-    if cmd not in ("budget", "snapshot", "idle", "watch"):
-        load_grpc()
-    try:
-        if cmd == "prove" and len(a) >= 3:
-            prove_all(a[0], a[1], a[2:])
-        elif cmd == "hold" and len(a) >= 3:
-            prove_all(a[0], a[1], a[2:], lambda: print("inflight", flush=True))
-        elif cmd == "idem" and len(a) == 6:
-            idem(a[0], a[1], int(a[2]), a[3], a[4], a[5])
-        elif cmd == "refusals" and len(a) == 4:
-            refusals(a[0], a[1], int(a[2]), a[3])
-        elif cmd == "missing" and len(a) == 4:
-            missing(a[0], a[1], int(a[2]), a[3])
-        elif cmd == "preload" and len(a) == 1:
-            preload(a[0])
-        elif cmd == "evict" and len(a) == 2:
-            evict(a[0], a[1])
-        elif cmd == "cancel" and len(a) == 4:
-            cancel(a[0], a[1], a[2], int(a[3]))
-        elif cmd == "budget" and len(a) == 1:
-            budget(a[0])
-        elif cmd == "snapshot" and len(a) == 2:
-            snapshot(a[0], a[1])
-        elif cmd == "idle" and len(a) == 3:
-            idle(a[0], a[1], a[2])
-        elif cmd == "watch" and len(a) == 3:
-            watch(a[0], a[1], int(a[2]))
-        elif cmd == "refused" and len(a) == 3:
-            refused(a[0], a[1], int(a[2]))
-        else:
-            print(__doc__, file=sys.stderr)
-            return 2
-    except Exception as e:  # noqa: BLE001
-        if grpc is None or not isinstance(e, grpc.RpcError):
-            raise
-        ok(False, "%s: unexpected RPC error" % cmd, "success", "%s %s" % (e.code(), e.details()))
-    n = len(failures) + (len(g.failures) if g else 0)
-    if n:
-        print("%s: %s: %d check(s) failed" % (ME, cmd, n))
-        return 1
-    return 0
+    cmds = {"prove": (lambda t, o, *specs: prove_all(t, o, specs), -3),
+            "hold": (lambda t, o, *specs: prove_all(t, o, specs,
+                                                     lambda: print("inflight", flush=True)), -3),
+            "idem": (lambda t, c1, n, again, o, o2: idem(t, c1, int(n), again, o, o2), 6),
+            "refusals": (lambda t, c1, n, other: refusals(t, c1, int(n), other), 4),
+            "missing": (lambda t, c1, n, params: missing(t, c1, int(n), params), 4),
+            "preload": (preload, 1), "evict": (evict, 2),
+            "cancel": (lambda t, url, c1, n: cancel(t, url, c1, int(n)), 4),
+            "budget": (budget, 1), "snapshot": (snapshot, 2), "idle": (idle, 3),
+            "watch": (lambda url, stop, part: watch(url, stop, int(part)), 3),
+            "refused": (lambda t, c1, n: refused(t, c1, int(n)), 3)}
+    return kc.run(__doc__, argv, cmds, offline=("budget", "snapshot", "idle", "watch"))
 
 
 if __name__ == "__main__":

@@ -47,38 +47,15 @@ import json
 import os
 import sys
 import time
-import urllib.request
 
-ME = "post_client.py"
-grpc = g = pb = pbg = None
+import kind_client as kc
+from kind_client import edit, invalid, not_found, ok, served_on, status_json, status_name, stub
+
+ME = kc.ME = "post_client.py"
 MINER = 1000
 WINDOW_V1_1 = 10  # RegisteredPoStProof StackedDrgWindow2KiBV1_1
 WINNING_2K = 0  # StackedDrgWinning2KiBV1
 CIRCUITS = {"window": "wpost-2k", "winning": "winning-2k"}
-failures = []
-
-
-def load_grpc():
-    global grpc, g, pb, pbg
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import grpc as grpc_mod
-    import grpc_client
-    grpc, g, pb, pbg = grpc_mod, grpc_client, grpc_client.pb, grpc_client.pbg
-    g.ME = ME
-
-
-def ok(cond, what, expected=None, got=None):
-    if cond:
-        print("%s: PASS: %s" % (ME, what), flush=True)
-    else:
-        failures.append(what)
-        extra = "" if expected is None else ": expected %s, got %s" % (expected, got)
-        print("%s: FAIL: %s%s" % (ME, what, extra), flush=True)
-    return cond
-
-
-def stub(target):
-    return pbg.ProvingEngineStub(g.channel(target))
 
 
 class Post:
@@ -111,30 +88,19 @@ class Post:
     def request(self, request_id="", priority=None, **kw):
         """Curio's fields: Winning leaves partition_index unset."""
         if priority is None:
-            priority = pb.CRITICAL if self.winning else pb.HIGH
+            priority = kc.pb.CRITICAL if self.winning else kc.pb.HIGH
         f = dict(request_id=request_id,
-                 proof_kind=pb.WINNING_POST if self.winning else pb.WINDOW_POST_PARTITION,
+                 proof_kind=kc.pb.WINNING_POST if self.winning else kc.pb.WINDOW_POST_PARTITION,
                  registered_proof=self.proof, sector_size=self.size, priority=priority,
                  vanilla_proofs=self.blobs, miner_id=MINER, randomness=self.randomness)
         if not self.winning:
             f["partition_index"] = self.partition
         f.update(kw)
-        return pb.SubmitProofRequest(**f)
-
-
-def failure(fn, req, timeout=120):
-    try:
-        fn(req, timeout=timeout)
-    except grpc.RpcError as e:
-        return e.code(), e.details() or ""
-    return None, ""
+        return kc.pb.SubmitProofRequest(**f)
 
 
 def completed(a, what):
-    name = pb.AwaitProofResponse.Status.Name(a.status)
-    good = ok(a.status == pb.AwaitProofResponse.COMPLETED and len(a.proof) == 192,
-              "%s: COMPLETED with one 192-byte proof" % what, "COMPLETED, 192 bytes",
-              "%s, %d bytes (%s)" % (name, len(a.proof), a.error_message))
+    good = kc.completed(a, what)
     if good:
         print("%s: %s: queue %d ms, srs %d ms, synthesis %d ms, proving %d ms, total %d ms"
               % (ME, a.job_id, a.queue_wait_ms, a.srs_load_ms, a.synthesis_ms,
@@ -152,10 +118,10 @@ def prove(target, d, out, part):
     st = stub(target)
     p = Post(d)
     rid = p.curio_id(int(part))
-    sub0 = g.metric(st, "cuzk_jobs_submitted_total")
+    sub0 = kc.g.metric(st, "cuzk_jobs_submitted_total")
     try:
-        a = st.Prove(pb.ProveRequest(submit=p.request(rid)), timeout=600).result
-    except grpc.RpcError as e:
+        a = st.Prove(kc.pb.ProveRequest(submit=p.request(rid)), timeout=600).result
+    except kc.grpc.RpcError as e:
         ok(False, "Prove %s, %s" % (rid, describe(p)), "COMPLETED",
            "%s %r" % (e.code(), e.details()))
         return
@@ -163,7 +129,7 @@ def prove(target, d, out, part):
         with open(out, "wb") as f:
             f.write(a.proof)
     ok(a.job_id.startswith("job-"), "the answer names the job by its handle", "job-N", a.job_id)
-    sub1 = g.metric(st, "cuzk_jobs_submitted_total")
+    sub1 = kc.g.metric(st, "cuzk_jobs_submitted_total")
     ok(sub1 == sub0 + 1, "one job submitted", sub0 + 1, sub1)
 
 
@@ -171,9 +137,7 @@ def live_priority(url, job_id, deadline):
     """The priority /status lists for job_id while it is live (None if it
     never was seen)."""
     while time.time() < deadline:
-        with urllib.request.urlopen(url, timeout=30) as r:
-            s = json.load(r)
-        for j in s["live_jobs"]["jobs"]:
+        for j in status_json(url)["live_jobs"]["jobs"]:
             if j["id"] == job_id:
                 return j["priority"]
         time.sleep(0.002)
@@ -185,13 +149,13 @@ def unset(target, url, d, out):
     p = Post(d)
     rid = "unset-%s-%d" % (p.kind, os.getpid())
     want = "critical" if p.winning else "high"
-    j = st.SubmitProof(p.request(rid, priority=pb.PRIORITY_UNSPECIFIED), timeout=120).job_id
+    j = st.SubmitProof(p.request(rid, priority=kc.pb.PRIORITY_UNSPECIFIED), timeout=120).job_id
     # the job lives for its proof (seconds on the CPU), /status answers in
     # a millisecond
     seen = live_priority(url, j, time.time() + 5)
     ok(seen == want, "priority unset, %s: /status lists the job at %s" % (describe(p), want),
        want, seen)
-    a = st.AwaitProof(pb.AwaitProofRequest(job_id=j), timeout=600)
+    a = st.AwaitProof(kc.pb.AwaitProofRequest(job_id=j), timeout=600)
     if completed(a, "priority unset, %s" % describe(p)):
         with open(out, "wb") as f:
             f.write(a.proof)
@@ -203,17 +167,17 @@ def idem(target, d, proof_path, part):
     rid = p.curio_id(int(part))
     with open(proof_path, "rb") as f:
         first = f.read()
-    handle = st.AwaitProof(pb.AwaitProofRequest(job_id=rid), timeout=60).job_id
-    sub0 = g.metric(st, "cuzk_jobs_submitted_total")
+    handle = st.AwaitProof(kc.pb.AwaitProofRequest(job_id=rid), timeout=60).job_id
+    sub0 = kc.g.metric(st, "cuzk_jobs_submitted_total")
     req = p.request(rid)
-    b = st.Prove(pb.ProveRequest(submit=req), timeout=120).result
+    b = st.Prove(kc.pb.ProveRequest(submit=req), timeout=120).result
     ok(b.job_id == handle and b.proof == first,
        "%s: the same id and request again: the same job and proof" % p.kind,
        "job %s and its proof" % handle,
        "job %s, proof %s" % (b.job_id, "equal" if b.proof == first else "different"))
     j = st.SubmitProof(req, timeout=60).job_id
     ok(j == handle, "%s: SubmitProof of the same id and request: the same job" % p.kind, handle, j)
-    sub1 = g.metric(st, "cuzk_jobs_submitted_total")
+    sub1 = kc.g.metric(st, "cuzk_jobs_submitted_total")
     ok(sub1 == sub0, "%s: no job submitted for the two calls" % p.kind, sub0, sub1)
 
 
@@ -228,11 +192,11 @@ def deadline(target, mode, out_prefix, *dirs):
     assert len({p.randomness for p in ps}) == 1 and not any(p.winning for p in ps)
     rid = ps[0].curio_id(0)
     reqs = [p.request(rid) for p in ps]
-    sub0 = g.metric(st, "cuzk_jobs_submitted_total")
+    sub0 = kc.g.metric(st, "cuzk_jobs_submitted_total")
     if mode == "seq":
-        res = [st.Prove(pb.ProveRequest(submit=r), timeout=600).result for r in reqs]
+        res = [st.Prove(kc.pb.ProveRequest(submit=r), timeout=600).result for r in reqs]
     else:
-        futs = [st.Prove.future(pb.ProveRequest(submit=r), timeout=600) for r in reqs]
+        futs = [st.Prove.future(kc.pb.ProveRequest(submit=r), timeout=600) for r in reqs]
         res = [f.result().result for f in futs]
     what = "one after the other" if mode == "seq" else "at once"
     for i, (p, a) in enumerate(zip(ps, res)):
@@ -243,14 +207,14 @@ def deadline(target, mode, out_prefix, *dirs):
     handles = [a.job_id for a in res]
     ok(len(set(handles)) == len(ps), "%s: %d partitions %s: %d jobs" % (rid, len(ps), what, len(ps)),
        "%d handles" % len(ps), handles)
-    sub1 = g.metric(st, "cuzk_jobs_submitted_total")
+    sub1 = kc.g.metric(st, "cuzk_jobs_submitted_total")
     ok(sub1 == sub0 + len(ps), "%s: %d jobs submitted" % (rid, len(ps)), sub0 + len(ps), sub1)
-    b = st.Prove(pb.ProveRequest(submit=reqs[0]), timeout=120).result
+    b = st.Prove(kc.pb.ProveRequest(submit=reqs[0]), timeout=120).result
     ok(b.job_id == res[0].job_id and b.proof == res[0].proof,
        "%s: a retry of the first partition: its job and proof" % rid,
        "job %s" % res[0].job_id, "job %s, proof %s" %
        (b.job_id, "equal" if b.proof == res[0].proof else "different"))
-    sub2 = g.metric(st, "cuzk_jobs_submitted_total")
+    sub2 = kc.g.metric(st, "cuzk_jobs_submitted_total")
     ok(sub2 == sub1, "%s: the retry submitted no job" % rid, sub1, sub2)
 
 
@@ -273,7 +237,7 @@ def edited(blob, at, fn):
 def refusals(target, d2, d1, dwin, dv1):
     st = stub(target)
     w2, w1, win, v1 = Post(d2), Post(d1), Post(dwin), Post(dv1)
-    sub0 = g.metric(st, "cuzk_jobs_submitted_total")
+    sub0 = kc.g.metric(st, "cuzk_jobs_submitted_total")
     b0, b1 = w2.blobs
     wb = win.blobs[0]
     nwin = (len(wb) - PROOF0 - 64) // MERKLE
@@ -369,72 +333,37 @@ def refusals(target, d2, d1, dwin, dv1):
          "does not verify for this randomness and partition_index"),
         (w2, "priority 5 (not a Priority)", dict(priority=5), "priority 5"),
     ]
-    ia = grpc.StatusCode.INVALID_ARGUMENT
-
-    def req_of(p, fields):
-        r = p.request()
-        for k, val in fields.items():
-            if k == "vanilla_proofs":
-                del r.vanilla_proofs[:]
-                r.vanilla_proofs.extend(val)
-            else:
-                setattr(r, k, val)
-        return r
-
     for p, what, fields, needle in cases:
-        r = req_of(p, fields)
-        for name, fn, arg in (("SubmitProof", st.SubmitProof, r),
-                              ("Prove", st.Prove, pb.ProveRequest(submit=r))):
-            code, det = failure(fn, arg)
-            ok(code == ia and needle in det,
-               "%s, %s, %s: INVALID_ARGUMENT naming it" % (name, p.kind, what),
-               "INVALID_ARGUMENT with %r" % needle, "%s %r" % (code, det))
-            if name == "SubmitProof" and code == ia:
-                print("%s:   (%s)" % (ME, det), flush=True)
-    s = st.GetStatus(pb.GetStatusRequest(), timeout=30)
-    sub1 = g.metric(st, "cuzk_jobs_submitted_total")
-    ok(s.memory_budget_bytes > 0 and sub1 == sub0,
-       "the daemon serves on and counted no refused request as a job",
-       "%s jobs submitted" % sub0, "%s" % sub1)
-    failed = pb.AwaitProofResponse.FAILED
+        invalid(st, edit(p.request(), fields), "%s, %s" % (p.kind, what), needle)
+    sub1 = served_on(st, sub0)
+    failed = kc.pb.AwaitProofResponse.FAILED
     for p, what, fields, needle in bad_paths:
-        r = req_of(p, fields)
+        r = edit(p.request(), fields)
         j = st.SubmitProof(r, timeout=120).job_id
-        a = st.AwaitProof(pb.AwaitProofRequest(job_id=j), timeout=600)
+        a = st.AwaitProof(kc.pb.AwaitProofRequest(job_id=j), timeout=600)
         ok(a.status == failed and needle in a.error_message and not a.proof
            and a.gpu_compute_ms == 0,
            "SubmitProof, %s, %s: accepted, FAILED at synthesis naming it, not proven"
            % (p.kind, what), "FAILED with %r, no proving" % needle,
            "%s %r, %d proof bytes, proving %d ms"
-           % (pb.AwaitProofResponse.Status.Name(a.status), a.error_message, len(a.proof),
-              a.gpu_compute_ms))
-        b = st.Prove(pb.ProveRequest(submit=r), timeout=600).result
+           % (status_name(a), a.error_message, len(a.proof), a.gpu_compute_ms))
+        b = st.Prove(kc.pb.ProveRequest(submit=r), timeout=600).result
         ok(b.status == failed and needle in b.error_message and not b.proof,
            "Prove, %s, %s: FAILED naming it" % (p.kind, what), "FAILED with %r" % needle,
-           "%s %r" % (pb.AwaitProofResponse.Status.Name(b.status), b.error_message))
+           "%s %r" % (status_name(b), b.error_message))
         if a.status == failed:
             print("%s:   (%s)" % (ME, a.error_message), flush=True)
-    sub2 = g.metric(st, "cuzk_jobs_submitted_total")
+    sub2 = kc.g.metric(st, "cuzk_jobs_submitted_total")
     ok(sub2 == sub1 + 2 * len(bad_paths), "each bad path's request a job",
        "%d jobs submitted" % (sub1 + 2 * len(bad_paths)), "%s" % sub2)
 
 
 def missing(target, d2, dwin, wpost_params, winning_params):
     st = stub(target)
-    nf = grpc.StatusCode.NOT_FOUND
     for p, path in ((Post(d2), wpost_params), (Post(dwin), winning_params)):
-        r = p.request()
-        circuit = CIRCUITS[p.kind]
-        for name, fn, arg in (("SubmitProof", st.SubmitProof, r),
-                              ("Prove", st.Prove, pb.ProveRequest(submit=r)),
-                              ("PreloadSRS %s" % circuit, st.PreloadSRS,
-                               pb.PreloadSrsRequest(circuit_id=circuit))):
-            code, det = failure(fn, arg)
-            ok(code == nf and path in det,
-               "%s, %s without parameter files: NOT_FOUND naming the .params" % (name, p.kind),
-               "NOT_FOUND naming %s" % path, "%s %r" % (code, det))
-    s = st.GetStatus(pb.GetStatusRequest(), timeout=30)
-    sub = g.metric(st, "cuzk_jobs_submitted_total")
+        not_found(st, p.request(), CIRCUITS[p.kind], path, ", " + p.kind)
+    s = st.GetStatus(kc.pb.GetStatusRequest(), timeout=30)
+    sub = kc.g.metric(st, "cuzk_jobs_submitted_total")
     ok(sub == 0 and s.total_proofs_failed == 0 and not s.loaded_srs,
        "no job submitted or failed and nothing loaded", "0 submitted, 0 failed, no SRS",
        "%s submitted, %d failed, SRS %r" % (sub, s.total_proofs_failed,
@@ -443,7 +372,7 @@ def missing(target, d2, dwin, wpost_params, winning_params):
 
 def preload(target):
     st = stub(target)
-    s = st.GetStatus(pb.GetStatusRequest(), timeout=30)
+    s = st.GetStatus(kc.pb.GetStatusRequest(), timeout=30)
     q = [x.proof_kind for x in s.queues]
     ok("window-post" in q and "winning-post" in q and len(set(q)) == len(q),
        "GetStatus has the queues window-post and winning-post, each once",
@@ -451,17 +380,17 @@ def preload(target):
     for circuit in CIRCUITS.values():
         t0 = time.time()
         try:
-            p = st.PreloadSRS(pb.PreloadSrsRequest(circuit_id=circuit), timeout=300)
-        except grpc.RpcError as e:
+            p = st.PreloadSRS(kc.pb.PreloadSrsRequest(circuit_id=circuit), timeout=300)
+        except kc.grpc.RpcError as e:
             ok(False, "PreloadSRS %s" % circuit, "loaded", "%s %r" % (e.code(), e.details()))
             continue
         ok(not p.already_loaded, "PreloadSRS %s: loaded (%d ms, %.1f s here)"
            % (circuit, p.load_time_ms, time.time() - t0), "already_loaded false",
            p.already_loaded)
-        p = st.PreloadSRS(pb.PreloadSrsRequest(circuit_id=circuit), timeout=60)
+        p = st.PreloadSRS(kc.pb.PreloadSrsRequest(circuit_id=circuit), timeout=60)
         ok(p.already_loaded, "PreloadSRS %s again: already loaded" % circuit,
            "already_loaded true", p.already_loaded)
-    s = st.GetStatus(pb.GetStatusRequest(), timeout=30)
+    s = st.GetStatus(kc.pb.GetStatusRequest(), timeout=30)
     srs = {x.circuit_id: x.size_bytes for x in s.loaded_srs}
     for circuit in CIRCUITS.values():
         # the 2KiB .params: 11 MiB (Window), 45 MiB (Winning)
@@ -471,23 +400,9 @@ def preload(target):
 
 def main(argv):
     cmds = {"prove": (prove, 4), "unset": (unset, 4), "idem": (idem, 4),
-            "deadline": (deadline, None), "refusals": (refusals, 5), "missing": (missing, 5),
+            "deadline": (deadline, -4), "refusals": (refusals, 5), "missing": (missing, 5),
             "preload": (preload, 1)}
-    if (len(argv) < 2 or argv[1] not in cmds or
-            (cmds[argv[1]][1] is None and len(argv) < 6) or
-            (cmds[argv[1]][1] is not None and len(argv) - 2 != cmds[argv[1]][1])):
-        print(__doc__, file=sys.stderr)
-        return 2
-    load_grpc()
-    try:
-        cmds[argv[1]][0](*argv[2:])
-    except grpc.RpcError as e:
-        ok(False, "%s: an unexpected RPC error" % argv[1], "no error",
-           "%s %r" % (e.code(), e.details()))
-    if failures:
-        print("%s: %d FAILED: %s" % (ME, len(failures), "; ".join(failures)), file=sys.stderr)
-        return 1
-    return 0
+    return kc.run(__doc__, argv, cmds)
 
 
 if __name__ == "__main__":

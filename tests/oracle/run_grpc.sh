@@ -37,20 +37,8 @@ keep=CZ_GRPC_KEEP
 # shellcheck source=tests/oracle/daemon_lib.sh
 . "$root/tests/oracle/daemon_lib.sh"
 
-# a daemon that must refuse to start: non-zero exit, stderr naming $1
-expect_refusal() {
-    local what=$1
-    shift
-    local rc=0
-    timeout 20 "$daemon" "$@" >"$work/refused.out" 2>"$work/refused.err" || rc=$?
-    if [ $rc = 0 ] || [ $rc = 124 ]; then
-        fail "a second daemon on $what started (exit $rc)"
-    elif ! grep 'error gRPC: ' "$work/refused.err" | grep -qF "$what"; then
-        fail "the refusal (exit $rc) does not name $what: $(cat "$work/refused.err")"
-    else
-        step "refused as expected (exit $rc): $(grep 'error gRPC: ' "$work/refused.err")"
-    fi
-}
+# a daemon that must refuse to start names the address on its error line
+refusal_prefix='error gRPC: '
 
 sock=$work/a.sock
 step "daemon on 127.0.0.1:0 and unix://$sock"
@@ -68,11 +56,11 @@ step "node client (@grpc/grpc-js) on $tcp and $unix"
 node "$jsclient" "$tcp" "$unix" || fail "node client"
 
 step "a second daemon on the same unix socket"
-expect_refusal "$sock" --listen "$unix"
+refuses 20 "$sock" --listen "$unix"
 [ -S "$sock" ] || fail "the refused daemon removed $sock"
 $py "$pyclient" status "$unix" || fail "the first daemon stopped serving on $unix"
 step "a second daemon on the same TCP port"
-expect_refusal "127.0.0.1:$port" --listen "$tcp"
+refuses 20 "127.0.0.1:$port" --listen "$tcp"
 $py "$pyclient" status "$tcp" || fail "the first daemon stopped serving on $tcp"
 
 step "a stale socket file (nobody listening) is taken over"
@@ -90,12 +78,8 @@ step "SIGTERM with 4 Prove calls (log_rows 14, 2 partitions) in flight"
 $py "$pyclient" hold "$unix" 4 >"$work/hold.out" 2>&1 &
 hpid=$!
 pids+=("$hpid")
-for _ in $(seq 600); do
-    grep -q '^inflight$' "$work/hold.out" && break
-    kill -0 "$hpid" 2>/dev/null || break
-    sleep 0.1
-done
-grep -q '^inflight$' "$work/hold.out" || die "the Prove calls never got in flight: $(cat "$work/hold.out")"
+wait_line inflight "$work/hold.out" "$hpid" 600 ||
+    die "the Prove calls never got in flight: $(cat "$work/hold.out")"
 kill -TERM "$apid"
 sleep 0.5
 $py "$pyclient" refused "$tcp" || fail "a new call was accepted after SIGTERM"

@@ -53,46 +53,24 @@
 #   CZ_POREP_GRPC_JOBS=N    jobs under the budget (default 16, at least 5)
 set -euo pipefail
 
-if [ $# -ne 3 ] || [ ! -x "$1" ] || [ ! -x "$2" ] || [ ! -d "$3" ]; then
-    echo "usage: $0 PATH/TO/cuzk-daemon PATH/TO/cuzk PARAMS_DIR" >&2
-    exit 2
-fi
-daemon=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-cuzk=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
-pdir=$(cd "$3" && pwd)
 root=$(cd "$(dirname "$0")/../.." && pwd)
-py=/usr/bin/python3
+me=run_porep_grpc
+keep=CZ_POREP_GRPC_KEEP
+# shellcheck source=tests/oracle/kind_lib.sh
+. "$root/tests/oracle/kind_lib.sh"
 pyc=$root/tests/oracle/porep_client.py
 jsc=$root/tests/oracle/porep_client.mjs
 n_jobs=${CZ_POREP_GRPC_JOBS:-16}
 base=v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f
-# shellcheck source=tests/oracle/client_deps.sh
-. "$root/tests/oracle/client_deps.sh"
-need_clients run_porep_grpc "$root" node
-for ext in params vk pce; do
-    if [ ! -s "$pdir/$base.$ext" ]; then
-        echo "run_porep_grpc: $pdir/$base.$ext is missing: the porep_params test makes it" >&2
-        exit 1
-    fi
-done
+need_clients "$me" "$root" node
+need_params porep_params "$base"
 # at least 5: four NORMAL jobs, of which at most three start before the
 # CRITICAL one comes (two partitions in memory, a third waiting for it)
 if ! [ "$n_jobs" -ge 5 ] 2>/dev/null; then
-    echo "run_porep_grpc: CZ_POREP_GRPC_JOBS=$n_jobs: at least 5" >&2
+    echo "$me: CZ_POREP_GRPC_JOBS=$n_jobs: at least 5" >&2
     exit 2
 fi
-
-me=run_porep_grpc
-keep=CZ_POREP_GRPC_KEEP
-# shellcheck source=tests/oracle/daemon_lib.sh
-. "$root/tests/oracle/daemon_lib.sh"
-t_start=$(date +%s)
-step() { echo "$me: [$(($(date +%s) - t_start)) s] $*"; }
-pass() { echo "$me: PASS: $*"; }
-fail() {
-    echo "$me: FAIL: $*" >&2
-    failed=1
-}
+start_work
 
 # the clients: a non-zero exit is a failure (they print which check)
 pyc() { $py "$pyc" "$@" || fail "porep_client.py $1 (exit $?)"; }
@@ -105,11 +83,6 @@ d = json.load(urllib.request.urlopen(sys.argv[1], timeout=30))
 for k in sys.argv[2].split("."):
     d = d[k]
 print(d)' "$1" "$2"
-}
-
-# config NAME PARAM_CACHE BUDGET: a daemon configuration in $work/NAME.toml
-config() {
-    printf '[srs]\nparam_cache = "%s"\n[memory]\ntotal_budget = %s\n' "$2" "$3" >"$work/$1.toml"
 }
 
 # 1. inputs
@@ -145,19 +118,11 @@ step "sealed sector 7 (comm_r ${comm_r[7]}), synthetic C1 of sector 9 (comm_r ${
 # SECTOR's C1 (checked as AS_SECTOR's) must exit WANT (0 valid, 1 invalid);
 # SECTOR 7b: sector 7 sealed again, with its own ticket and seed
 verify_seal() {
-    local want=$1 what=$2 proof=$3 s=$4 as=${5:-${4%b}} rc=0
-    "$cuzk" porep verify --sector-size 2KiB --vk "$pdir/$base.vk" --proof "$proof" \
-        --comm-r "${comm_r[$s]}" --comm-d "${comm_d[$s]}" --miner-id 1000 --sector-id "$as" \
-        --ticket "${tickets[$s]:-$ticket}" --seed "${seeds[$s]:-$seed}" \
-        >"$work/vs.out" 2>"$work/vs.err" || rc=$?
-    local said
-    said=$(head -1 "$work/vs.out")
-    if [ $rc = "$want" ]; then
-        pass "verify-seal, $what: $said (exit $rc)"
-    else
-        fail "verify-seal, $what: exit $rc ($said), expected $want"
-        sed 's/^/  | /' "$work/vs.out" "$work/vs.err" >&2
-    fi
+    local s=$4 as=${5:-${4%b}}
+    verify_exit "$1" "verify-seal, $2" "$cuzk" porep verify --sector-size 2KiB \
+        --vk "$pdir/$base.vk" --proof "$3" --comm-r "${comm_r[$s]}" --comm-d "${comm_d[$s]}" \
+        --miner-id 1000 --sector-id "$as" --ticket "${tickets[$s]:-$ticket}" \
+        --seed "${seeds[$s]:-$seed}"
 }
 # verify_specs OUTDIR SPEC...: each spec's proof (OUTDIR/ID.bin) is valid
 verify_specs() {
@@ -225,12 +190,7 @@ term=(term-sealed-raw:"$sealed":7:raw term-synth-wrap:"$synth":9:wrap)
 $py "$pyc" hold "$atarget" "$work/proofs" "${term[@]}" >"$work/hold.out" 2>&1 &
 hpid=$!
 pids+=("$hpid")
-for _ in $(seq 600); do
-    grep -q '^inflight$' "$work/hold.out" && break
-    kill -0 "$hpid" 2>/dev/null || break
-    sleep 0.1
-done
-grep -q '^inflight$' "$work/hold.out" ||
+wait_line inflight "$work/hold.out" "$hpid" 600 ||
     die "the Prove calls never got in flight: $(cat "$work/hold.out")"
 kill -TERM "$apid"
 sleep 0.5
@@ -296,12 +256,7 @@ t_load=$(date +%s)
 node "$jsc" submit-await "$ctarget" "$work/proofs" "${js_specs[@]}" >"$work/load-js.out" 2>&1 &
 jpid=$!
 pids+=("$jpid")
-for _ in $(seq 1200); do
-    grep -q '^submitted$' "$work/load-js.out" && break
-    kill -0 "$jpid" 2>/dev/null || break
-    sleep 0.1
-done
-grep -q '^submitted$' "$work/load-js.out" ||
+wait_line submitted "$work/load-js.out" "$jpid" 1200 ||
     die "the Node client did not submit its jobs: $(cat "$work/load-js.out")"
 $py "$pyc" prove "$ctarget" "$work/proofs" "${py_specs[@]}" >"$work/load-py.out" 2>&1 &
 ppid=$!
@@ -366,17 +321,10 @@ fi
 step "C: idle again"
 pyc idle "$curl" "$work/idle.json" "after the $n_jobs jobs"
 pyc evict "$ctarget" "$curl"
-kill -TERM "$cpid"
-rc=0
-wait_exit "$cpid" 60 || rc=$?
-if [ $rc = 0 ]; then pass "daemon C: exit 0 after SIGTERM"; else fail "daemon C: exit $rc after SIGTERM"; fi
+stop_daemon C "$cpid" 60
 
 # what the machine spent (the daemons and clients, all waited for): on an
 # idle machine the wall time is about this over the cores
 times >"$work/times"
 step "CPU time of its processes (user, system): $(tail -1 "$work/times")"
-if [ $failed != 0 ]; then
-    echo "$me: FAILED; logs in $work" >&2
-    exit 1
-fi
-step "all checks passed"
+finish

@@ -32,46 +32,19 @@
 #   CZ_POST_GRPC_KEEP=1    keep the work directory and logs (always kept on failure)
 set -euo pipefail
 
-if [ $# -ne 3 ] || [ ! -x "$1" ] || [ ! -x "$2" ] || [ ! -d "$3" ]; then
-    echo "usage: $0 PATH/TO/cuzk-daemon PATH/TO/cuzk PARAMS_DIR" >&2
-    exit 2
-fi
-daemon=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-cuzk=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
-pdir=$(cd "$3" && pwd)
 root=$(cd "$(dirname "$0")/../.." && pwd)
-py=/usr/bin/python3
+me=run_post_grpc
+keep=CZ_POST_GRPC_KEEP
+# shellcheck source=tests/oracle/kind_lib.sh
+. "$root/tests/oracle/kind_lib.sh"
 pc=$root/tests/oracle/post_client.py
 rc_py=$root/tests/oracle/porep_client.py
 wbase=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0
 nbase=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e
-# shellcheck source=tests/oracle/client_deps.sh
-. "$root/tests/oracle/client_deps.sh"
-need_clients run_post_grpc "$root"
-for b in "$wbase" "$nbase"; do
-    for ext in params vk pce; do
-        if [ ! -s "$pdir/$b.$ext" ]; then
-            echo "run_post_grpc: $pdir/$b.$ext is missing: the post_params test makes it" >&2
-            exit 1
-        fi
-    done
-done
-
-me=run_post_grpc
-keep=CZ_POST_GRPC_KEEP
-# shellcheck source=tests/oracle/daemon_lib.sh
-. "$root/tests/oracle/daemon_lib.sh"
-t_start=$(date +%s)
-step() { echo "$me: [$(($(date +%s) - t_start)) s] $*"; }
-pass() { echo "$me: PASS: $*"; }
-fail() {
-    echo "$me: FAIL: $*" >&2
-    failed=1
-}
+need_clients "$me" "$root"
+need_params post_params "$wbase" "$nbase"
+start_work
 pc() { $py "$pc" "$@" || fail "post_client.py $1 (exit $?)"; }
-config() {
-    printf '[srs]\nparam_cache = "%s"\n[memory]\ntotal_budget = %s\n' "$2" "$3" >"$work/$1.toml"
-}
 
 # 1. the inputs: NAME KIND ARGS...
 rand2=1111111111111111111111111111111111111111111111111111111111111105
@@ -110,18 +83,10 @@ done
 # verify WANT WHAT DIR VK PROOF: post verify of a SNARK proof exits WANT
 # (--kind named as the directory's: win* Winning, the others Window)
 verify() {
-    local want=$1 what=$2 dir=$3 vk=$4 proof=$5 rc=0 kind=window
-    [ "${dir%%-*}" = win ] && kind=winning
-    "$cuzk" post verify --dir "$work/$dir" --kind $kind --vk "$vk" --proof "$proof" \
-        >"$work/vp.out" 2>"$work/vp.err" || rc=$?
-    local said
-    said=$(head -1 "$work/vp.out")
-    if [ $rc = "$want" ]; then
-        pass "verify-post, $what: $said (exit $rc)"
-    else
-        fail "verify-post, $what: exit $rc ($said), expected $want"
-        sed 's/^/  | /' "$work/vp.out" "$work/vp.err" >&2
-    fi
+    local kind=window
+    [ "${3%%-*}" = win ] && kind=winning
+    verify_exit "$1" "verify-post, $2" "$cuzk" post verify --dir "$work/$3" --kind $kind \
+        --vk "$4" --proof "$5"
 }
 vk_of() { if [ "${1%%-*}" = win ]; then echo "$pdir/$nbase.vk"; else echo "$pdir/$wbase.vk"; fi; }
 # check NAME PROOF WHAT: PROOF valid for NAME, invalid for NAME-rand, NAME-sect
@@ -140,21 +105,15 @@ check() {
 # 2. no parameters
 step "daemon B: param_cache an empty folder"
 mkdir "$work/empty"
-config b "$work/empty" '"8GiB"'
-start_daemon b --config "$work/b.toml" --listen 127.0.0.1:0
-bpid=$dpid
-pc missing "127.0.0.1:$(port_of b)" "$work/w2" "$work/win" "$work/empty/$wbase.params" \
+kind_daemon b "$work/empty" '"8GiB"'
+pc missing "$target" "$work/w2" "$work/win" "$work/empty/$wbase.params" \
     "$work/empty/$nbase.params"
-kill -TERM "$bpid"
-wait_exit "$bpid" 30 || fail "daemon B did not exit 0 after SIGTERM"
+stop_daemon B "$dpid" 30
 
 # 3. daemon A
 step "daemon A: budget 8GiB"
-config a "$pdir" '"8GiB"'
-start_daemon a --config "$work/a.toml" --listen 127.0.0.1:0 --status-listen 127.0.0.1:0
-apid=$dpid
-atarget=127.0.0.1:$(port_of a)
-aurl=http://127.0.0.1:$(status_port_of a)/status
+kind_daemon a "$pdir" '"8GiB"'
+apid=$dpid atarget=$target aurl=$status_url
 pc preload "$atarget"
 $py "$rc_py" snapshot "$aurl" "$work/idle.json" || die "no idle snapshot of A"
 step "A: Prove as Curio sends it"
@@ -234,12 +193,5 @@ for c in wpost-2k winning-2k; do
 done
 $py "$rc_py" idle "$aurl" "$work/idle.json" "after the PoSt jobs (circuits loaded)" ||
     fail "memory counters not back to idle"
-kill -TERM "$apid"
-rc=0
-wait_exit "$apid" 60 || rc=$?
-if [ $rc = 0 ]; then pass "daemon A: exit 0 after SIGTERM"; else fail "daemon A: exit $rc after SIGTERM"; fi
-if [ $failed != 0 ]; then
-    echo "$me: FAILED; logs in $work" >&2
-    exit 1
-fi
-step "all checks passed"
+stop_daemon A "$apid" 60
+finish

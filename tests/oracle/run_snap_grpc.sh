@@ -25,93 +25,57 @@
 #   CZ_SNAP_GRPC_KEEP=1    keep the work directory and logs (always kept on failure)
 set -euo pipefail
 
-if [ $# -ne 3 ] || [ ! -x "$1" ] || [ ! -x "$2" ] || [ ! -d "$3" ]; then
-    echo "usage: $0 PATH/TO/cuzk-daemon PATH/TO/cuzk PARAMS_DIR" >&2
-    exit 2
-fi
-daemon=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-cuzk=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
-pdir=$(cd "$3" && pwd)
 root=$(cd "$(dirname "$0")/../.." && pwd)
-py=/usr/bin/python3
+me=run_snap_grpc
+keep=CZ_SNAP_GRPC_KEEP
+# shellcheck source=tests/oracle/kind_lib.sh
+. "$root/tests/oracle/kind_lib.sh"
 sc=$root/tests/oracle/snap_client.py
 pc=$root/tests/oracle/porep_client.py
 base=v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194
-# shellcheck source=tests/oracle/client_deps.sh
-. "$root/tests/oracle/client_deps.sh"
-need_clients run_snap_grpc "$root"
-for ext in params vk pce; do
-    if [ ! -s "$pdir/$base.$ext" ]; then
-        echo "run_snap_grpc: $pdir/$base.$ext is missing: the snap_params test makes it" >&2
-        exit 1
-    fi
-done
-
-me=run_snap_grpc
-keep=CZ_SNAP_GRPC_KEEP
-# shellcheck source=tests/oracle/daemon_lib.sh
-. "$root/tests/oracle/daemon_lib.sh"
-t_start=$(date +%s)
-step() { echo "$me: [$(($(date +%s) - t_start)) s] $*"; }
-pass() { echo "$me: PASS: $*"; }
-fail() {
-    echo "$me: FAIL: $*" >&2
-    failed=1
-}
+need_clients "$me" "$root"
+need_params snap_params "$base"
+start_work
 sc() { $py "$sc" "$@" || fail "snap_client.py $1 (exit $?)"; }
-config() {
-    printf '[srs]\nparam_cache = "%s"\n[memory]\ntotal_budget = %s\n' "$2" "$3" >"$work/$1.toml"
-}
 
-# 1. the update
+# 1. the update: encode NAME SEED, sector 7 with new data from SEED into
+# $work/NAME; comm NAME KEY, a commitment it printed
+encode() {
+    "$cuzk" snap encode --sector-size 2KiB --miner-id 1000 --sector-id 7 --new-data-seed "$2" \
+        --out "$work/$1" >"$work/$1.out" 2>&1 || die "snap-encode: $(cat "$work/$1.out")"
+}
+comm() { sed -n "s/^$2 //p" "$work/$1.out"; }
 upd=$work/update
-"$cuzk" snap encode --sector-size 2KiB --miner-id 1000 --sector-id 7 --new-data-seed 3 \
-    --out "$upd" >"$work/encode.out" 2>&1 || die "snap-encode: $(cat "$work/encode.out")"
-old=$(sed -n 's/^comm_r_old //p' "$work/encode.out")
-dnew=$(sed -n 's/^comm_d_new //p' "$work/encode.out")
-rnew=$(sed -n 's/^comm_r_new //p' "$work/encode.out")
+encode update 3
+old=$(comm update comm_r_old)
+dnew=$(comm update comm_d_new)
+rnew=$(comm update comm_r_new)
 step "2KiB update: comm_r_old $old, comm_d_new $dnew, comm_r_new $rnew"
 other=$work/other
-"$cuzk" snap encode --sector-size 2KiB --miner-id 1000 --sector-id 7 --new-data-seed 4 \
-    --out "$other" >"$work/other.out" 2>&1 || die "snap-encode: $(cat "$work/other.out")"
-rother=$(sed -n 's/^comm_r_new //p' "$work/other.out")
-dother=$(sed -n 's/^comm_d_new //p' "$work/other.out")
-oold=$(sed -n 's/^comm_r_old //p' "$work/other.out")
+encode other 4
+rother=$(comm other comm_r_new)
+dother=$(comm other comm_d_new)
+oold=$(comm other comm_r_old)
 
 # verify WANT WHAT PROOF COMM_R_NEW [COMM_D_NEW COMM_R_OLD]: snap verify of a
 # SNARK proof exits WANT (the commitments default to the first update's)
 verify() {
-    local want=$1 what=$2 proof=$3 rn=$4 dn=${5:-$dnew} ro=${6:-$old} rc=0
-    "$cuzk" snap verify --sector-size 2KiB --comm-r-old "$ro" --comm-d-new "$dn" \
-        --comm-r-new "$rn" --vk "$pdir/$base.vk" --proof "$proof" >"$work/vu.out" \
-        2>"$work/vu.err" || rc=$?
-    local said
-    said=$(head -1 "$work/vu.out")
-    if [ $rc = "$want" ]; then
-        pass "verify-update, $what: $said (exit $rc)"
-    else
-        fail "verify-update, $what: exit $rc ($said), expected $want"
-        sed 's/^/  | /' "$work/vu.out" "$work/vu.err" >&2
-    fi
+    verify_exit "$1" "verify-update, $2" "$cuzk" snap verify --sector-size 2KiB \
+        --comm-r-old "${6:-$old}" --comm-d-new "${5:-$dnew}" --comm-r-new "$4" \
+        --vk "$pdir/$base.vk" --proof "$3"
 }
 
 # 2. no parameters
 step "daemon B: param_cache an empty folder"
 mkdir "$work/empty"
-config b "$work/empty" '"8GiB"'
-start_daemon b --config "$work/b.toml" --listen 127.0.0.1:0
-bpid=$dpid
-sc missing "127.0.0.1:$(port_of b)" "$upd" "$work/empty/$base.params"
-kill -TERM "$bpid"
-wait_exit "$bpid" 30 || fail "daemon B did not exit 0 after SIGTERM"
+kind_daemon b "$work/empty" '"8GiB"'
+sc missing "$target" "$upd" "$work/empty/$base.params"
+stop_daemon B "$dpid" 30
 
 # 3. daemon A
 step "daemon A: budget 8GiB"
-config a "$pdir" '"8GiB"'
-start_daemon a --config "$work/a.toml" --listen 127.0.0.1:0 --status-listen 127.0.0.1:0
-apid=$dpid
-atarget=127.0.0.1:$(port_of a)
-aurl=http://127.0.0.1:$(status_port_of a)/status
+kind_daemon a "$pdir" '"8GiB"'
+apid=$dpid atarget=$target aurl=$status_url
 sc preload "$atarget"
 $py "$pc" snapshot "$aurl" "$work/idle.json" || die "no idle snapshot of A"
 step "A: Prove, raw commitments and CIDs; request ids"
@@ -143,12 +107,5 @@ else
 fi
 $py "$pc" idle "$aurl" "$work/idle.json" "after the SnapDeals jobs (circuit loaded)" ||
     fail "memory counters not back to idle"
-kill -TERM "$apid"
-rc=0
-wait_exit "$apid" 60 || rc=$?
-if [ $rc = 0 ]; then pass "daemon A: exit 0 after SIGTERM"; else fail "daemon A: exit $rc after SIGTERM"; fi
-if [ $failed != 0 ]; then
-    echo "$me: FAILED; logs in $work" >&2
-    exit 1
-fi
-step "all checks passed"
+stop_daemon A "$apid" 60
+finish

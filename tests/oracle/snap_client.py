@@ -34,36 +34,14 @@ import json
 import os
 import sys
 
-ME = "snap_client.py"
-grpc = g = pb = pbg = None
+import kind_client as kc
+from kind_client import completed, edit, invalid, not_found, ok, served_on, stub
+
+ME = kc.ME = "snap_client.py"
 MINER = 1000
 SECTOR = 7
 UPDATE_2K = 0  # RegisteredUpdateProof StackedDrg2KiBV1
 CIRCUIT = "snap-2k"
-failures = []
-
-
-def load_grpc():
-    global grpc, g, pb, pbg
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import grpc as grpc_mod
-    import grpc_client
-    grpc, g, pb, pbg = grpc_mod, grpc_client, grpc_client.pb, grpc_client.pbg
-    g.ME = ME
-
-
-def ok(cond, what, expected=None, got=None):
-    if cond:
-        print("%s: PASS: %s" % (ME, what), flush=True)
-    else:
-        failures.append(what)
-        extra = "" if expected is None else ": expected %s, got %s" % (expected, got)
-        print("%s: FAIL: %s%s" % (ME, what, extra), flush=True)
-    return cond
-
-
-def stub(target):
-    return pbg.ProvingEngineStub(g.channel(target))
 
 
 def uvarint(v):
@@ -96,75 +74,60 @@ class Update:
 
     def request(self, request_id="", cids=False, **kw):
         c = self.comm
-        f = dict(request_id=request_id, proof_kind=pb.SNAP_DEALS_UPDATE,
+        f = dict(request_id=request_id, proof_kind=kc.pb.SNAP_DEALS_UPDATE,
                  registered_proof=UPDATE_2K, sector_size=self.size, sector_number=SECTOR,
                  miner_id=MINER, vanilla_proofs=self.vanilla,
                  comm_r_old=cid(c["comm_r_old"], True) if cids else c["comm_r_old"],
                  comm_r_new=cid(c["comm_r_new"], True) if cids else c["comm_r_new"],
                  comm_d_new=cid(c["comm_d_new"], False) if cids else c["comm_d_new"])
         f.update(kw)
-        return pb.SubmitProofRequest(**f)
-
-
-def failure(fn, req, timeout=120):
-    try:
-        fn(req, timeout=timeout)
-    except grpc.RpcError as e:
-        return e.code(), e.details() or ""
-    return None, ""
-
-
-def completed(a, n, what):
-    name = pb.AwaitProofResponse.Status.Name(a.status)
-    return ok(a.status == pb.AwaitProofResponse.COMPLETED and len(a.proof) == 192 * n,
-              "%s: COMPLETED with %d x 192 bytes" % (what, n), "COMPLETED, %d bytes" % (192 * n),
-              "%s, %d bytes (%s)" % (name, len(a.proof), a.error_message))
+        return kc.pb.SubmitProofRequest(**f)
 
 
 def prove(target, d, d_other, out_raw, out_cid, out_other):
     st = stub(target)
     u, v = Update(d), Update(d_other)
     n = len(u.vanilla)
-    sub0 = g.metric(st, "cuzk_jobs_submitted_total")
+    sub0 = kc.g.metric(st, "cuzk_jobs_submitted_total")
     rid = "snap-%d-%d" % (MINER, SECTOR)  # Curio's id for UpdateProve
     handles = {}
     for out, cids, name in ((out_raw, False, "raw commitments"), (out_cid, True, "CIDs")):
         req = u.request(rid + ("-cid" if cids else ""), cids)
-        a = st.Prove(pb.ProveRequest(submit=req), timeout=1500).result
+        a = st.Prove(kc.pb.ProveRequest(submit=req), timeout=1500).result
         handles[name] = a.job_id
-        if completed(a, n, "Prove, %s" % name):
+        if completed(a, "Prove, %s" % name, n):
             with open(out, "wb") as f:
                 f.write(a.proof)
             print("%s: %s: queue %d ms, srs %d ms, synthesis %d ms, proving %d ms"
                   % (ME, a.job_id, a.queue_wait_ms, a.srs_load_ms, a.synthesis_ms,
                      a.gpu_compute_ms), flush=True)
     req = u.request(rid)
-    b = st.Prove(pb.ProveRequest(submit=req), timeout=60).result
+    b = st.Prove(kc.pb.ProveRequest(submit=req), timeout=60).result
     with open(out_raw, "rb") as f:
         first = f.read()
     ok(b.job_id == handles["raw commitments"] and b.proof == first,
        "the same id and request again: the same job and proof", handles["raw commitments"],
        b.job_id)
-    sub1 = g.metric(st, "cuzk_jobs_submitted_total")
+    sub1 = kc.g.metric(st, "cuzk_jobs_submitted_total")
     ok(sub1 == sub0 + 2, "two jobs submitted for three calls", sub0 + 2, sub1)
     # the update tried again with new data under Curio's same id: a job of
     # its own, its proof for the new commitments
-    c = st.Prove(pb.ProveRequest(submit=v.request(rid)), timeout=1500).result
-    if completed(c, len(v.vanilla), "Prove of the update with new data under the same id"):
+    c = st.Prove(kc.pb.ProveRequest(submit=v.request(rid)), timeout=1500).result
+    if completed(c, "Prove of the update with new data under the same id", len(v.vanilla)):
         with open(out_other, "wb") as f:
             f.write(c.proof)
     ok(c.job_id not in handles.values(), "the update with new data: a job of its own",
        "a job other than %s" % sorted(handles.values()), c.job_id)
-    sub2 = g.metric(st, "cuzk_jobs_submitted_total")
+    sub2 = kc.g.metric(st, "cuzk_jobs_submitted_total")
     ok(sub2 == sub1 + 1, "one more job submitted", sub1 + 1, sub2)
-    q = {x.proof_kind: x for x in st.GetStatus(pb.GetStatusRequest(), timeout=30).queues}
+    q = {x.proof_kind: x for x in st.GetStatus(kc.pb.GetStatusRequest(), timeout=30).queues}
     ok("snap-update" in q, "GetStatus has a snap-update queue", "snap-update", sorted(q))
 
 
 def refusals(target, d):
     st = stub(target)
     u = Update(d)
-    sub0 = g.metric(st, "cuzk_jobs_submitted_total")
+    sub0 = kc.g.metric(st, "cuzk_jobs_submitted_total")
     v = u.vanilla[0]
     # bincode: comm_c[32] | u64 apex count | apex leaves ... | challenge proofs
     leaf = bytearray(v)
@@ -175,7 +138,6 @@ def refusals(target, d):
     count[32] ^= 1  # the apex leaf count
     flip = lambda b: bytes([b[0] ^ 1]) + b[1:]
     noncanon = b"\xff" * 32
-    ia = grpc.StatusCode.INVALID_ARGUMENT
     cases = [
         ("a vanilla proof with a leaf edited", dict(vanilla_proofs=[bytes(leaf)]),
          "vanilla_proofs[0]"),
@@ -207,45 +169,20 @@ def refusals(target, d):
         ("randomness (not a SnapDeals field)", dict(randomness=b"\1" * 32), "field randomness"),
     ]
     for what, fields, needle in cases:
-        r = u.request()
-        for k, val in fields.items():
-            if k == "vanilla_proofs":
-                del r.vanilla_proofs[:]
-                r.vanilla_proofs.extend(val)
-            else:
-                setattr(r, k, val)
-        for name, fn, arg in (("SubmitProof", st.SubmitProof, r),
-                              ("Prove", st.Prove, pb.ProveRequest(submit=r))):
-            code, det = failure(fn, arg)
-            ok(code == ia and needle in det, "%s, %s: INVALID_ARGUMENT naming it" % (name, what),
-               "INVALID_ARGUMENT with %r" % needle, "%s %r" % (code, det))
-            if name == "SubmitProof" and code == ia:
-                print("%s:   (%s)" % (ME, det), flush=True)
-    sub1 = g.metric(st, "cuzk_jobs_submitted_total")
-    ok(sub1 == sub0, "the daemon serves on and counted no refused request as a job",
-       "%s jobs submitted" % sub0, "%s" % sub1)
+        invalid(st, edit(u.request(), fields), what, needle)
+    served_on(st, sub0)
 
 
 def missing(target, d, params_path):
-    st = stub(target)
-    r = Update(d).request()
-    nf = grpc.StatusCode.NOT_FOUND
-    for name, fn, arg in (("SubmitProof", st.SubmitProof, r),
-                          ("Prove", st.Prove, pb.ProveRequest(submit=r)),
-                          ("PreloadSRS %s" % CIRCUIT, st.PreloadSRS,
-                           pb.PreloadSrsRequest(circuit_id=CIRCUIT))):
-        code, det = failure(fn, arg)
-        ok(code == nf and params_path in det,
-           "%s without parameter files: NOT_FOUND naming the .params" % name,
-           "NOT_FOUND naming %s" % params_path, "%s %r" % (code, det))
+    not_found(stub(target), Update(d).request(), CIRCUIT, params_path)
 
 
 def preload(target):
     st = stub(target)
-    p = st.PreloadSRS(pb.PreloadSrsRequest(circuit_id=CIRCUIT), timeout=900)
+    p = st.PreloadSRS(kc.pb.PreloadSrsRequest(circuit_id=CIRCUIT), timeout=900)
     ok(not p.already_loaded, "PreloadSRS %s: loaded (%d ms)" % (CIRCUIT, p.load_time_ms),
        "already_loaded false", p.already_loaded)
-    s = st.GetStatus(pb.GetStatusRequest(), timeout=30)
+    s = st.GetStatus(kc.pb.GetStatusRequest(), timeout=30)
     srs = {x.circuit_id: x.size_bytes for x in s.loaded_srs}
     ok(srs.get(CIRCUIT, 0) > 1 << 28, "GetStatus lists %s (%d bytes)" % (CIRCUIT,
                                                                          srs.get(CIRCUIT, 0)),
@@ -255,15 +192,7 @@ def preload(target):
 def main(argv):
     cmds = {"prove": (prove, 6), "refusals": (refusals, 2), "missing": (missing, 3),
             "preload": (preload, 1)}
-    if len(argv) < 2 or argv[1] not in cmds or len(argv) - 2 != cmds[argv[1]][1]:
-        print(__doc__, file=sys.stderr)
-        return 2
-    load_grpc()
-    cmds[argv[1]][0](*argv[2:])
-    if failures:
-        print("%s: %d FAILED: %s" % (ME, len(failures), "; ".join(failures)), file=sys.stderr)
-        return 1
-    return 0
+    return kc.run(__doc__, argv, cmds)
 
 
 if __name__ == "__main__":

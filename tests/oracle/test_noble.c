@@ -108,17 +108,6 @@ static void report(int line, const char *fmt, ...)
     tf_fail(__FILE__, line, "%s:%d: %s\n  case: %.4000s", vec_path, cur->lineno, what, cur->line);
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* Decodes a hex token of any even length into out (cap bytes); returns the
  * byte count or -1 when malformed or too long. */
 static long hex_any(const char *t, uint8_t *out, size_t cap)
@@ -127,7 +116,7 @@ static long hex_any(const char *t, uint8_t *out, size_t cap)
     if (n % 2 || n / 2 > cap)
         return -1;
     for (size_t i = 0; i < n / 2; i++) {
-        int hi = hexval(t[2 * i]), lo = hexval(t[2 * i + 1]);
+        int hi = tf_hexval(t[2 * i]), lo = tf_hexval(t[2 * i + 1]);
         if (hi < 0 || lo < 0)
             return -1;
         out[i] = (uint8_t)(hi << 4 | lo);
