@@ -144,6 +144,10 @@ uint8_t *cz_cli_read_file(const char *path, size_t *len, const char *cmd);
  * cmd (and --vk for the key), nothing kept. */
 int cz_cli_read_vk_proof(cz_groth16_pvk *pvk, uint8_t **proof, size_t *len, const char *vk_path,
                          const char *proof_path, const char *cmd);
+/* Frees what cz_cli_read_vk_proof gave after a verifier returned rc: 0 when
+ * rc is CZ_OK, else 2 after the verifier's message err naming cmd. */
+int cz_cli_verify_done(cz_groth16_pvk *pvk, uint8_t *proof, int rc, const char *err,
+                       const char *cmd);
 
 /* n bytes of b as the file at path: 0, or -1 after a message naming cmd. */
 int cz_cli_write_file(const char *path, const void *b, size_t n, const char *cmd);

@@ -68,6 +68,17 @@ int cz_cli_read_vk_proof(cz_groth16_pvk *pvk, uint8_t **proof, size_t *len, cons
     return 0;
 }
 
+int cz_cli_verify_done(cz_groth16_pvk *pvk, uint8_t *proof, int rc, const char *err,
+                       const char *cmd)
+{
+    free(proof);
+    cz_groth16_pvk_free(pvk);
+    if (rc == CZ_OK)
+        return 0;
+    fprintf(stderr, "cuzk %s: %s\n", cmd, err);
+    return 2;
+}
+
 int cz_cli_write_file(const char *path, const void *b, size_t n, const char *cmd)
 {
     FILE *f = fopen(path, "wb");

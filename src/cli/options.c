@@ -4,26 +4,15 @@
 
 #include "cli/cli.h"
 
-#define S(flag, m)                                                                                 \
+#define F(kind, flag, m)                                                                           \
     {                                                                                              \
-        flag, CZ_CLI_STR, offsetof(cz_cli_opts, m)                                                 \
+        flag, kind, offsetof(cz_cli_opts, m)                                                       \
     }
-#define B(flag, m)                                                                                 \
-    {                                                                                              \
-        flag, CZ_CLI_SWITCH, offsetof(cz_cli_opts, m)                                              \
-    }
-#define U(flag, m)                                                                                 \
-    {                                                                                              \
-        flag, CZ_CLI_UINT, offsetof(cz_cli_opts, m)                                                \
-    }
-#define L(flag, m)                                                                                 \
-    {                                                                                              \
-        flag, CZ_CLI_U64, offsetof(cz_cli_opts, m)                                                 \
-    }
-#define D(flag, m)                                                                                 \
-    {                                                                                              \
-        flag, CZ_CLI_DOUBLE, offsetof(cz_cli_opts, m)                                              \
-    }
+#define S(flag, m) F(CZ_CLI_STR, flag, m)
+#define B(flag, m) F(CZ_CLI_SWITCH, flag, m)
+#define U(flag, m) F(CZ_CLI_UINT, flag, m)
+#define L(flag, m) F(CZ_CLI_U64, flag, m)
+#define D(flag, m) F(CZ_CLI_DOUBLE, flag, m)
 
 const cz_cli_flag cz_cli_flags[] = {
     S("--sector-size", sector_size),

@@ -230,7 +230,7 @@ typedef struct {
 static void family_samples(cz_strbuf *b, const cz_metric_family *f, cz_engine *e,
                            const cz_engine_status *s, const circuit_list *cl)
 {
-    cz_metric_scope scope;
+    cz_metric_scope scope = CZ_SCOPE_ENGINE; /* section_of sets it; Release gcc cannot tell */
     const cz_status_section *sec = section_of(f, &scope);
     bool begun = false;
     cz_strbuf l;

@@ -169,6 +169,9 @@ static void put_utf8(char *o, size_t *n, uint32_t c)
     }
 }
 
+/* The one-character escapes of basic strings and what they stand for. */
+static const char simple_escapes[] = "btnfr\"\\", simple_chars[] = "\b\t\n\f\r\"\\";
+
 /* Reads a single-line basic ("...") or literal ('...') string at p->pos
  * into the pool; *out / *out_len the decoded bytes. */
 static int read_string(parser *p, const char **out, size_t *out_len)
@@ -194,30 +197,12 @@ static int read_string(parser *p, const char **out, size_t *out_len)
         }
         int e = peek(p);
         p->pos++;
-        switch (e) {
-        case 'b':
-            o[n++] = '\b';
-            break;
-        case 't':
-            o[n++] = '\t';
-            break;
-        case 'n':
-            o[n++] = '\n';
-            break;
-        case 'f':
-            o[n++] = '\f';
-            break;
-        case 'r':
-            o[n++] = '\r';
-            break;
-        case '"':
-            o[n++] = '"';
-            break;
-        case '\\':
-            o[n++] = '\\';
-            break;
-        case 'u':
-        case 'U': {
+        const char *simple = e > 0 ? strchr(simple_escapes, e) : NULL;
+        if (simple != NULL) {
+            o[n++] = simple_chars[simple - simple_escapes];
+            continue;
+        }
+        if (e == 'u' || e == 'U') {
             unsigned digits = e == 'u' ? 4 : 8;
             uint32_t v = 0;
             for (unsigned i = 0; i < digits; i++) {
@@ -237,13 +222,11 @@ static int read_string(parser *p, const char **out, size_t *out_len)
                 return fail(p, CZ_ERR_BAD_FORMAT, "\\%c escape 0x%x is not a Unicode scalar value",
                             e, (unsigned)v);
             put_utf8(o, &n, v);
-            break;
+            continue;
         }
-        default:
-            if (e < 0x20 || e >= 0x7f)
-                return fail(p, CZ_ERR_BAD_FORMAT, "bad escape sequence");
-            return fail(p, CZ_ERR_BAD_FORMAT, "bad escape sequence \\%c", e);
-        }
+        if (e < 0x20 || e >= 0x7f)
+            return fail(p, CZ_ERR_BAD_FORMAT, "bad escape sequence");
+        return fail(p, CZ_ERR_BAD_FORMAT, "bad escape sequence \\%c", e);
     }
     o[n] = 0;
     p->pool_len += n + 1;

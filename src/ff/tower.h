@@ -22,18 +22,30 @@ static const uint64_t tower_p[6] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL
                                     0x6730d2a0f6b0f624ULL, 0x64774b84f38512bfULL,
                                     0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
 
+/* The asm fp_add and fp_sub share: a's limbs into r8..r13, and r8..r13
+ * out to r. */
+#define LOAD_A                                                                                     \
+    "movq 0(%[a]), %%r8\n\t"                                                                       \
+    "movq 8(%[a]), %%r9\n\t"                                                                       \
+    "movq 16(%[a]), %%r10\n\t"                                                                     \
+    "movq 24(%[a]), %%r11\n\t"                                                                     \
+    "movq 32(%[a]), %%r12\n\t"                                                                     \
+    "movq 40(%[a]), %%r13\n\t"
+#define STORE_R                                                                                    \
+    "movq %%r8, 0(%[r])\n\t"                                                                       \
+    "movq %%r9, 8(%[r])\n\t"                                                                       \
+    "movq %%r10, 16(%[r])\n\t"                                                                     \
+    "movq %%r11, 24(%[r])\n\t"                                                                     \
+    "movq %%r12, 32(%[r])\n\t"                                                                     \
+    "movq %%r13, 40(%[r])\n\t"
+
 /* r = a + b, then r - p kept unless it borrows (cmov: no branch). */
 CZ_INLINE void fp_add(cz_fp *r, const cz_fp *a, const cz_fp *b)
 {
     const uint64_t *pa = a->l, *pb = b->l;
     /* clang-format off */
     __asm__ volatile(
-        "movq 0(%[a]), %%r8\n\t"
-        "movq 8(%[a]), %%r9\n\t"
-        "movq 16(%[a]), %%r10\n\t"
-        "movq 24(%[a]), %%r11\n\t"
-        "movq 32(%[a]), %%r12\n\t"
-        "movq 40(%[a]), %%r13\n\t"
+        LOAD_A
         "addq 0(%[b]), %%r8\n\t"
         "adcq 8(%[b]), %%r9\n\t"
         "adcq 16(%[b]), %%r10\n\t"
@@ -58,12 +70,7 @@ CZ_INLINE void fp_add(cz_fp *r, const cz_fp *a, const cz_fp *b)
         "cmovcq %[a], %%r11\n\t"
         "cmovcq %[b], %%r12\n\t"
         "cmovcq %%rsi, %%r13\n\t"
-        "movq %%r8, 0(%[r])\n\t"
-        "movq %%r9, 8(%[r])\n\t"
-        "movq %%r10, 16(%[r])\n\t"
-        "movq %%r11, 24(%[r])\n\t"
-        "movq %%r12, 32(%[r])\n\t"
-        "movq %%r13, 40(%[r])\n\t"
+        STORE_R
         : [a] "+&r"(pa), [b] "+&r"(pb)
         : [r] "r"(r->l), [p] "m"(tower_p)
         : "rax", "rcx", "rdx", "rsi", "r8", "r9", "r10", "r11", "r12", "r13", "cc", "memory");
@@ -76,12 +83,7 @@ CZ_INLINE void fp_sub(cz_fp *r, const cz_fp *a, const cz_fp *b)
     const uint64_t *pa = a->l, *pb = b->l;
     /* clang-format off */
     __asm__ volatile(
-        "movq 0(%[a]), %%r8\n\t"
-        "movq 8(%[a]), %%r9\n\t"
-        "movq 16(%[a]), %%r10\n\t"
-        "movq 24(%[a]), %%r11\n\t"
-        "movq 32(%[a]), %%r12\n\t"
-        "movq 40(%[a]), %%r13\n\t"
+        LOAD_A
         "subq 0(%[b]), %%r8\n\t"
         "sbbq 8(%[b]), %%r9\n\t"
         "sbbq 16(%[b]), %%r10\n\t"
@@ -106,17 +108,15 @@ CZ_INLINE void fp_sub(cz_fp *r, const cz_fp *a, const cz_fp *b)
         "adcq %[b], %%r11\n\t"
         "adcq %%rsi, %%r12\n\t"
         "adcq %%rax, %%r13\n\t"
-        "movq %%r8, 0(%[r])\n\t"
-        "movq %%r9, 8(%[r])\n\t"
-        "movq %%r10, 16(%[r])\n\t"
-        "movq %%r11, 24(%[r])\n\t"
-        "movq %%r12, 32(%[r])\n\t"
-        "movq %%r13, 40(%[r])\n\t"
+        STORE_R
         : [a] "+&r"(pa), [b] "+&r"(pb)
         : [r] "r"(r->l), [p] "m"(tower_p)
         : "rax", "rcx", "rdx", "rsi", "r8", "r9", "r10", "r11", "r12", "r13", "cc", "memory");
     /* clang-format on */
 }
+
+#undef LOAD_A
+#undef STORE_R
 
 /* -a = 0 - a (0 stays 0: no borrow, nothing added). */
 CZ_INLINE void fp_neg(cz_fp *r, const cz_fp *a)

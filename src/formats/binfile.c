@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cuzk/err.h"
+#include "util/file_map.h"
 
 /* Bytes of the fixed header (magic, version, count) and of a table entry. */
 #define BF_HEADER 12u
@@ -217,4 +218,41 @@ int cz_binfile_field(cz_binfile_cursor *c, char *err, size_t errlen)
                    "BLS12-381 r (n8 = 32)",
                    c->bf->kind, (unsigned long long)at, hex, n8,
                    n8 == 32 && memcmp(p, bn254_r, 32) == 0 ? " (bn128?)" : "");
+}
+
+int cz_binfile_load_mem(const cz_binfile_format *f, void *out, const uint8_t *data, size_t len,
+                        char *err, size_t errlen)
+{
+    if (err != NULL && errlen > 0)
+        err[0] = 0;
+    if (out == NULL || (data == NULL && len > 0))
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "%s: NULL argument", f->name);
+    memset(out, 0, f->size);
+    int rc = f->parse(out, data, len, err, errlen);
+    if (rc != CZ_OK)
+        f->free(out);
+    return rc;
+}
+
+/* cz_file_read_mapped's context: the format and its output. */
+typedef struct {
+    const cz_binfile_format *f;
+    void *out;
+} mapped;
+
+static int load_mapped(void *m, const uint8_t *data, size_t len, char *err, size_t errlen)
+{
+    const mapped *x = m;
+    return cz_binfile_load_mem(x->f, x->out, data, len, err, errlen);
+}
+
+int cz_binfile_load_file(const cz_binfile_format *f, void *out, const char *path, char *err,
+                         size_t errlen)
+{
+    if (out != NULL)
+        memset(out, 0, f->size);
+    if (out == NULL || path == NULL)
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "%s: NULL argument", f->name);
+    mapped m = {f, out};
+    return cz_file_read_mapped(path, load_mapped, &m, err, errlen);
 }

@@ -75,4 +75,39 @@ int cz_binfile_end(const cz_binfile_cursor *c, char *err, size_t errlen);
  * message gives the prime in hex and names bn128 when it is BN254's. */
 int cz_binfile_field(cz_binfile_cursor *c, char *err, size_t errlen);
 
+/* A format read from one binfile into a struct: its name for messages
+ * ("r1cs"), the struct's size, the parser, which may assume a zeroed struct
+ * and leave it partly filled on failure, and the struct's free. */
+typedef struct {
+    const char *name;
+    size_t size;
+    int (*parse)(void *out, const uint8_t *data, size_t len, char *err, size_t errlen);
+    void (*free)(void *out);
+} cz_binfile_format;
+
+/* The public load_mem of a format: clears err, CZ_ERR_INVALID_ARG for a NULL
+ * out or data with len > 0; else zeroes *out and parses data[0..len) into
+ * it, freeing it on failure. */
+int cz_binfile_load_mem(const cz_binfile_format *f, void *out, const uint8_t *data, size_t len,
+                        char *err, size_t errlen);
+/* The public load of a format: *out zeroed when out is not NULL,
+ * CZ_ERR_INVALID_ARG for a NULL out or path, else the file at path mapped
+ * and given to cz_binfile_load_mem. */
+int cz_binfile_load_file(const cz_binfile_format *f, void *out, const char *path, char *err,
+                         size_t errlen);
+
+/* Defines the public T_load_mem and T_load of the type T (its T_free
+ * declared) parsed by parse, name ("r1cs") for messages. */
+#define CZ_BINFILE_LOADERS(T, name, parse)                                                         \
+    static void T##_free_any(void *out) { T##_free(out); }                                         \
+    static const cz_binfile_format T##_format = {name, sizeof(T), parse, T##_free_any};            \
+    int T##_load_mem(T *out, const uint8_t *data, size_t len, char *err, size_t errlen)            \
+    {                                                                                              \
+        return cz_binfile_load_mem(&T##_format, out, data, len, err, errlen);                      \
+    }                                                                                              \
+    int T##_load(T *out, const char *path, char *err, size_t errlen)                               \
+    {                                                                                              \
+        return cz_binfile_load_file(&T##_format, out, path, err, errlen);                          \
+    }
+
 #endif /* CZ_BINFILE_H */

@@ -5,7 +5,6 @@
 #include "binfile.h"
 #include "cuzk/circom.h"
 #include "cuzk/err.h"
-#include "util/file_map.h"
 
 enum {
     R1CS_HEADER = 1,
@@ -141,8 +140,9 @@ static int read_wire2label(cz_circom_r1cs *r, cz_binfile_cursor *c, char *err, s
     return CZ_OK;
 }
 
-static int load(cz_circom_r1cs *r, const uint8_t *data, size_t len, char *err, size_t errlen)
+static int load(void *out, const uint8_t *data, size_t len, char *err, size_t errlen)
 {
+    cz_circom_r1cs *r = out;
     cz_binfile bf;
     cz_binfile_cursor hdr, cons, w2l, gates;
     uint64_t nnz[3];
@@ -181,34 +181,8 @@ static int load(cz_circom_r1cs *r, const uint8_t *data, size_t len, char *err, s
     return rc;
 }
 
-int cz_circom_r1cs_load_mem(cz_circom_r1cs *out, const uint8_t *data, size_t len, char *err,
-                            size_t errlen)
-{
-    int rc;
-    if (err != NULL && errlen > 0)
-        err[0] = 0;
-    if (out == NULL || (data == NULL && len > 0))
-        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "r1cs: NULL argument");
-    memset(out, 0, sizeof *out);
-    rc = load(out, data, len, err, errlen);
-    if (rc != CZ_OK)
-        cz_circom_r1cs_free(out);
-    return rc;
-}
-
-static int load_mem(void *out, const uint8_t *data, size_t len, char *err, size_t errlen)
-{
-    return cz_circom_r1cs_load_mem(out, data, len, err, errlen);
-}
-
-int cz_circom_r1cs_load(cz_circom_r1cs *out, const char *path, char *err, size_t errlen)
-{
-    if (out != NULL)
-        memset(out, 0, sizeof *out);
-    if (out == NULL || path == NULL)
-        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "r1cs: NULL argument");
-    return cz_file_read_mapped(path, load_mem, out, err, errlen);
-}
+/* cz_circom_r1cs_load_mem and cz_circom_r1cs_load (cuzk/circom.h). */
+CZ_BINFILE_LOADERS(cz_circom_r1cs, "r1cs", load)
 
 static void free_csr(cz_circom_csr *m)
 {

@@ -5,12 +5,12 @@
 #include "binfile.h"
 #include "cuzk/circom.h"
 #include "cuzk/err.h"
-#include "util/file_map.h"
 
 enum { WTNS_HEADER = 1, WTNS_DATA = 2 };
 
-static int load(cz_circom_wtns *w, const uint8_t *data, size_t len, char *err, size_t errlen)
+static int load(void *out, const uint8_t *data, size_t len, char *err, size_t errlen)
 {
+    cz_circom_wtns *w = out;
     cz_binfile bf;
     cz_binfile_cursor hdr, vals;
     uint32_t n = 0;
@@ -46,34 +46,8 @@ static int load(cz_circom_wtns *w, const uint8_t *data, size_t len, char *err, s
     return rc;
 }
 
-int cz_circom_wtns_load_mem(cz_circom_wtns *out, const uint8_t *data, size_t len, char *err,
-                            size_t errlen)
-{
-    int rc;
-    if (err != NULL && errlen > 0)
-        err[0] = 0;
-    if (out == NULL || (data == NULL && len > 0))
-        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "wtns: NULL argument");
-    memset(out, 0, sizeof *out);
-    rc = load(out, data, len, err, errlen);
-    if (rc != CZ_OK)
-        cz_circom_wtns_free(out);
-    return rc;
-}
-
-static int load_mem(void *out, const uint8_t *data, size_t len, char *err, size_t errlen)
-{
-    return cz_circom_wtns_load_mem(out, data, len, err, errlen);
-}
-
-int cz_circom_wtns_load(cz_circom_wtns *out, const char *path, char *err, size_t errlen)
-{
-    if (out != NULL)
-        memset(out, 0, sizeof *out);
-    if (out == NULL || path == NULL)
-        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "wtns: NULL argument");
-    return cz_file_read_mapped(path, load_mem, out, err, errlen);
-}
+/* cz_circom_wtns_load_mem and cz_circom_wtns_load (cuzk/circom.h). */
+CZ_BINFILE_LOADERS(cz_circom_wtns, "wtns", load)
 
 void cz_circom_wtns_free(cz_circom_wtns *w)
 {

@@ -15,6 +15,24 @@ static inline void cz_g_pow2(cz_fr *r, unsigned k)
 /* The field element 0 or 1. */
 static inline cz_fr cz_g_fr_bit(bool v) { return v ? CZ_FR_ONE : CZ_FR_ZERO; }
 
+/* n bits of v, least significant first: constants when cs is NULL, else
+ * bits allocated in cs. */
+static inline void cz_g_bits_of(cz_cs *cs, cz_bool *bits, uint64_t v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        bits[i] =
+            cs == NULL ? cz_bool_const((v >> i) & 1) : cz_bool_is(cz_abit_alloc(cs, (v >> i) & 1));
+}
+
+/* The number whose bit i is the value of bits[i], for n <= 64. */
+static inline uint64_t cz_g_bits_value(const cz_bool *bits, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v |= (uint64_t)cz_bool_value(bits[i]) << i;
+    return v;
+}
+
 /* Three combinations for one constraint. */
 typedef struct {
     cz_lc a, b, c;

@@ -98,21 +98,17 @@ void cz_sha256_compress_gadget(cz_cs *cs, const cz_bool block[512], const cz_u32
         a->n = 7;
         cz_cs_pop_ns(cs);
     }
-    out[0] = compute(&m, a, &st[0]);
-    cz_u32 ops[2];
-    ops[0] = st[1], ops[1] = b;
-    out[1] = cz_u32_addmany(&m, ops, 2);
-    ops[0] = st[2], ops[1] = c;
-    out[2] = cz_u32_addmany(&m, ops, 2);
-    ops[0] = st[3], ops[1] = d;
-    out[3] = cz_u32_addmany(&m, ops, 2);
-    out[4] = compute(&m, e, &st[4]);
-    ops[0] = st[5], ops[1] = f;
-    out[5] = cz_u32_addmany(&m, ops, 2);
-    ops[0] = st[6], ops[1] = g;
-    out[6] = cz_u32_addmany(&m, ops, 2);
-    ops[0] = st[7], ops[1] = h;
-    out[7] = cz_u32_addmany(&m, ops, 2);
+    /* out[k] = st[k] + the k-th working variable, in order; a and e are
+     * still deferred sums. */
+    const cz_u32 *vars[8] = {NULL, &b, &c, &d, NULL, &f, &g, &h};
+    for (int k = 0; k < 8; k++) {
+        if (vars[k] == NULL) {
+            out[k] = compute(&m, k == 0 ? a : e, &st[k]);
+            continue;
+        }
+        cz_u32 ops[2] = {st[k], *vars[k]};
+        out[k] = cz_u32_addmany(&m, ops, 2);
+    }
     cz_multieq_finish(&m);
 }
 

@@ -1,32 +1,22 @@
 /* bellpepper's UInt32: 32 booleans, least significant first. */
 #include "gadgets/gadgets_internal.h"
 
-cz_u32 cz_u32_const(uint32_t v)
+static cz_u32 u32_of(cz_cs *cs, uint32_t v)
 {
-    cz_u32 r;
-    for (unsigned i = 0; i < 32; i++)
-        r.bits[i] = cz_bool_const((v >> i) & 1);
-    r.value = v;
+    cz_u32 r = {.value = v};
+    cz_g_bits_of(cs, r.bits, v, 32);
     return r;
 }
 
-cz_u32 cz_u32_alloc(cz_cs *cs, uint32_t v)
-{
-    cz_u32 r;
-    for (unsigned i = 0; i < 32; i++)
-        r.bits[i] = cz_bool_is(cz_abit_alloc(cs, (v >> i) & 1));
-    r.value = v;
-    return r;
-}
+cz_u32 cz_u32_const(uint32_t v) { return u32_of(NULL, v); }
+cz_u32 cz_u32_alloc(cz_cs *cs, uint32_t v) { return u32_of(cs, v); }
 
 cz_u32 cz_u32_from_bits_be(const cz_bool bits[32])
 {
     cz_u32 r;
-    r.value = 0;
-    for (unsigned i = 0; i < 32; i++) {
+    for (unsigned i = 0; i < 32; i++)
         r.bits[i] = bits[31 - i];
-        r.value |= (uint32_t)cz_bool_value(bits[31 - i]) << i;
-    }
+    r.value = (uint32_t)cz_g_bits_value(r.bits, 32);
     return r;
 }
 

@@ -1,33 +1,24 @@
 /* storage-proofs-core's UInt64 (gadgets/uint64.rs): 64 booleans, least
  * significant first; and util.rs's bit reordering. */
+#include <string.h>
+
 #include "gadgets/gadgets_internal.h"
 
-cz_u64 cz_u64_const(uint64_t v)
+static cz_u64 u64_of(cz_cs *cs, uint64_t v)
 {
-    cz_u64 r;
-    for (unsigned i = 0; i < 64; i++)
-        r.bits[i] = cz_bool_const((v >> i) & 1);
-    r.value = v;
+    cz_u64 r = {.value = v};
+    cz_g_bits_of(cs, r.bits, v, 64);
     return r;
 }
 
-cz_u64 cz_u64_alloc(cz_cs *cs, uint64_t v)
-{
-    cz_u64 r;
-    for (unsigned i = 0; i < 64; i++)
-        r.bits[i] = cz_bool_is(cz_abit_alloc(cs, (v >> i) & 1));
-    r.value = v;
-    return r;
-}
+cz_u64 cz_u64_const(uint64_t v) { return u64_of(NULL, v); }
+cz_u64 cz_u64_alloc(cz_cs *cs, uint64_t v) { return u64_of(cs, v); }
 
 cz_u64 cz_u64_from_bits_le(const cz_bool bits[64])
 {
     cz_u64 r;
-    r.value = 0;
-    for (unsigned i = 0; i < 64; i++) {
-        r.bits[i] = bits[i];
-        r.value |= (uint64_t)cz_bool_value(bits[i]) << i;
-    }
+    memcpy(r.bits, bits, sizeof r.bits);
+    r.value = cz_g_bits_value(r.bits, 64);
     return r;
 }
 

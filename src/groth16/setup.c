@@ -326,30 +326,35 @@ static int gpu_failed(const tables *t, const char *what, int rc)
     return rc;
 }
 
-static int g1s(cz_g1_affine *out, const cz_fr *k, size_t n, const tables *t, const char *what,
-               double *sec)
+/* out[i] = k[i] times the generator of G1 (g2 false) or G2, from the device
+ * tables when there are some; adds the time to *sec. */
+static int fixed_mul(void *out, bool g2, const cz_fr *k, size_t n, const tables *t,
+                     const char *what, double *sec)
 {
     double t0 = now();
     int rc = CZ_OK;
-    if (t->d1 != NULL)
-        rc = cz_cuda_g1_fixed_mul(out, t->d1, k, n, 0, t->pool);
+    cz_cuda_fixed *d = g2 ? t->d2 : t->d1;
+    if (d != NULL)
+        rc = g2 ? cz_cuda_g2_fixed_mul(out, d, k, n, 0, t->pool)
+                : cz_cuda_g1_fixed_mul(out, d, k, n, 0, t->pool);
+    else if (g2)
+        cz_g2_fixed_mul(out, t->t2, TABLE_W, k, n, 0, t->pool);
     else
         cz_g1_fixed_mul(out, t->t1, TABLE_W, k, n, 0, t->pool);
     *sec += now() - t0;
     return rc != CZ_OK ? gpu_failed(t, what, rc) : CZ_OK;
 }
 
+static int g1s(cz_g1_affine *out, const cz_fr *k, size_t n, const tables *t, const char *what,
+               double *sec)
+{
+    return fixed_mul(out, false, k, n, t, what, sec);
+}
+
 static int g2s(cz_g2_affine *out, const cz_fr *k, size_t n, const tables *t, const char *what,
                double *sec)
 {
-    double t0 = now();
-    int rc = CZ_OK;
-    if (t->d2 != NULL)
-        rc = cz_cuda_g2_fixed_mul(out, t->d2, k, n, 0, t->pool);
-    else
-        cz_g2_fixed_mul(out, t->t2, TABLE_W, k, n, 0, t->pool);
-    *sec += now() - t0;
-    return rc != CZ_OK ? gpu_failed(t, what, rc) : CZ_OK;
+    return fixed_mul(out, true, k, n, t, what, sec);
 }
 
 /* Shapes shared by the sizes and the setup. */

@@ -333,69 +333,48 @@ static const char *const point_why[] = {
     [CZ_ERR_NOT_IN_SUBGROUP] = "point not in the order-r subgroup",
 };
 
-static int rd_g1(const ctx *c, cz_g1_affine *r, const cz_json_value *v, const char *path,
-                 bool allow_inf)
-{
-    cz_fp f[3];
-    int rc = want_array(c, v, 3, path, "[x, y, z]: an array of 3 decimal strings");
-    const cz_json_value *e = cz_json_first(v);
-    for (size_t i = 0; i < 3 && rc == CZ_OK; i++, e = cz_json_next(e))
-        rc = rd_fp(c, &f[i], e, sub(path, i).s);
-    if (rc != CZ_OK)
-        return rc;
-    if (cz_fp_is_zero(&f[2])) {
-        if (!cz_fp_is_zero(&f[0]) || !cz_fp_is_one(&f[1]))
-            return bad(c, CZ_ERR_BAD_INFINITY, path,
-                       "z = 0 (the point at infinity) needs x = 0, y = 1");
-        if (!allow_inf)
-            return bad(c, CZ_ERR_IS_INFINITY, path, "the point at infinity is not allowed here");
-        memset(r, 0, sizeof *r);
-        return CZ_OK;
+/* rd_g1 and rd_g2: snarkjs's projective [x, y, z] over F (shape for
+ * messages): z = 1 for an affine point, which must be on the curve and in
+ * the subgroup, or z = 0 for the point at infinity (inf_rule: x = 0, y = 1),
+ * read as all zeros where allow_inf. */
+#define RD_POINT(G, F, shape, inf_rule, not_affine)                                                  \
+    static int rd_##G(const ctx *c, cz_##G##_affine *r, const cz_json_value *v, const char *path,    \
+                      bool allow_inf)                                                                \
+    {                                                                                                \
+        cz_##F f[3];                                                                                 \
+        int rc = want_array(c, v, 3, path, shape);                                                   \
+        const cz_json_value *e = cz_json_first(v);                                                   \
+        for (size_t i = 0; i < 3 && rc == CZ_OK; i++, e = cz_json_next(e))                           \
+            rc = rd_##F(c, &f[i], e, sub(path, i).s);                                                \
+        if (rc != CZ_OK)                                                                             \
+            return rc;                                                                               \
+        if (cz_##F##_is_zero(&f[2])) {                                                               \
+            if (!cz_##F##_is_zero(&f[0]) || !cz_##F##_is_one(&f[1]))                                 \
+                return bad(c, CZ_ERR_BAD_INFINITY, path, inf_rule);                                  \
+            if (!allow_inf)                                                                          \
+                return bad(c, CZ_ERR_IS_INFINITY, path,                                              \
+                           "the point at infinity is not allowed here");                             \
+            memset(r, 0, sizeof *r);                                                                 \
+            return CZ_OK;                                                                            \
+        }                                                                                            \
+        if (!cz_##F##_is_one(&f[2]))                                                                 \
+            return bad(c, CZ_ERR_BAD_FORMAT, path, not_affine);                                      \
+        cz_##G##_affine p = {f[0], f[1]};                                                            \
+        rc = cz_##G##_affine_is_inf(&p) || !cz_##G##_affine_is_on_curve(&p) ? CZ_ERR_NOT_ON_CURVE    \
+             : !cz_##G##_affine_in_subgroup(&p)                             ? CZ_ERR_NOT_IN_SUBGROUP \
+                                                                            : CZ_OK;                                             \
+        if (rc != CZ_OK)                                                                             \
+            return bad(c, rc, path, "%s", point_why[rc]);                                            \
+        *r = p;                                                                                      \
+        return CZ_OK;                                                                                \
     }
-    if (!cz_fp_is_one(&f[2]))
-        return bad(c, CZ_ERR_BAD_FORMAT, path, "z is neither 1 nor 0 (affine points only)");
-    cz_g1_affine p = {f[0], f[1]};
-    rc = cz_g1_affine_is_inf(&p) || !cz_g1_affine_is_on_curve(&p) ? CZ_ERR_NOT_ON_CURVE
-         : !cz_g1_affine_in_subgroup(&p)                          ? CZ_ERR_NOT_IN_SUBGROUP
-                                                                  : CZ_OK;
-    if (rc != CZ_OK)
-        return bad(c, rc, path, "%s", point_why[rc]);
-    *r = p;
-    return CZ_OK;
-}
 
-static int rd_g2(const ctx *c, cz_g2_affine *r, const cz_json_value *v, const char *path,
-                 bool allow_inf)
-{
-    cz_fp2 f[3];
-    int rc = want_array(c, v, 3, path, "[x, y, z]: an array of 3 pairs of decimal strings");
-    const cz_json_value *e = cz_json_first(v);
-    for (size_t i = 0; i < 3 && rc == CZ_OK; i++, e = cz_json_next(e))
-        rc = rd_fp2(c, &f[i], e, sub(path, i).s);
-    if (rc != CZ_OK)
-        return rc;
-    cz_fp2 one = {CZ_FP_ONE, CZ_FP_ZERO};
-    if (cz_fp2_is_zero(&f[2])) {
-        if (!cz_fp2_is_zero(&f[0]) || !cz_fp2_equal(&f[1], &one))
-            return bad(c, CZ_ERR_BAD_INFINITY, path,
-                       "z = [0, 0] (the point at infinity) needs x = [0, 0], y = [1, 0]");
-        if (!allow_inf)
-            return bad(c, CZ_ERR_IS_INFINITY, path, "the point at infinity is not allowed here");
-        memset(r, 0, sizeof *r);
-        return CZ_OK;
-    }
-    if (!cz_fp2_equal(&f[2], &one))
-        return bad(c, CZ_ERR_BAD_FORMAT, path,
-                   "z is neither [1, 0] nor [0, 0] (affine points only)");
-    cz_g2_affine p = {f[0], f[1]};
-    rc = cz_g2_affine_is_inf(&p) || !cz_g2_affine_is_on_curve(&p) ? CZ_ERR_NOT_ON_CURVE
-         : !cz_g2_affine_in_subgroup(&p)                          ? CZ_ERR_NOT_IN_SUBGROUP
-                                                                  : CZ_OK;
-    if (rc != CZ_OK)
-        return bad(c, rc, path, "%s", point_why[rc]);
-    *r = p;
-    return CZ_OK;
-}
+RD_POINT(g1, fp, "[x, y, z]: an array of 3 decimal strings",
+         "z = 0 (the point at infinity) needs x = 0, y = 1",
+         "z is neither 1 nor 0 (affine points only)")
+RD_POINT(g2, fp2, "[x, y, z]: an array of 3 pairs of decimal strings",
+         "z = [0, 0] (the point at infinity) needs x = [0, 0], y = [1, 0]",
+         "z is neither [1, 0] nor [0, 0] (affine points only)")
 
 /* [[c0.c0, c0.c1, c0.c2], [c1.c0, c1.c1, c1.c2]], each an Fp2 pair. */
 static int rd_fp12(const ctx *c, cz_fp12 *r, const cz_json_value *v, const char *path)

@@ -373,12 +373,8 @@ int cz_tool_porep_verify(const cz_cli_cmd *self, int argc, char **argv)
     double t0 = cz_cli_now();
     rc = cz_fc_verify_seal(&pvk, proofs, len, &info, &valid, err, sizeof err);
     double dt = cz_cli_now() - t0;
-    free(proofs);
-    cz_groth16_pvk_free(&pvk);
-    if (rc != CZ_OK) {
-        fprintf(stderr, "cuzk %s: %s\n", c, err);
+    if (cz_cli_verify_done(&pvk, proofs, rc, err, c) != 0)
         return 2;
-    }
     fprintf(stderr, "porep verify %s: %u partitions, %.3f s\n", t->name, t->partitions, dt);
     if (valid) {
         printf("valid\n");

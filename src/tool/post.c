@@ -226,12 +226,8 @@ static int verify_snark(const cz_cli_opts *o, const cz_tool_post_dir *p, const c
     double t0 = cz_cli_now();
     int rc = cz_post_verify(&pvk, proof, len, s, p->type->api, p->randomness, p->sectors,
                             p->req.n_vanilla, p->req.partition_index, &valid, err, sizeof err);
-    free(proof);
-    cz_groth16_pvk_free(&pvk);
-    if (rc != CZ_OK) {
-        fprintf(stderr, "cuzk %s: %s\n", c, err);
+    if (cz_cli_verify_done(&pvk, proof, rc, err, c) != 0)
         return 2;
-    }
     if (!valid) {
         printf("invalid: %s\n", err);
         return 1;

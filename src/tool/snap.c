@@ -272,12 +272,8 @@ static int verify_snark(const cz_cli_opts *o, const cz_fc_snap_shape *u,
     rc = cz_fc_verify_snap(&pvk, proofs, len, u, &pub->comm_r_old, &pub->comm_d_new,
                            &pub->comm_r_new, &valid, err, sizeof err);
     double dt = cz_cli_now() - t0;
-    free(proofs);
-    cz_groth16_pvk_free(&pvk);
-    if (rc != CZ_OK) {
-        fprintf(stderr, "cuzk %s: %s\n", c, err);
+    if (cz_cli_verify_done(&pvk, proofs, rc, err, c) != 0)
         return 2;
-    }
     fprintf(stderr, "snap verify: %u partitions, SNARK verified in %.3f s\n", u->partitions, dt);
     if (!valid) {
         printf("invalid: %s\n", err);

@@ -11,6 +11,7 @@
 
 #include "cuzk/err.h"
 #include "cuzk/filecoin/porep.h"
+#include "filecoin/core/internal.h"
 
 bool cz_fc_is_zero32(const uint8_t b[32])
 {
@@ -72,29 +73,13 @@ int cz_fc_verify_seal(const cz_groth16_pvk *pvk, const uint8_t *proofs, size_t l
     cz_fr *in = malloc(t->partitions * n_in * sizeof *in);
     int rc = pr && in ? CZ_OK : CZ_ERR_NOMEM;
     for (unsigned k = 0; rc == CZ_OK && k < t->partitions; k++) {
-        if (cz_groth16_proof_from_bytes(&pr[k], proofs + (size_t)k * CZ_GROTH16_PROOF_BYTES,
-                                        CZ_GROTH16_PROOF_BYTES) != CZ_OK) {
-            cz_msgf(err, errlen, "partition %u: the proof's points are not valid (curve, "
-                                 "subgroup, infinity)", k);
+        if (!cz_fc_partition_proof(pr, proofs, k, err, errlen))
             goto done; /* a malformed proof is an invalid one */
-        }
         rc = cz_fc_public_inputs(in + (size_t)k * n_in, t, &g, &replica_id, &info->comm_d,
                                  &info->comm_r, info->seed, k);
     }
-    if (rc == CZ_OK) {
-        int v = cz_groth16_verify_batch(pvk, pr, in, n_in, t->partitions);
-        if (v == CZ_OK) {
-            *valid = true;
-        } else if (v == CZ_ERR_BAD_PROOF) {
-            for (unsigned k = 0; k < t->partitions; k++)
-                if (cz_groth16_verify(pvk, &pr[k], in + (size_t)k * n_in, n_in) != CZ_OK) {
-                    cz_msgf(err, errlen, "partition %u: the proof does not verify", k);
-                    break;
-                }
-        } else {
-            rc = v;
-        }
-    }
+    if (rc == CZ_OK)
+        rc = cz_fc_verify_partitions(pvk, pr, in, n_in, t->partitions, valid, err, errlen);
     if (rc != CZ_OK)
         cz_msgf(err, errlen, "verify-seal: %s", cz_strerror(rc));
 done:

@@ -10,6 +10,7 @@
 
 #include "cuzk/err.h"
 #include "cuzk/filecoin/snap.h"
+#include "filecoin/core/internal.h"
 
 int cz_fc_snap_public_inputs(cz_fr out[CZ_FC_SNAP_INPUTS], const cz_fc_snap_shape *u,
                              const cz_fc_snap_public *pub)
@@ -57,28 +58,11 @@ int cz_fc_verify_snap(const cz_groth16_pvk *pvk, const uint8_t *proofs, size_t l
             cz_msgf(err, errlen, "verify-update: %s is not a field element", what);
             goto out;
         }
-        if (cz_groth16_proof_from_bytes(&pr[k], proofs + (size_t)k * CZ_GROTH16_PROOF_BYTES,
-                                        CZ_GROTH16_PROOF_BYTES) != CZ_OK) {
-            cz_msgf(err, errlen, "partition %u: the proof's points are not valid (curve, "
-                                 "subgroup, infinity)", k);
+        if (!cz_fc_partition_proof(pr, proofs, k, err, errlen))
             goto out; /* a malformed proof is an invalid one */
-        }
     }
-    if (rc == CZ_OK) {
-        int v = cz_groth16_verify_batch(pvk, pr, in, CZ_FC_SNAP_INPUTS, n);
-        if (v == CZ_OK) {
-            *valid = true;
-        } else if (v == CZ_ERR_BAD_PROOF) {
-            for (unsigned k = 0; k < n; k++)
-                if (cz_groth16_verify(pvk, &pr[k], in + (size_t)k * CZ_FC_SNAP_INPUTS,
-                                      CZ_FC_SNAP_INPUTS) != CZ_OK) {
-                    cz_msgf(err, errlen, "partition %u: the proof does not verify", k);
-                    break;
-                }
-        } else {
-            rc = v;
-        }
-    }
+    if (rc == CZ_OK)
+        rc = cz_fc_verify_partitions(pvk, pr, in, CZ_FC_SNAP_INPUTS, n, valid, err, errlen);
     if (rc != CZ_OK)
         cz_msgf(err, errlen, "verify-update: %s", cz_strerror(rc));
 out:
