@@ -233,6 +233,18 @@ static void test_chacha8_block(void)
     }
 }
 
+/* ChaCha20Rng from seed, skip u32 words, then the n words of want. */
+static void check_words(const uint8_t seed[32], int skip, const uint32_t *want, int n,
+                        const char *what)
+{
+    cz_chacha_rng r;
+    cz_chacha_rng_init(&r, seed, 20);
+    for (int i = 0; i < skip; i++)
+        cz_chacha_rng_next_u32(&r);
+    for (int i = 0; i < n; i++)
+        TF_CHECK_MSG(cz_chacha_rng_next_u32(&r) == want[i], "%s word %d", what, i);
+}
+
 /* rand_chacha 0.3.1's tests of ChaCha20Rng (rand_chacha/src/chacha.rs). */
 static void test_rand_chacha_vectors(void)
 {
@@ -252,9 +264,7 @@ static void test_rand_chacha_vectors(void)
         0x6965e348, 0x3e53c612, 0xed7aee32, 0x7621b729, 0x434ee69c, 0xb03371d5, 0xd539d874,
         0x281fed31, 0x45fb0a51, 0x1f0ae1ac, 0x6f4d794b};
     memset(seed, 0, 32);
-    cz_chacha_rng_init(&r, seed, 20);
-    for (int i = 0; i < 32; i++)
-        TF_CHECK_MSG(cz_chacha_rng_next_u32(&r) == a[i], "true_values_a word %d", i);
+    check_words(seed, 0, a, 32, "true_values_a");
 
     /* test_chacha_true_values_b: seed ...01, block 1 */
     static const uint32_t b[16] = {0x2452eb3a, 0x9249f8ec, 0x8d829d9b, 0xddd4ceb1,
@@ -262,11 +272,7 @@ static void test_rand_chacha_vectors(void)
                                    0xbb00ca8e, 0xda3ba7b4, 0xc4b592d1, 0xfdf2732f,
                                    0x4436274e, 0x2561b3c8, 0xebdd4aa6, 0xa0136c00};
     seed[31] = 1;
-    cz_chacha_rng_init(&r, seed, 20);
-    for (int i = 0; i < 16; i++)
-        cz_chacha_rng_next_u32(&r);
-    for (int i = 0; i < 16; i++)
-        TF_CHECK_MSG(cz_chacha_rng_next_u32(&r) == b[i], "true_values_b word %d", i);
+    check_words(seed, 16, b, 16, "true_values_b");
 
     /* test_chacha_true_values_c: seed 00 ff 00..., block 2, read as u64s
      * too (next_u64 = two words, low first) */
@@ -276,11 +282,7 @@ static void test_rand_chacha_vectors(void)
                                    0x546ca624, 0x1bec45d5, 0x87f47473, 0x96f0992e};
     memset(seed, 0, 32);
     seed[1] = 0xff;
-    cz_chacha_rng_init(&r, seed, 20);
-    for (int i = 0; i < 32; i++)
-        cz_chacha_rng_next_u32(&r);
-    for (int i = 0; i < 16; i++)
-        TF_CHECK_MSG(cz_chacha_rng_next_u32(&r) == c[i], "true_values_c word %d", i);
+    check_words(seed, 32, c, 16, "true_values_c");
     cz_chacha_rng_init(&r, seed, 20);
     for (int i = 0; i < 16; i++)
         cz_chacha_rng_next_u64(&r);

@@ -37,6 +37,19 @@ static void check_flip_breaks(sys *s, cz_var v)
     s->w[col(s, v)] = old;
 }
 
+/* The finished system of cs is satisfied and, when flip is given,
+ * flipping that boolean breaks it. */
+static void check_sat_flip(cz_cs *cs, const cz_var *flip)
+{
+    sys s;
+    if (sys_finish(&s, cs)) {
+        TF_CHECK(sys_check(&s) == CZ_OK);
+        if (flip)
+            check_flip_breaks(&s, *flip);
+    }
+    sys_free(&s);
+}
+
 /* The six operand kinds of bellpepper's boolean tests (OperandType). */
 enum { OP_TRUE, OP_FALSE, OP_ALLOC_TRUE, OP_ALLOC_FALSE, OP_NEG_TRUE, OP_NEG_FALSE, N_OPS };
 
@@ -150,11 +163,7 @@ static void test_abit_ops(void)
                 }
                 TF_CHECK_MSG(r.value == want, "op %d (%d, %d)", op, av, bv);
                 TF_CHECK(cz_cs_num_aux(cs) == 3 && cz_cs_num_constraints(cs) == 3);
-                if (sys_finish(&s, cs)) {
-                    TF_CHECK(sys_check(&s) == CZ_OK);
-                    check_flip_breaks(&s, r.var);
-                }
-                sys_free(&s);
+                check_sat_flip(cs, &r.var);
             }
 }
 
@@ -247,13 +256,7 @@ static void test_bool_ops(void)
                 TF_CHECK_MSG(cz_bool_value(r) == want, "op %d kinds %d %d", op, ka, kb);
                 TF_CHECK_MSG(cost == (op_const(ka) || op_const(kb) ? 0u : 1u),
                              "op %d kinds %d %d cost %zu", op, ka, kb, cost);
-                sys s;
-                if (sys_finish(&s, cs)) {
-                    TF_CHECK(sys_check(&s) == CZ_OK);
-                    if (cost == 1)
-                        check_flip_breaks(&s, r.bit.var);
-                }
-                sys_free(&s);
+                check_sat_flip(cs, cost == 1 ? &r.bit.var : NULL);
             }
 }
 
@@ -288,13 +291,7 @@ static void test_bool_ch_maj(void)
                         TF_CHECK_MSG(cost == (op == 0 ? 1u : 2u), "cost %zu", cost);
                     else
                         TF_CHECK_MSG(cost <= 1, "cost %zu", cost);
-                    sys s;
-                    if (sys_finish(&s, cs)) {
-                        TF_CHECK(sys_check(&s) == CZ_OK);
-                        if (nconst == 0)
-                            check_flip_breaks(&s, r.bit.var);
-                    }
-                    sys_free(&s);
+                    check_sat_flip(cs, nconst == 0 ? &r.bit.var : NULL);
                 }
 }
 
@@ -483,10 +480,7 @@ static void test_u32(void)
         cz_u32_to_bits_be(&cb, be);
         cz_u32 back = cz_u32_from_bits_be(be);
         TF_CHECK(u32_bits_match(&back, c) && back.bits[5].bit.var == cb.bits[5].bit.var);
-        sys s;
-        if (sys_finish(&s, cs))
-            TF_CHECK(sys_check(&s) == CZ_OK);
-        sys_free(&s);
+        check_sat_flip(cs, NULL);
 
         /* addmany((a ^ b), c, d) with b, c constant */
         cs = rec_new();
@@ -503,11 +497,7 @@ static void test_u32(void)
         cz_multieq_finish(&m);
         TF_CHECK(cz_cs_num_constraints(cs) == 64 + 35);
         TF_CHECK(u32_bits_match(&r, (a ^ b) + c + d));
-        if (sys_finish(&s, cs)) {
-            TF_CHECK(sys_check(&s) == CZ_OK);
-            check_flip_breaks(&s, r.bits[0].bit.var);
-        }
-        sys_free(&s);
+        check_sat_flip(cs, &r.bits[0].bit.var);
 
         /* all constants: free */
         cs = rec_new();

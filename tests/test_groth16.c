@@ -169,6 +169,16 @@ static void free_circuit(circuit *c)
 
 static void seed_of(uint8_t seed[32]) { cz_prng_bytes(&tf_rng, seed, 32); }
 
+/* make_circuit's circuit and its keys of the flavor from a fresh seed. */
+static void keyed_circuit(circuit *c, cz_groth16_params *p, size_t n_cons, size_t n_pub,
+                          bool unused_aux, cz_groth16_flavor flavor)
+{
+    make_circuit(c, n_cons, n_pub, unused_aux);
+    uint8_t seed[32];
+    seed_of(seed);
+    TF_CHECK(cz_groth16_setup(p, c->r, seed, flavor, NULL) == CZ_OK);
+}
+
 /* Proves with params/r1cs and checks the proof verifies against the public
  * inputs w[1 .. n_in) and not against altered ones. */
 static void prove_and_verify(const cz_groth16_params *p, const cz_r1cs *r, const cz_fr *w, size_t n,
@@ -198,11 +208,8 @@ static void test_bellperson_prove_verify(void)
     static const size_t sizes[][2] = {{1, 0}, {5, 1}, {40, 3}, {300, 7}};
     for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++) {
         circuit c;
-        make_circuit(&c, sizes[t][0], sizes[t][1], true);
-        uint8_t seed[32];
-        seed_of(seed);
         cz_groth16_params p;
-        TF_CHECK(cz_groth16_setup(&p, c.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+        keyed_circuit(&c, &p, sizes[t][0], sizes[t][1], true, CZ_GROTH16_BELLPERSON);
         TF_CHECK(p.flavor == CZ_GROTH16_BELLPERSON);
         TF_CHECK(p.vk.n_ic == c.n_in && p.n_l == c.n_aux);
         size_t m = 2;
@@ -274,11 +281,8 @@ static void test_determinism_and_blinding(void)
 static void test_rejections(void)
 {
     circuit c;
-    make_circuit(&c, 80, 2, true);
-    uint8_t seed[32];
-    seed_of(seed);
     cz_groth16_params p;
-    TF_CHECK(cz_groth16_setup(&p, c.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+    keyed_circuit(&c, &p, 80, 2, true, CZ_GROTH16_BELLPERSON);
     cz_groth16_pvk pvk;
     TF_CHECK(cz_groth16_pvk_prepare(&pvk, &p.vk) == CZ_OK);
     for (int it = 0; it < 3; it++) {
@@ -375,11 +379,8 @@ static void test_split_and_batch(void)
 {
     enum { N = 4 };
     circuit c;
-    make_circuit(&c, 50, 3, true);
-    uint8_t seed[32];
-    seed_of(seed);
     cz_groth16_params p;
-    TF_CHECK(cz_groth16_setup(&p, c.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+    keyed_circuit(&c, &p, 50, 3, true, CZ_GROTH16_BELLPERSON);
     cz_groth16_pvk pvk;
     TF_CHECK(cz_groth16_pvk_prepare(&pvk, &p.vk) == CZ_OK);
 
@@ -603,11 +604,8 @@ static void check_gpu_backend(size_t n_cons, bool unused_aux, cz_groth16_flavor 
         setenv("CZ_CUDA_SPMV_CHUNK", "1000", 1); /* 1024 rows a chunk */
     }
     circuit c;
-    make_circuit(&c, n_cons, 2, unused_aux);
-    uint8_t seed[32];
-    seed_of(seed);
     cz_groth16_params p;
-    TF_CHECK(cz_groth16_setup(&p, c.r, seed, flavor, NULL) == CZ_OK);
+    keyed_circuit(&c, &p, n_cons, 2, unused_aux, flavor);
     for (int round = 0; round < 2; round++) {
         cz_fr rs[2];
         cz_fr_random(&rs[0], &tf_rng);
@@ -728,11 +726,8 @@ static void test_gpu_budgets(void)
     if (!cz_cuda_available())
         return;
     circuit c;
-    make_circuit(&c, 5000, 2, true);
-    uint8_t seed[32];
-    seed_of(seed);
     cz_groth16_params p;
-    TF_CHECK(cz_groth16_setup(&p, c.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+    keyed_circuit(&c, &p, 5000, 2, true, CZ_GROTH16_BELLPERSON);
     cz_fr rs[2];
     cz_fr_random(&rs[0], &tf_rng);
     cz_fr_random(&rs[1], &tf_rng);
@@ -887,11 +882,8 @@ static void test_yield(void)
 static void test_drop_queries(void)
 {
     circuit c;
-    make_circuit(&c, 200, 2, false);
-    uint8_t seed[32];
-    seed_of(seed);
     cz_groth16_params p;
-    TF_CHECK(cz_groth16_setup(&p, c.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+    keyed_circuit(&c, &p, 200, 2, false, CZ_GROTH16_BELLPERSON);
     cz_groth16_proof pf;
     TF_CHECK(cz_groth16_prove(&pf, &p, c.r, c.w, c.n, NULL, NULL, 0) == CZ_OK);
     size_t n_h = p.n_h, n_l = p.n_l, bytes = p.mem_bytes, freed = 0;

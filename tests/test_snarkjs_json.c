@@ -25,27 +25,18 @@
 
 /* ------------------------------------------------------------- helpers --- */
 
+/* Value-returning forms of the shared random points, for initialisers. */
 static cz_g1_affine rand_g1(void)
 {
-    cz_fr k;
-    cz_g1 p;
     cz_g1_affine a;
-    cz_fr_random(&k, &tf_rng);
-    cz_g1_from_affine(&p, &CZ_G1_GENERATOR);
-    cz_g1_mul_var(&p, &p, &k);
-    cz_g1_to_affine(&a, &p);
+    tf_rand_g1(&a, 0);
     return a;
 }
 
 static cz_g2_affine rand_g2(void)
 {
-    cz_fr k;
-    cz_g2 p;
     cz_g2_affine a;
-    cz_fr_random(&k, &tf_rng);
-    cz_g2_from_affine(&p, &CZ_G2_GENERATOR);
-    cz_g2_mul_var(&p, &p, &k);
-    cz_g2_to_affine(&a, &p);
+    tf_rand_g2(&a, 0);
     return a;
 }
 

@@ -8,27 +8,17 @@
 // TARGET: host:port or unix:///path.  Every RPC and its error paths on each
 // target, the same checks as grpc_client.py suite.  Exit status 0 when all
 // passed; each failure is printed as "grpc_client.mjs: FAIL: ...".
-import path from 'node:path';
 import process from 'node:process';
-import { fileURLToPath } from 'node:url';
-import grpc from '@grpc/grpc-js';
-import protoLoader from '@grpc/proto-loader';
+import { Engine, grpc } from './proving_proto.mjs';
 
 // the memory tracker's buffer classes, in order (include/cuzk/mem.h)
 const BUFFER_CLASSES = ['params', 'r1cs', 'witness', 'abc', 'density', 'pending', 'scratch',
   'staging', 'input', 'other'];
 const ME = 'grpc_client.mjs';
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SERVICE = '/cuzk.v1.ProvingEngine/';
 const METHODS = ['SubmitProof', 'AwaitProof', 'Prove', 'CancelProof', 'GetStatus', 'GetMetrics',
   'PreloadSRS', 'EvictSRS'];
 
-// defaults: false keeps "absent on the wire" visible (undefined)
-const def = protoLoader.loadSync('cuzk/v1/proving.proto', {
-  includeDirs: [path.join(ROOT, 'proto')],
-  keepCase: true, longs: Number, enums: String, bytes: Buffer, defaults: false,
-});
-const Engine = grpc.loadPackageDefinition(def).cuzk.v1.ProvingEngine;
 const C = grpc.status;
 
 const failures = [];

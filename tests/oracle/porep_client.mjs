@@ -18,21 +18,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
-import { fileURLToPath } from 'node:url';
-import grpc from '@grpc/grpc-js';
-import protoLoader from '@grpc/proto-loader';
+import { Engine, grpc } from './proving_proto.mjs';
 
 const ME = 'porep_client.mjs';
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MINER = 1000;
 const SIZE = 2048;
 const V1_1 = 5; // RegisteredSealProof StackedDrg2KiBV1_1
 
-const def = protoLoader.loadSync('cuzk/v1/proving.proto', {
-  includeDirs: [path.join(ROOT, 'proto')],
-  keepCase: true, longs: Number, enums: String, bytes: Buffer, defaults: false,
-});
-const Engine = grpc.loadPackageDefinition(def).cuzk.v1.ProvingEngine;
 const C = grpc.status;
 
 const failures = [];

@@ -19,12 +19,10 @@
 # `npm ci` (for @grpc/grpc-js and @grpc/proto-loader).  Builds nothing.
 set -euo pipefail
 
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-    echo "usage: $0 PATH/TO/cuzk-daemon" >&2
-    exit 2
-fi
-daemon=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/oracle/args_lib.sh
+. "$(dirname "$0")/args_lib.sh"
+one_program PATH/TO/cuzk-daemon "$@"
+daemon=$prog
 py=/usr/bin/python3
 pyclient=$root/tests/oracle/grpc_client.py
 jsclient=$root/tests/oracle/grpc_client.mjs

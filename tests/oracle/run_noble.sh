@@ -10,12 +10,10 @@
 #   CZ_NOBLE_KEEP=1   keep the vectors file (it is always kept on failure)
 set -euo pipefail
 
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-    echo "usage: $0 PATH/TO/test_noble" >&2
-    exit 2
-fi
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/oracle/args_lib.sh
+. "$(dirname "$0")/args_lib.sh"
+one_program PATH/TO/test_noble "$@"
+bin=$prog
 cd "$root"
 
 if ! command -v node >/dev/null 2>&1; then

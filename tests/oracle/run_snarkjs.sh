@@ -21,12 +21,10 @@
 #   CZ_INTEROP_KEEP=1 keep the work directory (always kept on failure)
 set -euo pipefail
 
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-    echo "usage: $0 PATH/TO/cuzk-bench" >&2
-    exit 2
-fi
-bench=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/oracle/args_lib.sh
+. "$(dirname "$0")/args_lib.sh"
+one_program PATH/TO/cuzk-bench "$@"
+bench=$prog
 bin=$root/node_modules/.bin
 for tool in snarkjs circom2; do
     if [ ! -x "$bin/$tool" ]; then
