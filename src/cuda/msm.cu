@@ -289,27 +289,32 @@ template <> struct acc_slot<fp2_t> {
     static const size_t bytes = sizeof(xyzz_t<fp2_t>) + 16;
 };
 
-/* A bucket's sum added to what it holds (the sums of earlier chunks of
- * bases in a chunked MSM): out of line, once per bucket, so that the
- * general addition's registers stay out of the summing loop's. */
-template <class F> __device__ __noinline__ void add_to_bucket(xyzz_t<F> *b, xyzz_t<F> v)
+/* A bucket's sum written (ACC: added to what the bucket holds, the sums
+ * of earlier chunks of bases in a chunked MSM). */
+template <class F, bool ACC>
+__device__ __forceinline__ void put_bucket(xyzz_t<F> *b, const xyzz_t<F> &v)
 {
-    xyzz_store(b, xyzz_add(xyzz_load(b), v));
+    xyzz_store(b, ACC ? xyzz_add(xyzz_load(b), v) : v);
 }
 
-/* A bucket's sum written (ACC: added to what the bucket holds).  v is the
- * caller's accumulator, in registers or shared memory. */
-template <class F, bool ACC> __device__ __forceinline__ void put_bucket(xyzz_t<F> *b, const xyzz_t<F> &v)
+/* The accumulator a bucket's items start from in a chunk of step 4: with
+ * ACC, a bucket the chunk holds whole (whole) starts from what it holds,
+ * so its end is a store like the first chunk's; a bucket crossing the
+ * chunk's ends starts from infinity, its partials added by scatter.  (An
+ * addition at each bucket's end instead ran on a warp's lanes one
+ * bucket end after another: lanes end buckets at different items, so at
+ * 32 items a bucket two thirds of a warp's steps held a general
+ * addition, and the chunked H MSM's sums took 2.3x the resident ones,
+ * BENCHMARKS.md 2026-12-07 evening.) */
+template <class F, bool ACC> __device__ __forceinline__ xyzz_t<F> bucket_start(const xyzz_t<F> *b, bool whole)
 {
-    if (ACC)
-        add_to_bucket<F>(b, v);
-    else
-        xyzz_store(b, v);
+    return ACC && whole ? xyzz_load(b) : xyzz_inf<F>();
 }
 
 /* Step 4, one thread per chunk j: items [j L, min((j + 1) L, total)) of
  * the sorted list (bucket b's are [off[b], off[b + 1]), off[nb] = total).
- * A bucket the chunk holds whole goes to bucket[b] (put_bucket); the partial sum of the
+ * A bucket the chunk holds whole goes to bucket[b] (ACC: its items
+ * added to what it holds, bucket_start); the partial sum of the
  * bucket that began before the chunk goes to part[2 j], that of the bucket
  * that goes on after it to part[2 j + 1] (one bucket doing both: part[2 j]);
  * unused slots get infinity.  So a bucket crossing chunks jf < jl has its
@@ -345,31 +350,21 @@ __global__ void __launch_bounds__(MSM_THREADS, sum_blocks<F>::value)
      * it cost the loop 48 of them: 180 in all, two blocks per SM) */
     if (!before)
         xyzz_store(part + 2 * j, xyzz_inf<F>());
-    acc = xyzz_inf<F>();
+    acc = bucket_start<F, ACC>(bucket + b, !before && end <= hi);
     for (uint32_t i = lo; i < hi; i++) {
         if (i == end) { /* bucket b ends inside the chunk */
-            if (!ACC)
-                xyzz_store(before ? part + 2 * j : bucket + b, acc);
-            else if (before)
-                xyzz_store(part + 2 * j, acc);
-            else
-                put_bucket<F, ACC>(bucket + b, acc);
-            acc = xyzz_inf<F>();
+            xyzz_store(before ? part + 2 * j : bucket + b, acc);
             before = false;
-            do /* the next bucket with items (empty ones keep infinity) */
+            do /* the next bucket with items (empty ones keep what they hold) */
                 b++;
             while (off[b + 1] <= i);
             end = off[b + 1];
+            acc = bucket_start<F, ACC>(bucket + b, end <= hi);
         }
         acc = xyzz_add_affine(acc, item_point(bases, item[i]));
     }
     bool tail = !before && end > hi;
-    if (!ACC)
-        xyzz_store(before ? part + 2 * j : tail ? part + 2 * j + 1 : bucket + b, acc);
-    else if (before || tail)
-        xyzz_store(before ? part + 2 * j : part + 2 * j + 1, acc);
-    else
-        put_bucket<F, ACC>(bucket + b, acc);
+    xyzz_store(before ? part + 2 * j : tail ? part + 2 * j + 1 : bucket + b, acc);
     if (!tail)
         xyzz_store(part + 2 * j + 1, xyzz_inf<F>());
 }
