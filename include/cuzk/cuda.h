@@ -241,13 +241,16 @@ typedef struct {
  * cz_cuda_r1cs_release(key), or *resident = false when it does not fit
  * beside `need` more bytes of the device budget (or CZ_CUDA_STREAM_PARAMS
  * is set, as for parameters): then the products below stream the host
- * arrays, 2^22 rows at a time (CZ_CUDA_SPMV_CHUNK=N rows, for tests).  The host arrays must not
+ * arrays, 2^22 rows at a time (CZ_CUDA_SPMV_CHUNK=N rows, for tests), the
+ * arrays page-locked in place from the first streamed product until
+ * cz_cuda_r1cs_release (CZ_CUDA_PIN_PARAMS=0 in the environment leaves
+ * them pageable).  The host arrays must not
  * change while a copy lives (an entry also matches every array's address
  * and count, so a different system at a reused address is uploaded
  * afresh). */
 int cz_cuda_r1cs_prepare(const cz_cuda_r1cs_view *r, size_t need, bool *resident);
-/* Frees key's device copies on every device (waits for their work).  A
- * no-op for keys never prepared; safe to call from any thread (the
+/* Frees key's device copies on every device (waits for their work) and
+ * unlocks its page-locked host arrays.  A no-op for keys never prepared; safe to call from any thread (the
  * groth16 layer makes it the cz_r1cs's free hook, cs.h). */
 void cz_cuda_r1cs_release(const void *key);
 

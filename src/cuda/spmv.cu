@@ -115,11 +115,15 @@ __global__ void spmv_rows(csr_dev m, uint64_t nrows, const fr_t *w, fr_t one, fr
     fr_store(&out[r], acc);
 }
 
-bool env_flag(const char *name)
+/* name's value in the environment as a flag ("0": false), dflt when unset
+ * or empty. */
+bool env_flag_default(const char *name, bool dflt)
 {
     const char *e = getenv(name);
-    return e && *e && strcmp(e, "0");
+    return e && *e ? strcmp(e, "0") != 0 : dflt;
 }
+
+bool env_flag(const char *name) { return env_flag_default(name, false); }
 
 size_t chunk_rows(void)
 {
@@ -257,6 +261,104 @@ bool valid(const cz_cuda_r1cs_view *r)
 }
 
 /* ------------------------------------------------------------ streaming */
+
+/* The host arrays of a streamed system, page-locked in place on its first
+ * streamed use (one record per key; the registration is portable, so one
+ * serves every device) until cz_cuda_r1cs_release, so each chunk's slices
+ * travel as one DMA at the link's rate: staged from pageable memory the
+ * 2^27 partition's matrices took 720 ms a product on an H100, BENCHMARKS.md
+ * 2026-12-07 evening.  The arrays' ranges widened to whole pages and
+ * merged where they touch are registered one by one (arrays packed in one
+ * file share pages); a range the system refuses to lock (a read-only
+ * mapping is tried again as read-only) stays pageable and its slices are
+ * staged by cz_cuda_upload.  CZ_CUDA_PIN_PARAMS=0 in the environment
+ * leaves them all pageable, as it does parameters. */
+#define PIN_RANGES 18 /* six arrays a matrix */
+
+struct host_lock {
+    const void *key;
+    void *ptr[PIN_RANGES];
+    int n;
+    host_lock *next;
+};
+
+host_lock *lock_list; /* under r1cs_lock */
+
+struct range {
+    uintptr_t lo, hi;
+};
+
+int range_cmp(const void *a, const void *b)
+{
+    uintptr_t x = ((const range *)a)->lo, y = ((const range *)b)->lo;
+    return x < y ? -1 : x > y;
+}
+
+/* Under r1cs_lock. */
+void lock_host(const cz_cuda_r1cs_view *r)
+{
+    if (!env_flag_default("CZ_CUDA_PIN_PARAMS", true))
+        return;
+    for (host_lock *h = lock_list; h; h = h->next)
+        if (h->key == r->key)
+            return;
+    host_lock *h = (host_lock *)calloc(1, sizeof *h);
+    if (!h)
+        return;
+    const uintptr_t page = 4096;
+    size_t nb = r->rows / BLK + 1;
+    range rg[PIN_RANGES];
+    int n = 0;
+    for (int k = 0; k < 3; k++) {
+        const cz_cuda_csr &x = r->m[k];
+        const void *src[6] = {x.row_blk, x.coef_blk, x.row_off, x.col, x.gidx, x.dict};
+        size_t len[6] = {nb * 8, nb * 8, (r->rows + 1) * 4, x.nnz * 4, x.ngen * 4,
+                         x.ndict * sizeof(fr_t)};
+        for (int i = 0; i < 6; i++)
+            if (src[i] && len[i])
+                rg[n++] = range{(uintptr_t)src[i] & ~(page - 1),
+                                ((uintptr_t)src[i] + len[i] + page - 1) & ~(page - 1)};
+    }
+    qsort(rg, (size_t)n, sizeof *rg, range_cmp);
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (m && rg[i].lo <= rg[m - 1].hi)
+            rg[m - 1].hi = rg[i].hi > rg[m - 1].hi ? rg[i].hi : rg[m - 1].hi;
+        else
+            rg[m++] = rg[i];
+    }
+    for (int i = 0; i < m; i++) {
+        void *p = (void *)rg[i].lo;
+        size_t len = rg[i].hi - rg[i].lo;
+        if (cudaHostRegister(p, len, cudaHostRegisterPortable) == cudaSuccess ||
+            (cudaGetLastError(),
+             cudaHostRegister(p, len, cudaHostRegisterPortable | cudaHostRegisterReadOnly) ==
+                 cudaSuccess))
+            h->ptr[h->n++] = p;
+        else
+            cudaGetLastError(); /* left pageable: staged uploads */
+    }
+    h->key = r->key;
+    h->next = lock_list;
+    lock_list = h;
+}
+
+/* Under r1cs_lock, once nothing streams key's arrays. */
+void unlock_host(const void *key)
+{
+    for (host_lock **pp = &lock_list; *pp; pp = &(*pp)->next) {
+        host_lock *h = *pp;
+        if (h->key != key)
+            continue;
+        for (int i = 0; i < h->n; i++)
+            if (cudaHostUnregister(h->ptr[i]) != cudaSuccess)
+                cudaGetLastError();
+        *pp = h->next;
+        free(h);
+        return;
+    }
+}
+
 
 /* Rows [r0, r0 + nrows) of matrix x: the slices a chunk uploads. */
 struct slice {
@@ -453,6 +555,8 @@ int cz_cuda_r1cs_acquire(const cz_cuda_r1cs_view *r, bool resident, cz_cuda_r1cs
     }
     if (d)
         d->users++;
+    else if (!rc)
+        lock_host(r);
     pthread_mutex_unlock(&r1cs_lock);
     use->entry = d;
     return rc;
@@ -528,6 +632,7 @@ void cz_cuda_r1cs_release(const void *key)
         }
         cudaSetDevice(cur);
     }
+    unlock_host(key);
     pthread_mutex_unlock(&r1cs_lock);
 }
 
