@@ -193,7 +193,7 @@ static void test_spill(void)
  * assignment values, 6.47 GiB of matrices, 2 GiB of full twiddles; on an
  * H200 every array stays; on an H100 with its 78 GiB some stream at
  * almost no modelled cost; 16 GiB gets a plan, and so does 10 GiB (one H
- * vector, compact twiddles). */
+ * vector, compact twiddles, the windows capped) with room to spare. */
 static void test_porep(void)
 {
     cz_devplan_shape s;
@@ -221,7 +221,7 @@ static void test_porep(void)
     printf("  H200, 138 GiB: %s\n", d);
     for (int q = 0; q < CZ_Q_COUNT; q++)
         TF_CHECK_MSG(p.resident[q], "H200: query %d streamed", q);
-    TF_CHECK(p.r1cs_resident);
+    TF_CHECK(p.r1cs_resident && p.window_cap == 0); /* the cap only where memory is short */
     cz_devplan all;
     TF_CHECK(cz_devplan_make(&all, &s, &COSTS, &h100, (uint64_t)1 << 40, NULL, err, sizeof err) ==
              CZ_OK);
@@ -243,6 +243,10 @@ static void test_porep(void)
     }
     TF_CHECK(p.h_vectors == 1 && !p.twiddles_full);
     uint64_t least = cz_devplan_min_bytes(&s, &COSTS);
+    /* the issue's 10 GiB holds the smallest plan with a GiB to spare for
+     * the shapes' differences (the synthetic partition's is larger) */
+    TF_CHECK_MSG(least <= (uint64_t)9 << 30, "smallest plan %llu bytes",
+                 (unsigned long long)least);
     s.spill = false;
     printf("  smallest plan: %.2f GiB (%.2f GiB without host memory to park H's values in)\n",
            (double)least / (double)(1ull << 30),

@@ -29,6 +29,8 @@
 #define COMPACT_H_SHARE 0.10
 /* a sort piece's fixed cost: launches and the bucket additions of a piece */
 #define PIECE_MS 3.0
+/* an MSM at CZ_DEVPLAN_NARROW bits where its own window is wider */
+#define NARROW_FACTOR 1.04
 
 static const size_t SORTS[] = {CZ_DEVPLAN_SORT_ALL, (size_t)1 << 26, (size_t)1 << 25,
                                (size_t)1 << 24,     (size_t)1 << 23, (size_t)1 << 22,
@@ -69,6 +71,14 @@ static size_t sort_of(const cz_devplan *p, int q)
     return s;
 }
 
+/* The window of an MSM of n bases under p (h, dense: costs.window's). */
+static unsigned window_of(const cz_devplan *p, const cz_devplan_costs *c, size_t n, bool h,
+                          bool dense)
+{
+    unsigned w = c->window(n, h, dense);
+    return p->window_cap && w > p->window_cap ? p->window_cap : w;
+}
+
 /* The largest MSM's scratch (the same MSMs, windows and bounds as
  * groth16.cu's; both windows of a witness, dense or not: known only at the
  * proof). */
@@ -76,7 +86,7 @@ uint64_t cz_devplan_scratch_bytes(const cz_devplan *p, const cz_devplan_shape *s
                                   const cz_devplan_costs *c)
 {
     size_t n_h = s->n_bases[CZ_Q_H];
-    uint64_t most = c->msm_bytes(n_h, false, false, n_h, c->window(n_h, true, false),
+    uint64_t most = c->msm_bytes(n_h, false, false, n_h, window_of(p, c, n_h, true, false),
                                  sort_of(p, CZ_Q_H));
     for (int dense = 0; dense <= 1; dense++) {
         struct {
@@ -93,20 +103,24 @@ uint64_t cz_devplan_scratch_bytes(const cz_devplan *p, const cz_devplan_shape *s
                  {CZ_Q_B_G2, s->n_bases[CZ_Q_B_G2], true, true, s->n_aux}};
         for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
             uint64_t b = c->msm_bytes(m[i].n, m[i].g2, m[i].density, m[i].n_scalars,
-                                      c->window(m[i].n, false, dense), sort_of(p, m[i].q));
+                                      window_of(p, c, m[i].n, false, dense), sort_of(p, m[i].q));
             most = b > most ? b : most;
         }
     }
     return most;
 }
 
-/* MSM compute of query q on the device, ms */
-static double msm_ms(const cz_devplan_shape *s, const cz_devplan_device *d, int q)
+/* MSM compute of query q on the device under p, ms */
+static double msm_ms(const cz_devplan *p, const cz_devplan_shape *s, const cz_devplan_costs *c,
+                     const cz_devplan_device *d, int q)
 {
     double ns = q == CZ_Q_H ? NS_RANDOM : s->dense ? NS_RANDOM : NS_WITNESS;
     if (q == CZ_Q_B_G2)
         ns *= G2_FACTOR;
-    return (double)s->n_bases[q] * ns / d->speed / 1e6;
+    size_t n = s->n_bases[q];
+    if (window_of(p, c, n, q == CZ_Q_H, s->dense) < c->window(n, q == CZ_Q_H, s->dense))
+        ns *= NARROW_FACTOR;
+    return (double)n * ns / d->speed / 1e6;
 }
 
 static double link_ms(uint64_t bytes, const cz_devplan_device *d)
@@ -120,12 +134,12 @@ static double link_ms(uint64_t bytes, const cz_devplan_device *d)
  * it is uploaded and the one before is done; resident MSMs compute with
  * no upload while the uploader runs ahead. */
 static double msm_phase_ms(const cz_devplan *p, const cz_devplan_shape *s,
-                           const cz_devplan_device *d)
+                           const cz_devplan_costs *c, const cz_devplan_device *d)
 {
     double up_free = 0, t = 0, done[2] = {0, 0};
     size_t j = 0;
     for (int q = 0; q < CZ_Q_COUNT; q++) {
-        double ms = msm_ms(s, d, q);
+        double ms = msm_ms(p, s, c, d, q);
         size_t n = s->n_bases[q], sort = sort_of(p, q);
         if (sort < n)
             t += PIECE_MS * (double)((n + sort - 1) / sort - 1);
@@ -188,7 +202,7 @@ void cz_devplan_measure(cz_devplan *p, const cz_devplan_shape *s, const cz_devpl
     double spmv = s->r1cs ? SPMV_MS_2_27 * (double)s->m / (double)((size_t)1 << 27) / d->speed : 0;
     if (r_streamed && link_ms(s->r1cs_bytes, d) > spmv)
         spmv = link_ms(s->r1cs_bytes, d);
-    p->model_ms = spmv + h + msm_phase_ms(p, s, d);
+    p->model_ms = spmv + h + msm_phase_ms(p, s, c, d);
 }
 
 /* Whether plan a beats plan b: less time, then fewer bytes. */
@@ -202,11 +216,14 @@ static bool better(const cz_devplan *a, const cz_devplan *b)
 }
 
 /* Calls fn(ctx, candidate) for every cut of a proof (H's vectors, the
- * sort, the buffers) under p's kept part. */
+ * sort, the window cap, the buffers) under p's kept part. */
 static void each_cut(cz_devplan p, size_t most, const cz_devplan_shape *s,
                      const cz_devplan_costs *c, const cz_devplan_device *d,
                      void (*fn)(void *ctx, const cz_devplan *p), void *ctx)
 {
+    /* some MSM's window is wider than the cap (H's, a dense witness's) */
+    bool wide = c->window(s->n_bases[CZ_Q_H], true, false) > CZ_DEVPLAN_NARROW ||
+                c->window(s->n_aux, false, true) > CZ_DEVPLAN_NARROW;
     for (unsigned hv = 3; hv >= 1; hv--) {
         if (s->h_most && hv > s->h_most)
             continue;
@@ -220,10 +237,15 @@ static void each_cut(cz_devplan p, size_t most, const cz_devplan_shape *s,
                 continue; /* the same as sorting all at once */
             p.sort_points = SORTS[si];
             bool streams = any_streamed(&p);
-            for (size_t bi = 0; bi < (streams ? sizeof BUFS / sizeof BUFS[0] : 1); bi++) {
-                p.buf_bytes = streams ? BUFS[bi] : 0;
-                cz_devplan_measure(&p, s, c, d);
-                fn(ctx, &p);
+            for (unsigned cap = 0; cap <= CZ_DEVPLAN_NARROW; cap += CZ_DEVPLAN_NARROW) {
+                if (cap && !wide)
+                    break; /* the same as no cap */
+                p.window_cap = cap;
+                for (size_t bi = 0; bi < (streams ? sizeof BUFS / sizeof BUFS[0] : 1); bi++) {
+                    p.buf_bytes = streams ? BUFS[bi] : 0;
+                    cz_devplan_measure(&p, s, c, d);
+                    fn(ctx, &p);
+                }
             }
         }
     }
@@ -331,14 +353,17 @@ void cz_devplan_describe(const cz_devplan *p, char *out, size_t len)
         snprintf(sort, sizeof sort, "all");
     else
         snprintf(sort, sizeof sort, "2^%d", __builtin_ctzll((unsigned long long)p->sort_points));
+    char cap[48] = "";
+    if (p->window_cap)
+        snprintf(cap, sizeof cap, "windows of %u bits at most, ", p->window_cap);
     snprintf(out, len,
              "resident [%s], streamed [%s], matrices %s, %s twiddles, %u H vector%s, "
-             "sorts of %s points, "
+             "sorts of %s points, %s"
              "buffers 2 x %.2f GiB: kept %.2f GiB + proof %.2f GiB (H %.2f, MSM %.2f), "
              "%.2f GiB over the link, model %.0f ms",
              res, str, !p->r1cs ? "on the host" : p->r1cs_resident ? "resident" : "streamed",
              p->twiddles_full ? "full" : "compact", p->h_vectors, p->h_vectors == 1 ? "" : "s",
-             sort,
+             sort, cap,
              gib(p->buf_bytes), gib(p->kept_bytes), gib(p->proof_bytes), gib(p->h_phase),
              gib(p->msm_phase), gib(p->link_bytes), p->model_ms);
 }

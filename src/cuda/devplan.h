@@ -17,12 +17,14 @@
  *                    matrices' streaming buffers when not resident;
  *               MSM  the witness, H's scalars (one vector), the scratch of
  *                    the largest MSM (its sort, at most sort_points points
- *                    at a time, and its buckets) and, when a query is
+ *                    at a time, and its buckets, fewer with the windows
+ *                    capped at CZ_DEVPLAN_NARROW bits) and, when a query is
  *                    streamed, two buffers of buf_bytes its bases travel in.
  * A plan says what is kept and how the proof is cut; it is chosen among
  * every combination (each query resident or streamed, the matrices
  * resident or streamed, the full twiddle table or not, 3, 2 or 1 H
- * vectors, the sort's size, the buffers' size) as the one of least modelled time that fits the budget, ties going
+ * vectors, the sort's size, the windows capped or not, the buffers' size)
+ * as the one of least modelled time that fits the budget, ties going
  * to the one of fewer bytes.  So a larger budget never gets a plan the
  * model finds slower, and every budget from the smallest plan's bytes up
  * gets one.
@@ -33,7 +35,8 @@
  * bases cross the link at link_gbps, one proof-wide pipeline of two
  * buffers ahead of the MSMs (simulated chunk by chunk), so a compute-bound
  * MSM hides its copies and those of the next MSM's first chunks; a sort in
- * pieces costs a fixed overhead a piece; streamed matrices cost their bytes
+ * pieces costs a fixed overhead a piece; an MSM whose window is capped
+ * costs a share more; streamed matrices cost their bytes
  * on the link beside the products; one H vector costs its parked values'
  * four crossings of the link through the staging slots; compact twiddles
  * a share of H's time. */
@@ -88,6 +91,11 @@ typedef struct {
 } cz_devplan_device;
 
 #define CZ_DEVPLAN_SORT_ALL SIZE_MAX
+/* The window cap a plan may choose: 18 bits keeps a 2^27 MSM's buckets at
+ * 0.35 GiB where its 20-bit window's take 1.22 GiB, for about 4 % of its
+ * time (2^27 random scalars on an H200: 1,106 ms against 1,060;
+ * BENCHMARKS.md 2026-11-30). */
+#define CZ_DEVPLAN_NARROW 18u
 
 typedef struct {
     bool resident[CZ_Q_COUNT];
@@ -96,6 +104,7 @@ typedef struct {
     unsigned h_vectors;       /* 3, 2 or 1 (2 and 1 only with r1cs; 1 with the shape's spill) */
     bool twiddles_full;       /* the full twiddle table kept */
     size_t sort_points;       /* CZ_DEVPLAN_SORT_ALL or a power of two */
+    unsigned window_cap;      /* every MSM's window at most this (0: the costs' windows) */
     uint64_t buf_bytes;       /* each of the two base buffers (0: nothing streamed) */
     uint64_t kept_bytes;      /* resident queries, resident matrices, tables */
     uint64_t proof_bytes;     /* one proof's reservation: max(h_phase, msm_phase) */
@@ -113,7 +122,7 @@ uint64_t cz_devplan_scratch_bytes(const cz_devplan *p, const cz_devplan_shape *s
                                   const cz_devplan_costs *c);
 
 /* Fills p's byte counts and model time from its choices (resident,
- * r1cs_resident, h_vectors, sort_points, buf_bytes). */
+ * r1cs_resident, h_vectors, sort_points, window_cap, buf_bytes). */
 void cz_devplan_measure(cz_devplan *p, const cz_devplan_shape *s, const cz_devplan_costs *c,
                         const cz_devplan_device *d);
 

@@ -805,15 +805,18 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
 
     /* the MSMs of prove.c's CPU path, term for term */
     const cz_fr *hs = r ? v[0] : abc, *wa = wd + n_in;
+    /* the windows, at most the plan's cap (0: pick_window's, under it) */
+    unsigned cap = plan.window_cap;
+    auto win = [cap](unsigned c) { return cap && c > cap ? cap : c; };
     msm_call call[8] = {
-        {CZ_Q_H, 0, p->n_h, hs, NULL, NULL, p->n_h, h_window(p->n_h), NULL, 0, 0},
-        {CZ_Q_L, 0, n_aux, wa, NULL, NULL, n_aux, w_window(n_aux, dense), NULL, 0, 0},
+        {CZ_Q_H, 0, p->n_h, hs, NULL, NULL, p->n_h, win(h_window(p->n_h)), NULL, 0, 0},
+        {CZ_Q_L, 0, n_aux, wa, NULL, NULL, n_aux, win(w_window(n_aux, dense)), NULL, 0, 0},
         {CZ_Q_A, 0, n_in, wd, NULL, NULL, n_in, 0, NULL, 0, 0},
-        {CZ_Q_A, n_in, ca, wa, d_a, dens[0], n_aux, w_window(ca, dense), NULL, 0, 0},
+        {CZ_Q_A, n_in, ca, wa, d_a, dens[0], n_aux, win(w_window(ca, dense)), NULL, 0, 0},
         {CZ_Q_B_G1, 0, cbi, wd, d_bi, dens[1], n_in, 0, NULL, 0, 0},
-        {CZ_Q_B_G1, cbi, cba, wa, d_ba, dens[2], n_aux, w_window(cba, dense), NULL, 0, 0},
+        {CZ_Q_B_G1, cbi, cba, wa, d_ba, dens[2], n_aux, win(w_window(cba, dense)), NULL, 0, 0},
         {CZ_Q_B_G2, 0, cbi, wd, d_bi, dens[1], n_in, 0, NULL, 0, 0},
-        {CZ_Q_B_G2, cbi, cba, wa, d_ba, dens[2], n_aux, w_window(cba, dense), NULL, 0, 0}};
+        {CZ_Q_B_G2, cbi, cba, wa, d_ba, dens[2], n_aux, win(w_window(cba, dense)), NULL, 0, 0}};
     /* the chunks: a buffer's bases at most (CZ_CUDA_STREAM_CHUNK=N: N),
      * the plan's sort (CZ_CUDA_MSM_SORT=N: N) for tests */
     cz_pipe_chunk *pc = NULL;
