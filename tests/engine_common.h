@@ -138,8 +138,12 @@ static inline void gate_init(gate *g, cz_engine_config *cfg)
     g->waiting = 0;
     g->busy = 0;
     g->yields = false;
-    g->ops = (cz_backend_ops){"gate", gate_devices, gate_start, gate_finish, g, CZ_BACKEND_CPU, NULL,
-                              NULL, NULL};
+    g->ops = (cz_backend_ops){.name = "gate",
+                              .devices = gate_devices,
+                              .prove_start = gate_start,
+                              .prove_finish = gate_finish,
+                              .ctx = g,
+                              .kind = CZ_BACKEND_CPU};
     cfg->backend = &g->ops;
     cfg->prover_workers = 1;
 }

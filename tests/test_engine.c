@@ -6,6 +6,7 @@
  * completed proof is verified (self_verify) and checked again here; every
  * counter returns to zero once the engine has drained. */
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -338,6 +339,169 @@ static void test_preempt(void)
     gate_destroy(&g);
 }
 
+/* Witness staging (worker.c, take_staged): the gate's back end with stage
+ * hooks that hand out tokens recording the witness.  A partition is staged
+ * only while another is in prove_start on the device (its upload event
+ * lies inside that one's), one waiting at a time; its prove_start gets its
+ * own token; every token is freed once; a NORMAL partition that arrives
+ * while a LOW one is staged runs first (not nested: only HIGH and CRITICAL
+ * ones preempt), the token freed before it; a cancelled job's staged
+ * partition frees its token. */
+typedef struct {
+    const cz_fr *w;
+    size_t n;
+    bool used; /* given to its prove_start */
+} stage_token;
+
+typedef struct {
+    gate g;
+    pthread_mutex_t mu;
+    int staged, freed, live, used, bad; /* bad: a broken rule, counted */
+    int waiting; /* tokens not yet given to their prove_start (at most 1) */
+    int freed_unused;
+} stager;
+
+static stager *stager_of(void *ctx) { return (stager *)((char *)ctx - offsetof(stager, g)); }
+
+static int st_stage(void *ctx, unsigned dev, const cz_fr *w, size_t n, void **out)
+{
+    stager *s = stager_of(ctx);
+    (void)dev;
+    stage_token *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return CZ_ERR_NOMEM;
+    t->w = w;
+    t->n = n;
+    pthread_mutex_lock(&s->mu);
+    s->bad += s->waiting > 0; /* one waiting at a time */
+    s->waiting++;
+    s->staged++;
+    s->live++;
+    pthread_mutex_unlock(&s->mu);
+    *out = t;
+    return CZ_OK;
+}
+
+static void st_unstage(void *ctx, void *staged)
+{
+    stager *s = stager_of(ctx);
+    const stage_token *t = staged;
+    pthread_mutex_lock(&s->mu);
+    s->freed++;
+    s->live--;
+    s->waiting -= !t->used;
+    s->freed_unused += !t->used;
+    pthread_mutex_unlock(&s->mu);
+    free(staged);
+}
+
+static int st_start(void *ctx, unsigned dev, cz_groth16_pending **out, const cz_groth16_params *p,
+                    const cz_r1cs *r, const cz_fr *w, size_t n, const cz_groth16_prove_opts *o,
+                    char *err, size_t errlen)
+{
+    stager *s = stager_of(ctx);
+    stage_token *t = (stage_token *)(void *)o->staged;
+    if (t) {
+        pthread_mutex_lock(&s->mu);
+        s->bad += t->w != w || t->n != n || t->used;
+        t->used = true;
+        s->used++;
+        s->waiting--;
+        pthread_mutex_unlock(&s->mu);
+    }
+    return gate_start(ctx, dev, out, p, r, w, n, o, err, errlen);
+}
+
+static int stager_get(stager *s, int *field)
+{
+    pthread_mutex_lock(&s->mu);
+    int v = *field;
+    pthread_mutex_unlock(&s->mu);
+    return v;
+}
+
+/* Until n partitions have been staged, 30 s at most. */
+static bool wait_staged(stager *s, int n)
+{
+    for (int i = 0; i < 3000 && stager_get(s, &s->staged) < n; i++)
+        usleep(10000);
+    return stager_get(s, &s->staged) >= n;
+}
+
+static void test_staging(void)
+{
+    cz_engine_config cfg = base_config(0);
+    cfg.synthesis_workers = 1;
+    stager s = {0};
+    pthread_mutex_init(&s.mu, NULL);
+    gate_init(&s.g, &cfg);
+    s.g.ops.prove_start = st_start;
+    s.g.ops.stage = st_stage;
+    s.g.ops.unstage = st_unstage;
+    cfg.prover_workers = 2;
+    cz_engine *e;
+    char err[256], id[CZ_JOB_ID_MAX];
+    TF_CHECK(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK);
+    cz_job_synthetic in[3];
+    cz_job_request r = synth_req(&in[0], "load", CZ_PRIO_LOW, 10, 4, 1);
+    TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
+    TF_CHECK(gate_wait_held(&s.g, 1));
+    TF_CHECK_MSG(wait_staged(&s, 1), "no partition staged beside the one at the device");
+    /* a NORMAL partition queued while load's second is staged: it runs
+     * next, and the staged witness is freed before it */
+    r = synth_req(&in[1], "norm", CZ_PRIO_NORMAL, 10, 1, 2);
+    TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
+    TF_CHECK(wait_synthesized(e, "norm", 1));
+    static const char *const next[] = {"load", "norm", "load"};
+    check_device_order(e, &s.g, next, 3);
+    TF_CHECK(stager_get(&s, &s.freed_unused) == 1);
+    gate_allow(&s.g, -1);
+    cz_job_result res;
+    for (int i = 0; i < 2; i++) {
+        TF_CHECK(cz_engine_await(e, i ? "norm" : "load", -1, &res) == CZ_OK);
+        TF_CHECK_MSG(res.state == CZ_JOB_COMPLETED, "%s", res.message);
+        cz_job_result_free(&res);
+    }
+    /* a job cancelled while its partition is staged frees it */
+    pthread_mutex_lock(&s.g.mu);
+    s.g.permits = 0;
+    pthread_mutex_unlock(&s.g.mu);
+    int before = stager_get(&s, &s.staged);
+    r = synth_req(&in[2], "gone", CZ_PRIO_NORMAL, 10, 3, 3);
+    TF_CHECK(cz_engine_submit(e, &r, id, NULL, err, sizeof err) == CZ_OK);
+    TF_CHECK(gate_wait_held(&s.g, 1));
+    TF_CHECK(wait_staged(&s, before + 1));
+    TF_CHECK(cz_engine_cancel(e, "gone") == CZ_OK);
+    gate_allow(&s.g, -1);
+    TF_CHECK(cz_engine_await(e, "gone", -1, &res) == CZ_OK && res.state == CZ_JOB_CANCELLED);
+    cz_job_result_free(&res);
+    TF_CHECK(stager_get(&s, &s.freed_unused) == 2);
+    /* every upload lies inside another partition's prove_start */
+    static cz_timeline_event ev[256];
+    size_t n = cz_engine_timeline(e, ev, 256), uploads = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(ev[i].stage, "upload"))
+            continue;
+        uploads++;
+        bool inside = false;
+        for (size_t k = 0; k < n; k++)
+            inside |= !strcmp(ev[k].stage, "prove_start") &&
+                      (ev[k].job_seq != ev[i].job_seq || ev[k].partition != ev[i].partition) &&
+                      ev[k].start_ms <= ev[i].start_ms && ev[i].start_ms <= ev[k].end_ms;
+        TF_CHECK_MSG(inside, "job %llu partition %u staged at %.1f ms, beside no proof",
+                     (unsigned long long)ev[i].job_seq, ev[i].partition, ev[i].start_ms);
+    }
+    TF_CHECK_MSG(uploads == (size_t)s.staged, "%zu upload events, %d staged", uploads, s.staged);
+    check_drained(e, "synthetic-10-2");
+    cz_engine_free(e);
+    TF_CHECK_MSG(s.bad == 0 && s.live == 0 && s.waiting == 0 && s.freed == s.staged,
+                 "staged %d, freed %d, live %d, used %d, broken rules %d", s.staged, s.freed,
+                 s.live, s.used, s.bad);
+    TF_CHECK_MSG(s.used >= 1, "no prove_start got its staged witness (%d staged)", s.staged);
+    gate_destroy(&s.g);
+    pthread_mutex_destroy(&s.mu);
+}
+
 /* One synthesis worker, a backlog of NORMAL jobs, then a CRITICAL one: it
  * starts before every NORMAL job submitted before it that had not started. */
 static void test_priorities_and_cancel(void)
@@ -439,7 +603,12 @@ static void test_faults(void)
     faulty f = {.fail_start_at = 2, .fail_finish_at = 3};
     atomic_init(&f.calls_start, 0);
     atomic_init(&f.calls_finish, 0);
-    cz_backend_ops ops = {"faulty", f_devices, f_start, f_finish, &f, CZ_BACKEND_CPU, NULL, NULL, NULL};
+    cz_backend_ops ops = {.name = "faulty",
+                          .devices = f_devices,
+                          .prove_start = f_start,
+                          .prove_finish = f_finish,
+                          .ctx = &f,
+                          .kind = CZ_BACKEND_CPU};
     cz_engine_config cfg = base_config(0);
     cfg.synthesis_workers = 1;
     cfg.backend = &ops;
@@ -641,5 +810,5 @@ static void test_random_load(void)
 }
 
 TF_MAIN(TF_TEST(test_basic_job), TF_TEST(test_load_time), TF_TEST(test_registered_circuit),
-        TF_TEST(test_priorities_and_cancel), TF_TEST(test_urgent), TF_TEST(test_preempt), TF_TEST(test_faults), TF_TEST(test_budget_edges),
+        TF_TEST(test_priorities_and_cancel), TF_TEST(test_urgent), TF_TEST(test_preempt), TF_TEST(test_staging), TF_TEST(test_faults), TF_TEST(test_budget_edges),
         TF_TEST(test_eviction), TF_TEST(test_two_circuits), TF_TEST(test_random_load))

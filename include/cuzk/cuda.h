@@ -312,6 +312,22 @@ typedef struct {
     cz_g2 b_g2;
     cz_cuda_groth16_times ms;
 } cz_cuda_groth16_sums;
+/* A witness staged on a device ahead of its proof: its values in a
+ * device buffer (CZ_BUF_WITNESS) charged to that device's budget.  A
+ * prover stages the next partition's witness while the device proves the
+ * one before, so the copy runs beside those kernels instead of inside the
+ * next proof (docs/gpu-kernels.md item 8). */
+typedef struct cz_cuda_witness cz_cuda_witness;
+/* Copies the n values of w (host) to a buffer on the current device, from
+ * a reservation made without waiting, on a stream of its own; returns
+ * once they are there.  CZ_OK; CZ_ERR_BUSY (*out NULL) when the device
+ * cannot hold them now beside what is reserved and kept there (the proof
+ * then uploads w itself); CZ_ERR_INVALID_ARG (n 0), CZ_ERR_UNSUPPORTED,
+ * device errors. */
+int cz_cuda_witness_stage(cz_cuda_witness **out, const cz_fr *w, size_t n);
+/* Frees s's buffer (any thread; NULL: no-op). */
+void cz_cuda_witness_free(cz_cuda_witness *s);
+
 /* A proof's options (y may be NULL: none of them).  Its pauses: fn(ctx) is called after the
  * SpMV (start_r1cs), after H, inside the H MSM when the parameters are
  * resident (after its sort and halfway through its bucket sums: it is the
@@ -329,6 +345,10 @@ typedef struct {
      * the proof is cut with two vectors or more
      * (cz_cuda_groth16_spill_bytes says when a plan wants it) */
     cz_fr *spill;
+    /* w already on the device (cz_cuda_witness_stage on this device, the
+     * same n values): the proof reads it there, uploads no w and leaves
+     * its bytes out of its reservation.  NULL: w is uploaded. */
+    const cz_cuda_witness *staged;
 } cz_cuda_proof_opts;
 int cz_cuda_groth16_start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p,
                           const cz_ntt_domain *d, const cz_fr *a, const cz_fr *b, const cz_fr *c,

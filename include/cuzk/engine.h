@@ -161,6 +161,14 @@ typedef struct {
      * CZ_ERR_NOT_FOUND when there is none (yet).  NULL: no plans (the
      * CPU). */
     int (*plan)(void *ctx, unsigned dev, const cz_groth16_params *params, cz_engine_plan *out);
+    /* copies a partition's witness (w_len values) to device dev ahead of
+     * its prove_start, outside the device's lock, while the device proves
+     * the partition before: CZ_OK with *out, which the engine passes to
+     * that prove_start (cz_groth16_prove_opts.staged) and then gives to
+     * unstage; an error (CZ_ERR_BUSY: no room beside the running proof)
+     * leaves prove_start to copy it.  NULL: no staging (the CPU). */
+    int (*stage)(void *ctx, unsigned dev, const cz_fr *w, size_t w_len, void **out);
+    void (*unstage)(void *ctx, void *staged);
 } cz_backend_ops;
 
 /* The CPU back end: one device; ctx unused. */
@@ -678,7 +686,9 @@ size_t cz_engine_jobs(cz_engine *e, cz_engine_job_info *out, size_t max);
 cz_budget *cz_engine_budget(cz_engine *e);
 
 /* Timeline: one event per partition stage, times in ms since the engine
- * started.  stage: "synth", "prove_start", "prove_finish".  With
+ * started.  stage: "synth", "prove_start", "prove_finish", and "upload" for
+ * a witness staged on its device ahead of its prove_start (the back end's
+ * stage, beside another partition's prove_start).  With
  * timeline_log, each event is also logged as
  *   TIMELINE,<end ms>,<stage>,<job seq>,<partition>,<duration ms>
  * A sampler thread reads RSS every rss_sample_ms (peaks in the status) and,

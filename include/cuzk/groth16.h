@@ -300,6 +300,10 @@ typedef struct {
      * CZ_ERR_BUSY instead of waiting for it.  For a proof run from
      * another's yield: the memory that one holds is not freed meanwhile. */
     bool no_wait;
+    /* GPU: w already copied to the device the proof runs on
+     * (cz_cuda_witness_stage, cuda.h): it is read there and not uploaded.
+     * NULL: w is uploaded.  The caller frees it once this returns. */
+    const struct cz_cuda_witness *staged;
 } cz_groth16_prove_opts;
 
 /* A proof between its two halves. */

@@ -75,6 +75,18 @@ int cz_cuda_host_alloc(void **p, size_t bytes)
 
 void cz_cuda_host_free(void *p) {}
 
+int cz_cuda_witness_stage(cz_cuda_witness **out, const cz_fr *w, size_t n)
+{
+    (void)w;
+    (void)n;
+    if (!out)
+        return CZ_ERR_INVALID_ARG;
+    *out = NULL;
+    return CZ_ERR_UNSUPPORTED;
+}
+
+void cz_cuda_witness_free(cz_cuda_witness *s) { (void)s; }
+
 int cz_cuda_memcpy_h2d(void *dst_dev, const void *src_host, size_t bytes)
 {
     return CZ_ERR_UNSUPPORTED;

@@ -46,6 +46,7 @@
 #include "cuda/spmv.cuh"
 #include "cuda/stream_plan.h"
 #include "cuda/upload.cuh"
+#include "cuda/witness.cuh"
 #include "cuzk/cuda.h"
 #include "cuzk/err.h"
 
@@ -659,6 +660,16 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
     /* the plan, then the tables it keeps (before the room below is read) */
     int rc = CZ_OK;
     cz_fr *spill = r && y ? y->spill : NULL;
+    /* w already on this device: its bytes are held outside the proof's
+     * reservation */
+    const cz_cuda_witness *sw = y ? y->staged : NULL;
+    int cur_dev = -1;
+    if (sw && (cudaGetDevice(&cur_dev) != cudaSuccess || sw->dev != cur_dev || sw->n != n))
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG,
+                       "prove_start on the device: the staged witness (%zu values on device %d) "
+                       "is not this proof's (%zu values on device %d)",
+                       sw->n, sw->dev, n, cur_dev);
+    uint64_t w_staged = sw ? (uint64_t)n * sizeof(cz_fr) : 0;
     pthread_mutex_lock(&params_lock);
     dev_params *dp = NULL;
     rc = get_params(p, m, r, n_in, n_aux, &dp, err, errlen);
@@ -688,11 +699,11 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
         uint64_t room = budget > held ? budget - held : 0;
         cz_devplan_shape sh = dp->shape;
         sh.spill = spill != NULL;
-        if (!rc && (plan.proof_bytes > room || (plan.h_vectors == 1 && !spill)))
-            rc = cz_devplan_make(&plan, &sh, &COSTS, &dp->model, plan.kept_bytes + room, &dp->plan,
-                                 err, errlen);
+        if (!rc && (plan.proof_bytes > room + w_staged || (plan.h_vectors == 1 && !spill)))
+            rc = cz_devplan_make(&plan, &sh, &COSTS, &dp->model, plan.kept_bytes + room + w_staged,
+                                 &dp->plan, err, errlen);
         if (!rc)
-            rc = cz_cuda_mem_reserve(&resv, plan.proof_bytes, no_wait ? 0 : -1);
+            rc = cz_cuda_mem_reserve(&resv, plan.proof_bytes - w_staged, no_wait ? 0 : -1);
         if (rc == CZ_ERR_BUSY && tries < 3)
             rc = CZ_OK;
         else
@@ -703,7 +714,9 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
     cz_fr *v[3] = {NULL, NULL, NULL}, *abc = NULL, *wd = NULL, *piece[2] = {NULL, NULL};
     uint64_t *ddv = NULL;
     cudaStream_t st[2] = {NULL, NULL}; /* compute, copy */
-    if (!rc)
+    if (sw)
+        wd = sw->buf;
+    else if (!rc)
         rc = cz_cuda_malloc((void **)&wd, (n ? n : 1) * sizeof(cz_fr), CZ_BUF_WITNESS);
     if (!rc)
         rc = cz_cuda_malloc((void **)&ddv, (words_aux * 2 + words_in + 1) * sizeof(uint64_t),
@@ -730,10 +743,10 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
     };
     double t0 = clock();
     if (r) {
-        /* w up first: the products read it, then the MSMs */
-        if (!rc)
+        /* w up first (unless staged): the products read it, then the MSMs */
+        if (!rc && !sw)
             rc = cz_cuda_upload(wd, w, n * sizeof(cz_fr), st[0]);
-        if (!rc)
+        if (!rc && !sw)
             rc = cuda_err(cudaStreamSynchronize(st[0]));
         double tu = clock();
         tm->upload = tu - t0;
@@ -773,7 +786,7 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
          * on the compute stream meanwhile */
         if (!rc)
             rc = cz_cuda_h_from_host(d, abc, a, b, c, rows, odd_coset, st[0], st[1]);
-        if (!rc)
+        if (!rc && !sw)
             rc = cz_cuda_upload(wd, w, n * sizeof(cz_fr), st[1]);
     }
     if (!rc)
@@ -923,7 +936,8 @@ static int start(cz_cuda_groth16_sums *out, const cz_cuda_params_view *p, const 
     free(pc);
     cz_cuda_free(v[0]);
     cz_cuda_free(abc);
-    cz_cuda_free(wd);
+    if (!sw)
+        cz_cuda_free(wd);
     cz_cuda_free(ddv);
     for (int i = 0; i < 2; i++)
         cz_cuda_free(piece[i]);

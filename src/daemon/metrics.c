@@ -52,10 +52,10 @@ int cz_metrics_new(cz_metrics **out)
     }
     pthread_mutex_init(&m->mu, NULL);
     /* the engine's stages first, so their series exist from the start */
-    static const char *const known[] = {"synth", "prove_start", "prove_finish"};
-    for (unsigned i = 0; i < 3; i++)
+    static const char *const known[] = {"synth", "prove_start", "prove_finish", "upload"};
+    for (unsigned i = 0; i < 4; i++)
         snprintf(m->stages[i].name, sizeof m->stages[i].name, "%s", known[i]);
-    m->n_stages = 3;
+    m->n_stages = 4;
     *out = m;
     return CZ_OK;
 }

@@ -35,9 +35,12 @@ static void cpu_info(void *ctx, unsigned dev, cz_engine_device_info *out)
     snprintf(out->name, sizeof out->name, "cpu");
 }
 
-const cz_backend_ops cz_backend_cpu = {"cpu",      cpu_devices, cpu_start,
-                                       cpu_finish, NULL,        CZ_BACKEND_CPU, cpu_info,
-                                       NULL,       NULL};
+const cz_backend_ops cz_backend_cpu = {.name = "cpu",
+                                       .devices = cpu_devices,
+                                       .prove_start = cpu_start,
+                                       .prove_finish = cpu_finish,
+                                       .kind = CZ_BACKEND_CPU,
+                                       .device_info = cpu_info};
 
 /* The CUDA back end (see engine.h): engine device dev is CUDA device
  * list->ordinal[dev], or dev itself without a list. */
@@ -151,9 +154,32 @@ static int cuda_plan(void *ctx, unsigned dev, const cz_groth16_params *params, c
     return rc;
 }
 
-const cz_backend_ops cz_backend_cuda = {"cuda",         cuda_devices, cuda_start,  cpu_finish,
-                                        NULL,           CZ_BACKEND_GPU, cuda_info,
-                                        cuda_prepare,   cuda_plan};
+static int cuda_stage(void *ctx, unsigned dev, const cz_fr *w, size_t w_len, void **out)
+{
+    *out = NULL;
+    int rc = use_device(ctx, dev, NULL, 0);
+    cz_cuda_witness *s = NULL;
+    if (rc == CZ_OK && (rc = cz_cuda_witness_stage(&s, w, w_len)) == CZ_OK)
+        *out = s;
+    return rc;
+}
+
+static void cuda_unstage(void *ctx, void *staged)
+{
+    (void)ctx;
+    cz_cuda_witness_free(staged);
+}
+
+const cz_backend_ops cz_backend_cuda = {.name = "cuda",
+                                        .devices = cuda_devices,
+                                        .prove_start = cuda_start,
+                                        .prove_finish = cpu_finish,
+                                        .kind = CZ_BACKEND_GPU,
+                                        .device_info = cuda_info,
+                                        .prepare = cuda_prepare,
+                                        .plan = cuda_plan,
+                                        .stage = cuda_stage,
+                                        .unstage = cuda_unstage};
 
 
 int cz_backend_choose(cz_backend_ops *out, cz_backend_choice want, cz_cuda_device_list *list,

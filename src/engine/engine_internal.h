@@ -107,7 +107,8 @@ typedef struct part {
     cz_groth16_timings tm; /* pend's (prove_start and prove_finish write it) */
     cz_fr *pub;
     size_t n_pub;
-    bool proved; /* its proof is stored: counted done when it is dropped */
+    void *staged; /* its witness on the device it waits for (be->stage), or NULL */
+    bool proved;  /* its proof is stored: counted done when it is dropped */
     struct part *next;
 } part;
 
@@ -140,6 +141,10 @@ struct cz_engine {
     /* the job whose prove_start holds each device's lock (NULL idle; its
      * partition in flight keeps it alive), under mu */
     const struct job *dev_job[CZ_ENGINE_MAX_DEVICES];
+    /* a prover worker holds the device's lock (dev_held); one holds a
+     * partition taken ahead to stage its witness (dev_staging); under mu
+     * (worker.c) */
+    bool dev_held[CZ_ENGINE_MAX_DEVICES], dev_staging[CZ_ENGINE_MAX_DEVICES];
     /* bases each device's proofs streamed from host memory, and the copy
      * engine's busy seconds moving them (cz_groth16_timings) */
     uint64_t dev_link_bytes[CZ_ENGINE_MAX_DEVICES];
@@ -189,6 +194,7 @@ struct cz_engine {
 #define CZ_ENG_STAGE_SYNTH  "synth"
 #define CZ_ENG_STAGE_START  "prove_start"
 #define CZ_ENG_STAGE_FINISH "prove_finish"
+#define CZ_ENG_STAGE_UPLOAD "upload" /* a witness staged on its device ahead (timeline only) */
 
 static inline double cz_eng_now_ms(const cz_engine *e)
 {

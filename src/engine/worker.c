@@ -14,6 +14,8 @@
 
 void cz_eng_part_drop(cz_engine *e, part *p)
 {
+    if (p->staged)
+        e->be->unstage(e->be->ctx, p->staged);
     cz_groth16_pending_free(p->pend);
     cz_mem_free(p->w);
     cz_resv_release(p->resv);
@@ -218,7 +220,7 @@ static void synth_loop(cz_engine *e, bool urgent)
         }
         cz_mem_set_stage(p->w, CZ_ENG_STAGE_START);
         cz_eng_fifo_push(&e->pq, p);
-        pthread_cond_signal(&e->cv_prove);
+        pthread_cond_broadcast(&e->cv_prove); /* the holder of a device, or a stager */
     }
     pthread_mutex_unlock(&e->mu);
 }
@@ -335,10 +337,12 @@ static start_rc run_start(cz_engine *e, unsigned dev, part *p, const preempt *ou
                                .alloc = &p->ra.a,
                                .yield = preempt_hook,
                                .yield_ctx = &self,
-                               .no_wait = outer != NULL};
+                               .no_wait = outer != NULL,
+                               .staged = p->staged};
     double t0 = cz_eng_now_ms(e);
     pthread_mutex_lock(&e->mu);
     e->dev_job[dev] = j;
+    pthread_cond_broadcast(&e->cv_prove); /* the device proves: a stager may take the next */
     pthread_mutex_unlock(&e->mu);
     int rc = e->be->prove_start(e->be->ctx, dev, &p->pend, p->c->params, p->c->r1cs, p->w, p->n_w,
                                 &o, msg, sizeof msg);
@@ -348,12 +352,16 @@ static start_rc run_start(cz_engine *e, unsigned dev, part *p, const preempt *ou
     if (outer && rc == CZ_ERR_BUSY) {
         cz_eng_fifo_push_front(&e->pq, p);
         e->prove_busy--;
-        pthread_cond_signal(&e->cv_prove); /* another device may be free by now */
+        pthread_cond_broadcast(&e->cv_prove); /* another device may be free by now */
         pthread_mutex_unlock(&e->mu);
         return REQUEUED;
     }
     pthread_mutex_unlock(&e->mu);
     double t1 = cz_eng_now_ms(e);
+    if (p->staged) {
+        e->be->unstage(e->be->ctx, p->staged);
+        p->staged = NULL;
+    }
     cz_mem_free(p->w);
     p->w = NULL;
     if (rc != CZ_OK) {
@@ -399,6 +407,86 @@ static void to_finish(cz_engine *e, part *p)
     pthread_mutex_unlock(&e->mu);
 }
 
+/* Whether a prover worker of device dev may take the prove queue's head
+ * ahead to stage its witness: the back end stages, every device is
+ * proving (an idle one takes the head as it is), no partition is staged
+ * for dev yet, and the head is there.  Caller holds e->mu. */
+static bool may_stage(const cz_engine *e, unsigned dev)
+{
+    if (!e->be->stage || e->stop || e->dev_staging[dev] || e->pq.n == 0)
+        return false;
+    for (unsigned d = 0; d < e->n_dev; d++)
+        if (e->dev_job[d] == NULL)
+            return false;
+    return true;
+}
+
+/* The prove queue's head when it has a higher priority than p, popped and
+ * counted in prove_busy (cancelled ones dropped on the way), or NULL.
+ * Caller holds e->mu; it is released and taken again around drops. */
+static part *pop_above(cz_engine *e, const part *p)
+{
+    while (!e->stop && e->pq.head && e->pq.head->j->prio > p->j->prio) {
+        part *q = cz_eng_fifo_pop(&e->pq);
+        pthread_cond_broadcast(&e->cv_space);
+        if (!atomic_load(&q->j->cancel)) {
+            e->prove_busy++;
+            return q;
+        }
+        pthread_mutex_unlock(&e->mu);
+        cz_eng_part_drop(e, q);
+        pthread_mutex_lock(&e->mu);
+    }
+    return NULL;
+}
+
+/* Staging (docs/gpu-kernels.md item 8): while device dev proves a
+ * partition, a second prover worker of dev takes the queue's head, copies
+ * its witness to the device outside the device's lock (be->stage), then
+ * waits for the lock with it, so the copy runs beside the kernels of the
+ * proof before instead of inside its own.  Once it has the lock,
+ * partitions of a higher priority that came meanwhile (a PoSt) run first,
+ * the staged witness freed before them so that its device memory cannot
+ * keep them out (that partition then copies its witness itself).  The
+ * staging's time is a timeline event (CZ_ENG_STAGE_UPLOAD). */
+static part *take_staged(cz_engine *e, unsigned dev)
+{
+    part *p = cz_eng_fifo_pop(&e->pq);
+    pthread_cond_broadcast(&e->cv_space);
+    if (atomic_load(&p->j->cancel)) {
+        pthread_mutex_unlock(&e->mu);
+        cz_eng_part_drop(e, p);
+        return NULL;
+    }
+    e->prove_busy++;
+    e->dev_staging[dev] = true;
+    pthread_mutex_unlock(&e->mu);
+    double t0 = cz_eng_now_ms(e);
+    if (e->be->stage(e->be->ctx, dev, p->w, p->n_w, &p->staged) != CZ_OK)
+        p->staged = NULL; /* its prove_start copies it */
+    else
+        cz_eng_timeline(e, p->j, p->idx, CZ_ENG_STAGE_UPLOAD, t0, cz_eng_now_ms(e));
+    return p;
+}
+
+/* Device dev's lock for the calling worker (dev_mu, then mu held; the
+ * device marked held for the workers that wait for it without blocking). */
+static void hold_device(cz_engine *e, unsigned dev)
+{
+    pthread_mutex_lock(&e->dev_mu[dev]);
+    pthread_mutex_lock(&e->mu);
+    e->dev_held[dev] = true;
+}
+
+/* The reverse of hold_device, with mu held on entry and released. */
+static void release_device(cz_engine *e, unsigned dev)
+{
+    e->dev_held[dev] = false;
+    pthread_cond_broadcast(&e->cv_prove);
+    pthread_mutex_unlock(&e->mu);
+    pthread_mutex_unlock(&e->dev_mu[dev]);
+}
+
 void *cz_eng_prove_worker(void *arg)
 {
     cz_eng_prover_arg *pa = arg;
@@ -409,18 +497,58 @@ void *cz_eng_prove_worker(void *arg)
      * it can start at once, so one that arrives meanwhile with a higher
      * priority (a PoSt behind PoRep partitions) is the next to run rather
      * than waiting behind one another worker already holds (lock order:
-     * dev_mu, then mu). */
+     * dev_mu, then mu).  A worker that finds the device held waits on
+     * cv_prove rather than on its lock, so it may stage the next partition
+     * once the device proves (take_staged); a staged partition is the
+     * exception to the rule, and yields to higher priorities once it has
+     * the device. */
     for (;;) {
-        pthread_mutex_lock(&e->dev_mu[dev]);
+        part *staged = NULL;
         pthread_mutex_lock(&e->mu);
-        part *p = take(e, &e->pq, &e->cv_prove, &e->prove_busy);
-        if (p == NULL) {
+        if (may_stage(e, dev)) {
+            staged = take_staged(e, dev); /* releases mu */
+        } else if (!e->stop && (e->dev_held[dev] || e->dev_staging[dev])) {
+            /* held, or the staged partition has the device next */
+            pthread_cond_wait(&e->cv_prove, &e->mu);
             pthread_mutex_unlock(&e->mu);
-            pthread_mutex_unlock(&e->dev_mu[dev]);
-            break;
+            continue;
+        } else {
+            pthread_mutex_unlock(&e->mu);
+        }
+        hold_device(e, dev);
+        part *p;
+        if (staged) {
+            /* the device is this worker's: the other may stage the next */
+            e->dev_staging[dev] = false;
+            part *q;
+            while ((q = pop_above(e, staged)) != NULL) {
+                pthread_mutex_unlock(&e->mu);
+                if (staged->staged) {
+                    e->be->unstage(e->be->ctx, staged->staged);
+                    staged->staged = NULL;
+                }
+                if (run_start(e, dev, q, NULL) == STARTED)
+                    to_finish(e, q);
+                pthread_mutex_lock(&e->mu);
+            }
+            if (e->stop || atomic_load(&staged->j->cancel)) {
+                e->prove_busy--;
+                release_device(e, dev);
+                cz_eng_part_drop(e, staged);
+                continue; /* the loop's take sees the stop */
+            }
+            p = staged;
+            pthread_mutex_unlock(&e->mu);
+        } else {
+            p = take(e, &e->pq, &e->cv_prove, &e->prove_busy);
+            if (p == NULL) {
+                release_device(e, dev);
+                break;
+            }
         }
         start_rc r = run_start(e, dev, p, NULL);
-        pthread_mutex_unlock(&e->dev_mu[dev]);
+        pthread_mutex_lock(&e->mu);
+        release_device(e, dev);
         if (r == STARTED)
             to_finish(e, p);
     }

@@ -255,7 +255,7 @@ static int gpu_start(cz_groth16_pending *pd, const cz_ntt_domain *dom, const cz_
     if (rc != CZ_OK)
         return rc;
     cz_cuda_groth16_sums s;
-    cz_cuda_proof_opts y = {opts->yield, opts->yield_ctx, opts->no_wait, spill};
+    cz_cuda_proof_opts y = {opts->yield, opts->yield_ctx, opts->no_wait, spill, opts->staged};
     if (abc == NULL) {
         rc = cz_cuda_groth16_start_r1cs(&s, &v, dom, &rv, w, n_in, n_aux, dens, &y, err,
                                         errlen);
