@@ -43,8 +43,11 @@ static const cz_cli_cmd COMMANDS[] = {
     {"gpu-partition", "prove_start of a PoRep-shaped partition on the GPU, step by step",
      "[--log L] [--reps R] [--distinct D] [--pinned]\n"
      "        [--pce FILE | --host-abc] [--uniform] [--budgets card,48GiB,16GiB,...]\n"
+     "        [--pipelined N]\n"
      "  the GPU part of a 32GiB PoRep partition scaled by 2^(L - 27) (a real circuit with\n"
-     "  --pce), the median of R runs and of each step; --budgets sweeps device budgets\n",
+     "  --pce), the median of R runs and of each step; --budgets sweeps device budgets;\n"
+     "  --pipelined N: N partitions back to back, each witness staged on the device\n"
+     "  while the partition before proves (the engine's way), and N without staging\n",
      cz_bench_gpu_partition, 0},
     {"prove", "Groth16 proofs from a .zkey, a .r1cs or the built-in circuit, timed",
      "--zkey F --wtns F [--proof-out F] [--public-out F]\n"

@@ -193,11 +193,14 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static const char *const STAGES[3] = {"synth", "prove_start", "prove_finish"};
+/* the engine's stages, the workers' three first (worker.c; "upload": a
+ * witness staged on its device ahead of its prove_start) */
+#define N_STAGES 4
+static const char *const STAGES[N_STAGES] = {"synth", "prove_start", "prove_finish", "upload"};
 
 static int stage_of(const char *s)
 {
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < N_STAGES; k++)
         if (!strcmp(s, STAGES[k]))
             return k;
     return -1;
@@ -213,8 +216,8 @@ static void write_svg(const char *path, const cz_timeline_event *ev, size_t n, d
         return;
     }
     enum { MAXL = 64, LANE_H = 14, LEFT = 110, W = 1100 };
-    double lane_end[3][MAXL];
-    int lanes[3] = {0, 0, 0};
+    double lane_end[N_STAGES][MAXL];
+    int lanes[N_STAGES] = {0};
     int *lane_of = calloc(n ? n : 1, sizeof *lane_of);
     for (size_t i = 0; i < n; i++) {
         int s = stage_of(ev[i].stage), l = 0;
@@ -229,8 +232,8 @@ static void write_svg(const char *path, const cz_timeline_event *ev, size_t n, d
         lane_end[s][l] = ev[i].end_ms;
         lane_of[i] = l;
     }
-    int top[3], y = 30;
-    for (int s = 0; s < 3; s++) {
+    int top[N_STAGES], y = 30;
+    for (int s = 0; s < N_STAGES; s++) {
         top[s] = y;
         y += (lanes[s] ? lanes[s] : 1) * LANE_H + 16;
     }
@@ -242,7 +245,7 @@ static void write_svg(const char *path, const cz_timeline_event *ev, size_t n, d
             "<text x=\"%d\" y=\"18\">cuzk engine timeline: %.0f ms, %zu events (colour: "
             "job)</text>\n",
             LEFT + W + 20, y + 20, LEFT, span, n);
-    for (int s = 0; s < 3; s++)
+    for (int s = 0; s < N_STAGES; s++)
         fprintf(f, "<text x=\"4\" y=\"%d\">%s</text>\n", top[s] + 11, STAGES[s]);
     for (size_t i = 0; i < n; i++) {
         int s = stage_of(ev[i].stage);
@@ -404,16 +407,21 @@ static unsigned phase(cz_engine *e, const opts *o, cz_job_request *req, cz_job_s
                    di->mem.cls[CZ_BUF_WITNESS].high_water_bytes / 1073741824.0,
                    di->mem.cls[CZ_BUF_SCRATCH].high_water_bytes / 1073741824.0);
     }
-    double busy[3] = {0};
+    double busy[N_STAGES] = {0};
+    unsigned staged = 0;
     for (size_t i = 0; i < n; i++) {
         int k = stage_of(ev[i].stage);
         if (k >= 0)
             busy[k] += ev[i].end_ms - ev[i].start_ms;
+        staged += k == 3;
     }
     unsigned workers[3] = {st.synth_workers, st.prove_workers, st.finalizers};
     for (int k = 0; k < 3; k++)
         printf("  utilisation %-12s %5.1f %%  (%u worker%s)\n", STAGES[k],
                100.0 * busy[k] / (1e3 * wall * workers[k]), workers[k], workers[k] == 1 ? "" : "s");
+    if (staged)
+        printf("  witnesses staged   %u, %.0f ms in all beside the proofs before theirs\n", staged,
+               busy[3]);
     if (sl && sl->n) {
         qsort(sl->lat, sl->n, sizeof *sl->lat, cmp_double);
         qsort(sl->queue, sl->n, sizeof *sl->queue, cmp_double);

@@ -4,7 +4,7 @@
  *
  *   cuzk-bench gpu-partition [--log L] [--reps R] [--distinct D] [--pinned]
  *                            [--pce FILE | --host-abc] [--uniform]
- *                            [--budgets card,48GiB,16GiB,...]
+ *                            [--budgets card,48GiB,16GiB,...] [--pipelined N]
  *
  * Shape: the measured 32 GiB PoRep partition (130,278,869 rows, 328
  * inputs, 130,169,893 aux, A aux density 129,753,292, B inputs 1, B aux
@@ -32,8 +32,13 @@
  * streamed and the base pipe's rate, and the device memory account's
  * peak.  --budgets sweeps device budgets ("card": the card's own), each
  * from a fresh device state, and ends with a table; a budget no plan fits
- * is reported refused, with the bytes the smallest plan needs.  Needs
- * about 70 GiB of host memory at L = 27. */
+ * is reported refused, with the bytes the smallest plan needs.
+ * --pipelined N then proves N partitions back to back twice at each
+ * budget: each partition's witness staged on the device on a second
+ * thread while the one before proves (cz_cuda_witness_stage, as the
+ * engine's prover workers do), and each uploading its own; both per
+ * partition.  Needs about 70 GiB of host memory at L = 27. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +57,7 @@
 #define MAX_BUDGETS 16
 
 typedef struct {
-    unsigned log, reps;
+    unsigned log, reps, pipelined;
     uint64_t distinct;
     int pinned, host_abc, uniform;
     const char *pce;
@@ -143,7 +148,7 @@ static int parse(const cz_cli_cmd *self, int argc, char **argv, part_opts *o)
     if (cz_cli_parse(self, argc, argv, &a) < 0 || cz_cli_uint(&o->reps, a.reps, self->name, "--reps"))
         return -1;
     o->log = a.log, o->distinct = a.distinct, o->pinned = a.pinned, o->host_abc = a.host_abc;
-    o->pce = a.pce, o->uniform = a.uniform;
+    o->pce = a.pce, o->uniform = a.uniform, o->pipelined = a.pipelined;
     if (a.budgets) {
         char list[512];
         snprintf(list, sizeof list, "%s", a.budgets);
@@ -164,8 +169,10 @@ static int parse(const cz_cli_cmd *self, int argc, char **argv, part_opts *o)
         fprintf(stderr, "cuzk-bench gpu-partition: --pce and --host-abc exclude each other\n");
         return -1;
     }
-    if (o->log < 12 || o->log > 27 || o->reps < 1 || o->reps > 32 || o->distinct < 1) {
-        fprintf(stderr, "cuzk-bench gpu-partition: --log 12..27, --reps 1..32, --distinct >= 1\n");
+    if (o->log < 12 || o->log > 27 || o->reps < 1 || o->reps > 32 || o->distinct < 1 ||
+        o->pipelined > 64 || (o->pipelined && o->host_abc)) {
+        fprintf(stderr, "cuzk-bench gpu-partition: --log 12..27, --reps 1..32, --distinct >= 1, "
+                        "--pipelined 0..64 (not with --host-abc)\n");
         return -1;
     }
     return 0;
@@ -313,6 +320,55 @@ static void print_devmem(void)
             printf(" %s %.2f", cz_buf_class_name((cz_buf_class)c), ms.cls[c].high_water_bytes * g);
     printf(" GiB); the device: %.2f GiB free, %.2f GiB taken by no allocation of cuzk's\n",
            ms.free * g, ms.total > ms.free + ms.allocated ? (ms.total - ms.free - ms.allocated) * g : 0.0);
+}
+
+/* One partition's witness staged on device 0 by a second thread. */
+typedef struct {
+    const cz_fr *w;
+    size_t n;
+    cz_cuda_witness *out;
+    int rc;
+} stager;
+
+static void *stage_fn(void *arg)
+{
+    stager *s = arg;
+    s->rc = cz_cuda_set_device(0);
+    if (s->rc == CZ_OK)
+        s->rc = cz_cuda_witness_stage(&s->out, s->w, s->n);
+    return NULL;
+}
+
+/* n partitions back to back (the first one's witness staged before the
+ * clock starts when staging): ms per partition, or a negative value with
+ * why set. */
+static double pipelined(unsigned n, bool staging, const cz_cuda_params_view *pv,
+                        const cz_ntt_domain *dom, const cz_cuda_r1cs_view *rv, const cz_fr *w,
+                        size_t n_in, size_t n_aux, const uint64_t *dc[3], cz_fr *spill,
+                        unsigned *staged, char *why, size_t whylen)
+{
+    cz_cuda_witness *cur = NULL;
+    *staged = 0;
+    if (staging && cz_cuda_witness_stage(&cur, w, n_in + n_aux) == CZ_OK)
+        (*staged)++;
+    double c0 = cz_cli_now();
+    int rc = CZ_OK;
+    for (unsigned k = 0; k < n && rc == CZ_OK; k++) {
+        stager st = {w, n_in + n_aux, NULL, CZ_OK};
+        pthread_t th;
+        bool started = staging && k + 1 < n && pthread_create(&th, NULL, stage_fn, &st) == 0;
+        cz_cuda_proof_opts y = {.spill = spill, .staged = cur};
+        cz_cuda_groth16_sums s;
+        rc = cz_cuda_groth16_start_r1cs(&s, pv, dom, rv, w, n_in, n_aux, dc, &y, why, whylen);
+        if (started)
+            pthread_join(th, NULL);
+        cz_cuda_witness_free(cur);
+        cur = st.out;
+        *staged += st.out != NULL;
+    }
+    double ms = (cz_cli_now() - c0) * 1e3 / n;
+    cz_cuda_witness_free(cur);
+    return rc == CZ_OK ? ms : -1.0;
 }
 
 int cz_bench_gpu_partition(const cz_cli_cmd *self, int argc, char **argv)
@@ -522,6 +578,21 @@ int cz_bench_gpu_partition(const cz_cli_cmd *self, int argc, char **argv)
         row_peak[bi] = ms1.peak_reserved / (double)(1 << 30);
         row_ok[bi] = true;
         print_devmem();
+        for (int staging = 1; o.pipelined && staging >= 0; staging--) {
+            unsigned got = 0;
+            double ms = pipelined(o.pipelined, staging, &pv, dom, &rv, w, n_in, n_aux, dc,
+                                  o.host_abc ? NULL : spill, &got, why, sizeof why);
+            if (ms < 0)
+                printf("pipelined: failed: %s\n", why);
+            else if (staging)
+                printf("pipelined, %u back to back, %u witnesses staged beside the proof before: "
+                       "%.1f ms per partition\n",
+                       o.pipelined, got, ms);
+            else
+                printf("pipelined, %u back to back, each uploading its witness: %.1f ms per "
+                       "partition\n",
+                       o.pipelined, ms);
+        }
     }
     if (o.n_budgets) {
         printf("\n%-12s %12s %14s %10s %14s\n", "budget", "ms/partition", "streamed GB",

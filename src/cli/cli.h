@@ -40,7 +40,7 @@ typedef struct {
         *priority, *count, *conc;
     /* benchmarks */
     const char *filter, *order, *budgets;
-    unsigned log, from, to, samples, density, window;
+    unsigned log, from, to, samples, density, window, pipelined;
     uint64_t n, batch, distinct;
     double time;
     /* switches */

@@ -79,6 +79,7 @@ const cz_cli_flag cz_cli_flags[] = {
     U("--samples", samples),
     U("--density", density),
     U("--window", window),
+    U("--pipelined", pipelined),
     L("--n", n),
     L("--batch", batch),
     L("--distinct", distinct),
