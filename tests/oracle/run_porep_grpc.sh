@@ -53,24 +53,19 @@
 #   CZ_POREP_GRPC_JOBS=N    jobs under the budget (default 16, at least 5)
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-me=run_porep_grpc
-keep=CZ_POREP_GRPC_KEEP
 # shellcheck source=tests/oracle/kind_lib.sh
-. "$root/tests/oracle/kind_lib.sh"
+. "$(dirname "$0")/kind_lib.sh"
 pyc=$root/tests/oracle/porep_client.py
 jsc=$root/tests/oracle/porep_client.mjs
 n_jobs=${CZ_POREP_GRPC_JOBS:-16}
 base=v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f
-need_clients "$me" "$root" node
-need_params porep_params "$base"
 # at least 5: four NORMAL jobs, of which at most three start before the
 # CRITICAL one comes (two partitions in memory, a third waiting for it)
 if ! [ "$n_jobs" -ge 5 ] 2>/dev/null; then
     echo "$me: CZ_POREP_GRPC_JOBS=$n_jobs: at least 5" >&2
     exit 2
 fi
-start_work
+kind_start node porep_params "$base"
 
 # the clients: a non-zero exit is a failure (they print which check)
 pyc() { $py "$pyc" "$@" || fail "porep_client.py $1 (exit $?)"; }
@@ -162,12 +157,10 @@ wait_exit "$dpid" 30 || true
 
 # 3. daemon A
 step "daemon A: budget 8GiB"
-config a "$pdir" '"8GiB"'
-start_daemon a --config "$work/a.toml" --listen 127.0.0.1:0 --status-listen 127.0.0.1:0 \
-    --grace-ms 900000
+kind_daemon a "$pdir" '"8GiB"' --grace-ms 900000
 apid=$dpid
-atarget=127.0.0.1:$(port_of a)
-aurl=http://127.0.0.1:$(status_port_of a)/status
+atarget=$target
+aurl=$status_url
 pyc preload "$atarget"
 step "A: Prove (Python) of the sealed C1 in Curio's wrapper; request ids"
 mkdir "$work/proofs"
@@ -187,13 +180,7 @@ step "A: cancel during synthesis"
 pyc cancel "$atarget" "$aurl" "$sealed" 7
 step "A: SIGTERM with two Prove calls in flight (the sealed C1 raw, the synthetic one wrapped)"
 term=(term-sealed-raw:"$sealed":7:raw term-synth-wrap:"$synth":9:wrap)
-$py "$pyc" hold "$atarget" "$work/proofs" "${term[@]}" >"$work/hold.out" 2>&1 &
-hpid=$!
-pids+=("$hpid")
-wait_line inflight "$work/hold.out" "$hpid" 600 ||
-    die "the Prove calls never got in flight: $(cat "$work/hold.out")"
-kill -TERM "$apid"
-sleep 0.5
+term_in_flight "$apid" $py "$pyc" hold "$atarget" "$work/proofs" "${term[@]}"
 pyc refused "$atarget" "$sealed" 7
 hrc=0
 wait_exit "$hpid" 900 || hrc=$?
@@ -217,12 +204,10 @@ fi
 
 # 4. daemon C: the budget of about two partitions
 step "daemon C: budget $budget bytes (circuit $circuit, partition $part, request pool 1/8)"
-config c "$pdir" "$budget"
-start_daemon c --config "$work/c.toml" --listen 127.0.0.1:0 --status-listen 127.0.0.1:0 \
-    --grace-ms 60000
+kind_daemon c "$pdir" "$budget" --grace-ms 60000
 cpid=$dpid
-ctarget=127.0.0.1:$(port_of c)
-curl=http://127.0.0.1:$(status_port_of c)/status
+ctarget=$target
+curl=$status_url
 [ "$(jget "$curl" memory.budget)" = "$budget" ] ||
     fail "C's /status budget $(jget "$curl" memory.budget), expected $budget"
 pyc preload "$ctarget"

@@ -32,18 +32,13 @@
 #   CZ_POST_GRPC_KEEP=1    keep the work directory and logs (always kept on failure)
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-me=run_post_grpc
-keep=CZ_POST_GRPC_KEEP
 # shellcheck source=tests/oracle/kind_lib.sh
-. "$root/tests/oracle/kind_lib.sh"
+. "$(dirname "$0")/kind_lib.sh"
 pc=$root/tests/oracle/post_client.py
 rc_py=$root/tests/oracle/porep_client.py
 wbase=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0
 nbase=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e
-need_clients "$me" "$root"
-need_params post_params "$wbase" "$nbase"
-start_work
+kind_start post_params "$wbase" "$nbase"
 pc() { $py "$pc" "$@" || fail "post_client.py $1 (exit $?)"; }
 
 # 1. the inputs: NAME KIND ARGS...

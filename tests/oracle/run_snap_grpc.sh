@@ -25,17 +25,12 @@
 #   CZ_SNAP_GRPC_KEEP=1    keep the work directory and logs (always kept on failure)
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-me=run_snap_grpc
-keep=CZ_SNAP_GRPC_KEEP
 # shellcheck source=tests/oracle/kind_lib.sh
-. "$root/tests/oracle/kind_lib.sh"
+. "$(dirname "$0")/kind_lib.sh"
 sc=$root/tests/oracle/snap_client.py
 pc=$root/tests/oracle/porep_client.py
 base=v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194
-need_clients "$me" "$root"
-need_params snap_params "$base"
-start_work
+kind_start snap_params "$base"
 sc() { $py "$sc" "$@" || fail "snap_client.py $1 (exit $?)"; }
 
 # 1. the update: encode NAME SEED, sector 7 with new data from SEED into
