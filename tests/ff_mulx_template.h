@@ -26,9 +26,9 @@
 #define F_LIMBS         ((F_BITS + 63) / 64)
 #define F_BYTES         (8 * F_LIMBS)
 /* the largest k for which 2^k - 1 is an edge value (below the modulus) */
-#define F_LOW_ONES      (F_BITS - 1)
+#define F_LOW_ONES (F_BITS - 1)
 /* the top limb's bits below the modulus' top bit */
-#define F_TOP_MASK      ((1ULL << (F_BITS - 64 * (F_LIMBS - 1))) - 1)
+#define F_TOP_MASK ((1ULL << (F_BITS - 64 * (F_LIMBS - 1))) - 1)
 #define F_EDGE_MAX (1 + 2 * 64 * F_LIMBS + F_LOW_ONES + 4 * (1 << (F_LIMBS - 1)))
 
 /* Random values, and 0, 1, q - 1 (q the modulus) among the first. */
@@ -41,10 +41,14 @@ static void T_(mul_impls_agree)(void)
         F_(random)(&a, &tf_rng);
         F_(random)(&b, &tf_rng);
         if (i < 4) { /* edge values: 0, 1, q-1 */
-            if (i == 0) memset(&a, 0, sizeof a);
-            if (i == 1) a = F_ONE;
-            if (i >= 2) a = one_neg;
-            if (i == 3) b = one_neg;
+            if (i == 0)
+                memset(&a, 0, sizeof a);
+            if (i == 1)
+                a = F_ONE;
+            if (i >= 2)
+                a = one_neg;
+            if (i == 3)
+                b = one_neg;
         }
         F_(mul_portable)(&y, &a, &b);
         F_(mul_mulx)(&x, &a, &b);
@@ -105,8 +109,7 @@ static void T_(mulx_edge_pairs)(void)
 {
     static F v[F_EDGE_MAX];
     size_t n = T_(edge_values)(v);
-    TF_CHECK(n >= 1 + 2 * 64 * F_LIMBS + F_LOW_ONES + 3 * (1 << (F_LIMBS - 1)) &&
-             n <= F_EDGE_MAX);
+    TF_CHECK(n >= 1 + 2 * 64 * F_LIMBS + F_LOW_ONES + 3 * (1 << (F_LIMBS - 1)) && n <= F_EDGE_MAX);
     if (!cz_ff_have_mulx())
         return; /* the MULX code would fault; nothing to compare */
     for (size_t i = 0; i < n; i++) {

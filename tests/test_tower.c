@@ -195,7 +195,7 @@ static bool fp6_is_one(const cz_fp6 *a)
     return cz_fp6_equal(a, &one);
 }
 
-#define RF fp6
+#define RF        fp6
 #define R_IS_ZERO fp6_is_zero
 #define R_IS_ONE  fp6_is_one
 #define R_NO_DBL
@@ -247,29 +247,36 @@ static void to_cyclotomic(cz_fp12 *r, const cz_fp12 *f)
     cz_fp12_mul(r, r, &t);
 }
 
-/* Fp12's additive group, which ff.h leaves out (the pairing needs none),
- * through the Fp6 halves. */
+/* Fp12's additive group, which ff.h leaves out (the pairing needs none):
+ * an Fp6 operation on both halves. */
+static void fp12_halves(cz_fp12 *r, const cz_fp12 *a, const cz_fp12 *b,
+                        void (*op)(cz_fp6 *, const cz_fp6 *, const cz_fp6 *))
+{
+    op(&r->c0, &a->c0, &b->c0);
+    op(&r->c1, &a->c1, &b->c1);
+}
+
 static void fp12_add(cz_fp12 *r, const cz_fp12 *a, const cz_fp12 *b)
 {
-    cz_fp6_add(&r->c0, &a->c0, &b->c0);
-    cz_fp6_add(&r->c1, &a->c1, &b->c1);
+    fp12_halves(r, a, b, cz_fp6_add);
 }
 
 static void fp12_sub(cz_fp12 *r, const cz_fp12 *a, const cz_fp12 *b)
 {
-    cz_fp6_sub(&r->c0, &a->c0, &b->c0);
-    cz_fp6_sub(&r->c1, &a->c1, &b->c1);
+    fp12_halves(r, a, b, cz_fp6_sub);
 }
 
+/* -a = 0 - a */
 static void fp12_neg(cz_fp12 *r, const cz_fp12 *a)
 {
-    cz_fp6_neg(&r->c0, &a->c0);
-    cz_fp6_neg(&r->c1, &a->c1);
+    cz_fp12 z;
+    memset(&z, 0, sizeof z);
+    fp12_sub(r, &z, a);
 }
 
 static bool fp12_is_zero(const cz_fp12 *a) { return fp6_is_zero(&a->c0) && fp6_is_zero(&a->c1); }
 
-#define RF fp12
+#define RF        fp12
 #define R_ADD     fp12_add
 #define R_SUB     fp12_sub
 #define R_NEG     fp12_neg
