@@ -27,6 +27,21 @@
 #   verify_exit WANT WHAT COMMAND... a proof checked by COMMAND (cuzk's
 #                              verify) must exit WANT: PASS naming its first
 #                              line, else FAIL with its output
+#   log_has NAME WHAT PATTERN...   PASS WHAT iff the log of daemon NAME
+#                              ($work/NAME.err) has a line of each
+#                              PATTERN (grep), else FAIL naming the first
+#                              missing one and the log's last lines
+#   daemon_b CLIENT ARG...     step 2 of the runners: daemon B on an empty
+#                              param_cache ($work/empty), where `CLIENT
+#                              missing TARGET ARG...` checks the refusals
+#                              naming the missing files; then SIGTERM
+#   daemon_a CLIENT            step 3's opening: daemon A (budget 8GiB) on
+#                              PARAMS_DIR, its pid, target and /status URL
+#                              in apid, atarget and aurl; CLIENT preload;
+#                              its idle memory in $work/idle.json
+#   daemon_a_done WHEN         step 3's end: A's memory counters back to
+#                              the idle ones (WHEN says after what); A
+#                              stopped; finish
 #   finish                     exit 1 naming the logs if a check failed
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -88,6 +103,42 @@ kind_daemon() {
         "${@:4}"
     target=127.0.0.1:$(port_of "$1")
     status_url=http://127.0.0.1:$(status_port_of "$1")/status
+}
+
+log_has() {
+    local name=$1 what=$2 p
+    shift 2
+    for p in "$@"; do
+        if ! grep -q -- "$p" "$work/$name.err"; then
+            fail "$what: no line '$p' in $name's log: $(tail -3 "$work/$name.err")"
+            return
+        fi
+    done
+    pass "$what"
+}
+
+daemon_b() {
+    step "daemon B: param_cache an empty folder"
+    mkdir "$work/empty"
+    kind_daemon b "$work/empty" '"8GiB"'
+    "$1" missing "$target" "${@:2}"
+    stop_daemon B "$dpid" 30
+}
+
+daemon_a() {
+    step "daemon A: budget 8GiB"
+    kind_daemon a "$pdir" '"8GiB"'
+    apid=$dpid atarget=$target aurl=$status_url
+    "$1" preload "$atarget"
+    $py "$root/tests/oracle/porep_client.py" snapshot "$aurl" "$work/idle.json" ||
+        die "no idle snapshot of A"
+}
+
+daemon_a_done() {
+    $py "$root/tests/oracle/porep_client.py" idle "$aurl" "$work/idle.json" "$1" ||
+        fail "memory counters not back to idle"
+    stop_daemon A "$apid" 60
+    finish
 }
 
 stop_daemon() {

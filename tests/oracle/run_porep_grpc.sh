@@ -134,24 +134,11 @@ verify_specs() {
 }
 
 # 2. no parameters
-step "daemon B: param_cache an empty folder"
-mkdir "$work/empty"
-config b "$work/empty" '"8GiB"'
-start_daemon b --config "$work/b.toml" --listen 127.0.0.1:0 --grace-ms 10000
-bpid=$dpid
-btarget=127.0.0.1:$(port_of b)
-pyc missing "$btarget" "$sealed" 7 "$work/empty/$base.params"
-kill -TERM "$bpid"
-rc=0
-wait_exit "$bpid" 30 || rc=$?
-if [ $rc = 0 ]; then pass "daemon B: exit 0 after SIGTERM"; else fail "daemon B: exit $rc after SIGTERM"; fi
+daemon_b pyc "$sealed" 7 "$work/empty/$base.params"
 config b2 "$work/none" '"8GiB"'
 start_daemon b2 --config "$work/b2.toml" --listen 127.0.0.1:0
-if grep -q "srs.param_cache $work/none is not a folder" "$work/b2.err"; then
-    pass "a param_cache that is not there is warned about at start"
-else
-    fail "no warning naming $work/none in: $(cat "$work/b2.err")"
-fi
+log_has b2 "a param_cache that is not there is warned about at start" \
+    "srs.param_cache $work/none is not a folder"
 kill -TERM "$dpid"
 wait_exit "$dpid" 30 || true
 
@@ -195,12 +182,8 @@ verify_seal 1 "the synthetic C1's proof as sector 10's" "$work/proofs/term-synth
 arc=0
 wait_exit "$apid" 120 || arc=$?
 if [ $arc = 0 ]; then pass "daemon A: exit 0 after SIGTERM"; else fail "daemon A: exit $arc after SIGTERM"; fi
-if grep -q 'SIGTERM: stopping (grace 900000 ms, 2 calls in flight' "$work/a.err" &&
-    grep -q 'stopped: .* 0 failed' "$work/a.err"; then
-    pass "A's log: SIGTERM with 2 calls in flight, no job failed"
-else
-    fail "A's log lacks the SIGTERM line with 2 calls or says jobs failed: $(tail -3 "$work/a.err")"
-fi
+log_has a "A's log: SIGTERM with 2 calls in flight, no job failed" \
+    'SIGTERM: stopping (grace 900000 ms, 2 calls in flight' 'stopped: .* 0 failed'
 
 # 4. daemon C: the budget of about two partitions
 step "daemon C: budget $budget bytes (circuit $circuit, partition $part, request pool 1/8)"
