@@ -197,22 +197,16 @@ pyc preload "$ctarget"
 $py "$pyc" snapshot "$curl" "$work/idle.json" || die "no idle snapshot of C"
 n_py=$((n_jobs / 2))
 n_js=$((n_jobs - 1 - n_py))
-py_specs=()
-js_specs=()
-for i in $(seq $n_py); do
-    if [ $((i % 2)) = 1 ]; then
-        py_specs+=("load-py-$i:$sealed:7:wrap")
-    else
-        py_specs+=("load-py-$i:$synth:9:raw")
-    fi
-done
-for i in $(seq $n_js); do
-    if [ $((i % 2)) = 1 ]; then
-        js_specs+=("load-js-$i:$synth:9:wrap")
-    else
-        js_specs+=("load-js-$i:$sealed:7:raw")
-    fi
-done
+# alternate NAME N ODD EVEN: N job specs, a line each: NAME-i:ODD for odd
+# i and NAME-i:EVEN for even i
+alternate() {
+    local i
+    for i in $(seq "$2"); do
+        if [ $((i % 2)) = 1 ]; then echo "$1-$i:$3"; else echo "$1-$i:$4"; fi
+    done
+}
+mapfile -t py_specs < <(alternate load-py "$n_py" "$sealed:7:wrap" "$synth:9:raw")
+mapfile -t js_specs < <(alternate load-js "$n_js" "$synth:9:wrap" "$sealed:7:raw")
 crit=(load-critical:"$sealed":7:wrap:critical)
 step "C: $((n_py + n_js)) NORMAL jobs ($n_py Prove from Python, $n_js SubmitProof+AwaitProof from Node), then one CRITICAL"
 s0=$(jget "$curl" jobs.submitted)
