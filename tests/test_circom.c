@@ -279,6 +279,16 @@ static void test_truncation(void)
     }
 }
 
+/* The same circuit's file for BN254 (tests/data/circom/make.sh): the
+ * wrong curve. */
+static void expect_bn128(const char *name, void (*expect)(tf_blob, int, const char *, const char *))
+{
+    tf_blob b = tf_fixture("circom", name);
+    if (b.p != NULL)
+        expect(b, CZ_ERR_WRONG_CURVE, "(bn128?)", "bn128 file");
+    free(b.p);
+}
+
 static void test_r1cs_corruptions(void)
 {
     tf_blob b = tf_fixture("circom", "mul.r1cs"), d;
@@ -329,11 +339,7 @@ static void test_r1cs_corruptions(void)
     memcpy(d.p + e + 12, b.p + e + 12, b.n - 8 - (e + 12));
     expect_r1cs(d, CZ_ERR_BAD_FORMAT, "wire-to-label", "wire-to-label size"), free(d.p);
     free(b.p);
-    /* the same circuit for BN254 */
-    b = tf_fixture("circom", "mul_bn128.r1cs");
-    if (b.p != NULL)
-        expect_r1cs(b, CZ_ERR_WRONG_CURVE, "(bn128?)", "bn128 file");
-    free(b.p);
+    expect_bn128("mul_bn128.r1cs", expect_r1cs);
 }
 
 static void test_wtns_corruptions(void)
@@ -363,10 +369,7 @@ static void test_wtns_corruptions(void)
     d = tf_blob_prefix(b, b.n + 3), memset(d.p + b.n, 0, 3);
     expect_wtns(d, CZ_ERR_BAD_FORMAT, "trailing", "trailing bytes"), free(d.p);
     free(b.p);
-    b = tf_fixture("circom", "mul_bn128.wtns");
-    if (b.p != NULL)
-        expect_wtns(b, CZ_ERR_WRONG_CURVE, "(bn128?)", "bn128 file");
-    free(b.p);
+    expect_bn128("mul_bn128.wtns", expect_wtns);
 }
 
 static void test_random_corruption(void)
