@@ -257,27 +257,40 @@ done:
     cz_circom_wtns_free(&w);
 }
 
-/* Every strict prefix is CZ_ERR_TRUNCATED; the whole file loads. */
-static void test_truncation(void)
+/* The two fixtures: a file's name, its loader, and its checker. */
+typedef struct {
+    const char *name;
+    int (*load)(tf_blob, char *);
+    void (*expect)(tf_blob, int, const char *, const char *);
+} fixture;
+
+static const fixture fixtures[2] = {{"mul.r1cs", r1cs_mem, expect_r1cs},
+                                    {"mul.wtns", wtns_mem, expect_wtns}};
+
+/* fn on each fixture that is there. */
+static void each_fixture(void (*fn)(tf_blob b, const fixture *fx))
 {
-    const char *names[2] = {"mul.r1cs", "mul.wtns"};
-    for (int f = 0; f < 2; f++) {
-        tf_blob b = tf_fixture("circom", names[f]);
-        if (b.p == NULL)
-            continue;
-        for (size_t n = 0; n <= b.n; n++) {
-            tf_blob d = tf_blob_prefix(b, n);
-            char what[64];
-            snprintf(what, sizeof what, "prefix %zu of %zu", n, b.n);
-            if (f == 0)
-                expect_r1cs(d, n == b.n ? CZ_OK : CZ_ERR_TRUNCATED, NULL, what);
-            else
-                expect_wtns(d, n == b.n ? CZ_OK : CZ_ERR_TRUNCATED, NULL, what);
-            free(d.p);
-        }
+    for (size_t f = 0; f < 2; f++) {
+        tf_blob b = tf_fixture("circom", fixtures[f].name);
+        if (b.p != NULL)
+            fn(b, &fixtures[f]);
         free(b.p);
     }
 }
+
+/* Every strict prefix is CZ_ERR_TRUNCATED; the whole file loads. */
+static void truncations(tf_blob b, const fixture *fx)
+{
+    for (size_t n = 0; n <= b.n; n++) {
+        tf_blob d = tf_blob_prefix(b, n);
+        char what[64];
+        snprintf(what, sizeof what, "prefix %zu of %zu", n, b.n);
+        fx->expect(d, n == b.n ? CZ_OK : CZ_ERR_TRUNCATED, NULL, what);
+        free(d.p);
+    }
+}
+
+static void test_truncation(void) { each_fixture(truncations); }
 
 /* The same circuit's file for BN254 (tests/data/circom/make.sh): the
  * wrong curve. */
@@ -372,30 +385,26 @@ static void test_wtns_corruptions(void)
     expect_bn128("mul_bn128.wtns", expect_wtns);
 }
 
-static void test_random_corruption(void)
+/* Random bytes flipped, and the file maybe cut: a file-format code. */
+static void random_corruptions(tf_blob b, const fixture *fx)
 {
-    const char *names[2] = {"mul.r1cs", "mul.wtns"};
-    for (int f = 0; f < 2; f++) {
-        tf_blob b = tf_fixture("circom", names[f]);
-        if (b.p == NULL)
-            continue;
-        for (unsigned it = 0; it < iters(2000); it++) {
-            tf_blob d = tf_blob_prefix(b, b.n);
-            unsigned flips = 1 + (unsigned)(cz_prng_next(&tf_rng) % 4);
-            char err[256] = "";
-            for (unsigned k = 0; k < flips; k++)
-                d.p[cz_prng_next(&tf_rng) % d.n] ^= (uint8_t)(1 + cz_prng_next(&tf_rng) % 255);
-            if (cz_prng_next(&tf_rng) % 4 == 0)
-                d.n = (size_t)(cz_prng_next(&tf_rng) % (d.n + 1));
-            int rc = f == 0 ? r1cs_mem(d, err) : wtns_mem(d, err);
-            TF_CHECK_MSG(rc >= 0 && rc < CZ_ERR__COUNT && rc != CZ_ERR_INVALID_ARG &&
-                             rc != CZ_ERR_NOMEM && rc != CZ_ERR_IO,
-                         "%s: code %d (%s)", names[f], rc, err);
-            free(d.p);
-        }
-        free(b.p);
+    for (unsigned it = 0; it < iters(2000); it++) {
+        tf_blob d = tf_blob_prefix(b, b.n);
+        unsigned flips = 1 + (unsigned)(cz_prng_next(&tf_rng) % 4);
+        char err[256] = "";
+        for (unsigned k = 0; k < flips; k++)
+            d.p[cz_prng_next(&tf_rng) % d.n] ^= (uint8_t)(1 + cz_prng_next(&tf_rng) % 255);
+        if (cz_prng_next(&tf_rng) % 4 == 0)
+            d.n = (size_t)(cz_prng_next(&tf_rng) % (d.n + 1));
+        int rc = fx->load(d, err);
+        TF_CHECK_MSG(rc >= 0 && rc < CZ_ERR__COUNT && rc != CZ_ERR_INVALID_ARG &&
+                         rc != CZ_ERR_NOMEM && rc != CZ_ERR_IO,
+                     "%s: code %d (%s)", fx->name, rc, err);
+        free(d.p);
     }
 }
+
+static void test_random_corruption(void) { each_fixture(random_corruptions); }
 
 static void test_args_and_io(void)
 {
