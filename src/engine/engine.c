@@ -89,33 +89,31 @@ unsigned cz_engine_auto_synthesis_workers(void)
     return ncpu >= 4 ? (unsigned)(ncpu / 2 < 8 ? ncpu / 2 : 8) : 1;
 }
 
+/* *field = v where the caller left it 0. */
+static void or_default(unsigned *field, unsigned v)
+{
+    if (*field == 0)
+        *field = v;
+}
+
+/* The defaults of include/cuzk/engine.h, a field a line. */
 static void defaults(cz_engine_config *c)
 {
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     if (ncpu < 1)
         ncpu = 1;
-    if (c->synthesis_workers == 0) /* memory is bounded by the budget, not by this */
-        c->synthesis_workers = cz_engine_auto_synthesis_workers();
-    if (c->finalizers == 0)
-        c->finalizers = 1;
-    if (c->queue_depth == 0)
-        c->queue_depth = 2;
-    if (c->history == 0)
-        c->history = 1024;
-    if (c->timeline_events == 0)
-        c->timeline_events = 65536;
-    if (c->rss_sample_ms == 0)
-        c->rss_sample_ms = 1000;
-    if (c->prover_threads == 0)
-        c->prover_threads = (unsigned)ncpu;
-    if (c->synthesis_threads == 0)
-        c->synthesis_threads = (unsigned)ncpu;
-    if (c->max_jobs == 0)
-        c->max_jobs = 256;
-    if (c->max_partitions == 0)
-        c->max_partitions = 4096;
-    if (c->max_watches == 0)
-        c->max_watches = 16384;
+    /* memory is bounded by the budget, not by the synthesis workers */
+    or_default(&c->synthesis_workers, cz_engine_auto_synthesis_workers());
+    or_default(&c->finalizers, 1);
+    or_default(&c->queue_depth, 2);
+    or_default(&c->history, 1024);
+    or_default(&c->timeline_events, 65536);
+    or_default(&c->rss_sample_ms, 1000);
+    or_default(&c->prover_threads, (unsigned)ncpu);
+    or_default(&c->synthesis_threads, (unsigned)ncpu);
+    or_default(&c->max_jobs, 256);
+    or_default(&c->max_partitions, 4096);
+    or_default(&c->max_watches, 16384);
 }
 
 static double gib(uint64_t b) { return (double)b / (1u << 30); }
