@@ -193,27 +193,23 @@ static int read_q(cz_binfile_cursor *c, char *err, size_t errlen)
 static int read_groth16_header(cz_zkey *z, cz_binfile_cursor *c, unsigned flags, char *err,
                                size_t errlen)
 {
+    uint32_t *const counts[] = {&z->n_vars, &z->n_public, &z->domain_size};
+    static const char *const names[] = {"nVars", "nPublic", "domainSize"};
+    /* the verifying key's points in file order: in G2 or G1, and named */
+    const struct {
+        void *p;
+        bool g2;
+        const char *what;
+    } vk[] = {{&z->alpha1, false, "alpha1"}, {&z->beta1, false, "beta1"},
+              {&z->beta2, true, "beta2"},    {&z->gamma2, true, "gamma2"},
+              {&z->delta1, false, "delta1"}, {&z->delta2, true, "delta2"}};
     int rc = read_q(c, err, errlen);
     if (rc == CZ_OK)
         rc = cz_binfile_field(c, err, errlen); /* n8r, r */
     if (rc == CZ_OK)
-        rc = cz_binfile_u32(c, &z->n_vars, "nVars", err, errlen);
-    if (rc == CZ_OK)
-        rc = cz_binfile_u32(c, &z->n_public, "nPublic", err, errlen);
-    if (rc == CZ_OK)
-        rc = cz_binfile_u32(c, &z->domain_size, "domainSize", err, errlen);
-    if (rc == CZ_OK)
-        rc = read_g1s(&z->alpha1, 1, c, "alpha1", flags, NULL, err, errlen);
-    if (rc == CZ_OK)
-        rc = read_g1s(&z->beta1, 1, c, "beta1", flags, NULL, err, errlen);
-    if (rc == CZ_OK)
-        rc = read_g2s(&z->beta2, 1, c, "beta2", flags, NULL, err, errlen);
-    if (rc == CZ_OK)
-        rc = read_g2s(&z->gamma2, 1, c, "gamma2", flags, NULL, err, errlen);
-    if (rc == CZ_OK)
-        rc = read_g1s(&z->delta1, 1, c, "delta1", flags, NULL, err, errlen);
-    if (rc == CZ_OK)
-        rc = read_g2s(&z->delta2, 1, c, "delta2", flags, NULL, err, errlen);
+        rc = cz_binfile_u32s(c, counts, names, 3, err, errlen);
+    for (size_t i = 0; rc == CZ_OK && i < sizeof vk / sizeof vk[0]; i++)
+        rc = read_points(vk[i].p, 1, vk[i].g2, c, vk[i].what, flags, NULL, err, errlen);
     if (rc == CZ_OK)
         rc = cz_binfile_end(c, err, errlen);
     if (rc != CZ_OK)
