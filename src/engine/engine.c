@@ -118,6 +118,18 @@ static void defaults(cz_engine_config *c)
 
 static double gib(uint64_t b) { return (double)b / (1u << 30); }
 
+/* CZ_ERR_INVALID_ARG, err "engine: WHAT (its bytes and GiB) IS this
+ * machine's memory (MemTotal ...)THEN". */
+static int against_memory(char *err, size_t errlen, const char *what, uint64_t v, const char *is,
+                          uint64_t mem, const char *then)
+{
+    cz_msgf(err, errlen,
+            "engine: %s (%llu bytes, %.1f GiB) %s this machine's memory (MemTotal %llu bytes, "
+            "%.1f GiB)%s",
+            what, (unsigned long long)v, gib(v), is, (unsigned long long)mem, gib(mem), then);
+    return CZ_ERR_INVALID_ARG;
+}
+
 /* The budget's total: memory_budget (at most MemTotal), or MemTotal less
  * the safety margin. */
 static int budget_total(const cz_engine_config *c, uint64_t *total, char *err, size_t errlen)
@@ -128,25 +140,15 @@ static int budget_total(const cz_engine_config *c, uint64_t *total, char *err, s
         return CZ_ERR_IO;
     }
     if (c->memory_budget) {
-        if (c->memory_budget > mem) {
-            cz_msgf(err, errlen,
-                    "engine: the memory budget (%llu bytes, %.1f GiB) exceeds this machine's "
-                    "memory (MemTotal %llu bytes, %.1f GiB)",
-                    (unsigned long long)c->memory_budget, gib(c->memory_budget),
-                    (unsigned long long)mem, gib(mem));
-            return CZ_ERR_INVALID_ARG;
-        }
+        if (c->memory_budget > mem)
+            return against_memory(err, errlen, "the memory budget", c->memory_budget, "exceeds",
+                                  mem, "");
         *total = c->memory_budget;
         return CZ_OK;
     }
-    if (c->safety_margin >= mem) {
-        cz_msgf(err, errlen,
-                "engine: the safety margin (%llu bytes, %.1f GiB) is not below this machine's "
-                "memory (MemTotal %llu bytes, %.1f GiB): no budget is left",
-                (unsigned long long)c->safety_margin, gib(c->safety_margin),
-                (unsigned long long)mem, gib(mem));
-        return CZ_ERR_INVALID_ARG;
-    }
+    if (c->safety_margin >= mem)
+        return against_memory(err, errlen, "the safety margin", c->safety_margin,
+                              "is not below", mem, ": no budget is left");
     /* no margin given: 4 GiB, or an eighth of a machine smaller than 32 GiB */
     uint64_t margin = c->safety_margin ? c->safety_margin
                       : mem / 8 < (4ull << 30) ? mem / 8

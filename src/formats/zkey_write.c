@@ -173,24 +173,28 @@ static void put_g2s(sink *f, const cz_g2_affine *p, uint64_t n)
     }
 }
 
+/* A prime's n8 and bytes, the prime from the n little-endian bytes of its
+ * -1 (whose low byte is not 0xff: the +1 carries nothing). */
+static void put_prime(sink *f, uint8_t *minus1, size_t n)
+{
+    minus1[0]++;
+    put_u32(f, (uint32_t)n);
+    put(f, minus1, n);
+}
+
 static void put_groth16_header(sink *f, const cz_zkey *z)
 {
+    /* p = (p - 1) + 1: p - 1 is the canonical encoding of -1 and p's low
+     * byte 0xab makes the +1 carry-free; r likewise (low byte 0x01). */
     uint8_t b[CZ_FP_BYTES];
     cz_fp m1;
-    /* p = (p - 1) + 1: p - 1 is the canonical encoding of -1 and p's low
-     * byte 0xab makes the +1 carry-free. */
     cz_fp_neg(&m1, &CZ_FP_ONE);
     cz_fp_to_bytes_le(b, &m1);
-    b[0]++;
-    put_u32(f, CZ_FP_BYTES);
-    put(f, b, CZ_FP_BYTES);
-    /* r likewise (low byte 0x01). */
+    put_prime(f, b, CZ_FP_BYTES);
     cz_fr m1r;
     cz_fr_neg(&m1r, &CZ_FR_ONE);
     cz_fr_to_bytes_le(b, &m1r);
-    b[0]++;
-    put_u32(f, CZ_FR_BYTES);
-    put(f, b, CZ_FR_BYTES);
+    put_prime(f, b, CZ_FR_BYTES);
     put_u32(f, z->n_vars);
     put_u32(f, z->n_public);
     put_u32(f, z->domain_size);
