@@ -55,6 +55,7 @@
 #include "daemon/log.h"
 #include "daemon/rpc.h"
 #include "util/clock.h"
+#include "util/dlist.h"
 
 #define MAX_ADDRS       8
 #define MAX_CONNS       1024      /* beyond: accepted and closed at once */
@@ -443,12 +444,7 @@ static void stream_free(h2_stream *st)
 {
     conn *cn = st->cn;
     set_rs(st, R_IGNORE);
-    if (st->prev)
-        st->prev->next = st->next;
-    else
-        cn->streams = st->next;
-    if (st->next)
-        st->next->prev = st->prev;
+    CZ_DLIST_UNLINK(cn->streams, st, prev, next);
     cz_h2_call *c = st->c;
     if (c != NULL) {
         c->st = NULL;
@@ -729,12 +725,7 @@ static void conn_close(conn *cn)
     cn->ss = NULL;
     epoll_ctl(t->ep, EPOLL_CTL_DEL, cn->fd, NULL);
     close(cn->fd);
-    if (cn->prev)
-        cn->prev->next = cn->next;
-    else
-        t->conns = cn->next;
-    if (cn->next)
-        cn->next->prev = cn->prev;
+    CZ_DLIST_UNLINK(t->conns, cn, prev, next);
     t->n_conns--;
     if (!cn->dirty) { /* else the dirty list frees it */
         cn->dnext = t->grave;

@@ -13,6 +13,7 @@
 
 #include "cuzk/err.h"
 #include "engine/engine_internal.h"
+#include "util/dlist.h"
 
 enum { W_IDLE, W_PENDING, W_FIRING };
 
@@ -31,20 +32,9 @@ void cz_eng_notice_push_locked(cz_engine *e, notice *n)
 static void detach_locked(cz_engine *e, cz_job_watch *w)
 {
     job *j = w->job;
-    if (w->prev)
-        w->prev->next = w->next;
-    else
-        j->watches = w->next;
-    if (w->next)
-        w->next->prev = w->prev;
-    if (w->deadline_ms >= 0) {
-        if (w->tprev)
-            w->tprev->tnext = w->tnext;
-        else
-            e->timed = w->tnext;
-        if (w->tnext)
-            w->tnext->tprev = w->tprev;
-    }
+    CZ_DLIST_UNLINK(j->watches, w, prev, next);
+    if (w->deadline_ms >= 0)
+        CZ_DLIST_UNLINK(e->timed, w, tprev, tnext);
     w->next = w->prev = w->tnext = w->tprev = NULL;
     e->n_watches--;
 }
