@@ -55,7 +55,7 @@
 #include "daemon/log.h"
 #include "daemon/rpc.h"
 #include "util/clock.h"
-#include "util/dlist.h"
+#include "util/list.h"
 
 #define MAX_ADDRS       8
 #define MAX_CONNS       1024      /* beyond: accepted and closed at once */
@@ -1200,15 +1200,10 @@ bool cz_h2_answer(cz_h2 *t, cz_h2_call *c, int code, const char *details, uint8_
     c->details = strdup(details); /* NULL: answered without details */
     c->out = out;
     c->out_len = out_len;
-    c->next = NULL;
     t->h.ref(c);
     pthread_mutex_lock(&t->qmu);
     bool wake = t->qhead == NULL;
-    if (t->qtail)
-        t->qtail->next = c;
-    else
-        t->qhead = c;
-    t->qtail = c;
+    CZ_QUEUE_APPEND(t->qhead, t->qtail, c, next);
     pthread_mutex_unlock(&t->qmu);
     if (wake) {
         uint64_t one = 1;

@@ -13,18 +13,13 @@
 
 #include "cuzk/err.h"
 #include "engine/engine_internal.h"
-#include "util/dlist.h"
+#include "util/list.h"
 
 enum { W_IDLE, W_PENDING, W_FIRING };
 
 void cz_eng_notice_push_locked(cz_engine *e, notice *n)
 {
-    n->next = NULL;
-    if (e->nq_tail)
-        e->nq_tail->next = n;
-    else
-        e->nq_head = n;
-    e->nq_tail = n;
+    CZ_QUEUE_APPEND(e->nq_head, e->nq_tail, n, next);
     pthread_cond_signal(&e->cv_notify);
 }
 

@@ -27,7 +27,7 @@
 
 #include "cuzk/err.h"
 #include "cuzk/mem.h"
-#include "util/dlist.h"
+#include "util/list.h"
 
 #define HDR_MAGIC   0x637a6d656d686472ull /* "czmemhdr" */
 #define HUGE_MIN    ((size_t)2 << 20)     /* madvise(MADV_HUGEPAGE) from here */
