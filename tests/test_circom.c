@@ -56,27 +56,57 @@ static int wtns_mem(tf_blob b, char *err)
     return rc;
 }
 
-/* Loads a corrupted copy and checks the code (and a message fragment). */
-static void expect_r1cs(tf_blob b, int code, const char *frag, const char *what)
+/* Loads a corrupted copy with load (r1cs_mem or wtns_mem, the file kind
+ * named kind) and checks the code (and a message fragment). */
+static void expect_load(int (*load)(tf_blob, char *), const char *kind, tf_blob b, int code,
+                        const char *frag, const char *what)
 {
     char err[256] = "";
-    int rc = r1cs_mem(b, err);
-    TF_CHECK_MSG(rc == code, "r1cs %s: got %s (%s), want %s", what, cz_strerror(rc), err,
+    int rc = load(b, err);
+    TF_CHECK_MSG(rc == code, "%s %s: got %s (%s), want %s", kind, what, cz_strerror(rc), err,
                  cz_strerror(code));
     if (frag != NULL)
-        TF_CHECK_MSG(strstr(err, frag) != NULL, "r1cs %s: message \"%s\" lacks \"%s\"", what, err,
-                     frag);
+        TF_CHECK_MSG(strstr(err, frag) != NULL, "%s %s: message \"%s\" lacks \"%s\"", kind, what,
+                     err, frag);
+}
+
+static void expect_r1cs(tf_blob b, int code, const char *frag, const char *what)
+{
+    expect_load(r1cs_mem, "r1cs", b, code, frag, what);
 }
 
 static void expect_wtns(tf_blob b, int code, const char *frag, const char *what)
 {
-    char err[256] = "";
-    int rc = wtns_mem(b, err);
-    TF_CHECK_MSG(rc == code, "wtns %s: got %s (%s), want %s", what, cz_strerror(rc), err,
-                 cz_strerror(code));
-    if (frag != NULL)
-        TF_CHECK_MSG(strstr(err, frag) != NULL, "wtns %s: message \"%s\" lacks \"%s\"", what, err,
-                     frag);
+    expect_load(wtns_mem, "wtns", b, code, frag, what);
+}
+
+/* One corruption of a fixture: at byte `at` a u32 (W32) or u64 (W64)
+ * written, or the byte flipped by v (XOR8); the code and the message
+ * fragment its loader must answer. */
+typedef struct {
+    size_t at;
+    enum { W32, W64, XOR8 } op;
+    uint64_t v;
+    int code;
+    const char *frag, *what;
+} patch;
+
+/* Each patch on its own copy of b, loaded by expect (expect_r1cs or
+ * expect_wtns). */
+static void expect_patches(tf_blob b, const patch *p, size_t n,
+                           void (*expect)(tf_blob, int, const char *, const char *))
+{
+    for (size_t i = 0; i < n; i++) {
+        tf_blob d = tf_blob_prefix(b, b.n);
+        if (p[i].op == W32)
+            tf_wr32le(d.p + p[i].at, (uint32_t)p[i].v);
+        else if (p[i].op == W64)
+            tf_wr64le(d.p + p[i].at, p[i].v);
+        else
+            d.p[p[i].at] ^= (uint8_t)p[i].v;
+        expect(d, p[i].code, p[i].frag, p[i].what);
+        free(d.p);
+    }
 }
 
 /* --------------------------------------------------------------- tests --- */
@@ -227,26 +257,49 @@ done:
     cz_circom_wtns_free(&w);
 }
 
-/* Every strict prefix is CZ_ERR_TRUNCATED; the whole file loads. */
-static void test_truncation(void)
+/* The two fixtures: a file's name, its loader, and its checker. */
+typedef struct {
+    const char *name;
+    int (*load)(tf_blob, char *);
+    void (*expect)(tf_blob, int, const char *, const char *);
+} fixture;
+
+static const fixture fixtures[2] = {{"mul.r1cs", r1cs_mem, expect_r1cs},
+                                    {"mul.wtns", wtns_mem, expect_wtns}};
+
+/* fn on each fixture that is there. */
+static void each_fixture(void (*fn)(tf_blob b, const fixture *fx))
 {
-    const char *names[2] = {"mul.r1cs", "mul.wtns"};
-    for (int f = 0; f < 2; f++) {
-        tf_blob b = tf_fixture("circom", names[f]);
-        if (b.p == NULL)
-            continue;
-        for (size_t n = 0; n <= b.n; n++) {
-            tf_blob d = tf_blob_prefix(b, n);
-            char what[64];
-            snprintf(what, sizeof what, "prefix %zu of %zu", n, b.n);
-            if (f == 0)
-                expect_r1cs(d, n == b.n ? CZ_OK : CZ_ERR_TRUNCATED, NULL, what);
-            else
-                expect_wtns(d, n == b.n ? CZ_OK : CZ_ERR_TRUNCATED, NULL, what);
-            free(d.p);
-        }
+    for (size_t f = 0; f < 2; f++) {
+        tf_blob b = tf_fixture("circom", fixtures[f].name);
+        if (b.p != NULL)
+            fn(b, &fixtures[f]);
         free(b.p);
     }
+}
+
+/* Every strict prefix is CZ_ERR_TRUNCATED; the whole file loads. */
+static void truncations(tf_blob b, const fixture *fx)
+{
+    for (size_t n = 0; n <= b.n; n++) {
+        tf_blob d = tf_blob_prefix(b, n);
+        char what[64];
+        snprintf(what, sizeof what, "prefix %zu of %zu", n, b.n);
+        fx->expect(d, n == b.n ? CZ_OK : CZ_ERR_TRUNCATED, NULL, what);
+        free(d.p);
+    }
+}
+
+static void test_truncation(void) { each_fixture(truncations); }
+
+/* The same circuit's file for BN254 (tests/data/circom/make.sh): the
+ * wrong curve. */
+static void expect_bn128(const char *name, void (*expect)(tf_blob, int, const char *, const char *))
+{
+    tf_blob b = tf_fixture("circom", name);
+    if (b.p != NULL)
+        expect(b, CZ_ERR_WRONG_CURVE, "(bn128?)", "bn128 file");
+    free(b.p);
 }
 
 static void test_r1cs_corruptions(void)
@@ -257,57 +310,39 @@ static void test_r1cs_corruptions(void)
         return;
     h = data_of(b, 1);
     c = data_of(b, 2);
+    const uint32_t huge = 0xffffffffu;
     /* header: n8 @0, prime @4, nWires @36, nPubOut @40, nPubIn @44, nPrvIn @48,
-     * nLabels @52, mConstraints @60 */
-    d = tf_blob_prefix(b, b.n), d.p[0] ^= 1;
-    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "magic", "magic"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + 4, 2);
-    expect_r1cs(d, CZ_ERR_UNSUPPORTED, "version", "version"), free(d.p);
-    d = tf_blob_prefix(b, b.n), d.p[h + 4 + 7] ^= 0x10;
-    expect_r1cs(d, CZ_ERR_WRONG_CURVE, "wrong curve", "prime"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h, 48);
-    expect_r1cs(d, CZ_ERR_WRONG_CURVE, "n8 = 48", "n8"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h + 36, 5);
-    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "nWires", "nWires < counted"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h + 36, 7);
-    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "wire 7 >= nWires", "wire out of range"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h + 40, 0xffffffffu);
-    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "exceeds nWires", "nPubOut huge"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h + 60, 5);
-    expect_r1cs(d, CZ_ERR_TRUNCATED, "constraints", "mConstraints + 1"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h + 60, 3);
-    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "unexpected bytes", "mConstraints - 1"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h + 60, 0xffffffffu);
-    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "mConstraints", "mConstraints huge"), free(d.p);
-    /* constraint 0, A: count @0, wire @4, coefficient @8 */
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + c + 4, 8);
-    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "wire 8", "wire id = nWires"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + c + 4, 0xffffffffu);
-    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "nWires", "wire id huge"), free(d.p);
+     * nLabels @52, mConstraints @60; constraint 0, A: count @0, wire @4,
+     * coefficient @8; the section table's count @8 */
+    const patch p[] = {
+        {0, XOR8, 1, CZ_ERR_BAD_FORMAT, "magic", "magic"},
+        {4, W32, 2, CZ_ERR_UNSUPPORTED, "version", "version"},
+        {h + 4 + 7, XOR8, 0x10, CZ_ERR_WRONG_CURVE, "wrong curve", "prime"},
+        {h, W32, 48, CZ_ERR_WRONG_CURVE, "n8 = 48", "n8"},
+        {h + 36, W32, 5, CZ_ERR_BAD_FORMAT, "nWires", "nWires < counted"},
+        {h + 36, W32, 7, CZ_ERR_BAD_FORMAT, "wire 7 >= nWires", "wire out of range"},
+        {h + 40, W32, huge, CZ_ERR_BAD_FORMAT, "exceeds nWires", "nPubOut huge"},
+        {h + 60, W32, 5, CZ_ERR_TRUNCATED, "constraints", "mConstraints + 1"},
+        {h + 60, W32, 3, CZ_ERR_BAD_FORMAT, "unexpected bytes", "mConstraints - 1"},
+        {h + 60, W32, huge, CZ_ERR_BAD_FORMAT, "mConstraints", "mConstraints huge"},
+        {c + 4, W32, 8, CZ_ERR_BAD_FORMAT, "wire 8", "wire id = nWires"},
+        {c + 4, W32, huge, CZ_ERR_BAD_FORMAT, "nWires", "wire id huge"},
+        {c, W32, 0x10000000u, CZ_ERR_TRUNCATED, "terms", "term count huge"},
+        {8, W32, huge, CZ_ERR_TRUNCATED, "sections", "section count huge"},
+        {8, W32, 2, CZ_ERR_BAD_FORMAT, "trailing", "section count - 1"},
+        {entry_of(b, 2) + 4, W64, UINT64_MAX, CZ_ERR_TRUNCATED, "declares", "section size huge"},
+        {entry_of(b, 1), W32, 9, CZ_ERR_BAD_FORMAT, "no header", "header missing"},
+        {entry_of(b, 2), W32, 9, CZ_ERR_BAD_FORMAT, "no constraints", "constraints missing"},
+        {entry_of(b, 3), W32, 1, CZ_ERR_BAD_FORMAT, "second header", "duplicate header"},
+        {entry_of(b, 3), W32, 4, CZ_ERR_UNSUPPORTED, "custom gates", "custom gates"},
+        /* the wire-to-label map is optional; an unknown section is skipped */
+        {entry_of(b, 3), W32, 77, CZ_OK, NULL, "unknown section"},
+    };
+    expect_patches(b, p, sizeof p / sizeof p[0], expect_r1cs);
     d = tf_blob_prefix(b, b.n), memset(d.p + c + 8, 0xff, 32);
     expect_r1cs(d, CZ_ERR_NOT_CANONICAL, "coefficient", "coefficient 2^256-1"), free(d.p);
     d = tf_blob_prefix(b, b.n), memcpy(d.p + c + 8, d.p + h + 4, 32); /* = r */
     expect_r1cs(d, CZ_ERR_NOT_CANONICAL, "coefficient", "coefficient r"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + c, 0x10000000u);
-    expect_r1cs(d, CZ_ERR_TRUNCATED, "terms", "term count huge"), free(d.p);
-    /* section table */
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + 8, 0xffffffffu);
-    expect_r1cs(d, CZ_ERR_TRUNCATED, "sections", "section count huge"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + 8, 2);
-    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "trailing", "section count - 1"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr64le(d.p + entry_of(b, 2) + 4, UINT64_MAX);
-    expect_r1cs(d, CZ_ERR_TRUNCATED, "declares", "section size huge"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + entry_of(b, 1), 9);
-    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "no header", "header missing"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + entry_of(b, 2), 9);
-    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "no constraints", "constraints missing"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + entry_of(b, 3), 1);
-    expect_r1cs(d, CZ_ERR_BAD_FORMAT, "second header", "duplicate header"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + entry_of(b, 3), 4);
-    expect_r1cs(d, CZ_ERR_UNSUPPORTED, "custom gates", "custom gates"), free(d.p);
-    /* the wire-to-label map is optional; an unknown section is skipped */
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + entry_of(b, 3), 77);
-    expect_r1cs(d, CZ_OK, NULL, "unknown section"), free(d.p);
     /* trailing byte after the last section */
     d = tf_blob_prefix(b, b.n + 1), d.p[b.n] = 0;
     expect_r1cs(d, CZ_ERR_BAD_FORMAT, "trailing", "trailing byte"), free(d.p);
@@ -317,11 +352,7 @@ static void test_r1cs_corruptions(void)
     memcpy(d.p + e + 12, b.p + e + 12, b.n - 8 - (e + 12));
     expect_r1cs(d, CZ_ERR_BAD_FORMAT, "wire-to-label", "wire-to-label size"), free(d.p);
     free(b.p);
-    /* the same circuit for BN254 */
-    b = tf_fixture("circom", "mul_bn128.r1cs");
-    if (b.p != NULL)
-        expect_r1cs(b, CZ_ERR_WRONG_CURVE, "(bn128?)", "bn128 file");
-    free(b.p);
+    expect_bn128("mul_bn128.r1cs", expect_r1cs);
 }
 
 static void test_wtns_corruptions(void)
@@ -332,64 +363,48 @@ static void test_wtns_corruptions(void)
         return;
     h = data_of(b, 1);
     v = data_of(b, 2);
-    d = tf_blob_prefix(b, b.n), d.p[3] ^= 0x20;
-    expect_wtns(d, CZ_ERR_BAD_FORMAT, "magic", "magic"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + 4, 1);
-    expect_wtns(d, CZ_ERR_UNSUPPORTED, "version", "version 1"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + 4, 3);
-    expect_wtns(d, CZ_ERR_UNSUPPORTED, "version", "version 3"), free(d.p);
-    d = tf_blob_prefix(b, b.n), d.p[h + 4 + 31] ^= 1;
-    expect_wtns(d, CZ_ERR_WRONG_CURVE, "wrong curve", "prime"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h, 8);
-    expect_wtns(d, CZ_ERR_WRONG_CURVE, "n8 = 8", "n8 = 8"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h, 1000);
-    expect_wtns(d, CZ_ERR_TRUNCATED, "prime", "n8 huge"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h + 36, 9);
-    expect_wtns(d, CZ_ERR_BAD_FORMAT, "nWitness", "nWitness + 1"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h + 36, 7);
-    expect_wtns(d, CZ_ERR_BAD_FORMAT, "nWitness", "nWitness - 1"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + h + 36, 0xffffffffu);
-    expect_wtns(d, CZ_ERR_BAD_FORMAT, "nWitness", "nWitness huge"), free(d.p);
+    const patch p[] = {
+        {3, XOR8, 0x20, CZ_ERR_BAD_FORMAT, "magic", "magic"},
+        {4, W32, 1, CZ_ERR_UNSUPPORTED, "version", "version 1"},
+        {4, W32, 3, CZ_ERR_UNSUPPORTED, "version", "version 3"},
+        {h + 4 + 31, XOR8, 1, CZ_ERR_WRONG_CURVE, "wrong curve", "prime"},
+        {h, W32, 8, CZ_ERR_WRONG_CURVE, "n8 = 8", "n8 = 8"},
+        {h, W32, 1000, CZ_ERR_TRUNCATED, "prime", "n8 huge"},
+        {h + 36, W32, 9, CZ_ERR_BAD_FORMAT, "nWitness", "nWitness + 1"},
+        {h + 36, W32, 7, CZ_ERR_BAD_FORMAT, "nWitness", "nWitness - 1"},
+        {h + 36, W32, 0xffffffffu, CZ_ERR_BAD_FORMAT, "nWitness", "nWitness huge"},
+        {entry_of(b, 2), W32, 1, CZ_ERR_BAD_FORMAT, "second header", "duplicate header"},
+        {entry_of(b, 2), W32, 3, CZ_ERR_BAD_FORMAT, "no witness", "witness missing"},
+    };
+    expect_patches(b, p, sizeof p / sizeof p[0], expect_wtns);
     d = tf_blob_prefix(b, b.n), memcpy(d.p + v + 5 * 32, d.p + h + 4, 32);
     expect_wtns(d, CZ_ERR_NOT_CANONICAL, "witness value", "value = r"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + entry_of(b, 2), 1);
-    expect_wtns(d, CZ_ERR_BAD_FORMAT, "second header", "duplicate header"), free(d.p);
-    d = tf_blob_prefix(b, b.n), tf_wr32le(d.p + entry_of(b, 2), 3);
-    expect_wtns(d, CZ_ERR_BAD_FORMAT, "no witness", "witness missing"), free(d.p);
     d = tf_blob_prefix(b, b.n + 3), memset(d.p + b.n, 0, 3);
     expect_wtns(d, CZ_ERR_BAD_FORMAT, "trailing", "trailing bytes"), free(d.p);
     free(b.p);
-    b = tf_fixture("circom", "mul_bn128.wtns");
-    if (b.p != NULL)
-        expect_wtns(b, CZ_ERR_WRONG_CURVE, "(bn128?)", "bn128 file");
-    free(b.p);
+    expect_bn128("mul_bn128.wtns", expect_wtns);
 }
 
-/* Random byte changes: a known code or success, never a crash or leak. */
-static void test_random_corruption(void)
+/* Random bytes flipped, and the file maybe cut: a file-format code. */
+static void random_corruptions(tf_blob b, const fixture *fx)
 {
-    const char *names[2] = {"mul.r1cs", "mul.wtns"};
-    for (int f = 0; f < 2; f++) {
-        tf_blob b = tf_fixture("circom", names[f]);
-        if (b.p == NULL)
-            continue;
-        for (unsigned it = 0; it < iters(2000); it++) {
-            tf_blob d = tf_blob_prefix(b, b.n);
-            unsigned flips = 1 + (unsigned)(cz_prng_next(&tf_rng) % 4);
-            char err[256] = "";
-            for (unsigned k = 0; k < flips; k++)
-                d.p[cz_prng_next(&tf_rng) % d.n] ^= (uint8_t)(1 + cz_prng_next(&tf_rng) % 255);
-            if (cz_prng_next(&tf_rng) % 4 == 0)
-                d.n = (size_t)(cz_prng_next(&tf_rng) % (d.n + 1));
-            int rc = f == 0 ? r1cs_mem(d, err) : wtns_mem(d, err);
-            TF_CHECK_MSG(rc >= 0 && rc < CZ_ERR__COUNT && rc != CZ_ERR_INVALID_ARG &&
-                             rc != CZ_ERR_NOMEM && rc != CZ_ERR_IO,
-                         "%s: code %d (%s)", names[f], rc, err);
-            free(d.p);
-        }
-        free(b.p);
+    for (unsigned it = 0; it < iters(2000); it++) {
+        tf_blob d = tf_blob_prefix(b, b.n);
+        unsigned flips = 1 + (unsigned)(cz_prng_next(&tf_rng) % 4);
+        char err[256] = "";
+        for (unsigned k = 0; k < flips; k++)
+            d.p[cz_prng_next(&tf_rng) % d.n] ^= (uint8_t)(1 + cz_prng_next(&tf_rng) % 255);
+        if (cz_prng_next(&tf_rng) % 4 == 0)
+            d.n = (size_t)(cz_prng_next(&tf_rng) % (d.n + 1));
+        int rc = fx->load(d, err);
+        TF_CHECK_MSG(rc >= 0 && rc < CZ_ERR__COUNT && rc != CZ_ERR_INVALID_ARG &&
+                         rc != CZ_ERR_NOMEM && rc != CZ_ERR_IO,
+                     "%s: code %d (%s)", fx->name, rc, err);
+        free(d.p);
     }
 }
+
+static void test_random_corruption(void) { each_fixture(random_corruptions); }
 
 static void test_args_and_io(void)
 {

@@ -246,97 +246,110 @@ static void proofs(void)
     cz_engine_free(e);
 }
 
+/* The refusals at submit: each row edits a fresh Window request (tampered, a
+ * copy of a blob to tamper with) and names the code and the words of the
+ * error it must get. */
+static uint8_t *tampered;
+
+static void winning_number(req *r) { r->p.registered_proof = 0; }
+static void proof_15(req *r) { r->p.registered_proof = 15; }
+static void sector_4096(req *r) { r->p.sector_size = 4096; }
+static void rand_31(req *r) { r->p.randomness_len = 31; }
+static void rand_not_fr(req *r) { memset(r->rand, 0xff, 32); }
+static void three_blobs(req *r) { r->blobs[2] = win12[0], r->lens[2] = wlen, r->p.n_vanilla = 3; }
+static void no_blob(req *r) { r->p.n_vanilla = 0; }
+static void short_blob(req *r) { r->lens[1] = wlen - 1; }
+
+/* the first inclusion proof's root (after sector_id, comm_r, the two
+ * counts and the variant) */
+static void tampered_root(req *r)
+{
+    memcpy(tampered, win12[1], wlen);
+    tampered[8 + 32 + 8 + 8 + 4] ^= 1;
+    r->blobs[1] = tampered;
+}
+
+/* the first level's index: after sector_id, comm_r, the two counts, the
+ * variant, root, leaf, the path count and the 7 siblings' count */
+static void index_out_of_range(req *r)
+{
+    memcpy(tampered, win12[0], wlen);
+    tampered[8 + 32 + 8 + 8 + 4 + 64 + 8 + 8 + 7 * 32] = 8;
+    r->blobs[0] = tampered;
+}
+
+static void out_of_order(req *r) { r->blobs[0] = win12[1], r->blobs[1] = win12[0]; }
+static void sector_twice(req *r) { r->blobs[1] = win12[0]; }
+static void other_rand(req *r) { memcpy(r->rand, rand_b, 32); }
+static void v1_partition_0(req *r) { req_window(r, win10, 2, 5, 0); }
+
+static void winning_partition_3(req *r)
+{
+    req_winning(r);
+    r->p.partition_index = 3;
+}
+
+static void winning_two_blobs(req *r)
+{
+    req_winning(r);
+    r->blobs[1] = winning, r->lens[1] = glen, r->p.n_vanilla = 2;
+}
+
+/* clang-format off: a row a refusal, on two lines */
+static const struct {
+    const char *what;
+    int want;
+    void (*edit)(req *r);
+    const char *needle;
+} refusal[] = {
+    {"a Winning number", CZ_ERR_INVALID_ARG, winning_number,
+     "StackedDrgWinning2KiBV1 (WinningPoSt)"},
+    {"registered_proof 15", CZ_ERR_INVALID_ARG, proof_15,
+     "registered_proof 15 is not a RegisteredPoSt"},
+    {"sector_size 4096", CZ_ERR_INVALID_ARG, sector_4096,
+     "sector_size 4096 is not the sector size"},
+    {"31 bytes of randomness", CZ_ERR_INVALID_ARG, rand_31,
+     "randomness: 31 bytes"},
+    {"randomness not a field element", CZ_ERR_INVALID_ARG, rand_not_fr,
+     "randomness: not a field element"},
+    {"three blobs", CZ_ERR_INVALID_ARG, three_blobs,
+     "vanilla_proofs: 3 given; a 2KiB WindowPoSt"},
+    {"no blob", CZ_ERR_INVALID_ARG, no_blob,
+     "vanilla_proofs: 0 given"},
+    {"a short blob", CZ_ERR_INVALID_ARG, short_blob,
+     "vanilla_proofs[1]: 5679 bytes"},
+    {"a tampered root", CZ_ERR_INVALID_ARG, tampered_root,
+     "vanilla_proofs[1] (sector 9): the sector proof does not verify"},
+    /* the reader's code */
+    {"an index out of range", CZ_ERR_BAD_FORMAT, index_out_of_range,
+     "vanilla_proofs[0]: post vanilla proof: "},
+    {"sectors out of order", CZ_ERR_INVALID_ARG, out_of_order,
+     "sector 5 after sector 9: the sectors must be"},
+    {"a sector twice", CZ_ERR_INVALID_ARG, sector_twice,
+     "sector 5 after sector 5"},
+    {"another randomness", CZ_ERR_INVALID_ARG, other_rand,
+     "does not verify for this randomness"},
+    {"V1 blobs of partition 1 at partition 0", CZ_ERR_INVALID_ARG, v1_partition_0,
+     "for this randomness and partition_index"},
+    {"partition_index on a Winning", CZ_ERR_INVALID_ARG, winning_partition_3,
+     "partition_index 3: a WinningPoSt"},
+    {"two blobs for a Winning", CZ_ERR_INVALID_ARG, winning_two_blobs,
+     "vanilla_proofs: 2 given; a WinningPoSt"},
+};
+/* clang-format on */
+
 static void refusals(void)
 {
     cz_engine *e = fc_engine_new(dir, NULL);
     char err[700], id[CZ_JOB_ID_MAX];
     req r;
-    uint8_t *bad = malloc(wlen);
-    TF_CHECK(bad != NULL);
-    /* each case edits a fresh Window request */
-    for (int c = 0; c < 16; c++) {
+    tampered = malloc(wlen);
+    TF_CHECK(tampered != NULL);
+    for (size_t c = 0; c < sizeof refusal / sizeof refusal[0]; c++) {
         req_window(&r, win12, 2, 10, 0);
-        const char *what = "", *needle = "";
-        int want = CZ_ERR_INVALID_ARG;
-        switch (c) {
-        case 0:
-            what = "a Winning number", needle = "StackedDrgWinning2KiBV1 (WinningPoSt)";
-            r.p.registered_proof = 0;
-            break;
-        case 1:
-            what = "registered_proof 15", needle = "registered_proof 15 is not a RegisteredPoSt";
-            r.p.registered_proof = 15;
-            break;
-        case 2:
-            what = "sector_size 4096", needle = "sector_size 4096 is not the sector size";
-            r.p.sector_size = 4096;
-            break;
-        case 3:
-            what = "31 bytes of randomness", needle = "randomness: 31 bytes";
-            r.p.randomness_len = 31;
-            break;
-        case 4:
-            what = "randomness not a field element", needle = "randomness: not a field element";
-            memset(r.rand, 0xff, 32);
-            break;
-        case 5:
-            what = "three blobs", needle = "vanilla_proofs: 3 given; a 2KiB WindowPoSt";
-            r.blobs[2] = win12[0], r.lens[2] = wlen, r.p.n_vanilla = 3;
-            break;
-        case 6:
-            what = "no blob", needle = "vanilla_proofs: 0 given";
-            r.p.n_vanilla = 0;
-            break;
-        case 7:
-            what = "a short blob", needle = "vanilla_proofs[1]: 5679 bytes";
-            r.lens[1] = wlen - 1;
-            break;
-        case 8: /* the first inclusion proof's root (after sector_id, comm_r, the
-                 * two counts and the variant) */
-            what = "a tampered root", needle = "vanilla_proofs[1] (sector 9): the sector proof "
-                                               "does not verify";
-            memcpy(bad, win12[1], wlen);
-            bad[8 + 32 + 8 + 8 + 4] ^= 1;
-            r.blobs[1] = bad;
-            break;
-        case 9:
-            what = "an index out of range", needle = "vanilla_proofs[0]: post vanilla proof: ";
-            want = CZ_ERR_BAD_FORMAT; /* the reader's code */
-            memcpy(bad, win12[0], wlen);
-            /* the first level's index: after sector_id, comm_r, the two counts, the
-             * variant, root, leaf, the path count and the 7 siblings' count */
-            bad[8 + 32 + 8 + 8 + 4 + 64 + 8 + 8 + 7 * 32] = 8;
-            r.blobs[0] = bad;
-            break;
-        case 10:
-            what = "sectors out of order", needle = "sector 5 after sector 9: the sectors must be";
-            r.blobs[0] = win12[1], r.blobs[1] = win12[0];
-            break;
-        case 11:
-            what = "a sector twice", needle = "sector 5 after sector 5";
-            r.blobs[1] = win12[0];
-            break;
-        case 12:
-            what = "another randomness", needle = "does not verify for this randomness";
-            memcpy(r.rand, rand_b, 32);
-            break;
-        case 13:
-            what = "V1 blobs of partition 1 at partition 0",
-            needle = "for this randomness and partition_index";
-            req_window(&r, win10, 2, 5, 0);
-            break;
-        case 14:
-            what = "partition_index on a Winning", needle = "partition_index 3: a WinningPoSt";
-            req_winning(&r);
-            r.p.partition_index = 3;
-            break;
-        case 15:
-            what = "two blobs for a Winning", needle = "vanilla_proofs: 2 given; a WinningPoSt";
-            req_winning(&r);
-            r.blobs[1] = winning, r.lens[1] = glen, r.p.n_vanilla = 2;
-            break;
-        }
-        expect_err(submit(e, &r, CZ_PRIO_NORMAL, id, err, sizeof err), want, err, needle, what);
+        refusal[c].edit(&r);
+        expect_err(submit(e, &r, CZ_PRIO_NORMAL, id, err, sizeof err), refusal[c].want, err,
+                   refusal[c].needle, refusal[c].what);
     }
     /* a Window number on a Winning request */
     req_winning(&r);
@@ -350,7 +363,7 @@ static void refusals(void)
                "WindowPoSt needs a param cache", "no param cache");
     check_drained(nc, NULL);
     cz_engine_free(nc);
-    free(bad);
+    free(tampered);
     cz_engine_status st;
     cz_engine_status_get(e, &st);
     TF_CHECK(st.jobs_queued == 0 && st.jobs_running == 0);

@@ -400,6 +400,23 @@ static void expect_replaced_(const char *file, int line, const char *doc, size_t
 #define expect_replaced(path, rep, rc, err_at, phrase)                                             \
     expect_replaced_(__FILE__, __LINE__, doc, len, &vals, path, rep, rc, err_at, phrase)
 
+/* The value at path replaced by rep: the C1 still reads (what names the
+ * replacement in a failure). */
+static void expect_accepted_(const char *file, int line, const char *doc, size_t len,
+                             const jvs *vals, const char *path, const char *rep, const char *what)
+{
+    const jv *v = find(vals, path);
+    size_t n;
+    char *m = splice(doc, len, v->start, v->end, rep, &n);
+    cz_fc_c1 c1;
+    if (read_exact(&c1, m, n) != CZ_OK)
+        tf_fail(file, line, "%s at %s: %s", what, path, err);
+    cz_fc_c1_free(&c1);
+    free(m);
+}
+#define expect_accepted(path, rep, what)                                                           \
+    expect_accepted_(__FILE__, __LINE__, doc, len, &vals, path, rep, what)
+
 /* ------------------------------------------------------------- shapes --- */
 
 static void test_tree_shape(void)
@@ -665,26 +682,50 @@ static void test_format_pinned(void)
 
 static char *wrap(const char *json, size_t n, uint64_t num, uint64_t size, size_t *out_n);
 
-/* Read through a tracked allocator: the class-input peak, and the time. */
-static int read_tracked(cz_fc_c1 *c1, const char *json, size_t n, uint64_t *peak, double *secs)
-{
+/* A tracked allocator (ra.a) on a reservation of half a budget of bytes:
+ * what the reader's memory is measured by. */
+typedef struct {
     cz_budget *b;
     cz_resv *r;
     cz_resv_allocator ra;
+} tracked;
+
+static void tracked_new(tracked *t, uint64_t bytes)
+{
     cz_wait_key key = {0, 0, 0};
-    if (cz_budget_new(&b, 1ull << 32) != CZ_OK ||
-        cz_budget_reserve(b, 1ull << 31, &key, 0, NULL, &r, err, sizeof err) != CZ_OK)
+    if (cz_budget_new(&t->b, bytes) != CZ_OK ||
+        cz_budget_reserve(t->b, bytes / 2, &key, 0, NULL, &t->r, err, sizeof err) != CZ_OK) {
+        TF_CHECK_MSG(0, "no budget of %llu bytes: %s", (unsigned long long)bytes, err);
         exit(1);
-    cz_resv_allocator_init(&ra, r, NULL);
-    double t0 = now_s();
-    int rc = cz_fc_c1_read(c1, (const uint8_t *)json, n, &ra.a, err, sizeof err);
-    *secs = now_s() - t0;
+    }
+    cz_resv_allocator_init(&t->ra, t->r, NULL);
+}
+
+/* The class-input figures of t's budget. */
+static cz_buf_class_stats tracked_input(const tracked *t)
+{
     cz_mem_snapshot snap;
-    cz_budget_snapshot(b, &snap);
-    *peak = snap.cls[CZ_BUF_INPUT].high_water_bytes;
+    cz_budget_snapshot(t->b, &snap);
+    return snap.cls[CZ_BUF_INPUT];
+}
+
+static void tracked_free(tracked *t)
+{
+    TF_CHECK(cz_resv_release(t->r) == CZ_OK);
+    TF_CHECK(cz_budget_free(t->b) == CZ_OK);
+}
+
+/* Read through a tracked allocator: the class-input peak, and the time. */
+static int read_tracked(cz_fc_c1 *c1, const char *json, size_t n, uint64_t *peak, double *secs)
+{
+    tracked t;
+    tracked_new(&t, 1ull << 32);
+    double t0 = now_s();
+    int rc = cz_fc_c1_read(c1, (const uint8_t *)json, n, &t.ra.a, err, sizeof err);
+    *secs = now_s() - t0;
+    *peak = tracked_input(&t).high_water_bytes;
     cz_fc_c1_free(c1);
-    TF_CHECK(cz_resv_release(r) == CZ_OK);
-    TF_CHECK(cz_budget_free(b) == CZ_OK);
+    tracked_free(&t);
     return rc;
 }
 
@@ -699,31 +740,24 @@ static void roundtrip(const cz_fc_proof_type *t, bool report)
     TF_CHECK(cz_fc_c1_write(&c1, &j1, &n1) == CZ_OK);
     double t1 = now_s();
 
-    cz_budget *b;
-    cz_resv *r;
-    cz_resv_allocator ra;
-    cz_wait_key key = {0, 0, 0};
-    TF_CHECK(cz_budget_new(&b, 1ull << 32) == CZ_OK);
-    TF_CHECK(cz_budget_reserve(b, 1ull << 31, &key, 0, NULL, &r, err, sizeof err) == CZ_OK);
-    cz_resv_allocator_init(&ra, r, NULL);
+    tracked tr;
+    tracked_new(&tr, 1ull << 32);
     uint64_t rss0 = cz_mem_rss();
     double t2 = now_s();
-    int rc = cz_fc_c1_read(&back, (const uint8_t *)j1, n1, &ra.a, err, sizeof err);
+    int rc = cz_fc_c1_read(&back, (const uint8_t *)j1, n1, &tr.ra.a, err, sizeof err);
     double t3 = now_s();
     uint64_t rss1 = cz_mem_rss();
     TF_CHECK_MSG(rc == CZ_OK, "%s: %s", t->name, err);
     if (rc == CZ_OK) {
         TF_CHECK_MSG(c1_eq(&c1, &back), "%s: read back differs", t->name);
-        TF_CHECK(!back.wrapped && back.alloc == &ra.a);
+        TF_CHECK(!back.wrapped && back.alloc == &tr.ra.a);
         TF_CHECK(cz_fc_c1_write(&back, &j2, &n2) == CZ_OK);
         TF_CHECK_MSG(n1 == n2 && memcmp(j1, j2, n1) == 0, "%s: written again differs", t->name);
         free(j2);
         size_t dec = decoded_bytes(&back);
         TF_CHECK_MSG(back.mem_bytes < 2 * dec, "%s: %zu bytes of memory for %zu decoded", t->name,
                      back.mem_bytes, dec);
-        cz_mem_snapshot snap;
-        cz_budget_snapshot(b, &snap);
-        uint64_t peak = snap.cls[CZ_BUF_INPUT].high_water_bytes;
+        uint64_t peak = tracked_input(&tr).high_water_bytes;
         TF_CHECK_MSG(peak < 2 * dec, "%s: peak %llu for %zu decoded", t->name,
                      (unsigned long long)peak, dec);
         if (report)
@@ -747,8 +781,7 @@ static void roundtrip(const cz_fc_proof_type *t, bool report)
             free(w);
         }
     }
-    TF_CHECK(cz_resv_release(r) == CZ_OK);
-    TF_CHECK(cz_budget_free(b) == CZ_OK);
+    tracked_free(&tr);
     free(j1);
     cz_fc_c1_free(&c1);
 }
@@ -1123,13 +1156,7 @@ static void test_bad_values(void)
     for (size_t i = 0; i < sizeof fr_at / sizeof fr_at[0]; i++) {
         expect_replaced(fr_at[i], R_LE, CZ_ERR_NOT_CANONICAL, NULL,
                         "not a canonical field element");
-        const jv *v = find(&vals, fr_at[i]);
-        size_t n;
-        char *m = splice(doc, len, v->start, v->end, R_MINUS_1, &n);
-        cz_fc_c1 c1;
-        TF_CHECK_MSG(read_exact(&c1, m, n) == CZ_OK, "r - 1 at %s: %s", fr_at[i], err);
-        cz_fc_c1_free(&c1);
-        free(m);
+        expect_accepted(fr_at[i], R_MINUS_1, "r - 1");
     }
     /* TreeD values are SHA-256 truncated to 254 bits: byte 31 < 0x40 */
     static const char *const sha_at[] = {
@@ -1142,24 +1169,10 @@ static void test_bad_values(void)
     snprintf(d3f, sizeof d3f, "[" Z30 ",0,63]");
     for (size_t i = 0; i < sizeof sha_at / sizeof sha_at[0]; i++) {
         expect_replaced(sha_at[i], d40, CZ_ERR_NOT_CANONICAL, NULL, "byte 31 is 64");
-        const jv *v = find(&vals, sha_at[i]);
-        size_t n;
-        char *m = splice(doc, len, v->start, v->end, d3f, &n);
-        cz_fc_c1 c1;
-        TF_CHECK_MSG(read_exact(&c1, m, n) == CZ_OK, "0x3f at %s: %s", sha_at[i], err);
-        cz_fc_c1_free(&c1);
-        free(m);
+        expect_accepted(sha_at[i], d3f, "0x3f");
     }
     /* seed and ticket are any 32 bytes */
-    {
-        size_t n;
-        const jv *v = find(&vals, "seed");
-        char *m = splice(doc, len, v->start, v->end, R_LE, &n);
-        cz_fc_c1 c1;
-        TF_CHECK_MSG(read_exact(&c1, m, n) == CZ_OK, "seed r: %s", err);
-        cz_fc_c1_free(&c1);
-        free(m);
-    }
+    expect_accepted("seed", R_LE, "r");
     /* indexes below their arity; u32 / u64 ranges */
     expect_replaced(P0 ".comm_d_proofs.data.Single.path.path[0].index", "2", CZ_ERR_BAD_FORMAT,
                     NULL, "index 2 is not below the arity 2");
@@ -1298,19 +1311,13 @@ static void test_bad_counts(void)
         size_t n;
         char *m = splice(doc, len, arr->start, arr->end, rep, &n);
         free(rep);
-        cz_budget *b;
-        cz_resv *r;
-        cz_resv_allocator ra;
-        cz_wait_key key = {0, 0, 0};
-        TF_CHECK(cz_budget_new(&b, 1ull << 30) == CZ_OK);
-        TF_CHECK(cz_budget_reserve(b, 1ull << 29, &key, 0, NULL, &r, err, sizeof err) == CZ_OK);
-        cz_resv_allocator_init(&ra, r, NULL);
+        tracked tr;
+        tracked_new(&tr, 1ull << 30);
         cz_fc_c1 c1;
         double t0 = now_s();
-        int rc = cz_fc_c1_read(&c1, (const uint8_t *)m, n, &ra.a, err, sizeof err);
+        int rc = cz_fc_c1_read(&c1, (const uint8_t *)m, n, &tr.ra.a, err, sizeof err);
         double dt = now_s() - t0;
-        cz_mem_snapshot snap;
-        cz_budget_snapshot(b, &snap);
+        cz_buf_class_stats in = tracked_input(&tr);
         char ep[600];
         err_path(ep, sizeof ep, err, "");
         TF_CHECK_MSG(rc == CZ_ERR_BAD_FORMAT && strcmp(ep, huge[h]) == 0 &&
@@ -1318,13 +1325,11 @@ static void test_bad_counts(void)
                      "%s: %s", huge[h], err);
         /* refused before reading the element past the limit: a 2KiB C1's
          * worth of memory, at most, and well under a millisecond a MB */
-        TF_CHECK_MSG(snap.cls[CZ_BUF_INPUT].high_water_bytes < (1u << 20),
-                     "%s: %llu bytes at the peak", huge[h],
-                     (unsigned long long)snap.cls[CZ_BUF_INPUT].high_water_bytes);
+        TF_CHECK_MSG(in.high_water_bytes < (1u << 20), "%s: %llu bytes at the peak", huge[h],
+                     (unsigned long long)in.high_water_bytes);
         TF_CHECK_MSG(dt < 0.5, "%s: %.3f s to refuse %zu bytes", huge[h], dt, n);
-        TF_CHECK(snap.cls[CZ_BUF_INPUT].live_bytes == 0);
-        TF_CHECK(cz_resv_release(r) == CZ_OK);
-        TF_CHECK(cz_budget_free(b) == CZ_OK);
+        TF_CHECK(in.live_bytes == 0);
+        tracked_free(&tr);
         free(m);
     }
     bad_teardown();

@@ -8,189 +8,12 @@
 
 static unsigned iters(unsigned n) { return n * tf_scale; }
 
-static void test_fp_mul_impls_agree(void)
-{
-    for (unsigned i = 0; i < iters(20000); i++) {
-        cz_fp a, b, x, y;
-        cz_fp_random(&a, &tf_rng);
-        cz_fp_random(&b, &tf_rng);
-        if (i < 4) { /* edge values: 0, 1, p-1 */
-            if (i == 0) a = CZ_FP_ZERO;
-            if (i == 1) a = CZ_FP_ONE;
-            if (i >= 2) cz_fp_neg(&a, &CZ_FP_ONE);
-            if (i == 3) cz_fp_neg(&b, &CZ_FP_ONE);
-        }
-        cz_fp_mul_portable(&y, &a, &b);
-        cz_fp_mul_mulx(&x, &a, &b);
-        TF_CHECK_MEM(&x, &y, sizeof x);
-        cz_fp_sqr_portable(&y, &a);
-        cz_fp_sqr_mulx(&x, &a);
-        TF_CHECK_MEM(&x, &y, sizeof x);
-        cz_fp_mul(&x, &a, &b);
-        cz_fp_mul_portable(&y, &a, &b);
-        TF_CHECK_MEM(&x, &y, sizeof x);
-    }
-}
-
-static void test_fr_mul_impls_agree(void)
-{
-    for (unsigned i = 0; i < iters(20000); i++) {
-        cz_fr a, b, x, y;
-        cz_fr_random(&a, &tf_rng);
-        cz_fr_random(&b, &tf_rng);
-        if (i == 0) cz_fr_neg(&a, &CZ_FR_ONE);
-        if (i == 1) { cz_fr_neg(&a, &CZ_FR_ONE); b = a; }
-        cz_fr_mul_portable(&y, &a, &b);
-        cz_fr_mul_mulx(&x, &a, &b);
-        TF_CHECK_MEM(&x, &y, sizeof x);
-        cz_fr_sqr_portable(&y, &a);
-        cz_fr_sqr_mulx(&x, &a);
-        TF_CHECK_MEM(&x, &y, sizeof x);
-    }
-}
-
-/* ---- MULX/ADX vs portable on values that stress the carry chains ---- */
-
-/* The Montgomery routines take any reduced limbs, so the edge values below
- * are raw limb patterns (not Montgomery forms of anything in particular). */
-static bool fp_is_canonical(const cz_fp *a)
-{
-    uint8_t b[48];
-    cz_fp t;
-    for (int i = 0; i < 48; i++)
-        b[i] = (uint8_t)(a->l[i / 8] >> (8 * (i % 8)));
-    return cz_fp_from_bytes_le(&t, b) == CZ_OK;
-}
-
-static bool fr_is_canonical(const cz_fr *a)
-{
-    uint8_t b[32];
-    cz_fr t;
-    for (int i = 0; i < 32; i++)
-        b[i] = (uint8_t)(a->l[i / 8] >> (8 * (i % 8)));
-    return cz_fr_from_bytes_le(&t, b) == CZ_OK;
-}
-
 /* 2^k - 1 (k low bits set) as n limbs. */
 static void low_ones(uint64_t *l, int n, int k)
 {
     for (int i = 0; i < n; i++) {
         int b = k - 64 * i;
         l[i] = b >= 64 ? ~0ULL : b > 0 ? (1ULL << b) - 1 : 0;
-    }
-}
-
-/* 0; 2^k mod p and p - 2^k mod p for k < 384 (so 1, p-1, p-2, ...);
- * 2^k - 1 for k <= 380; limbs 0..4 each 0 or all ones under a top limb of
- * 0, 1, p[5]-1 or p[5] when the value is < p.  Returns the count. */
-enum { FP_EDGE_MAX = 1 + 2 * 384 + 380 + 32 * 4 };
-static size_t fp_edge_values(cz_fp *v)
-{
-    size_t n = 0;
-    cz_fp x = CZ_FP_ZERO, m1;
-    v[n++] = x;
-    x.l[0] = 1;
-    for (int k = 0; k < 384; k++) {
-        v[n++] = x;
-        cz_fp_neg(&v[n++], &x);
-        cz_fp_dbl(&x, &x);
-    }
-    for (int k = 1; k <= 380; k++)
-        low_ones(v[n++].l, 6, k);
-    x = CZ_FP_ZERO;
-    x.l[0] = 1;
-    cz_fp_neg(&m1, &x); /* p - 1: m1.l[5] == p[5] */
-    const uint64_t tops[4] = {0, 1, m1.l[5] - 1, m1.l[5]};
-    for (int t = 0; t < 4; t++)
-        for (unsigned mask = 0; mask < 32; mask++) {
-            for (int i = 0; i < 5; i++)
-                x.l[i] = (mask >> i & 1) ? ~0ULL : 0;
-            x.l[5] = tops[t];
-            if (fp_is_canonical(&x))
-                v[n++] = x;
-        }
-    return n;
-}
-
-enum { FR_EDGE_MAX = 1 + 2 * 256 + 254 + 8 * 4 };
-static size_t fr_edge_values(cz_fr *v)
-{
-    size_t n = 0;
-    cz_fr x = CZ_FR_ZERO, m1;
-    v[n++] = x;
-    x.l[0] = 1;
-    for (int k = 0; k < 256; k++) {
-        v[n++] = x;
-        cz_fr_neg(&v[n++], &x);
-        cz_fr_dbl(&x, &x);
-    }
-    for (int k = 1; k <= 254; k++)
-        low_ones(v[n++].l, 4, k);
-    x = CZ_FR_ZERO;
-    x.l[0] = 1;
-    cz_fr_neg(&m1, &x);
-    const uint64_t tops[4] = {0, 1, m1.l[3] - 1, m1.l[3]};
-    for (int t = 0; t < 4; t++)
-        for (unsigned mask = 0; mask < 8; mask++) {
-            for (int i = 0; i < 3; i++)
-                x.l[i] = (mask >> i & 1) ? ~0ULL : 0;
-            x.l[3] = tops[t];
-            if (fr_is_canonical(&x))
-                v[n++] = x;
-        }
-    return n;
-}
-
-/* Every pair of edge values: mul and sqr agree with the portable code. */
-static void test_fp_mulx_edge_pairs(void)
-{
-    static cz_fp v[FP_EDGE_MAX];
-    size_t n = fp_edge_values(v);
-    TF_CHECK(n >= 1 + 2 * 384 + 380 + 3 * 32 && n <= FP_EDGE_MAX);
-    if (!cz_ff_have_mulx())
-        return; /* the MULX code would fault; nothing to compare */
-    for (size_t i = 0; i < n; i++) {
-        TF_CHECK(fp_is_canonical(&v[i]));
-        cz_fp x, y;
-        cz_fp_sqr_mulx(&x, &v[i]);
-        cz_fp_sqr_portable(&y, &v[i]);
-        TF_CHECK_MEM(&x, &y, sizeof x);
-        for (size_t j = 0; j < n; j++) {
-            cz_fp_mul_mulx(&x, &v[i], &v[j]);
-            cz_fp_mul_portable(&y, &v[i], &v[j]);
-            if (memcmp(&x, &y, sizeof x)) {
-                TF_CHECK_MSG(0, "fp mul edge pair %zu, %zu", i, j);
-                tf_hex("  a", &v[i], sizeof x);
-                tf_hex("  b", &v[j], sizeof x);
-                return;
-            }
-        }
-    }
-}
-
-static void test_fr_mulx_edge_pairs(void)
-{
-    static cz_fr v[FR_EDGE_MAX];
-    size_t n = fr_edge_values(v);
-    TF_CHECK(n >= 1 + 2 * 256 + 254 + 3 * 8 && n <= FR_EDGE_MAX);
-    if (!cz_ff_have_mulx())
-        return;
-    for (size_t i = 0; i < n; i++) {
-        TF_CHECK(fr_is_canonical(&v[i]));
-        cz_fr x, y;
-        cz_fr_sqr_mulx(&x, &v[i]);
-        cz_fr_sqr_portable(&y, &v[i]);
-        TF_CHECK_MEM(&x, &y, sizeof x);
-        for (size_t j = 0; j < n; j++) {
-            cz_fr_mul_mulx(&x, &v[i], &v[j]);
-            cz_fr_mul_portable(&y, &v[i], &v[j]);
-            if (memcmp(&x, &y, sizeof x)) {
-                TF_CHECK_MSG(0, "fr mul edge pair %zu, %zu", i, j);
-                tf_hex("  a", &v[i], sizeof x);
-                tf_hex("  b", &v[j], sizeof x);
-                return;
-            }
-        }
     }
 }
 
@@ -203,122 +26,47 @@ static uint64_t biased_limb(void)
     return pick[cz_prng_next(&tf_rng) % 8];
 }
 
-/* Random reduced values built from biased limbs, and every aliasing of the
- * output with the inputs. */
-static void test_fp_mulx_biased_and_aliasing(void)
-{
-    if (!cz_ff_have_mulx())
-        return;
-    for (unsigned it = 0; it < iters(20000); it++) {
-        cz_fp a, b, x, y;
-        do {
-            for (int i = 0; i < 6; i++)
-                a.l[i] = biased_limb();
-            a.l[5] &= 0x1fffffffffffffffULL;
-        } while (!fp_is_canonical(&a));
-        do {
-            for (int i = 0; i < 6; i++)
-                b.l[i] = biased_limb();
-            b.l[5] &= 0x1fffffffffffffffULL;
-        } while (!fp_is_canonical(&b));
-        cz_fp_mul_portable(&y, &a, &b);
-        cz_fp_mul_mulx(&x, &a, &b);
-        TF_CHECK_MEM(&x, &y, sizeof x);
-        x = a;
-        cz_fp_mul_mulx(&x, &x, &b); /* r == a */
-        TF_CHECK_MEM(&x, &y, sizeof x);
-        x = b;
-        cz_fp_mul_mulx(&x, &a, &x); /* r == b */
-        TF_CHECK_MEM(&x, &y, sizeof x);
-        cz_fp_sqr_portable(&y, &a);
-        x = a;
-        cz_fp_mul_mulx(&x, &x, &x); /* r == a == b */
-        TF_CHECK_MEM(&x, &y, sizeof x);
-        x = a;
-        cz_fp_sqr_mulx(&x, &x);
-        TF_CHECK_MEM(&x, &y, sizeof x);
-        cz_fp_sqr(&x, &a); /* the dispatched one */
-        TF_CHECK_MEM(&x, &y, sizeof x);
-    }
-}
+#define FF     fp
+#define F_ONE  CZ_FP_ONE
+#define F_BITS 381
+#include "ff_mulx_template.h"
 
-static void test_fr_mulx_biased_and_aliasing(void)
-{
-    if (!cz_ff_have_mulx())
-        return;
-    for (unsigned it = 0; it < iters(20000); it++) {
-        cz_fr a, b, x, y;
-        do {
-            for (int i = 0; i < 4; i++)
-                a.l[i] = biased_limb();
-            a.l[3] &= 0x7fffffffffffffffULL;
-        } while (!fr_is_canonical(&a));
-        do {
-            for (int i = 0; i < 4; i++)
-                b.l[i] = biased_limb();
-            b.l[3] &= 0x7fffffffffffffffULL;
-        } while (!fr_is_canonical(&b));
-        cz_fr_mul_portable(&y, &a, &b);
-        cz_fr_mul_mulx(&x, &a, &b);
-        TF_CHECK_MEM(&x, &y, sizeof x);
-        x = a;
-        cz_fr_mul_mulx(&x, &x, &b);
-        TF_CHECK_MEM(&x, &y, sizeof x);
-        x = b;
-        cz_fr_mul_mulx(&x, &a, &x);
-        TF_CHECK_MEM(&x, &y, sizeof x);
-        cz_fr_sqr_portable(&y, &a);
-        x = a;
-        cz_fr_mul_mulx(&x, &x, &x);
-        TF_CHECK_MEM(&x, &y, sizeof x);
-        x = a;
-        cz_fr_sqr_mulx(&x, &x);
-        TF_CHECK_MEM(&x, &y, sizeof x);
-        cz_fr_sqr(&x, &a);
-        TF_CHECK_MEM(&x, &y, sizeof x);
+#define FF     fr
+#define F_ONE  CZ_FR_ONE
+#define F_BITS 255
+#include "ff_mulx_template.h"
+
+#define RF fp
+#include "ring_laws_template.h"
+
+#define RF fr
+#include "ring_laws_template.h"
+
+/* sqrt(a^2)^2 == a^2 and sqrt succeeds iff legendre(a) != -1, for Fp and
+ * Fr: the function FIELD_sqrt_laws. */
+#define DEFINE_SQRT_LAWS(F)                                                                        \
+    static void F##_sqrt_laws(unsigned n)                                                          \
+    {                                                                                              \
+        for (unsigned i = 0; i < n; i++) {                                                         \
+            cz_##F a, t1, t2, t3;                                                                  \
+            cz_##F##_random(&a, &tf_rng);                                                          \
+            cz_##F##_sqr(&t1, &a);                                                                 \
+            TF_CHECK(cz_##F##_sqrt(&t2, &t1));                                                     \
+            cz_##F##_sqr(&t3, &t2);                                                                \
+            TF_CHECK(cz_##F##_equal(&t3, &t1));                                                    \
+            TF_CHECK(cz_##F##_legendre(&t1) == 1);                                                 \
+            TF_CHECK(cz_##F##_sqrt(&t2, &a) == (cz_##F##_legendre(&a) != -1));                     \
+        }                                                                                          \
     }
-}
+
+DEFINE_SQRT_LAWS(fp)
+DEFINE_SQRT_LAWS(fr)
 
 static void test_fp_laws(void)
 {
-    for (unsigned i = 0; i < iters(500); i++) {
-        cz_fp a, b, c, t1, t2, t3;
-        cz_fp_random(&a, &tf_rng);
-        cz_fp_random(&b, &tf_rng);
-        cz_fp_random(&c, &tf_rng);
-        /* (a + b) c == a c + b c */
-        cz_fp_add(&t1, &a, &b);
-        cz_fp_mul(&t1, &t1, &c);
-        cz_fp_mul(&t2, &a, &c);
-        cz_fp_mul(&t3, &b, &c);
-        cz_fp_add(&t2, &t2, &t3);
-        TF_CHECK(cz_fp_equal(&t1, &t2));
-        /* a - b + b == a, a + (-a) == 0, 2a == a + a */
-        cz_fp_sub(&t1, &a, &b);
-        cz_fp_add(&t1, &t1, &b);
-        TF_CHECK(cz_fp_equal(&t1, &a));
-        cz_fp_neg(&t1, &a);
-        cz_fp_add(&t1, &t1, &a);
-        TF_CHECK(cz_fp_is_zero(&t1));
-        cz_fp_dbl(&t1, &a);
-        cz_fp_add(&t2, &a, &a);
-        TF_CHECK(cz_fp_equal(&t1, &t2));
-        /* a * a^-1 == 1 */
-        cz_fp_inv(&t1, &a);
-        cz_fp_mul(&t1, &t1, &a);
-        TF_CHECK(cz_fp_is_one(&t1) || cz_fp_is_zero(&a));
-        /* sqrt(a^2)^2 == a^2; legendre(a^2) == 1 */
-        cz_fp_sqr(&t1, &a);
-        TF_CHECK(cz_fp_sqrt(&t2, &t1));
-        cz_fp_sqr(&t3, &t2);
-        TF_CHECK(cz_fp_equal(&t3, &t1));
-        TF_CHECK(cz_fp_legendre(&t1) == 1);
-        /* sqrt succeeds iff legendre != -1 */
-        TF_CHECK(cz_fp_sqrt(&t2, &a) == (cz_fp_legendre(&a) != -1));
-    }
+    fp_ring_laws(iters(500));
+    fp_sqrt_laws(iters(500));
     cz_fp z = CZ_FP_ZERO, t;
-    cz_fp_inv(&t, &z);
-    TF_CHECK(cz_fp_is_zero(&t));
     TF_CHECK(cz_fp_legendre(&z) == 0);
     /* -1 is not a square mod p (p = 3 mod 4). */
     cz_fp_neg(&t, &CZ_FP_ONE);
@@ -327,22 +75,8 @@ static void test_fp_laws(void)
 
 static void test_fr_laws(void)
 {
-    for (unsigned i = 0; i < iters(500); i++) {
-        cz_fr a, b, t1, t2, t3;
-        cz_fr_random(&a, &tf_rng);
-        cz_fr_random(&b, &tf_rng);
-        cz_fr_add(&t1, &a, &b);
-        cz_fr_sub(&t1, &t1, &b);
-        TF_CHECK(cz_fr_equal(&t1, &a));
-        cz_fr_inv(&t1, &a);
-        cz_fr_mul(&t1, &t1, &a);
-        TF_CHECK(cz_fr_is_one(&t1) || cz_fr_is_zero(&a));
-        cz_fr_sqr(&t1, &a);
-        TF_CHECK(cz_fr_sqrt(&t2, &t1));
-        cz_fr_sqr(&t3, &t2);
-        TF_CHECK(cz_fr_equal(&t3, &t1));
-        TF_CHECK(cz_fr_sqrt(&t2, &a) == (cz_fr_legendre(&a) != -1));
-    }
+    fr_ring_laws(iters(500));
+    fr_sqrt_laws(iters(500));
     cz_fr seven;
     cz_fr_from_u64(&seven, 7);
     TF_CHECK(cz_fr_legendre(&seven) == -1); /* 7 generates the 2-adic part */
@@ -458,8 +192,8 @@ static void test_pow(void)
     }
 }
 
-TF_MAIN(TF_TEST(test_fp_mul_impls_agree), TF_TEST(test_fr_mul_impls_agree),
-        TF_TEST(test_fp_mulx_edge_pairs), TF_TEST(test_fr_mulx_edge_pairs),
-        TF_TEST(test_fp_mulx_biased_and_aliasing), TF_TEST(test_fr_mulx_biased_and_aliasing),
+TF_MAIN(TF_TEST(fp_mul_impls_agree), TF_TEST(fr_mul_impls_agree), TF_TEST(fp_mulx_edge_pairs),
+        TF_TEST(fr_mulx_edge_pairs), TF_TEST(fp_mulx_biased_and_aliasing),
+        TF_TEST(fr_mulx_biased_and_aliasing),
         TF_TEST(test_fp_laws), TF_TEST(test_fr_laws), TF_TEST(test_fp_bytes),
         TF_TEST(test_fr_wide_and_bytes), TF_TEST(test_batch_inv), TF_TEST(test_pow))

@@ -473,7 +473,7 @@ static void test_roundtrip(void)
         uint8_t *b = encode(&p, s, &n);
         char err[256];
         TF_CHECK_MSG(cz_post_vanilla_read(&q, s, b, n, &a, err, sizeof err) == CZ_OK, "%s", err);
-        TF_CHECK(cnt.live[CZ_BUF_INPUT] > 0 && (size_t)cnt.live[CZ_BUF_INPUT] == q.mem_bytes);
+        TF_CHECK(cnt.live[CZ_BUF_INPUT] > 0 && (size_t)cnt.live[CZ_BUF_INPUT] == q.block.bytes);
         uint8_t *b2 = encode(&q, s, &n2);
         TF_CHECK(n == n2 && !memcmp(b, b2, n));
         const cz_fc_merkle_proof *x = &p.proof.inclusion[p.proof.n_inclusion - 1],
@@ -489,7 +489,7 @@ static void test_roundtrip(void)
         q.proof.inclusion[0].levels[0].index = 8;
         TF_CHECK(cz_post_vanilla_write(b2, n, &q, s) == CZ_ERR_INVALID_ARG);
         cz_post_vanilla_free(&q);
-        TF_CHECK(counting_empty(&cnt) && q.mem == NULL);
+        TF_CHECK(counting_empty(&cnt) && q.block.mem == NULL);
         free(b);
         free(b2);
         cz_post_vanilla_free(&p);
@@ -645,7 +645,7 @@ static void test_refusals(void)
     /* a shape a blob cannot have */
     cz_post_shape bad = shapes[0];
     bad.tree.log_nodes = 7;
-    TF_CHECK(cz_post_vanilla_alloc(&p, &bad, NULL) == CZ_ERR_INVALID_ARG && p.mem == NULL);
+    TF_CHECK(cz_post_vanilla_alloc(&p, &bad, NULL) == CZ_ERR_INVALID_ARG && p.block.mem == NULL);
 }
 
 /* ------------------------------------------------------------ provers --- */
@@ -818,7 +818,7 @@ static void test_synth(void)
             TF_CHECK_MSG(cz_post_vanilla_synth(&v[k], &s[i], api, r, 42, si, seed + (k == 2), &a,
                                                err, sizeof err) == CZ_OK,
                          "%s: %s", s[i].tree.name, err);
-        if (v[0].mem == NULL || v[1].mem == NULL || v[2].mem == NULL)
+        if (v[0].block.mem == NULL || v[1].block.mem == NULL || v[2].block.mem == NULL)
             continue;
         size_t n[3];
         uint8_t *b[3];

@@ -55,6 +55,7 @@
 #include "daemon/log.h"
 #include "daemon/rpc.h"
 #include "util/clock.h"
+#include "util/list.h"
 
 #define MAX_ADDRS       8
 #define MAX_CONNS       1024      /* beyond: accepted and closed at once */
@@ -443,12 +444,7 @@ static void stream_free(h2_stream *st)
 {
     conn *cn = st->cn;
     set_rs(st, R_IGNORE);
-    if (st->prev)
-        st->prev->next = st->next;
-    else
-        cn->streams = st->next;
-    if (st->next)
-        st->next->prev = st->prev;
+    CZ_DLIST_UNLINK(cn->streams, st, prev, next);
     cz_h2_call *c = st->c;
     if (c != NULL) {
         c->st = NULL;
@@ -729,12 +725,7 @@ static void conn_close(conn *cn)
     cn->ss = NULL;
     epoll_ctl(t->ep, EPOLL_CTL_DEL, cn->fd, NULL);
     close(cn->fd);
-    if (cn->prev)
-        cn->prev->next = cn->next;
-    else
-        t->conns = cn->next;
-    if (cn->next)
-        cn->next->prev = cn->prev;
+    CZ_DLIST_UNLINK(t->conns, cn, prev, next);
     t->n_conns--;
     if (!cn->dirty) { /* else the dirty list frees it */
         cn->dnext = t->grave;
@@ -1209,15 +1200,10 @@ bool cz_h2_answer(cz_h2 *t, cz_h2_call *c, int code, const char *details, uint8_
     c->details = strdup(details); /* NULL: answered without details */
     c->out = out;
     c->out_len = out_len;
-    c->next = NULL;
     t->h.ref(c);
     pthread_mutex_lock(&t->qmu);
     bool wake = t->qhead == NULL;
-    if (t->qtail)
-        t->qtail->next = c;
-    else
-        t->qhead = c;
-    t->qtail = c;
+    CZ_QUEUE_APPEND(t->qhead, t->qtail, c, next);
     pthread_mutex_unlock(&t->qmu);
     if (wake) {
         uint64_t one = 1;

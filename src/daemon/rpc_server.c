@@ -35,6 +35,7 @@
 #include "daemon/rpc_internal.h"
 #include "daemon/wire.h"
 #include "util/clock.h"
+#include "util/list.h"
 
 #define SMALL_REQUEST (64u << 10) /* up to this: malloc and the fast pool */
 
@@ -265,12 +266,7 @@ static bool pool_push(handler_pool *q, rpc_call *c)
     pthread_mutex_lock(&q->mu);
     bool ok = q->max == 0 || q->n < q->max;
     if (ok) {
-        c->qnext = NULL;
-        if (q->tail)
-            q->tail->qnext = c;
-        else
-            q->head = c;
-        q->tail = c;
+        CZ_QUEUE_APPEND(q->head, q->tail, c, qnext);
         q->n++;
         pthread_cond_signal(&q->cv);
     }

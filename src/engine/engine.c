@@ -89,36 +89,46 @@ unsigned cz_engine_auto_synthesis_workers(void)
     return ncpu >= 4 ? (unsigned)(ncpu / 2 < 8 ? ncpu / 2 : 8) : 1;
 }
 
+/* *field = v where the caller left it 0. */
+static void or_default(unsigned *field, unsigned v)
+{
+    if (*field == 0)
+        *field = v;
+}
+
+/* The defaults of include/cuzk/engine.h, a field a line. */
 static void defaults(cz_engine_config *c)
 {
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     if (ncpu < 1)
         ncpu = 1;
-    if (c->synthesis_workers == 0) /* memory is bounded by the budget, not by this */
-        c->synthesis_workers = cz_engine_auto_synthesis_workers();
-    if (c->finalizers == 0)
-        c->finalizers = 1;
-    if (c->queue_depth == 0)
-        c->queue_depth = 2;
-    if (c->history == 0)
-        c->history = 1024;
-    if (c->timeline_events == 0)
-        c->timeline_events = 65536;
-    if (c->rss_sample_ms == 0)
-        c->rss_sample_ms = 1000;
-    if (c->prover_threads == 0)
-        c->prover_threads = (unsigned)ncpu;
-    if (c->synthesis_threads == 0)
-        c->synthesis_threads = (unsigned)ncpu;
-    if (c->max_jobs == 0)
-        c->max_jobs = 256;
-    if (c->max_partitions == 0)
-        c->max_partitions = 4096;
-    if (c->max_watches == 0)
-        c->max_watches = 16384;
+    /* memory is bounded by the budget, not by the synthesis workers */
+    or_default(&c->synthesis_workers, cz_engine_auto_synthesis_workers());
+    or_default(&c->finalizers, 1);
+    or_default(&c->queue_depth, 2);
+    or_default(&c->history, 1024);
+    or_default(&c->timeline_events, 65536);
+    or_default(&c->rss_sample_ms, 1000);
+    or_default(&c->prover_threads, (unsigned)ncpu);
+    or_default(&c->synthesis_threads, (unsigned)ncpu);
+    or_default(&c->max_jobs, 256);
+    or_default(&c->max_partitions, 4096);
+    or_default(&c->max_watches, 16384);
 }
 
 static double gib(uint64_t b) { return (double)b / (1u << 30); }
+
+/* CZ_ERR_INVALID_ARG, err "engine: WHAT (its bytes and GiB) IS this
+ * machine's memory (MemTotal ...)THEN". */
+static int against_memory(char *err, size_t errlen, const char *what, uint64_t v, const char *is,
+                          uint64_t mem, const char *then)
+{
+    cz_msgf(err, errlen,
+            "engine: %s (%llu bytes, %.1f GiB) %s this machine's memory (MemTotal %llu bytes, "
+            "%.1f GiB)%s",
+            what, (unsigned long long)v, gib(v), is, (unsigned long long)mem, gib(mem), then);
+    return CZ_ERR_INVALID_ARG;
+}
 
 /* The budget's total: memory_budget (at most MemTotal), or MemTotal less
  * the safety margin. */
@@ -130,25 +140,15 @@ static int budget_total(const cz_engine_config *c, uint64_t *total, char *err, s
         return CZ_ERR_IO;
     }
     if (c->memory_budget) {
-        if (c->memory_budget > mem) {
-            cz_msgf(err, errlen,
-                    "engine: the memory budget (%llu bytes, %.1f GiB) exceeds this machine's "
-                    "memory (MemTotal %llu bytes, %.1f GiB)",
-                    (unsigned long long)c->memory_budget, gib(c->memory_budget),
-                    (unsigned long long)mem, gib(mem));
-            return CZ_ERR_INVALID_ARG;
-        }
+        if (c->memory_budget > mem)
+            return against_memory(err, errlen, "the memory budget", c->memory_budget, "exceeds",
+                                  mem, "");
         *total = c->memory_budget;
         return CZ_OK;
     }
-    if (c->safety_margin >= mem) {
-        cz_msgf(err, errlen,
-                "engine: the safety margin (%llu bytes, %.1f GiB) is not below this machine's "
-                "memory (MemTotal %llu bytes, %.1f GiB): no budget is left",
-                (unsigned long long)c->safety_margin, gib(c->safety_margin),
-                (unsigned long long)mem, gib(mem));
-        return CZ_ERR_INVALID_ARG;
-    }
+    if (c->safety_margin >= mem)
+        return against_memory(err, errlen, "the safety margin", c->safety_margin,
+                              "is not below", mem, ": no budget is left");
     /* no margin given: 4 GiB, or an eighth of a machine smaller than 32 GiB */
     uint64_t margin = c->safety_margin ? c->safety_margin
                       : mem / 8 < (4ull << 30) ? mem / 8

@@ -13,17 +13,13 @@
 
 #include "cuzk/err.h"
 #include "engine/engine_internal.h"
+#include "util/list.h"
 
 enum { W_IDLE, W_PENDING, W_FIRING };
 
 void cz_eng_notice_push_locked(cz_engine *e, notice *n)
 {
-    n->next = NULL;
-    if (e->nq_tail)
-        e->nq_tail->next = n;
-    else
-        e->nq_head = n;
-    e->nq_tail = n;
+    CZ_QUEUE_APPEND(e->nq_head, e->nq_tail, n, next);
     pthread_cond_signal(&e->cv_notify);
 }
 
@@ -31,20 +27,9 @@ void cz_eng_notice_push_locked(cz_engine *e, notice *n)
 static void detach_locked(cz_engine *e, cz_job_watch *w)
 {
     job *j = w->job;
-    if (w->prev)
-        w->prev->next = w->next;
-    else
-        j->watches = w->next;
-    if (w->next)
-        w->next->prev = w->prev;
-    if (w->deadline_ms >= 0) {
-        if (w->tprev)
-            w->tprev->tnext = w->tnext;
-        else
-            e->timed = w->tnext;
-        if (w->tnext)
-            w->tnext->tprev = w->tprev;
-    }
+    CZ_DLIST_UNLINK(j->watches, w, prev, next);
+    if (w->deadline_ms >= 0)
+        CZ_DLIST_UNLINK(e->timed, w, tprev, tnext);
     w->next = w->prev = w->tnext = w->tprev = NULL;
     e->n_watches--;
 }

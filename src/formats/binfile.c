@@ -162,6 +162,15 @@ int cz_binfile_u64(cz_binfile_cursor *c, uint64_t *v, const char *what, char *er
     return rc;
 }
 
+int cz_binfile_u32s(cz_binfile_cursor *c, uint32_t *const *v, const char *const *what, size_t n,
+                    char *err, size_t errlen)
+{
+    int rc = CZ_OK;
+    for (size_t i = 0; rc == CZ_OK && i < n; i++)
+        rc = cz_binfile_u32(c, v[i], what[i], err, errlen);
+    return rc;
+}
+
 int cz_binfile_fr(cz_binfile_cursor *c, cz_fr *v, const char *what, char *err, size_t errlen)
 {
     const uint8_t *p = NULL;

@@ -61,6 +61,9 @@ int cz_binfile_section_get(const cz_binfile *bf, cz_binfile_cursor *c, uint32_t 
 /* Readers: consume bytes at the cursor; CZ_ERR_TRUNCATED past the section's
  * end (what names the field in the message). */
 int cz_binfile_u32(cz_binfile_cursor *c, uint32_t *v, const char *what, char *err, size_t errlen);
+/* n u32 fields in a row: *v[i], named what[i]; CZ_OK or the first error. */
+int cz_binfile_u32s(cz_binfile_cursor *c, uint32_t *const *v, const char *const *what, size_t n,
+                    char *err, size_t errlen);
 int cz_binfile_u64(cz_binfile_cursor *c, uint64_t *v, const char *what, char *err, size_t errlen);
 int cz_binfile_bytes(cz_binfile_cursor *c, const uint8_t **p, uint64_t n, const char *what,
                      char *err, size_t errlen);

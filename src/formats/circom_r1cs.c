@@ -22,15 +22,11 @@ enum {
 static int read_header(cz_circom_r1cs *r, cz_binfile_cursor *c, char *err, size_t errlen)
 {
     uint64_t counted;
+    uint32_t *const counts[] = {&r->n_wires, &r->n_pub_out, &r->n_pub_in, &r->n_prv_in};
+    static const char *const names[] = {"nWires", "nPubOut", "nPubIn", "nPrvIn"};
     int rc = cz_binfile_field(c, err, errlen);
     if (rc == CZ_OK)
-        rc = cz_binfile_u32(c, &r->n_wires, "nWires", err, errlen);
-    if (rc == CZ_OK)
-        rc = cz_binfile_u32(c, &r->n_pub_out, "nPubOut", err, errlen);
-    if (rc == CZ_OK)
-        rc = cz_binfile_u32(c, &r->n_pub_in, "nPubIn", err, errlen);
-    if (rc == CZ_OK)
-        rc = cz_binfile_u32(c, &r->n_prv_in, "nPrvIn", err, errlen);
+        rc = cz_binfile_u32s(c, counts, names, 4, err, errlen);
     if (rc == CZ_OK)
         rc = cz_binfile_u64(c, &r->n_labels, "nLabels", err, errlen);
     if (rc == CZ_OK)

@@ -56,28 +56,25 @@ static int point_fail(const cz_binfile_cursor *c, uint64_t at, const char *what,
                    (unsigned long long)at, c->name, c->type, what, (unsigned long long)index, why);
 }
 
-/* One point's checks, as the loaders report them: CZ_OK,
- * CZ_ERR_NOT_CANONICAL, CZ_ERR_NOT_ON_CURVE or CZ_ERR_NOT_IN_SUBGROUP. */
-static int decode_g1(cz_g1_affine *out, const uint8_t *p, unsigned flags)
+/* Point i of out (cz_g2_affine with g2: x.c0, x.c1, y.c0, y.c1; else
+ * cz_g1_affine: x, y) decoded from p, and its checks as the loaders report
+ * them: CZ_OK, CZ_ERR_NOT_CANONICAL, CZ_ERR_NOT_ON_CURVE or
+ * CZ_ERR_NOT_IN_SUBGROUP. */
+static int decode_point(void *out, size_t i, bool g2, const uint8_t *p, unsigned flags)
 {
-    if (!read_fp(&out->x, p) || !read_fp(&out->y, p + CZ_FP_BYTES))
+    void *pt = (char *)out + i * (g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine));
+    cz_g1_affine *a = pt;
+    cz_g2_affine *b = pt;
+    bool canonical = g2 ? read_fp(&b->x.c0, p) && read_fp(&b->x.c1, p + CZ_FP_BYTES) &&
+                              read_fp(&b->y.c0, p + 2 * CZ_FP_BYTES) &&
+                              read_fp(&b->y.c1, p + 3 * CZ_FP_BYTES)
+                        : read_fp(&a->x, p) && read_fp(&a->y, p + CZ_FP_BYTES);
+    if (!canonical)
         return CZ_ERR_NOT_CANONICAL;
-    if (!cz_g1_affine_is_on_curve(out))
+    if (!(g2 ? cz_g2_affine_is_on_curve(b) : cz_g1_affine_is_on_curve(a)))
         return CZ_ERR_NOT_ON_CURVE;
-    if (!(flags & CZ_ZKEY_SKIP_SUBGROUP) && !cz_g1_affine_in_subgroup(out))
-        return CZ_ERR_NOT_IN_SUBGROUP;
-    return CZ_OK;
-}
-
-/* As decode_g1 for G2: x.c0, x.c1, y.c0, y.c1. */
-static int decode_g2(cz_g2_affine *out, const uint8_t *p, unsigned flags)
-{
-    if (!read_fp(&out->x.c0, p) || !read_fp(&out->x.c1, p + CZ_FP_BYTES) ||
-        !read_fp(&out->y.c0, p + 2 * CZ_FP_BYTES) || !read_fp(&out->y.c1, p + 3 * CZ_FP_BYTES))
-        return CZ_ERR_NOT_CANONICAL;
-    if (!cz_g2_affine_is_on_curve(out))
-        return CZ_ERR_NOT_ON_CURVE;
-    if (!(flags & CZ_ZKEY_SKIP_SUBGROUP) && !cz_g2_affine_in_subgroup(out))
+    if (!(flags & CZ_ZKEY_SKIP_SUBGROUP) &&
+        !(g2 ? cz_g2_affine_in_subgroup(b) : cz_g1_affine_in_subgroup(a)))
         return CZ_ERR_NOT_IN_SUBGROUP;
     return CZ_OK;
 }
@@ -101,8 +98,7 @@ static void decode_task(void *vctx, size_t begin, size_t end)
         if (i >= atomic_load(&j->first))
             return;
         const uint8_t *p = j->src + i * size;
-        int rc = j->g2 ? decode_g2((cz_g2_affine *)j->out + i, p, j->flags)
-                       : decode_g1((cz_g1_affine *)j->out + i, p, j->flags);
+        int rc = decode_point(j->out, i, j->g2, p, j->flags);
         if (rc != CZ_OK) {
             uint64_t cur = atomic_load(&j->first);
             while (i < cur && !atomic_compare_exchange_weak(&j->first, &cur, (uint64_t)i))
@@ -135,7 +131,7 @@ static int read_points(void *out, uint64_t n, bool g2, cz_binfile_cursor *c, con
         cz_g1_affine g1;
         cz_g2_affine g2;
     } tmp;
-    rc = g2 ? decode_g2(&tmp.g2, p + bad * size, flags) : decode_g1(&tmp.g1, p + bad * size, flags);
+    rc = decode_point(&tmp, 0, g2, p + bad * size, flags);
     return point_fail(c, at + bad * size, what, bad, rc, err, errlen);
 }
 
@@ -193,27 +189,23 @@ static int read_q(cz_binfile_cursor *c, char *err, size_t errlen)
 static int read_groth16_header(cz_zkey *z, cz_binfile_cursor *c, unsigned flags, char *err,
                                size_t errlen)
 {
+    uint32_t *const counts[] = {&z->n_vars, &z->n_public, &z->domain_size};
+    static const char *const names[] = {"nVars", "nPublic", "domainSize"};
+    /* the verifying key's points in file order: in G2 or G1, and named */
+    const struct {
+        void *p;
+        bool g2;
+        const char *what;
+    } vk[] = {{&z->alpha1, false, "alpha1"}, {&z->beta1, false, "beta1"},
+              {&z->beta2, true, "beta2"},    {&z->gamma2, true, "gamma2"},
+              {&z->delta1, false, "delta1"}, {&z->delta2, true, "delta2"}};
     int rc = read_q(c, err, errlen);
     if (rc == CZ_OK)
         rc = cz_binfile_field(c, err, errlen); /* n8r, r */
     if (rc == CZ_OK)
-        rc = cz_binfile_u32(c, &z->n_vars, "nVars", err, errlen);
-    if (rc == CZ_OK)
-        rc = cz_binfile_u32(c, &z->n_public, "nPublic", err, errlen);
-    if (rc == CZ_OK)
-        rc = cz_binfile_u32(c, &z->domain_size, "domainSize", err, errlen);
-    if (rc == CZ_OK)
-        rc = read_g1s(&z->alpha1, 1, c, "alpha1", flags, NULL, err, errlen);
-    if (rc == CZ_OK)
-        rc = read_g1s(&z->beta1, 1, c, "beta1", flags, NULL, err, errlen);
-    if (rc == CZ_OK)
-        rc = read_g2s(&z->beta2, 1, c, "beta2", flags, NULL, err, errlen);
-    if (rc == CZ_OK)
-        rc = read_g2s(&z->gamma2, 1, c, "gamma2", flags, NULL, err, errlen);
-    if (rc == CZ_OK)
-        rc = read_g1s(&z->delta1, 1, c, "delta1", flags, NULL, err, errlen);
-    if (rc == CZ_OK)
-        rc = read_g2s(&z->delta2, 1, c, "delta2", flags, NULL, err, errlen);
+        rc = cz_binfile_u32s(c, counts, names, 3, err, errlen);
+    for (size_t i = 0; rc == CZ_OK && i < sizeof vk / sizeof vk[0]; i++)
+        rc = read_points(vk[i].p, 1, vk[i].g2, c, vk[i].what, flags, NULL, err, errlen);
     if (rc == CZ_OK)
         rc = cz_binfile_end(c, err, errlen);
     if (rc != CZ_OK)

@@ -47,31 +47,19 @@ static bool g2_ok(const cz_g2_affine *p)
            fp_reduced(&p->y.c1) && cz_g2_affine_is_on_curve(p);
 }
 
-static int bad_point(const char *what, uint64_t index, char *err, size_t errlen)
-{
-    return cz_fail(err, errlen, CZ_ERR_INVALID_ARG,
-                   "zkey write: %s %llu: a coordinate is not below p or the point is not "
-                   "on the curve",
-                   what, (unsigned long long)index);
-}
-
-static int check_g1s(const cz_g1_affine *p, uint64_t n, const char *what, char *err, size_t errlen)
+/* The n points p (in G2 when g2, else in G1), every coordinate below p
+ * and on the curve; what names them in the message. */
+static int check_points(const void *p, uint64_t n, bool g2, const char *what, char *err,
+                        size_t errlen)
 {
     if (p == NULL && n > 0)
         return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "zkey write: %s array is NULL", what);
     for (uint64_t i = 0; i < n; i++)
-        if (!g1_ok(&p[i]))
-            return bad_point(what, i, err, errlen);
-    return CZ_OK;
-}
-
-static int check_g2s(const cz_g2_affine *p, uint64_t n, const char *what, char *err, size_t errlen)
-{
-    if (p == NULL && n > 0)
-        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "zkey write: %s array is NULL", what);
-    for (uint64_t i = 0; i < n; i++)
-        if (!g2_ok(&p[i]))
-            return bad_point(what, i, err, errlen);
+        if (g2 ? !g2_ok((const cz_g2_affine *)p + i) : !g1_ok((const cz_g1_affine *)p + i))
+            return cz_fail(err, errlen, CZ_ERR_INVALID_ARG,
+                           "zkey write: %s %llu: a coordinate is not below p or the point is "
+                           "not on the curve",
+                           what, (unsigned long long)i);
     return CZ_OK;
 }
 
@@ -110,31 +98,24 @@ static int validate(const cz_zkey *z, char *err, size_t errlen)
         return cz_fail(err, errlen, CZ_ERR_INVALID_ARG,
                        "zkey write: domain_size = %u is not 2^log_domain_size (%u)", z->domain_size,
                        z->log_domain_size);
-    rc = check_g1s(&z->alpha1, 1, "alpha1", err, errlen);
-    if (rc == CZ_OK)
-        rc = check_g1s(&z->beta1, 1, "beta1", err, errlen);
-    if (rc == CZ_OK)
-        rc = check_g1s(&z->delta1, 1, "delta1", err, errlen);
-    if (rc == CZ_OK)
-        rc = check_g2s(&z->beta2, 1, "beta2", err, errlen);
-    if (rc == CZ_OK)
-        rc = check_g2s(&z->gamma2, 1, "gamma2", err, errlen);
-    if (rc == CZ_OK)
-        rc = check_g2s(&z->delta2, 1, "delta2", err, errlen);
-    if (rc == CZ_OK)
-        rc = check_g1s(z->ic, n_pub1, "IC", err, errlen);
-    if (rc == CZ_OK)
-        rc = check_coefs(z, err, errlen);
-    if (rc == CZ_OK)
-        rc = check_g1s(z->a, z->n_vars, "A", err, errlen);
-    if (rc == CZ_OK)
-        rc = check_g1s(z->b1, z->n_vars, "B1", err, errlen);
-    if (rc == CZ_OK)
-        rc = check_g2s(z->b2, z->n_vars, "B2", err, errlen);
-    if (rc == CZ_OK)
-        rc = check_g1s(z->c, z->n_vars - n_pub1, "C", err, errlen);
-    if (rc == CZ_OK)
-        rc = check_g1s(z->h, z->domain_size, "H", err, errlen);
+    /* every point array (after the coefficients): in G2 or G1, its length
+     * and its name */
+    const struct {
+        const void *p;
+        bool g2;
+        uint64_t n;
+        const char *what;
+    } pts[] = {
+        {&z->alpha1, false, 1, "alpha1"},       {&z->beta1, false, 1, "beta1"},
+        {&z->delta1, false, 1, "delta1"},       {&z->beta2, true, 1, "beta2"},
+        {&z->gamma2, true, 1, "gamma2"},        {&z->delta2, true, 1, "delta2"},
+        {z->ic, false, n_pub1, "IC"},           {z->a, false, z->n_vars, "A"},
+        {z->b1, false, z->n_vars, "B1"},        {z->b2, true, z->n_vars, "B2"},
+        {z->c, false, z->n_vars - n_pub1, "C"}, {z->h, false, z->domain_size, "H"},
+    };
+    rc = check_coefs(z, err, errlen);
+    for (size_t i = 0; rc == CZ_OK && i < sizeof pts / sizeof pts[0]; i++)
+        rc = check_points(pts[i].p, pts[i].n, pts[i].g2, pts[i].what, err, errlen);
     return rc;
 }
 
@@ -192,24 +173,28 @@ static void put_g2s(sink *f, const cz_g2_affine *p, uint64_t n)
     }
 }
 
+/* A prime's n8 and bytes, the prime from the n little-endian bytes of its
+ * -1 (whose low byte is not 0xff: the +1 carries nothing). */
+static void put_prime(sink *f, uint8_t *minus1, size_t n)
+{
+    minus1[0]++;
+    put_u32(f, (uint32_t)n);
+    put(f, minus1, n);
+}
+
 static void put_groth16_header(sink *f, const cz_zkey *z)
 {
+    /* p = (p - 1) + 1: p - 1 is the canonical encoding of -1 and p's low
+     * byte 0xab makes the +1 carry-free; r likewise (low byte 0x01). */
     uint8_t b[CZ_FP_BYTES];
     cz_fp m1;
-    /* p = (p - 1) + 1: p - 1 is the canonical encoding of -1 and p's low
-     * byte 0xab makes the +1 carry-free. */
     cz_fp_neg(&m1, &CZ_FP_ONE);
     cz_fp_to_bytes_le(b, &m1);
-    b[0]++;
-    put_u32(f, CZ_FP_BYTES);
-    put(f, b, CZ_FP_BYTES);
-    /* r likewise (low byte 0x01). */
+    put_prime(f, b, CZ_FP_BYTES);
     cz_fr m1r;
     cz_fr_neg(&m1r, &CZ_FR_ONE);
     cz_fr_to_bytes_le(b, &m1r);
-    b[0]++;
-    put_u32(f, CZ_FR_BYTES);
-    put(f, b, CZ_FR_BYTES);
+    put_prime(f, b, CZ_FR_BYTES);
     put_u32(f, z->n_vars);
     put_u32(f, z->n_public);
     put_u32(f, z->domain_size);

@@ -33,6 +33,26 @@ static inline uint64_t cz_g_bits_value(const cz_bool *bits, unsigned n)
     return v;
 }
 
+/* The 255 bits of n's value, least significant first, allocated in cs
+ * (each with its boolean constraint). */
+static inline void cz_g_num_abits(cz_cs *cs, const cz_num *n, cz_abit out[CZ_FR_NUM_BITS])
+{
+    uint64_t l[4];
+    cz_fr_to_canonical(l, &n->value);
+    for (unsigned i = 0; i < CZ_FR_NUM_BITS; i++)
+        out[i] = cz_abit_alloc(cs, (l[i / 64] >> (i % 64)) & 1);
+}
+
+/* lc += sum 2^i bits[i], i < n. */
+static inline void cz_g_lc_add_packed(cz_lc *lc, const cz_abit *bits, unsigned n)
+{
+    cz_fr coeff = CZ_FR_ONE;
+    for (unsigned i = 0; i < n; i++) {
+        cz_lc_add_term(lc, bits[i].var, &coeff);
+        cz_fr_dbl(&coeff, &coeff);
+    }
+}
+
 /* Three combinations for one constraint. */
 typedef struct {
     cz_lc a, b, c;

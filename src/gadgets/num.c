@@ -29,18 +29,18 @@ void cz_num_inputize(cz_cs *cs, const cz_num *n)
     cz_g_abc_enforce(cs, &e);
 }
 
-/* 0 * 0 = sum 2^i b_i - n: the bits out pack to n (recording only). */
-static void enforce_packing(cz_cs *cs, const cz_bool out[CZ_FR_NUM_BITS], const cz_num *n)
+/* 0 * 0 = sum 2^i b_i - n: the bits b pack to n (recording only); out the
+ * bits as booleans. */
+static void enforce_packing(cz_cs *cs, const cz_abit b[CZ_FR_NUM_BITS], const cz_num *n,
+                            cz_bool out[CZ_FR_NUM_BITS])
 {
+    for (unsigned i = 0; i < CZ_FR_NUM_BITS; i++)
+        out[i] = cz_bool_is(b[i]);
     if (!cz_cs_is_recording(cs))
         return;
     cz_g_abc e;
     cz_g_abc_init(&e);
-    cz_fr coeff = CZ_FR_ONE;
-    for (unsigned i = 0; i < CZ_FR_NUM_BITS; i++) {
-        cz_lc_add_term(&e.c, out[i].bit.var, &coeff);
-        cz_fr_dbl(&coeff, &coeff);
-    }
+    cz_g_lc_add_packed(&e.c, b, CZ_FR_NUM_BITS);
     cz_lc_sub(&e.c, n->var);
     cz_g_abc_enforce(cs, &e);
 }
@@ -48,11 +48,9 @@ static void enforce_packing(cz_cs *cs, const cz_bool out[CZ_FR_NUM_BITS], const 
 /* 255 bits b_i (each (1 - b) * b = 0), then 0 * 0 = sum 2^i b_i - n. */
 void cz_num_to_bits_le(cz_cs *cs, const cz_num *n, cz_bool out[CZ_FR_NUM_BITS])
 {
-    uint64_t l[4];
-    cz_fr_to_canonical(l, &n->value);
-    for (unsigned i = 0; i < CZ_FR_NUM_BITS; i++)
-        out[i] = cz_bool_is(cz_abit_alloc(cs, (l[i / 64] >> (i % 64)) & 1));
-    enforce_packing(cs, out, n);
+    cz_abit b[CZ_FR_NUM_BITS];
+    cz_g_num_abits(cs, n, b);
+    enforce_packing(cs, b, n, out);
 }
 
 /* a * 1 = b */
@@ -80,7 +78,7 @@ void cz_num_to_bits_le_strict(cz_cs *cs, const cz_num *n, cz_bool out[CZ_FR_NUM_
     cz_fr_neg(&m1, &CZ_FR_ONE);
     cz_fr_to_canonical(m, &m1);
     cz_fr_to_canonical(a, &n->value);
-    cz_abit run[CZ_FR_NUM_BITS + 1], last = {CZ_CS_ONE, false};
+    cz_abit bits[CZ_FR_NUM_BITS], run[CZ_FR_NUM_BITS + 1], last = {CZ_CS_ONE, false};
     size_t run_len = 0;
     bool have_last = false;
     for (unsigned k = CZ_FR_NUM_BITS; k-- > 0;) {
@@ -102,9 +100,9 @@ void cz_num_to_bits_le_strict(cz_cs *cs, const cz_num *n, cz_bool out[CZ_FR_NUM_
             /* r - 1 has its top bit set, so a run precedes every zero */
             b = cz_abit_alloc_conditionally(cs, ab, last);
         }
-        out[k] = cz_bool_is(b);
+        bits[k] = b;
     }
-    enforce_packing(cs, out, n);
+    enforce_packing(cs, bits, n, out);
 }
 
 /* the rows of storage-proofs-core's constraint::add */

@@ -7,19 +7,12 @@
 /* 255 allocs, least significant first, then (sum 2^i b_i) * 1 = n. */
 void cz_snap_num_to_bits(cz_cs *cs, const cz_num *n, cz_abit out[CZ_FR_NUM_BITS])
 {
-    uint64_t l[4];
-    cz_fr_to_canonical(l, &n->value);
-    for (unsigned i = 0; i < CZ_FR_NUM_BITS; i++)
-        out[i] = cz_abit_alloc(cs, (l[i / 64] >> (i % 64)) & 1);
+    cz_g_num_abits(cs, n, out);
     if (!cz_cs_is_recording(cs))
         return;
     cz_g_abc e;
     cz_g_abc_init(&e);
-    cz_fr coeff = CZ_FR_ONE;
-    for (unsigned i = 0; i < CZ_FR_NUM_BITS; i++) {
-        cz_lc_add_term(&e.a, out[i].var, &coeff);
-        cz_fr_dbl(&coeff, &coeff);
-    }
+    cz_g_lc_add_packed(&e.a, out, CZ_FR_NUM_BITS);
     cz_lc_add(&e.b, CZ_CS_ONE);
     cz_lc_add(&e.c, n->var);
     cz_g_abc_enforce(cs, &e);

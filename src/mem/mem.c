@@ -27,6 +27,7 @@
 
 #include "cuzk/err.h"
 #include "cuzk/mem.h"
+#include "util/list.h"
 
 #define HDR_MAGIC   0x637a6d656d686472ull /* "czmemhdr" */
 #define HUGE_MIN    ((size_t)2 << 20)     /* madvise(MADV_HUGEPAGE) from here */
@@ -195,14 +196,7 @@ static void waiter_insert(cz_budget *b, waiter *w)
 
 static void waiter_unlink(cz_budget *b, waiter *w)
 {
-    if (w->prev)
-        w->prev->next = w->next;
-    else
-        b->wfirst = w->next;
-    if (w->next)
-        w->next->prev = w->prev;
-    else
-        b->wlast = w->prev;
+    CZ_DLIST_UNLINK_TAIL(b->wfirst, b->wlast, w, prev, next);
     w->prev = w->next = NULL;
     b->nwaiters--;
 }
@@ -625,14 +619,7 @@ void cz_mem_free(void *p)
     cz_resv *r = h->resv;
     cz_budget *b = r->b;
     pthread_mutex_lock(&b->mu);
-    if (h->prev)
-        h->prev->next = h->next;
-    else
-        b->bfirst = h->next;
-    if (h->next)
-        h->next->prev = h->prev;
-    else
-        b->blast = h->prev;
+    CZ_DLIST_UNLINK_TAIL(b->bfirst, b->blast, h, prev, next);
     note_free_locked(b, r, h->cls, h->bytes, h->charge);
     h->magic = 0;
     pthread_mutex_unlock(&b->mu);

@@ -6,6 +6,7 @@
 
 #include "cuzk/err.h"
 #include "cuzk/pool.h"
+#include "util/list.h"
 
 typedef struct task {
     cz_task_fn *fn;
@@ -129,16 +130,11 @@ int cz_pool_submit(cz_pool *p, cz_task_group *g, cz_task_fn *fn, void *arg)
     t->fn = fn;
     t->arg = arg;
     t->group = g;
-    t->next = NULL;
     pthread_mutex_lock(&g->mu);
     g->pending++;
     pthread_mutex_unlock(&g->mu);
     pthread_mutex_lock(&p->mu);
-    if (p->tail)
-        p->tail->next = t;
-    else
-        p->head = t;
-    p->tail = t;
+    CZ_QUEUE_APPEND(p->head, p->tail, t, next);
     pthread_cond_signal(&p->cv);
     pthread_mutex_unlock(&p->mu);
     return CZ_OK;

@@ -1,13 +1,17 @@
 # Shared by the scripts that test cuzk-daemon from outside (run_grpc.sh,
 # run_hostile.sh, and through kind_lib.sh the proof kinds' runners);
 # sourced, not run.  Before sourcing set
+#   daemon  the daemon binary
+# and, if not the script's name without .sh (run_grpc) and CZ_ and that
+# name without run_ in capitals and _KEEP (CZ_GRPC_KEEP),
 #   me      the script's name, for messages
 #   keep    the environment variable that keeps the work directory
-#   daemon  the daemon binary
 # It makes $work (a short path: unix socket paths are limited to 107
 # bytes), removes it on exit unless a check failed or $keep is set, and
 # kills every daemon it started.
 
+me=${me:-$(basename "$0" .sh)}
+keep=${keep:-CZ_$(tr '[:lower:]' '[:upper:]' <<<"${me#run_}")_KEEP}
 work=$(mktemp -d "/tmp/cuzk-$me.XXXXXX")
 failed=0
 pids=()
@@ -94,6 +98,22 @@ wait_exit() {
     local rc=0
     wait "$pid" || rc=$?
     return $rc
+}
+
+# term_in_flight PID COMMAND...: runs the client COMMAND in the background
+# (pid in $hpid, output in $work/hold.out), waits until it says its calls
+# are in flight (the line "inflight"), then sends the daemon PID SIGTERM
+# and gives it half a second to stop accepting.
+term_in_flight() {
+    local pid=$1
+    shift
+    "$@" >"$work/hold.out" 2>&1 &
+    hpid=$!
+    pids+=("$hpid")
+    wait_line inflight "$work/hold.out" "$hpid" 600 ||
+        die "the Prove calls never got in flight: $(cat "$work/hold.out")"
+    kill -TERM "$pid"
+    sleep 0.5
 }
 
 # The TCP port a daemon logged for --listen 127.0.0.1:0, and its status

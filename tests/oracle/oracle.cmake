@@ -54,91 +54,62 @@ if(TARGET cuzk-daemon AND CMAKE_BUILD_TYPE STREQUAL "Release")
   set_tests_properties(cli_doc PROPERTIES TIMEOUT 60)
 endif()
 
-# The slow PoRep tests, Release builds only (scripts/test.sh runs them once,
-# in build/release); label slow, so `ctest -LE slow` leaves them out.
-#
-# porep_params (tests/oracle/fc_params.sh porep), the fixture of the others:
-# the INSECURE 2KiB parameters (the .pce, .params and .vk under Filecoin's
-# name, and their digests) made once per build in ${CMAKE_BINARY_DIR}/
-# porep-params, about 5 minutes of both cores; later runs reuse them
-# (remove the folder to make them again).
-#
+# The slow tests of a Filecoin proof family, Release builds only (scripts/
+# test.sh runs them once, in build/release); label slow, so `ctest -LE
+# slow` leaves them out:
+#   cz_family_slow_tests(FAMILY KINDS PARAMS_TIMEOUT GRPC_TIMEOUT)
+# adds FAMILY_params (tests/oracle/fc_params.sh KINDS, KINDS one of its
+# comma-separated lists), the fixture of the others: the INSECURE 2KiB
+# parameters (the .pce, .params and .vk under Filecoin's name, and their
+# digests) made once per build in ${CMAKE_BINARY_DIR}/FAMILY-params, whose
+# path it leaves in CZ_FAMILY_PARAMS (remove the folder to make them
+# again); and, with the daemon, FAMILY_grpc (tests/oracle/
+# run_FAMILY_grpc.sh): proofs through cuzk-daemon as Curio asks for them,
+# checked by cuzk's FAMILY verify.
+function(cz_family_slow_tests family kinds params_timeout grpc_timeout)
+  string(TOUPPER ${family} up)
+  set(dir ${CMAKE_BINARY_DIR}/${family}-params)
+  set(CZ_${up}_PARAMS ${dir} PARENT_SCOPE)
+  add_test(NAME ${family}_params
+           COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/fc_params.sh ${kinds} $<TARGET_FILE:cuzk>
+                   ${dir})
+  set_tests_properties(${family}_params PROPERTIES TIMEOUT ${params_timeout} LABELS slow
+                       PROCESSORS 2 FIXTURES_SETUP ${family}_params)
+  if(TARGET cuzk-daemon)
+    add_test(NAME ${family}_grpc
+             COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_${family}_grpc.sh
+                     $<TARGET_FILE:cuzk-daemon> $<TARGET_FILE:cuzk> ${dir})
+    set_tests_properties(${family}_grpc PROPERTIES TIMEOUT ${grpc_timeout} LABELS slow
+                         PROCESSORS 2 FIXTURES_REQUIRED ${family}_params)
+  endif()
+endfunction()
+
+# PoRep: porep_params about 5 minutes of both cores once per build;
+# porep_grpc: PoRep C2 from Python and Node, proofs checked by porep
+# verify; refusals, missing parameters, PreloadSRS / EvictSRS, cancel, 16
+# jobs under a budget of about two partitions, request ids, priorities and
+# SIGTERM.  19 proofs, about 800 CPU seconds: 7 to 8 minutes of both cores.
 # porep_e2e (tests/oracle/run_porep_e2e.sh): seal, the parameters as params
 # left them, porep prove, porep verify valid and invalid, refused C1s.  The
 # proof at the 2^22 domain takes a minute of every core.
 #
-# porep_grpc (tests/oracle/run_porep_grpc.sh): PoRep C2 through cuzk-daemon
-# from Python and Node as Curio sends it, proofs checked by porep verify;
-# refusals, missing parameters, PreloadSRS / EvictSRS, cancel, 16 jobs
-# under a budget of about two partitions, request ids, priorities and
-# SIGTERM.  19 proofs, about 800 CPU seconds: 7 to 8 minutes of both cores.
+# SnapDeals: snap_params about 5 minutes of both cores once per build;
+# snap_grpc: a real 2KiB update proved as Curio sends it (raw commitments
+# and CIDs), the proofs checked by snap verify; refusals, missing
+# parameters, request ids.  Three proofs: about a minute.
+#
+# PoSt: post_params the WindowPoSt and WinningPoSt parameters, one after
+# the other (one digest list), about 30 s of both cores once per build;
+# post_grpc: 2KiB WindowPoSt partitions (full, short, V1 at partition 1)
+# and WinningPoSt proofs, checked by post verify; default priorities,
+# refusals, missing parameters, request ids.  Six proofs: about a minute.
 if(CMAKE_BUILD_TYPE STREQUAL "Release")
-  set(CZ_POREP_PARAMS ${CMAKE_BINARY_DIR}/porep-params)
-  add_test(NAME porep_params
-           COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/fc_params.sh porep $<TARGET_FILE:cuzk>
-                   ${CZ_POREP_PARAMS})
-  set_tests_properties(porep_params PROPERTIES TIMEOUT 1800 LABELS slow PROCESSORS 2
-                       FIXTURES_SETUP porep_params)
+  cz_family_slow_tests(porep porep 1800 3000)
   add_test(NAME porep_e2e
            COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_porep_e2e.sh $<TARGET_FILE:cuzk>
                    ${CZ_POREP_PARAMS})
   set_tests_properties(porep_e2e PROPERTIES TIMEOUT 1800 LABELS slow PROCESSORS 2
                        FIXTURES_REQUIRED porep_params)
-  if(TARGET cuzk-daemon)
-    add_test(NAME porep_grpc
-             COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_porep_grpc.sh
-                     $<TARGET_FILE:cuzk-daemon> $<TARGET_FILE:cuzk> ${CZ_POREP_PARAMS})
-    set_tests_properties(porep_grpc PROPERTIES TIMEOUT 3000 LABELS slow PROCESSORS 2
-                         FIXTURES_REQUIRED porep_params)
-  endif()
-endif()
-
-# The slow SnapDeals tests, Release builds only, label slow:
-# snap_params (tests/oracle/fc_params.sh snap): the INSECURE 2KiB update
-# parameters in ${CMAKE_BINARY_DIR}/snap-params, about 5 minutes of both
-# cores once per build;
-# snap_grpc (tests/oracle/run_snap_grpc.sh): a real 2KiB update proved
-# through cuzk-daemon as Curio sends it (raw commitments and CIDs), the
-# proofs checked by snap verify; refusals, missing parameters, request
-# ids.  Three proofs: about a minute.
-if(CMAKE_BUILD_TYPE STREQUAL "Release")
-  set(CZ_SNAP_PARAMS ${CMAKE_BINARY_DIR}/snap-params)
-  add_test(NAME snap_params
-           COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/fc_params.sh snap $<TARGET_FILE:cuzk>
-                   ${CZ_SNAP_PARAMS})
-  set_tests_properties(snap_params PROPERTIES TIMEOUT 1800 LABELS slow PROCESSORS 2
-                       FIXTURES_SETUP snap_params)
-  if(TARGET cuzk-daemon)
-    add_test(NAME snap_grpc
-             COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_snap_grpc.sh
-                     $<TARGET_FILE:cuzk-daemon> $<TARGET_FILE:cuzk> ${CZ_SNAP_PARAMS})
-    set_tests_properties(snap_grpc PROPERTIES TIMEOUT 1800 LABELS slow PROCESSORS 2
-                         FIXTURES_REQUIRED snap_params)
-  endif()
-endif()
-
-# The slow PoSt tests, Release builds only, label slow:
-# post_params (tests/oracle/fc_params.sh wpost,winning): the INSECURE 2KiB
-# WindowPoSt and WinningPoSt parameters in ${CMAKE_BINARY_DIR}/post-params,
-# one after the other (one digest list), about 30 s of both cores once per
-# build;
-# post_grpc (tests/oracle/run_post_grpc.sh): 2KiB WindowPoSt partitions
-# (full, short, V1 at partition 1) and WinningPoSt proofs through
-# cuzk-daemon as Curio sends them, checked by post verify; default
-# priorities, refusals, missing parameters, request ids.  Six proofs: about
-# a minute.
-if(CMAKE_BUILD_TYPE STREQUAL "Release")
-  set(CZ_POST_PARAMS ${CMAKE_BINARY_DIR}/post-params)
-  add_test(NAME post_params
-           COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/fc_params.sh wpost,winning
-                   $<TARGET_FILE:cuzk> ${CZ_POST_PARAMS})
-  set_tests_properties(post_params PROPERTIES TIMEOUT 600 LABELS slow PROCESSORS 2
-                       FIXTURES_SETUP post_params)
-  if(TARGET cuzk-daemon)
-    add_test(NAME post_grpc
-             COMMAND ${PROJECT_SOURCE_DIR}/tests/oracle/run_post_grpc.sh
-                     $<TARGET_FILE:cuzk-daemon> $<TARGET_FILE:cuzk> ${CZ_POST_PARAMS})
-    set_tests_properties(post_grpc PROPERTIES TIMEOUT 900 LABELS slow PROCESSORS 2
-                         FIXTURES_REQUIRED post_params)
-  endif()
+  cz_family_slow_tests(snap snap 1800 1800)
+  cz_family_slow_tests(post wpost,winning 600 900)
 endif()

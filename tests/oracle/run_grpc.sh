@@ -30,8 +30,6 @@ jsclient=$root/tests/oracle/grpc_client.mjs
 . "$root/tests/oracle/client_deps.sh"
 need_clients run_grpc "$root" node
 
-me=run_grpc
-keep=CZ_GRPC_KEEP
 # shellcheck source=tests/oracle/daemon_lib.sh
 . "$root/tests/oracle/daemon_lib.sh"
 
@@ -73,13 +71,7 @@ wait_exit "$dpid" 30 || rc=$?
 [ $rc = 0 ] || fail "daemon on $stale: exit $rc after SIGTERM"
 
 step "SIGTERM with 4 Prove calls (log_rows 14, 2 partitions) in flight"
-$py "$pyclient" hold "$unix" 4 >"$work/hold.out" 2>&1 &
-hpid=$!
-pids+=("$hpid")
-wait_line inflight "$work/hold.out" "$hpid" 600 ||
-    die "the Prove calls never got in flight: $(cat "$work/hold.out")"
-kill -TERM "$apid"
-sleep 0.5
+term_in_flight "$apid" $py "$pyclient" hold "$unix" 4
 $py "$pyclient" refused "$tcp" || fail "a new call was accepted after SIGTERM"
 hrc=0
 wait_exit "$hpid" 120 || hrc=$?

@@ -42,8 +42,6 @@ hostile=$root/tests/oracle/grpc_hostile.py
 . "$root/tests/oracle/client_deps.sh"
 need_clients run_hostile "$root" h2
 
-me=run_hostile
-keep=CZ_HOSTILE_KEEP
 # shellcheck source=tests/oracle/daemon_lib.sh
 . "$root/tests/oracle/daemon_lib.sh"
 

@@ -53,24 +53,19 @@
 #   CZ_POREP_GRPC_JOBS=N    jobs under the budget (default 16, at least 5)
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-me=run_porep_grpc
-keep=CZ_POREP_GRPC_KEEP
 # shellcheck source=tests/oracle/kind_lib.sh
-. "$root/tests/oracle/kind_lib.sh"
+. "$(dirname "$0")/kind_lib.sh"
 pyc=$root/tests/oracle/porep_client.py
 jsc=$root/tests/oracle/porep_client.mjs
 n_jobs=${CZ_POREP_GRPC_JOBS:-16}
 base=v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f
-need_clients "$me" "$root" node
-need_params porep_params "$base"
 # at least 5: four NORMAL jobs, of which at most three start before the
 # CRITICAL one comes (two partitions in memory, a third waiting for it)
 if ! [ "$n_jobs" -ge 5 ] 2>/dev/null; then
     echo "$me: CZ_POREP_GRPC_JOBS=$n_jobs: at least 5" >&2
     exit 2
 fi
-start_work
+kind_start node porep_params "$base"
 
 # the clients: a non-zero exit is a failure (they print which check)
 pyc() { $py "$pyc" "$@" || fail "porep_client.py $1 (exit $?)"; }
@@ -139,35 +134,20 @@ verify_specs() {
 }
 
 # 2. no parameters
-step "daemon B: param_cache an empty folder"
-mkdir "$work/empty"
-config b "$work/empty" '"8GiB"'
-start_daemon b --config "$work/b.toml" --listen 127.0.0.1:0 --grace-ms 10000
-bpid=$dpid
-btarget=127.0.0.1:$(port_of b)
-pyc missing "$btarget" "$sealed" 7 "$work/empty/$base.params"
-kill -TERM "$bpid"
-rc=0
-wait_exit "$bpid" 30 || rc=$?
-if [ $rc = 0 ]; then pass "daemon B: exit 0 after SIGTERM"; else fail "daemon B: exit $rc after SIGTERM"; fi
+daemon_b pyc "$sealed" 7 "$work/empty/$base.params"
 config b2 "$work/none" '"8GiB"'
 start_daemon b2 --config "$work/b2.toml" --listen 127.0.0.1:0
-if grep -q "srs.param_cache $work/none is not a folder" "$work/b2.err"; then
-    pass "a param_cache that is not there is warned about at start"
-else
-    fail "no warning naming $work/none in: $(cat "$work/b2.err")"
-fi
+log_has b2 "a param_cache that is not there is warned about at start" \
+    "srs.param_cache $work/none is not a folder"
 kill -TERM "$dpid"
 wait_exit "$dpid" 30 || true
 
 # 3. daemon A
 step "daemon A: budget 8GiB"
-config a "$pdir" '"8GiB"'
-start_daemon a --config "$work/a.toml" --listen 127.0.0.1:0 --status-listen 127.0.0.1:0 \
-    --grace-ms 900000
+kind_daemon a "$pdir" '"8GiB"' --grace-ms 900000
 apid=$dpid
-atarget=127.0.0.1:$(port_of a)
-aurl=http://127.0.0.1:$(status_port_of a)/status
+atarget=$target
+aurl=$status_url
 pyc preload "$atarget"
 step "A: Prove (Python) of the sealed C1 in Curio's wrapper; request ids"
 mkdir "$work/proofs"
@@ -187,13 +167,7 @@ step "A: cancel during synthesis"
 pyc cancel "$atarget" "$aurl" "$sealed" 7
 step "A: SIGTERM with two Prove calls in flight (the sealed C1 raw, the synthetic one wrapped)"
 term=(term-sealed-raw:"$sealed":7:raw term-synth-wrap:"$synth":9:wrap)
-$py "$pyc" hold "$atarget" "$work/proofs" "${term[@]}" >"$work/hold.out" 2>&1 &
-hpid=$!
-pids+=("$hpid")
-wait_line inflight "$work/hold.out" "$hpid" 600 ||
-    die "the Prove calls never got in flight: $(cat "$work/hold.out")"
-kill -TERM "$apid"
-sleep 0.5
+term_in_flight "$apid" $py "$pyc" hold "$atarget" "$work/proofs" "${term[@]}"
 pyc refused "$atarget" "$sealed" 7
 hrc=0
 wait_exit "$hpid" 900 || hrc=$?
@@ -208,43 +182,31 @@ verify_seal 1 "the synthetic C1's proof as sector 10's" "$work/proofs/term-synth
 arc=0
 wait_exit "$apid" 120 || arc=$?
 if [ $arc = 0 ]; then pass "daemon A: exit 0 after SIGTERM"; else fail "daemon A: exit $arc after SIGTERM"; fi
-if grep -q 'SIGTERM: stopping (grace 900000 ms, 2 calls in flight' "$work/a.err" &&
-    grep -q 'stopped: .* 0 failed' "$work/a.err"; then
-    pass "A's log: SIGTERM with 2 calls in flight, no job failed"
-else
-    fail "A's log lacks the SIGTERM line with 2 calls or says jobs failed: $(tail -3 "$work/a.err")"
-fi
+log_has a "A's log: SIGTERM with 2 calls in flight, no job failed" \
+    'SIGTERM: stopping (grace 900000 ms, 2 calls in flight' 'stopped: .* 0 failed'
 
 # 4. daemon C: the budget of about two partitions
 step "daemon C: budget $budget bytes (circuit $circuit, partition $part, request pool 1/8)"
-config c "$pdir" "$budget"
-start_daemon c --config "$work/c.toml" --listen 127.0.0.1:0 --status-listen 127.0.0.1:0 \
-    --grace-ms 60000
+kind_daemon c "$pdir" "$budget" --grace-ms 60000
 cpid=$dpid
-ctarget=127.0.0.1:$(port_of c)
-curl=http://127.0.0.1:$(status_port_of c)/status
+ctarget=$target
+curl=$status_url
 [ "$(jget "$curl" memory.budget)" = "$budget" ] ||
     fail "C's /status budget $(jget "$curl" memory.budget), expected $budget"
 pyc preload "$ctarget"
 $py "$pyc" snapshot "$curl" "$work/idle.json" || die "no idle snapshot of C"
 n_py=$((n_jobs / 2))
 n_js=$((n_jobs - 1 - n_py))
-py_specs=()
-js_specs=()
-for i in $(seq $n_py); do
-    if [ $((i % 2)) = 1 ]; then
-        py_specs+=("load-py-$i:$sealed:7:wrap")
-    else
-        py_specs+=("load-py-$i:$synth:9:raw")
-    fi
-done
-for i in $(seq $n_js); do
-    if [ $((i % 2)) = 1 ]; then
-        js_specs+=("load-js-$i:$synth:9:wrap")
-    else
-        js_specs+=("load-js-$i:$sealed:7:raw")
-    fi
-done
+# alternate NAME N ODD EVEN: N job specs, a line each: NAME-i:ODD for odd
+# i and NAME-i:EVEN for even i
+alternate() {
+    local i
+    for i in $(seq "$2"); do
+        if [ $((i % 2)) = 1 ]; then echo "$1-$i:$3"; else echo "$1-$i:$4"; fi
+    done
+}
+mapfile -t py_specs < <(alternate load-py "$n_py" "$sealed:7:wrap" "$synth:9:raw")
+mapfile -t js_specs < <(alternate load-js "$n_js" "$synth:9:wrap" "$sealed:7:raw")
 crit=(load-critical:"$sealed":7:wrap:critical)
 step "C: $((n_py + n_js)) NORMAL jobs ($n_py Prove from Python, $n_js SubmitProof+AwaitProof from Node), then one CRITICAL"
 s0=$(jget "$curl" jobs.submitted)

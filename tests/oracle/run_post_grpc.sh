@@ -32,18 +32,12 @@
 #   CZ_POST_GRPC_KEEP=1    keep the work directory and logs (always kept on failure)
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-me=run_post_grpc
-keep=CZ_POST_GRPC_KEEP
 # shellcheck source=tests/oracle/kind_lib.sh
-. "$root/tests/oracle/kind_lib.sh"
+. "$(dirname "$0")/kind_lib.sh"
 pc=$root/tests/oracle/post_client.py
-rc_py=$root/tests/oracle/porep_client.py
 wbase=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0
 nbase=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e
-need_clients "$me" "$root"
-need_params post_params "$wbase" "$nbase"
-start_work
+kind_start post_params "$wbase" "$nbase"
 pc() { $py "$pc" "$@" || fail "post_client.py $1 (exit $?)"; }
 
 # 1. the inputs: NAME KIND ARGS...
@@ -103,19 +97,10 @@ check() {
 }
 
 # 2. no parameters
-step "daemon B: param_cache an empty folder"
-mkdir "$work/empty"
-kind_daemon b "$work/empty" '"8GiB"'
-pc missing "$target" "$work/w2" "$work/win" "$work/empty/$wbase.params" \
-    "$work/empty/$nbase.params"
-stop_daemon B "$dpid" 30
+daemon_b pc "$work/w2" "$work/win" "$work/empty/$wbase.params" "$work/empty/$nbase.params"
 
 # 3. daemon A
-step "daemon A: budget 8GiB"
-kind_daemon a "$pdir" '"8GiB"'
-apid=$dpid atarget=$target aurl=$status_url
-pc preload "$atarget"
-$py "$rc_py" snapshot "$aurl" "$work/idle.json" || die "no idle snapshot of A"
+daemon_a pc
 step "A: Prove as Curio sends it"
 # NAME:PART (PART: the chain partition in Curio's request id)
 for np in w2:0 w1:1 v1:2 win:0; do
@@ -151,12 +136,9 @@ for f in w2 win; do
         fail "$f: two jobs' proofs are equal bytes: each proof draws its own r and s"
     fi
 done
-if grep -q 'window-post wpost-2k, 1 partition, priority HIGH' "$work/a.err" &&
-    grep -q 'winning-post winning-2k, 1 partition, priority CRITICAL' "$work/a.err"; then
-    pass "A's log has the Window jobs at HIGH and the Winning ones at CRITICAL"
-else
-    fail "A's log lacks a Window job at HIGH or a Winning one at CRITICAL: $(grep submitted "$work/a.err")"
-fi
+log_has a "A's log has the Window jobs at HIGH and the Winning ones at CRITICAL" \
+    'window-post wpost-2k, 1 partition, priority HIGH' \
+    'winning-post winning-2k, 1 partition, priority CRITICAL'
 step "A: request ids"
 for np in w2:0 win:0; do
     n=${np%%:*}
@@ -185,13 +167,6 @@ done
 step "A: refusals"
 pc refusals "$atarget" "$work/w2" "$work/w1" "$work/win" "$work/v1"
 for c in wpost-2k winning-2k; do
-    if grep -q "$c: .*INSECURE" "$work/a.err"; then
-        pass "A's log names $c's INSECURE generated parameters"
-    else
-        fail "A's log does not say $c's parameters are INSECURE: $(grep INSECURE "$work/a.err")"
-    fi
+    log_has a "A's log names $c's INSECURE generated parameters" "$c: .*INSECURE"
 done
-$py "$rc_py" idle "$aurl" "$work/idle.json" "after the PoSt jobs (circuits loaded)" ||
-    fail "memory counters not back to idle"
-stop_daemon A "$apid" 60
-finish
+daemon_a_done "after the PoSt jobs (circuits loaded)"

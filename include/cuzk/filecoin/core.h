@@ -32,6 +32,22 @@ typedef struct {
     uint8_t b[32];
 } cz_fc_d;
 
+/* The one block of memory that a proof's or a tree's arrays live in: mem
+ * (bytes of it) from alloc (NULL: the default), returned by
+ * cz_fc_block_free. */
+typedef struct {
+    void *mem;
+    size_t bytes;
+    const cz_allocator *alloc;
+} cz_fc_block;
+
+/* b gets bytes of class cls from alloc, their contents undefined: CZ_OK,
+ * or CZ_ERR_NOMEM with b empty (mem NULL, bytes 0). */
+int cz_fc_block_alloc(cz_fc_block *b, const cz_allocator *alloc, cz_buf_class cls, size_t bytes);
+/* Returns b's memory to its allocator (an empty b: nothing) and empties b;
+ * b may be NULL. */
+void cz_fc_block_free(cz_fc_block *b);
+
 /* --------------------------------------------- shapes, registered proofs --- */
 
 typedef enum {

@@ -141,9 +141,7 @@ typedef struct {
     uint64_t sector_id;
     cz_fc_d comm_r;
     cz_post_sector_proof proof;
-    void *mem;
-    size_t mem_bytes;
-    const cz_allocator *alloc;
+    cz_fc_block block;
 } cz_post_vanilla;
 
 /* An empty blob of shape s (cz_post_blob_challenges inclusion proofs,

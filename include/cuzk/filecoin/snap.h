@@ -96,9 +96,7 @@ typedef struct {
     uint32_t n_apex, n_challenges;
     cz_fc_d *apex_leafs;
     cz_fc_snap_challenge_proof *challenges;
-    void *mem; /* the block */
-    size_t mem_bytes;
-    const cz_allocator *alloc;
+    cz_fc_block block;
 } cz_fc_snap_partition_proof;
 
 /* The form and level count of a tree of the update's shape s: TreeD

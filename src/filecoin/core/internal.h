@@ -21,12 +21,15 @@ static inline bool cz_fc_d_same(const cz_fc_d *a, const cz_fc_d *b)
 bool cz_fc_partition_proof(cz_groth16_proof *pr, const uint8_t *proofs, unsigned k, char *err,
                            size_t errlen);
 
-/* The n partitions' proofs pr, partition k's n_in inputs at in + k n_in,
- * verified as one batch: *valid set when all verify; when the batch does
- * not, *valid left as it is and err names the first partition whose proof
- * does not verify. CZ_OK, or the batch's error other than
- * CZ_ERR_BAD_PROOF. */
-int cz_fc_verify_partitions(const cz_groth16_pvk *pvk, const cz_groth16_proof *pr, const cz_fr *in,
-                            size_t n_in, unsigned n, bool *valid, char *err, size_t errlen);
+/* The verifiers' last step, once the partitions were read with the
+ * outcome rc: unless rc is an error, the n partitions' proofs pr,
+ * partition k's n_in inputs at in + k n_in, verified as one batch: *valid
+ * set when all verify; when the batch does not, *valid left as it is and
+ * err names the first partition whose proof does not verify.  Returns rc,
+ * or the batch's error other than CZ_ERR_BAD_PROOF; an error as "who:
+ * strerror" in err. */
+int cz_fc_verify_partitions(int rc, const char *who, const cz_groth16_pvk *pvk,
+                            const cz_groth16_proof *pr, const cz_fr *in, size_t n_in, unsigned n,
+                            bool *valid, char *err, size_t errlen);
 
 #endif

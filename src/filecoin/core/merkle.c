@@ -35,9 +35,7 @@ struct cz_fc_tree {
     uint64_t *idx[MAX_LEVELS + 1];  /* sparse: their indexes, sorted */
     size_t count[MAX_LEVELS + 1];   /* sparse: how many */
     cz_fc_d def[MAX_LEVELS + 1];    /* sparse: defaults */
-    const cz_allocator *alloc;
-    void *mem;
-    size_t mem_bytes;
+    cz_fc_block block; /* node, idx and the sparse tree's entries */
 };
 
 static int hash_children(cz_fc_d *out, cz_fc_tree_kind k, const cz_fc_d *c, unsigned arity)
@@ -81,8 +79,7 @@ int cz_fc_proof_root(const cz_fc_merkle_proof *p, cz_fc_tree_kind k, cz_fc_d *ro
 
 /* -------------------------------------------------------------- trees --- */
 
-static int tree_new(cz_fc_tree **out, cz_fc_tree_kind k, const cz_fc_shape *s,
-                    const cz_allocator *alloc)
+static int tree_new(cz_fc_tree **out, cz_fc_tree_kind k, const cz_fc_shape *s)
 {
     *out = NULL;
     cz_fc_tree *t = calloc(1, sizeof *t);
@@ -90,7 +87,6 @@ static int tree_new(cz_fc_tree **out, cz_fc_tree_kind k, const cz_fc_shape *s,
         return CZ_ERR_NOMEM;
     t->kind = k;
     t->shape = s;
-    t->alloc = alloc;
     t->n_levels = cz_fc_tree_levels(k, s);
     t->width[0] = (uint64_t)1 << s->log_nodes;
     for (unsigned l = 0; l < t->n_levels; l++) {
@@ -105,8 +101,7 @@ void cz_fc_tree_free(cz_fc_tree *t)
 {
     if (t == NULL)
         return;
-    if (t->mem)
-        cz_free(t->alloc, t->mem, t->mem_bytes);
+    cz_fc_block_free(&t->block);
     free(t);
 }
 
@@ -114,19 +109,17 @@ int cz_fc_tree_build(cz_fc_tree **out, cz_fc_tree_kind k, const cz_fc_shape *s,
                      const cz_fc_d *leaves, const cz_allocator *alloc)
 {
     cz_fc_tree *t;
-    int rc = tree_new(&t, k, s, alloc);
+    int rc = tree_new(&t, k, s);
     if (rc != CZ_OK)
         return rc;
     size_t total = 0;
     for (unsigned l = 0; l <= t->n_levels; l++)
         total += (size_t)t->width[l];
-    t->mem_bytes = total * sizeof(cz_fc_d);
-    t->mem = cz_alloc(alloc, CZ_BUF_OTHER, t->mem_bytes);
-    if (t->mem == NULL) {
+    if (cz_fc_block_alloc(&t->block, alloc, CZ_BUF_OTHER, total * sizeof(cz_fc_d)) != CZ_OK) {
         free(t);
         return CZ_ERR_NOMEM;
     }
-    cz_fc_d *at = t->mem;
+    cz_fc_d *at = t->block.mem;
     for (unsigned l = 0; l <= t->n_levels; l++) {
         t->node[l] = at;
         at += t->width[l];
@@ -160,20 +153,19 @@ int cz_fc_tree_build_sparse(cz_fc_tree **out, cz_fc_tree_kind k, const cz_fc_sha
                             const cz_fc_d *default_leaf, const cz_allocator *alloc)
 {
     cz_fc_tree *t;
-    int rc = tree_new(&t, k, s, alloc);
+    int rc = tree_new(&t, k, s);
     if (rc != CZ_OK)
         return rc;
     t->sparse = true;
     /* at most n known nodes per level */
     size_t per = n ? n : 1;
-    t->mem_bytes = (size_t)(t->n_levels + 1) * per * (sizeof(cz_fc_d) + sizeof(uint64_t)) +
+    size_t bytes = (size_t)(t->n_levels + 1) * per * (sizeof(cz_fc_d) + sizeof(uint64_t)) +
                    per * sizeof(entry);
-    t->mem = cz_alloc(alloc, CZ_BUF_OTHER, t->mem_bytes);
-    if (t->mem == NULL) {
+    if (cz_fc_block_alloc(&t->block, alloc, CZ_BUF_OTHER, bytes) != CZ_OK) {
         free(t);
         return CZ_ERR_NOMEM;
     }
-    uint8_t *at = t->mem;
+    uint8_t *at = t->block.mem;
     for (unsigned l = 0; l <= t->n_levels; l++) {
         t->node[l] = (cz_fc_d *)at;
         at += per * sizeof(cz_fc_d);

@@ -78,10 +78,8 @@ int cz_fc_verify_seal(const cz_groth16_pvk *pvk, const uint8_t *proofs, size_t l
         rc = cz_fc_public_inputs(in + (size_t)k * n_in, t, &g, &replica_id, &info->comm_d,
                                  &info->comm_r, info->seed, k);
     }
-    if (rc == CZ_OK)
-        rc = cz_fc_verify_partitions(pvk, pr, in, n_in, t->partitions, valid, err, errlen);
-    if (rc != CZ_OK)
-        cz_msgf(err, errlen, "verify-seal: %s", cz_strerror(rc));
+    rc = cz_fc_verify_partitions(rc, "verify-seal", pvk, pr, in, n_in, t->partitions, valid, err,
+                                 errlen);
 done:
     free(pr);
     free(in);

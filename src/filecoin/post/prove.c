@@ -13,20 +13,27 @@
 #include "cuzk/rand.h"
 #include "filecoin/post/vanilla.h"
 
-/* The arguments both provers share: CZ_OK or the error, err set. */
-static int check_args(const cz_post_shape *s, cz_fc_api api, const uint8_t *randomness,
-                      const char *who, char *err, size_t errlen)
+/* The opening both provers share: err cleared, out (NULL, or any_null: a
+ * NULL argument of the caller's) refused, else emptied; then s, api and
+ * the randomness checked.  CZ_OK or the error, err set. */
+static int check_args(cz_post_vanilla *out, bool any_null, const cz_post_shape *s, cz_fc_api api,
+                      const uint8_t *randomness, const char *who, char *err, size_t errlen)
 {
+    if (err && errlen)
+        err[0] = 0;
+    if (out == NULL || any_null)
+        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "%s: NULL argument", who);
+    memset(out, 0, sizeof *out);
     if (s == NULL || randomness == NULL)
         return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "%s: NULL argument", who);
     if (api != CZ_FC_API_1_0 && api != CZ_FC_API_1_1 && api != CZ_FC_API_1_2)
         return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "%s: API version %d", who, (int)api);
     if (!cz_post_vanilla_shape_ok(s))
         return cz_fail(err, errlen, CZ_ERR_INVALID_ARG,
-                   "%s: the shape has no challenges or an inconsistent tree", who);
+                       "%s: the shape has no challenges or an inconsistent tree", who);
     if (cz_post_randomness_check(randomness) != CZ_OK)
-        return cz_fail(err, errlen, CZ_ERR_NOT_CANONICAL, "%s: the randomness is not a canonical Fr",
-                   who);
+        return cz_fail(err, errlen, CZ_ERR_NOT_CANONICAL,
+                       "%s: the randomness is not a canonical Fr", who);
     return CZ_OK;
 }
 
@@ -81,12 +88,8 @@ int cz_post_vanilla_prove(cz_post_vanilla *out, const cz_post_shape *s, cz_fc_ap
                           const cz_allocator *alloc, char *err, size_t errlen)
 {
     static const char who[] = "post vanilla prove";
-    if (err && errlen)
-        err[0] = 0;
-    if (out == NULL || tree_r == NULL || comm_c == NULL)
-        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "%s: NULL argument", who);
-    memset(out, 0, sizeof *out);
-    int rc = check_args(s, api, randomness, who, err, errlen);
+    int rc =
+        check_args(out, tree_r == NULL || comm_c == NULL, s, api, randomness, who, err, errlen);
     if (rc)
         return rc;
     unsigned n = cz_post_blob_challenges(s);
@@ -130,12 +133,7 @@ int cz_post_vanilla_synth(cz_post_vanilla *out, const cz_post_shape *s, cz_fc_ap
                           uint64_t seed, const cz_allocator *alloc, char *err, size_t errlen)
 {
     static const char who[] = "post vanilla synth";
-    if (err && errlen)
-        err[0] = 0;
-    if (out == NULL)
-        return cz_fail(err, errlen, CZ_ERR_INVALID_ARG, "%s: NULL argument", who);
-    memset(out, 0, sizeof *out);
-    int rc = check_args(s, api, randomness, who, err, errlen);
+    int rc = check_args(out, false, s, api, randomness, who, err, errlen);
     if (rc)
         return rc;
     unsigned n = cz_post_blob_challenges(s);

@@ -93,14 +93,10 @@ int cz_post_vanilla_alloc(cz_post_vanilla *v, const cz_post_shape *s, const cz_a
     memset(v, 0, sizeof *v);
     if (s == NULL || !cz_post_vanilla_shape_ok(s))
         return CZ_ERR_INVALID_ARG;
-    size_t bytes = block_bytes(s);
-    char *m = cz_alloc(alloc, CZ_BUF_INPUT, bytes);
-    if (m == NULL)
+    if (cz_fc_block_alloc(&v->block, alloc, CZ_BUF_INPUT, block_bytes(s)) != CZ_OK)
         return CZ_ERR_NOMEM;
-    memset(m, 0, bytes);
-    v->mem = m;
-    v->mem_bytes = bytes;
-    v->alloc = alloc;
+    char *m = v->block.mem;
+    memset(m, 0, v->block.bytes);
     unsigned n = cz_post_blob_challenges(s), nl = levels_of(s);
     cz_fc_merkle_proof *inc = (cz_fc_merkle_proof *)m;
     cz_fc_path_el *lv = (cz_fc_path_el *)(inc + n);
@@ -125,8 +121,7 @@ void cz_post_vanilla_free(cz_post_vanilla *v)
 {
     if (v == NULL)
         return;
-    if (v->mem)
-        cz_free(v->alloc, v->mem, v->mem_bytes);
+    cz_fc_block_free(&v->block);
     memset(v, 0, sizeof *v);
 }
 

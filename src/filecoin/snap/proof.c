@@ -121,14 +121,10 @@ int cz_fc_snap_proof_alloc(cz_fc_snap_partition_proof *p, const cz_fc_snap_shape
     if (p == NULL || s == NULL)
         return CZ_ERR_INVALID_ARG;
     memset(p, 0, sizeof *p);
-    size_t bytes = block_bytes(s);
-    char *m = cz_alloc(alloc, CZ_BUF_INPUT, bytes);
-    if (m == NULL)
+    if (cz_fc_block_alloc(&p->block, alloc, CZ_BUF_INPUT, block_bytes(s)) != CZ_OK)
         return CZ_ERR_NOMEM;
-    memset(m, 0, bytes);
-    p->mem = m;
-    p->mem_bytes = bytes;
-    p->alloc = alloc;
+    char *m = p->block.mem;
+    memset(m, 0, p->block.bytes);
     p->n_challenges = s->challenges;
     p->n_apex = s->apex_leaves;
     p->challenges = (cz_fc_snap_challenge_proof *)m;
@@ -150,8 +146,7 @@ void cz_fc_snap_proof_free(cz_fc_snap_partition_proof *p)
 {
     if (p == NULL)
         return;
-    if (p->mem)
-        cz_free(p->alloc, p->mem, p->mem_bytes);
+    cz_fc_block_free(&p->block);
     memset(p, 0, sizeof *p);
 }
 

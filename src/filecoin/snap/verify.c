@@ -61,10 +61,8 @@ int cz_fc_verify_snap(const cz_groth16_pvk *pvk, const uint8_t *proofs, size_t l
         if (!cz_fc_partition_proof(pr, proofs, k, err, errlen))
             goto out; /* a malformed proof is an invalid one */
     }
-    if (rc == CZ_OK)
-        rc = cz_fc_verify_partitions(pvk, pr, in, CZ_FC_SNAP_INPUTS, n, valid, err, errlen);
-    if (rc != CZ_OK)
-        cz_msgf(err, errlen, "verify-update: %s", cz_strerror(rc));
+    rc = cz_fc_verify_partitions(rc, "verify-update", pvk, pr, in, CZ_FC_SNAP_INPUTS, n, valid, err,
+                                 errlen);
 out:
     free(pr);
     free(in);

@@ -6,12 +6,8 @@
 #   mul.wtns     snarkjs wtns calculate of mul.wasm on input.json
 #   mul_bn128.r1cs, mul_bn128.wtns  the same for the BN254 (bn128) field:
 #                the readers must reject them as the wrong curve
-set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-bin=$here/../../../node_modules/.bin
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$here"
+# shellcheck source=tests/data/npm_fixture.sh
+. "$(dirname "$0")/../npm_fixture.sh"
 "$bin/circom2" mul.circom --prime bls12381 --r1cs --wasm -o "$tmp"
 cp "$tmp/mul.r1cs" mul.r1cs
 "$bin/snarkjs" wtns calculate "$tmp/mul_js/mul.wasm" input.json mul.wtns

@@ -18,12 +18,8 @@
 # The contributions use fixed entropy, but snarkjs also mixes in its own
 # randomness, so reruns give different (equally valid) keys; a proof is
 # randomised (r, s), so every rerun of the prove step changes its bytes.
-set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-bin=$here/../../../node_modules/.bin
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$here"
+# shellcheck source=tests/data/npm_fixture.sh
+. "$(dirname "$0")/../npm_fixture.sh"
 for curve in bls12381 bn128; do
     "$bin/snarkjs" powersoftau new $curve 4 "$tmp/p0_$curve.ptau"
     "$bin/snarkjs" powersoftau contribute "$tmp/p0_$curve.ptau" "$tmp/p1_$curve.ptau" \
