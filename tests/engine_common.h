@@ -70,6 +70,20 @@ static inline cz_job_request synth_req(cz_job_synthetic *in, const char *id, cz_
     return r;
 }
 
+/* r is a completed job of parts partitions whose proofs each decode
+ * (full checks). */
+static inline void check_completed(const cz_job_result *r, uint32_t parts)
+{
+    TF_CHECK_MSG(r->state == CZ_JOB_COMPLETED, "state %s: %s", cz_job_state_name(r->state),
+                 r->message);
+    TF_CHECK(r->partitions == parts && r->partitions_done == parts && r->proofs != NULL);
+    for (uint32_t i = 0; r->proofs && i < parts; i++) {
+        cz_groth16_proof pf;
+        TF_CHECK(cz_groth16_proof_from_bytes(&pf, r->proofs + CZ_GROTH16_PROOF_BYTES * i,
+                                             CZ_GROTH16_PROOF_BYTES) == CZ_OK);
+    }
+}
+
 /* A CPU back end whose prove_start first waits at a gate: it holds a job's
  * partitions in flight at a known point.  permits < 0: open; otherwise
  * that many calls may pass (each takes one).  waiting: calls held now.

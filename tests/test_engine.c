@@ -37,14 +37,7 @@ static void test_basic_job(void)
     TF_CHECK(existing && strcmp(id, handle) == 0);
     cz_job_result r;
     TF_CHECK(cz_engine_await(e, "basic", -1, &r) == CZ_OK);
-    TF_CHECK_MSG(r.state == CZ_JOB_COMPLETED, "state %s: %s", cz_job_state_name(r.state),
-                 r.message);
-    TF_CHECK(r.partitions == 3 && r.partitions_done == 3 && r.proofs != NULL);
-    /* each proof decodes (full checks) */
-    for (uint32_t i = 0; r.proofs && i < 3; i++) {
-        cz_groth16_proof pf;
-        TF_CHECK(cz_groth16_proof_from_bytes(&pf, r.proofs + 192 * i, 192) == CZ_OK);
-    }
+    check_completed(&r, 3);
     TF_CHECK(r.total_ms >= r.queue_ms);
     /* the circuit was recorded and set up for this job: load time, apart
      * from synthesis (AwaitProof's srs_load_ms) */

@@ -150,13 +150,7 @@ static void test_basic_job(void)
     TF_CHECK(cz_engine_submit(e, &req, id, NULL, err, sizeof err) == CZ_OK);
     cz_job_result r;
     TF_CHECK(cz_engine_await(e, "basic", 120000, &r) == CZ_OK);
-    TF_CHECK_MSG(r.state == CZ_JOB_COMPLETED, "state %s: %s", cz_job_state_name(r.state),
-                 r.message);
-    TF_CHECK(r.partitions == 3 && r.partitions_done == 3 && r.proofs != NULL);
-    for (uint32_t i = 0; r.proofs && i < 3; i++) {
-        cz_groth16_proof pf;
-        TF_CHECK(cz_groth16_proof_from_bytes(&pf, r.proofs + 192 * i, 192) == CZ_OK);
-    }
+    check_completed(&r, 3);
     cz_job_result_free(&r);
     cz_timeline_event ev[64];
     size_t n = cz_engine_timeline(e, ev, 64);
