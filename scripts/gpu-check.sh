@@ -148,38 +148,43 @@ BENCH=build/gpu/cuzk-bench
 : >"$OUT/test_gpu_setup.log"
 : >"$OUT/bench.log"
 # The GPU tests of the binaries in $1, logs in $2.
+# One test of program $4 in binaries $1 (--only $5), $3 seconds at most,
+# its log $2/$6.log: passed when none failed and the log holds $7 (what
+# the test prints once it compared); $8 the title, $9 the failure's name.
+only() {
+    local B=$1 L=$2 secs=$3 prog=$4 test=$5 log="$2/$6.log" want=$7
+    echo "== $prog: $8"
+    timeout "$secs" "$B/$prog" --only "$test" 2>&1 | tee "$log"
+    grep -q " 0 failed" "$log" && grep -q "$want" "$log" ||
+        { echo "gpu-check: $9 FAILED ($B)"; fail=1; }
+}
+# Program $3 of binaries $1 whole, $4 seconds at most, its log $2/$3.log
+# (the passing tests' lines left out of the output): failed when it fails
+# or says it saw no GPU (tf.h's "GPU tests skipped").
+whole() {
+    local B=$1 L=$2 prog=$3 secs=$4 log="$2/$3.log"
+    echo "== $prog (GPU vs CPU; $B)"
+    timeout "$secs" "$B/$prog" 2>&1 | tee "$log" | grep -vE "^  ok "
+    [ "${PIPESTATUS[0]}" -ne 0 ] && fail=1
+    grep -q "GPU tests skipped" "$log" && { echo "gpu-check: NO GPU SEEN by $prog"; fail=1; }
+}
 gpu_tests() {
     local B=$1 L=$2
-    echo "== test_cuda (GPU vs CPU, bit for bit; $B)"
-    timeout 240 "$B/test_cuda" 2>&1 | tee "$L/test_cuda.log"
-    [ "${PIPESTATUS[0]}" -ne 0 ] && fail=1
-    grep -q "GPU tests skipped" "$L/test_cuda.log" && { echo "gpu-check: NO GPU SEEN by test_cuda"; fail=1; }
+    whole "$B" "$L" test_cuda 240
     for t in test_cuda_ec test_cuda_msm test_cuda_fixed; do
-        echo "== $t (GPU vs CPU)"
-        timeout 180 "$B/$t" 2>&1 | tee "$L/$t.log" | grep -vE "^  ok "
-        [ "${PIPESTATUS[0]}" -ne 0 ] && fail=1
-        grep -q "GPU tests skipped" "$L/$t.log" && { echo "gpu-check: NO GPU SEEN by $t"; fail=1; }
+        whole "$B" "$L" $t 180
     done
-    echo "== test_cs: the device SpMV equals the CPU's"
-    timeout 120 "$B/test_cs" --only test_gpu_spmv 2>&1 | tee "$L/test_cs.log"
-    grep -q " 0 failed" "$L/test_cs.log" && grep -q "device SpMV equals" "$L/test_cs.log" ||
-        { echo "gpu-check: DEVICE SPMV TEST FAILED ($B)"; fail=1; }
-    echo "== test_groth16: GPU back end proofs equal the CPU's"
-    timeout 120 "$B/test_groth16" --only test_gpu_backend 2>&1 | tee "$L/test_groth16.log"
-    grep -q " 0 failed" "$L/test_groth16.log" && grep -q "equals the CPU" "$L/test_groth16.log" ||
-        { echo "gpu-check: GPU BACK END PROOF TEST FAILED ($B)"; fail=1; }
-    echo "== test_groth16: the GPU setup equals the CPU's, byte for byte"
-    timeout 180 "$B/test_groth16" --only test_gpu_setup 2>&1 | tee "$L/test_gpu_setup.log"
-    grep -q " 0 failed" "$L/test_gpu_setup.log" && grep -q "GPU setup equals the CPU" "$L/test_gpu_setup.log" ||
-        { echo "gpu-check: GPU SETUP TEST FAILED ($B)"; fail=1; }
-    echo "== test_groth16: proofs at device budgets from the smallest plan up equal the CPU's"
-    timeout 240 "$B/test_groth16" --only test_gpu_budgets 2>&1 | tee "$L/test_budgets.log"
-    grep -q " 0 failed" "$L/test_budgets.log" && grep -q "one byte under the smallest plan: refused" "$L/test_budgets.log" ||
-        { echo "gpu-check: BUDGET PROOF TEST FAILED ($B)"; fail=1; }
-    echo "== test_engine_gpu: the engine with the GPU back end on every device"
-    timeout 240 "$B/test_engine_gpu" 2>&1 | tee "$L/test_engine_gpu.log" | grep -vE "^  ok "
-    [ "${PIPESTATUS[0]}" -ne 0 ] && fail=1
-    grep -q "skipped" "$L/test_engine_gpu.log" && { echo "gpu-check: NO GPU SEEN by test_engine_gpu"; fail=1; }
+    only "$B" "$L" 120 test_cs test_gpu_spmv test_cs "device SpMV equals" \
+        "the device SpMV equals the CPU's" "DEVICE SPMV TEST"
+    only "$B" "$L" 120 test_groth16 test_gpu_backend test_groth16 "equals the CPU" \
+        "GPU back end proofs equal the CPU's" "GPU BACK END PROOF TEST"
+    only "$B" "$L" 180 test_groth16 test_gpu_setup test_gpu_setup "GPU setup equals the CPU" \
+        "the GPU setup equals the CPU's, byte for byte" "GPU SETUP TEST"
+    only "$B" "$L" 240 test_groth16 test_gpu_budgets test_budgets \
+        "one byte under the smallest plan: refused" \
+        "proofs at device budgets from the smallest plan up equal the CPU's" "BUDGET PROOF TEST"
+    # the engine on every device, the witness staging among its tests
+    whole "$B" "$L" test_engine_gpu 240
 }
 part tests && gpu_tests build/gpu "$OUT"
 
