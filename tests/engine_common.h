@@ -84,6 +84,60 @@ static inline void check_completed(const cz_job_result *r, uint32_t parts)
     }
 }
 
+/* A circuit for cz_engine_register_circuit (the caller's): the synthetic
+ * circuit of 2^log_rows rows and 3 public inputs recorded, its INSECURE
+ * parameters from seed, and the full assignments (n values each) of its
+ * partitions 0 and 1 from witness seed wseed. */
+typedef struct {
+    cz_r1cs *r;
+    cz_groth16_params p;
+    size_t n;
+    cz_fr *w; /* 2 partitions */
+} reg_circuit;
+
+static inline void reg_make(reg_circuit *c, unsigned log_rows, const uint8_t seed[32],
+                            uint64_t wseed)
+{
+    cz_synthetic shape = {.log_rows = log_rows, .n_public = 3, .seed = 0};
+    cz_cs *cs;
+    TF_CHECK(cz_cs_new(&cs, CZ_CS_RECORD, 0) == CZ_OK);
+    TF_CHECK(cz_synthetic_synthesize(cs, &shape, 0) == CZ_OK);
+    TF_CHECK(cz_cs_finish(cs, &c->r) == CZ_OK);
+    cz_cs_free(cs);
+    TF_CHECK(cz_groth16_setup(&c->p, c->r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+    c->n = cz_r1cs_num_inputs(c->r) + cz_r1cs_num_aux(c->r);
+    c->w = malloc(2 * c->n * sizeof(cz_fr));
+    shape.seed = wseed;
+    for (uint32_t part = 0; part < 2; part++) {
+        TF_CHECK(cz_cs_new(&cs, CZ_CS_WITNESS, 0) == CZ_OK);
+        TF_CHECK(cz_synthetic_synthesize(cs, &shape, part) == CZ_OK);
+        cz_cs_write_assignment(cs, c->w + part * c->n);
+        cz_cs_free(cs);
+    }
+}
+
+static inline void reg_free(reg_circuit *c)
+{
+    cz_groth16_params_free(&c->p);
+    cz_r1cs_free(c->r);
+    free(c->w);
+}
+
+/* proofs (2 x 192 bytes) verify against c's partitions' public inputs. */
+static inline void reg_verify(const reg_circuit *c, const uint8_t *proofs)
+{
+    cz_groth16_pvk pvk;
+    TF_CHECK(cz_groth16_pvk_prepare(&pvk, &c->p.vk) == CZ_OK);
+    for (uint32_t part = 0; proofs && part < 2; part++) {
+        cz_groth16_proof pf;
+        TF_CHECK(cz_groth16_proof_from_bytes(&pf, proofs + CZ_GROTH16_PROOF_BYTES * part,
+                                             CZ_GROTH16_PROOF_BYTES) == CZ_OK);
+        TF_CHECK(cz_groth16_verify(&pvk, &pf, c->w + part * c->n + 1,
+                                   cz_r1cs_num_inputs(c->r) - 1) == CZ_OK);
+    }
+    cz_groth16_pvk_free(&pvk);
+}
+
 /* A CPU back end whose prove_start first waits at a gate: it holds a job's
  * partitions in flight at a known point.  permits < 0: open; otherwise
  * that many calls may pass (each takes one).  waiting: calls held now.

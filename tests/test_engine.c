@@ -127,33 +127,16 @@ static void test_load_time(void)
  * at submit; the circuit cannot be unregistered while a job uses it. */
 static void test_registered_circuit(void)
 {
-    cz_synthetic shape = {.log_rows = 10, .n_public = 3, .seed = 0};
-    cz_cs *cs;
-    cz_r1cs *r;
-    TF_CHECK(cz_cs_new(&cs, CZ_CS_RECORD, 0) == CZ_OK);
-    TF_CHECK(cz_synthetic_synthesize(cs, &shape, 0) == CZ_OK);
-    TF_CHECK(cz_cs_finish(cs, &r) == CZ_OK);
-    cz_cs_free(cs);
-    uint8_t seed[32] = {9};
-    cz_groth16_params p;
-    TF_CHECK(cz_groth16_setup(&p, r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
-    size_t n = cz_r1cs_num_inputs(r) + cz_r1cs_num_aux(r);
-    cz_fr *w = malloc(2 * n * sizeof(cz_fr));
-    for (uint32_t part = 0; part < 2; part++) {
-        cz_synthetic s2 = shape;
-        s2.seed = 77;
-        TF_CHECK(cz_cs_new(&cs, CZ_CS_WITNESS, 0) == CZ_OK);
-        TF_CHECK(cz_synthetic_synthesize(cs, &s2, part) == CZ_OK);
-        cz_cs_write_assignment(cs, w + part * n);
-        cz_cs_free(cs);
-    }
+    reg_circuit c;
+    reg_make(&c, 10, (const uint8_t[32]){9}, 77);
     cz_engine_config cfg = base_config(0);
     cz_engine *e;
     char err[256], id[CZ_JOB_ID_MAX];
     TF_CHECK(cz_engine_new(&e, &cfg, err, sizeof err) == CZ_OK);
-    TF_CHECK(cz_engine_register_circuit(e, "reg", &p, r, err, sizeof err) == CZ_OK);
-    TF_CHECK(cz_engine_register_circuit(e, "reg", &p, r, err, sizeof err) == CZ_ERR_INVALID_ARG);
-    cz_job_groth16 g = {.circuit = "reg", .w = w, .n_w = n, .partitions = 2};
+    TF_CHECK(cz_engine_register_circuit(e, "reg", &c.p, c.r, err, sizeof err) == CZ_OK);
+    TF_CHECK(cz_engine_register_circuit(e, "reg", &c.p, c.r, err, sizeof err) ==
+             CZ_ERR_INVALID_ARG);
+    cz_job_groth16 g = {.circuit = "reg", .w = c.w, .n_w = c.n, .partitions = 2};
     cz_job_request req = {.id = "g1", .kind = CZ_KIND_GROTH16, .input = &g};
     TF_CHECK(cz_engine_submit(e, &req, id, NULL, err, sizeof err) == CZ_OK);
     int rc = cz_engine_unregister_circuit(e, "reg");
@@ -161,29 +144,19 @@ static void test_registered_circuit(void)
     TF_CHECK(cz_engine_await(e, "g1", -1, &res) == CZ_OK);
     TF_CHECK(rc == CZ_ERR_BUSY || rc == CZ_OK);
     if (rc == CZ_OK) /* only possible once the job had finished */
-        TF_CHECK(cz_engine_register_circuit(e, "reg", &p, r, err, sizeof err) == CZ_OK);
+        TF_CHECK(cz_engine_register_circuit(e, "reg", &c.p, c.r, err, sizeof err) == CZ_OK);
     TF_CHECK_MSG(res.state == CZ_JOB_COMPLETED, "%s", res.message);
     /* the proofs verify against the inputs of each partition */
-    cz_groth16_pvk pvk;
-    TF_CHECK(cz_groth16_pvk_prepare(&pvk, &p.vk) == CZ_OK);
-    for (uint32_t part = 0; res.proofs && part < 2; part++) {
-        cz_groth16_proof pf;
-        TF_CHECK(cz_groth16_proof_from_bytes(&pf, res.proofs + 192 * part, 192) == CZ_OK);
-        TF_CHECK(cz_groth16_verify(&pvk, &pf, w + part * n + 1, cz_r1cs_num_inputs(r) - 1) ==
-                 CZ_OK);
-    }
-    cz_groth16_pvk_free(&pvk);
+    reg_verify(&c, res.proofs);
     cz_job_result_free(&res);
-    g.n_w = n - 1;
+    g.n_w = c.n - 1;
     req.id = "g2";
     TF_CHECK(cz_engine_submit(e, &req, id, NULL, err, sizeof err) == CZ_ERR_INVALID_ARG);
     TF_CHECK(cz_engine_unregister_circuit(e, "reg") == CZ_OK);
     TF_CHECK(cz_engine_unregister_circuit(e, "reg") == CZ_ERR_NOT_FOUND);
     check_drained(e, NULL);
     cz_engine_free(e);
-    cz_groth16_params_free(&p);
-    cz_r1cs_free(r);
-    free(w);
+    reg_free(&c);
 }
 
 /* The urgent worker and the priority queues (what a PoSt under a PoRep

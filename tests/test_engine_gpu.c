@@ -236,56 +236,29 @@ static void test_same_proofs_as_cpu(void)
 {
     if (!tf_gpu())
         return;
-    cz_synthetic shape = {.log_rows = 13, .n_public = 3, .seed = 0};
-    cz_cs *cs;
-    cz_r1cs *r;
-    TF_CHECK(cz_cs_new(&cs, CZ_CS_RECORD, 0) == CZ_OK);
-    TF_CHECK(cz_synthetic_synthesize(cs, &shape, 0) == CZ_OK);
-    TF_CHECK(cz_cs_finish(cs, &r) == CZ_OK);
-    cz_cs_free(cs);
     uint8_t seed[32];
     cz_prng_bytes(&tf_rng, seed, sizeof seed);
-    cz_groth16_params p;
-    TF_CHECK(cz_groth16_setup(&p, r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
-    size_t n = cz_r1cs_num_inputs(r) + cz_r1cs_num_aux(r);
-    cz_fr *w = malloc(2 * n * sizeof(cz_fr));
-    cz_synthetic s2 = shape;
-    s2.seed = cz_prng_next(&tf_rng);
-    for (uint32_t part = 0; part < 2; part++) {
-        TF_CHECK(cz_cs_new(&cs, CZ_CS_WITNESS, 0) == CZ_OK);
-        TF_CHECK(cz_synthetic_synthesize(cs, &s2, part) == CZ_OK);
-        cz_cs_write_assignment(cs, w + part * n);
-        cz_cs_free(cs);
-    }
+    reg_circuit c;
+    reg_make(&c, 13, seed, cz_prng_next(&tf_rng));
     wrap wc, wg;
     cz_backend_ops cpu = wrap_ops(&wc, &cz_backend_cpu, true);
     cz_cuda_device_list last = {{cz_cuda_device_count() - 1}, 1};
     cz_backend_ops cuda_last = cz_backend_cuda;
     cuda_last.ctx = &last;
     cz_backend_ops cuda = wrap_ops(&wg, &cuda_last, true);
-    uint8_t *pc = prove_registered(&cpu, &p, r, w, n);
-    uint8_t *pg = prove_registered(&cuda, &p, r, w, n);
+    uint8_t *pc = prove_registered(&cpu, &c.p, c.r, c.w, c.n);
+    uint8_t *pg = prove_registered(&cuda, &c.p, c.r, c.w, c.n);
     TF_CHECK(atomic_load(&wc.starts[0]) == 2 && atomic_load(&wg.starts[0]) == 2);
     if (pc && pg) {
         for (int part = 0; part < 2; part++)
             TF_CHECK_MEM(pg + 192 * part, pc + 192 * part, 192);
-        cz_groth16_pvk pvk;
-        TF_CHECK(cz_groth16_pvk_prepare(&pvk, &p.vk) == CZ_OK);
-        for (uint32_t part = 0; part < 2; part++) {
-            cz_groth16_proof pf;
-            TF_CHECK(cz_groth16_proof_from_bytes(&pf, pg + 192 * part, 192) == CZ_OK);
-            TF_CHECK(cz_groth16_verify(&pvk, &pf, w + part * n + 1, cz_r1cs_num_inputs(r) - 1) ==
-                     CZ_OK);
-        }
+        reg_verify(&c, pg);
         /* not one proof twice: the partitions differ */
         TF_CHECK(memcmp(pg, pg + 192, 192) != 0);
-        cz_groth16_pvk_free(&pvk);
     }
     free(pc);
     free(pg);
-    free(w);
-    cz_groth16_params_free(&p);
-    cz_r1cs_free(r);
+    reg_free(&c);
 }
 
 /* ------------------------------------------------------ randomized load --- */

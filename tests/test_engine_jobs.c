@@ -349,42 +349,6 @@ static void test_label_race(void)
 
 /* --------------------------------------------- generic witnesses, verify --- */
 
-typedef struct {
-    cz_r1cs *r;
-    cz_groth16_params p;
-    size_t n;
-    cz_fr *w; /* 2 partitions */
-} reg_circuit;
-
-static void reg_make(reg_circuit *c)
-{
-    cz_synthetic shape = {.log_rows = 10, .n_public = 3, .seed = 0};
-    cz_cs *cs;
-    TF_CHECK(cz_cs_new(&cs, CZ_CS_RECORD, 0) == CZ_OK);
-    TF_CHECK(cz_synthetic_synthesize(cs, &shape, 0) == CZ_OK);
-    TF_CHECK(cz_cs_finish(cs, &c->r) == CZ_OK);
-    cz_cs_free(cs);
-    uint8_t seed[32] = {9};
-    TF_CHECK(cz_groth16_setup(&c->p, c->r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
-    c->n = cz_r1cs_num_inputs(c->r) + cz_r1cs_num_aux(c->r);
-    c->w = malloc(2 * c->n * sizeof(cz_fr));
-    for (uint32_t part = 0; part < 2; part++) {
-        cz_synthetic s2 = shape;
-        s2.seed = 77;
-        TF_CHECK(cz_cs_new(&cs, CZ_CS_WITNESS, 0) == CZ_OK);
-        TF_CHECK(cz_synthetic_synthesize(cs, &s2, part) == CZ_OK);
-        cz_cs_write_assignment(cs, c->w + part * c->n);
-        cz_cs_free(cs);
-    }
-}
-
-static void reg_free(reg_circuit *c)
-{
-    cz_groth16_params_free(&c->p);
-    cz_r1cs_free(c->r);
-    free(c->w);
-}
-
 static uint8_t *encode(const cz_fr *w, size_t n)
 {
     uint8_t *b = malloc(32 * n);
@@ -400,7 +364,7 @@ static uint8_t *encode(const cz_fr *w, size_t n)
 static void test_generic_witness(void)
 {
     reg_circuit c;
-    reg_make(&c);
+    reg_make(&c, 10, (const uint8_t[32]){9}, 77);
     cz_engine_config cfg = base_config(0);
     cz_engine *e;
     char err[300], id[CZ_JOB_ID_MAX];
@@ -534,7 +498,7 @@ static void test_limits(void)
 static void test_request_pool(void)
 {
     reg_circuit c;
-    reg_make(&c);
+    reg_make(&c, 10, (const uint8_t[32]){9}, 77);
     cz_engine_config cfg = base_config(0);
     cfg.synthesis_workers = 1;
     size_t one = c.n * sizeof(cz_fr); /* one partition's witness */
@@ -842,7 +806,7 @@ static void check_progress(const cz_engine_job_info *j)
 static void test_kind_status(void)
 {
     reg_circuit c;
-    reg_make(&c);
+    reg_make(&c, 10, (const uint8_t[32]){9}, 77);
     cz_engine_config cfg = base_config(0);
     cfg.synthesis_workers = 1;
     cfg.queue_depth = 1;
@@ -992,7 +956,7 @@ static void test_synthetic_switch(void)
     TF_CHECK(cz_engine_circuits(e, NULL, 0) == 1);
     /* a registered circuit cannot take a built-in id */
     reg_circuit c;
-    reg_make(&c);
+    reg_make(&c, 10, (const uint8_t[32]){9}, 77);
     TF_CHECK(cz_engine_register_circuit(e, "synthetic-10-3", &c.p, c.r, err, sizeof err) ==
              CZ_ERR_INVALID_ARG);
     TF_CHECK_MSG(strstr(err, "synthetic") != NULL, "%s", err);
