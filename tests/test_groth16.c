@@ -336,12 +336,9 @@ static void test_rejections(void)
 static void test_argument_errors(void)
 {
     circuit c, d;
-    make_circuit(&c, 30, 1, true);
-    make_circuit(&d, 70, 1, true);
-    uint8_t seed[32];
-    seed_of(seed);
     cz_groth16_params p;
-    TF_CHECK(cz_groth16_setup(&p, c.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+    keyed_circuit(&c, &p, 30, 1, true, CZ_GROTH16_BELLPERSON);
+    make_circuit(&d, 70, 1, true);
     char err[256] = "";
     cz_groth16_proof pf;
     TF_CHECK(cz_groth16_prove(&pf, &p, d.r, d.w, d.n, NULL, err, sizeof err) == CZ_ERR_BAD_FORMAT);
@@ -432,11 +429,8 @@ static void test_split_and_batch(void)
 static void test_bellperson_files(void)
 {
     circuit c;
-    make_circuit(&c, 120, 2, false);
-    uint8_t seed[32];
-    seed_of(seed);
     cz_groth16_params p, q;
-    TF_CHECK(cz_groth16_setup(&p, c.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+    keyed_circuit(&c, &p, 120, 2, false, CZ_GROTH16_BELLPERSON);
     char pp[] = "/tmp/cz_g16_params_XXXXXX", vp[] = "/tmp/cz_g16_vk_XXXXXX";
     int fd1 = mkstemp(pp), fd2 = mkstemp(vp);
     TF_CHECK(fd1 >= 0 && fd2 >= 0);
@@ -471,9 +465,8 @@ static void test_bellperson_files(void)
     /* bellperson refuses a point at infinity in any query: an aux no
      * constraint uses has L = infinity, and the reader names it */
     circuit h;
-    make_circuit(&h, 10, 1, true);
     cz_groth16_params ph, qh;
-    TF_CHECK(cz_groth16_setup(&ph, h.r, seed, CZ_GROTH16_BELLPERSON, NULL) == CZ_OK);
+    keyed_circuit(&h, &ph, 10, 1, true, CZ_GROTH16_BELLPERSON);
     TF_CHECK(cz_groth16_params_write_file(pp, &ph) == CZ_OK);
     TF_CHECK(cz_groth16_params_read_file(&qh, pp, 0, NULL, err, sizeof err) == CZ_ERR_IS_INFINITY);
     TF_CHECK_MSG(strstr(err, "section l, point ") != NULL, "message: %s", err);
