@@ -413,7 +413,7 @@ static unsigned phase(cz_engine *e, const opts *o, cz_job_request *req, cz_job_s
         int k = stage_of(ev[i].stage);
         if (k >= 0)
             busy[k] += ev[i].end_ms - ev[i].start_ms;
-        staged += k == 3;
+        staged += k == N_STAGES - 1; /* "upload" */
     }
     unsigned workers[3] = {st.synth_workers, st.prove_workers, st.finalizers};
     for (int k = 0; k < 3; k++)
@@ -421,7 +421,7 @@ static unsigned phase(cz_engine *e, const opts *o, cz_job_request *req, cz_job_s
                100.0 * busy[k] / (1e3 * wall * workers[k]), workers[k], workers[k] == 1 ? "" : "s");
     if (staged)
         printf("  witnesses staged   %u, %.0f ms in all beside the proofs before theirs\n", staged,
-               busy[3]);
+               busy[N_STAGES - 1]);
     if (sl && sl->n) {
         qsort(sl->lat, sl->n, sizeof *sl->lat, cmp_double);
         qsort(sl->queue, sl->n, sizeof *sl->queue, cmp_double);

@@ -241,6 +241,24 @@ void *cz_eng_urgent_worker(void *arg)
  * cancelled or failed jobs are dropped on the way).  Returns it with the
  * caller counted in *busy and e->mu released, or NULL with e->mu still held
  * when the engine stops. */
+/* With e->mu held: pops q's head while its priority is above floor (-1:
+ * any), the partitions of cancelled jobs dropped on the way (e->mu
+ * released and taken again around each drop); the first one alive, or
+ * NULL. */
+static part *pop_live(cz_engine *e, fifo *q, int floor)
+{
+    while (!e->stop && q->head && (int)q->head->j->prio > floor) {
+        part *p = cz_eng_fifo_pop(q);
+        pthread_cond_broadcast(&e->cv_space);
+        if (!atomic_load(&p->j->cancel))
+            return p;
+        pthread_mutex_unlock(&e->mu);
+        cz_eng_part_drop(e, p);
+        pthread_mutex_lock(&e->mu);
+    }
+    return NULL;
+}
+
 static part *take(cz_engine *e, fifo *q, pthread_cond_t *cv, unsigned *busy)
 {
     for (;;) {
@@ -248,16 +266,12 @@ static part *take(cz_engine *e, fifo *q, pthread_cond_t *cv, unsigned *busy)
             pthread_cond_wait(cv, &e->mu);
         if (e->stop)
             return NULL;
-        part *p = cz_eng_fifo_pop(q);
-        pthread_cond_broadcast(&e->cv_space);
-        if (!atomic_load(&p->j->cancel)) {
+        part *p = pop_live(e, q, -1);
+        if (p != NULL) {
             (*busy)++;
             pthread_mutex_unlock(&e->mu);
             return p;
         }
-        pthread_mutex_unlock(&e->mu);
-        cz_eng_part_drop(e, p);
-        pthread_mutex_lock(&e->mu);
     }
 }
 
@@ -421,25 +435,6 @@ static bool may_stage(const cz_engine *e, unsigned dev)
     return true;
 }
 
-/* The prove queue's head when it has a higher priority than p, popped and
- * counted in prove_busy (cancelled ones dropped on the way), or NULL.
- * Caller holds e->mu; it is released and taken again around drops. */
-static part *pop_above(cz_engine *e, const part *p)
-{
-    while (!e->stop && e->pq.head && e->pq.head->j->prio > p->j->prio) {
-        part *q = cz_eng_fifo_pop(&e->pq);
-        pthread_cond_broadcast(&e->cv_space);
-        if (!atomic_load(&q->j->cancel)) {
-            e->prove_busy++;
-            return q;
-        }
-        pthread_mutex_unlock(&e->mu);
-        cz_eng_part_drop(e, q);
-        pthread_mutex_lock(&e->mu);
-    }
-    return NULL;
-}
-
 /* Staging (docs/gpu-kernels.md item 8): while device dev proves a
  * partition, a second prover worker of dev takes the queue's head, copies
  * its witness to the device outside the device's lock (be->stage), then
@@ -521,7 +516,9 @@ void *cz_eng_prove_worker(void *arg)
             /* the device is this worker's: the other may stage the next */
             e->dev_staging[dev] = false;
             part *q;
-            while ((q = pop_above(e, staged)) != NULL) {
+            /* a partition of a higher priority than the staged one first */
+            while ((q = pop_live(e, &e->pq, (int)staged->j->prio)) != NULL) {
+                e->prove_busy++;
                 pthread_mutex_unlock(&e->mu);
                 if (staged->staged) {
                     e->be->unstage(e->be->ctx, staged->staged);
